@@ -1,0 +1,88 @@
+// The event store port. Every backend (embedded SQLite, KurrentDB) implements exactly this,
+// and the same contract tests run against each of them.
+
+/** What an append expects the stream to look like before it writes. */
+export type ExpectedRevision =
+  | { kind: 'no_stream' }
+  | { kind: 'exact'; revision: bigint }
+  | { kind: 'any' };
+
+export const NO_STREAM: ExpectedRevision = { kind: 'no_stream' };
+export const ANY: ExpectedRevision = { kind: 'any' };
+export const exactly = (revision: bigint): ExpectedRevision => ({ kind: 'exact', revision });
+
+/** An event as the domain produces it, before it is stored. */
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+/** An event as stored: its place in its stream and in the whole log. */
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  /** UUID given at append; unique across the log. */
+  id: string;
+  stream: string;
+  type: Type;
+  data: Data;
+  /** 0-based position of the event in its stream. */
+  revision: bigint;
+  /** Position in the whole log; strictly increasing in commit order, not necessarily contiguous. */
+  position: bigint;
+  /** When the event was stored, UTC. */
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  nextRevision: bigint;
+  /** Log position of the last event written. */
+  position: bigint;
+}
+
+/** The stream was not in the state the append expected; nothing was written. The caller may re-read and retry. */
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected ${describe(expected)}, actual ${actual === 'no_stream' ? 'no stream' : actual}`);
+    this.name = 'WrongExpectedRevision';
+  }
+}
+
+function describe(expected: ExpectedRevision): string {
+  return expected.kind === 'exact' ? `revision ${expected.revision}` : expected.kind.replace('_', ' ');
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once no handler call is running. */
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events with position strictly greater than this; undefined = from the start of the log. */
+  after?: bigint;
+  /** Called with consecutive batches in log order; the next batch waits for the returned promise. */
+  handle(events: RecordedEvent[]): Promise<void> | void;
+  /** Called when delivery stops because handle threw or the store failed. */
+  onError?(error: unknown): void;
+  /** Only deliver events whose type is in this list (all when omitted). */
+  types?: readonly string[];
+}
+
+export interface EventStore {
+  /**
+   * Appends events atomically to one stream. Resolves only once the events are durable:
+   * an acknowledged append survives a crash of the process.
+   * @throws WrongExpectedRevision when the stream is not as expected.
+   */
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** All events of a stream in revision order; an empty array when the stream does not exist. */
+  readStream(stream: string): Promise<RecordedEvent[]>;
+  /** Events of the whole log with position > after, in log order, at most `limit` of them. */
+  readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
+  /** Catch-up subscription: history from `after`, then live events as they are appended. */
+  subscribe(options: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+// The bootstrap document of ../shared/spec/master-data.md after validation. Numbers are in the
+// lane's units exactly as given.
+import type { ContainerCode } from '../orders/submit-order-payload.js';
+
+export type LengthUnit = 'mm' | 'cm' | 'in';
+export type WeightUnit = 'kg' | 'lb';
+
+export interface PalletTypeDocument {
+  code: string;
+  length: number;
+  width: number;
+  height: number;
+  weight: number;
+  max_height: number;
+  max_weight: number;
+}
+
+export interface ItemDocument {
+  sku: string;
+  length: number;
+  width: number;
+  height: number;
+  weight: number;
+  upright: boolean;
+}
+
+export interface LaneDocument {
+  id: number;
+  supplier: string;
+  consignee: string;
+  transportation_modes: string[];
+  units: { length: LengthUnit; weight: WeightUnit };
+  pallet_types: PalletTypeDocument[];
+  container_codes: ContainerCode[];
+  items: ItemDocument[];
+}
+
+export interface WebhookDocument {
+  url: string;
+  secret: string;
+}
+
+export interface CompanyGroupDocument {
+  name: string;
+  api_keys: { name: string; key: string }[];
+  notification_emails: string[];
+  webhooks: WebhookDocument[];
+  lanes: LaneDocument[];
+}
+
+export interface MasterDataDocument {
+  company_groups: CompanyGroupDocument[];
+}

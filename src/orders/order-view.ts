@@ -1,0 +1,19 @@
+// The order's read representation (spec 2.1): what retrieve and list return, field for field.
+import type { LooseBox, OrderItem, PreBuilt, ShipmentType } from './submit-order-payload.js';
+
+export interface OrderView {
+  id: number;
+  service_ref: string;
+  reference: string;
+  customer_notes: string | null;
+  shipment_type: ShipmentType;
+  lane: number;
+  transport_name: string;
+  packing_instructions_downloaded: boolean;
+  order_items: OrderItem[];
+  pre_builts: PreBuilt[];
+  loose_boxes: LooseBox[];
+  /** UTC, ISO 8601 without zone, microseconds: 2026-11-20T09:15:02.123456 */
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,84 @@
+// The submit payload after validation and normalization (spec 2.3-2.8): aliases resolved to their
+// canonical names, defaults filled in, decimals as canonical strings with exactly six decimals
+// ("120.000000"). This is what OrderSubmitted records and what retrieve shows back.
+
+export const TRANSPORTATION_MODES = ['OceanFCL', 'TruckFTL'] as const;
+export type TransportationMode = (typeof TRANSPORTATION_MODES)[number];
+
+export const SHIPMENT_TYPES = ['normal', 'dangerous_goods', 'dedicated_container'] as const;
+export type ShipmentType = (typeof SHIPMENT_TYPES)[number];
+
+export const CONTAINER_CODES = ['20ft', '40ft', '40ft-HC', '45ft-HC', '20ft-RF', '40ft-HC RF', '20ft-OT', '40ft-OT'] as const;
+export type ContainerCode = (typeof CONTAINER_CODES)[number];
+
+export const DEFAULT_CONTAINER_COUNT = 5;
+
+/** A decimal as a canonical string with six decimals, e.g. "120.000000". */
+export type Decimal = string;
+
+export interface OrderItem {
+  item: string;
+  quantity: Decimal;
+  purchase_order: string;
+  line_item_number: string;
+  notes: string;
+}
+
+export interface PreBuiltItem {
+  purchase_order: string;
+  line_item_number: string;
+  quantity: number;
+  packages: number | null;
+}
+
+export interface PreBuilt {
+  name: string;
+  length: Decimal;
+  width: Decimal;
+  height: Decimal;
+  weight: Decimal;
+  count: number;
+  prebuiltitem_set: PreBuiltItem[];
+  double_stacked_bottom: boolean;
+  double_stacked_top: boolean;
+  rotation_x: boolean;
+}
+
+export interface LooseBox {
+  name: string;
+  length: Decimal;
+  width: Decimal;
+  height: Decimal;
+  weight: Decimal;
+  count: number;
+  purchase_order: string;
+  line_item_number: string;
+  product_quantity: number | null;
+  product_packages: number | null;
+  double_stacked_bottom: boolean;
+  double_stacked_top: boolean;
+  rotation_x: boolean;
+  rotation_y: boolean;
+  rotation_z: boolean;
+}
+
+export interface OrderContainer {
+  code: ContainerCode;
+  count: number;
+}
+
+export interface SubmitOrderPayload {
+  supplier_name: string;
+  consignee_name: string;
+  reference: string;
+  transportation_mode: TransportationMode;
+  shipment_type: ShipmentType;
+  order_items: OrderItem[];
+  pre_builts: PreBuilt[];
+  loose_boxes: LooseBox[];
+  order_containers: OrderContainer[];
+  customer_notes: string | null;
+  send_email: boolean;
+  extra_recipients: string[];
+  extra_cc_recipients: string[];
+}
