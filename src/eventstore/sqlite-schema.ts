@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const EVENTS_FILE = 'events.db';
+
+// `position` aliases the rowid. SQLite gives a new row max(rowid) + 1 while the transaction holds the
+// write lock, and nothing is ever deleted, so positions rise in commit order and a committed position is
+// never followed by a smaller one: a reader that has seen position p can never miss a later event by
+// continuing from p. Positions start at 1.
+// (stream, revision) is unique, and its index also answers "current revision of this stream".
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position    INTEGER PRIMARY KEY,
+  id          TEXT    NOT NULL UNIQUE,
+  stream      TEXT    NOT NULL,
+  revision    INTEGER NOT NULL CHECK (revision >= 0),
+  type        TEXT    NOT NULL,
+  data        TEXT    NOT NULL CHECK (json_valid(data)),
+  recorded_at INTEGER NOT NULL, -- microseconds since the Unix epoch, UTC
+  UNIQUE (stream, revision)
+) STRICT;
+`;
+
+/** Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=FULL. */
+export function openEventsDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, EVENTS_FILE);
+  // timeout: how long a write waits for another process holding the write lock before SQLITE_BUSY.
+  const db = new Database(file, { timeout: 5000 });
+  try {
+    // WAL: readers never block the writer and a commit is one append to the -wal file.
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') throw new Error(`${file}: cannot use WAL journal mode (got ${String(mode)})`);
+    // FULL: the -wal file is fsynced at every commit, so a commit that returned survives power loss,
+    // not only a crash of this process (NORMAL would only sync at checkpoints).
+    db.pragma('synchronous = FULL');
+    db.exec(SCHEMA);
+    // Positions and revisions are bigint at the port.
+    db.defaultSafeIntegers(true);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

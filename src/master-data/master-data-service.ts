@@ -1,0 +1,76 @@
+// Master data as the rest of the service sees it: the folded `master-data` stream, kept current
+// by a subscription (so a second instance on the same log sees changes too), and the command
+// that applies a bootstrap document.
+import type { EventStore, Subscription } from '../eventstore/event-store.js';
+import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
+import type { FieldErrors } from '../http/field-errors.js';
+import { decideApplyMasterData } from './apply-master-data.js';
+import type { MasterDataDocument } from './master-data-document.js';
+import {
+  evolveMasterData, foldMasterData, isMasterDataEvent, MASTER_DATA_EVENT_TYPES, MASTER_DATA_STREAM,
+  type MasterData, type MasterDataEvent,
+} from './master-data.js';
+
+export type ApplyResult = { ok: true; changes: Record<MasterDataEvent['type'], number> } | { ok: false; errors: FieldErrors };
+
+export interface MasterDataService {
+  /** The current state; do not mutate. */
+  readonly current: MasterData;
+  apply(document: MasterDataDocument): Promise<ApplyResult>;
+  stop(): Promise<void>;
+}
+
+export async function startMasterDataService(store: EventStore): Promise<MasterDataService> {
+  const history = await store.readStream(MASTER_DATA_STREAM);
+  const state = foldMasterData(history);
+  let position = history.at(-1)?.position ?? -1n;
+  const waiters: { position: bigint; resolve: () => void }[] = [];
+
+  const subscription: Subscription = store.subscribe({
+    ...(position >= 0n ? { after: position } : {}),
+    types: MASTER_DATA_EVENT_TYPES,
+    handle(events) {
+      for (const event of events) {
+        if (isMasterDataEvent(event)) evolveMasterData(state, event);
+        position = event.position;
+      }
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i]!.position <= position) waiters.splice(i, 1)[0]!.resolve();
+      }
+    },
+  });
+  const waitFor = (target: bigint) =>
+    target <= position ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ position: target, resolve }));
+
+  async function apply(document: MasterDataDocument): Promise<ApplyResult> {
+    // Decide on the stream as stored, not the cache, and append expecting exactly that revision:
+    // two operators applying documents at once cannot interleave half of each.
+    for (;;) {
+      const stored = await store.readStream(MASTER_DATA_STREAM);
+      const decision = decideApplyMasterData(document, foldMasterData(stored));
+      if (!decision.ok) return decision;
+      const changes = countByType(decision.events);
+      if (decision.events.length === 0) return { ok: true, changes };
+      const last = stored.at(-1);
+      try {
+        const result = await store.append(MASTER_DATA_STREAM, decision.events, last ? exactly(last.revision) : NO_STREAM);
+        await waitFor(result.position);
+        return { ok: true, changes };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) throw error;
+      }
+    }
+  }
+
+  return {
+    current: state,
+    apply,
+    stop: () => subscription.stop(),
+  };
+}
+
+function countByType(events: readonly MasterDataEvent[]): Record<MasterDataEvent['type'], number> {
+  const counts = Object.fromEntries(MASTER_DATA_EVENT_TYPES.map((type) => [type, 0])) as Record<MasterDataEvent['type'], number>;
+  for (const event of events) counts[event.type]++;
+  return counts;
+}

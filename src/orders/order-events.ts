@@ -1,0 +1,45 @@
+// Everything that happens to an order, as recorded in its stream.
+import type { LaneDocument } from '../master-data/master-data-document.js';
+import type { SubmitOrderPayload } from './submit-order-payload.js';
+
+/** Recorded in the `order-ids` stream: hands out ids in submit order. */
+export interface OrderIdAllocated {
+  type: 'OrderIdAllocated';
+  data: { order_id: number; service_ref: string };
+}
+
+export interface OrderSubmitted {
+  type: 'OrderSubmitted';
+  data: {
+    order_id: number;
+    service_ref: string;
+    company_group: string;
+    /** The lane as it was at submit, with only the items the order names: the order keeps the master data it is planned with. */
+    lane: LaneDocument;
+    order: SubmitOrderPayload;
+    /** UTC, microseconds, no zone: 2026-11-20T09:15:02.123456 */
+    submitted_at: string;
+  };
+}
+
+export interface PackingInstructionsDownloaded {
+  type: 'PackingInstructionsDownloaded';
+  data: { order_id: number; downloaded_at: string };
+}
+
+export type OrderEvent = OrderSubmitted | PackingInstructionsDownloaded;
+
+export const ORDER_IDS_STREAM = 'order-ids';
+
+/**
+ * The order's stream is named by its company group and reference, so that appending the order
+ * with "no stream expected" is what reserves the reference: uniqueness without any lock.
+ */
+export function orderStream(companyGroup: string, reference: string): string {
+  return `order:${encodeURIComponent(companyGroup)}:${encodeURIComponent(reference)}`;
+}
+
+/** Short, unique, never reused (ids never are), and easy to read out over the phone. */
+export function serviceRefFor(orderId: number): string {
+  return `SO-${String(orderId).padStart(6, '0')}`;
+}

@@ -1,0 +1,27 @@
+// The port behind retrieve, list and lookups by reference. Each backend stores the documents of
+// projections/order-view.ts and its checkpoint together, so a crash never applies an event twice
+// nor skips one.
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import type { OrderDocument } from '../../projections/order-view.js';
+
+export interface OrderListQuery {
+  companyGroup: string;
+  /** Case-insensitive substring of service_ref, reference or transport mode name. */
+  search?: string;
+  offset: number;
+  /** undefined: every matching order. */
+  limit?: number;
+}
+
+export interface OrderReadModel {
+  /** Log position of the last event applied; undefined before the first. */
+  checkpoint(): Promise<bigint | undefined>;
+  /** Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. */
+  apply(events: readonly RecordedEvent[]): Promise<void>;
+  getById(id: number): Promise<OrderDocument | undefined>;
+  /** The newest order of the group whose reference or service_ref is exactly `value`. */
+  findNewest(companyGroup: string, value: string): Promise<OrderDocument | undefined>;
+  /** Newest first. */
+  list(query: OrderListQuery): Promise<{ count: number; results: OrderDocument[] }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,107 @@
+// Embedded order read model: one SQLite table of order documents with the columns the queries
+// filter on. It can always be rebuilt from the log, so commits need not wait for fsync
+// (WAL + synchronous=NORMAL stays consistent after a crash; the checkpoint rolls back with the data).
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
+import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
+
+const PROJECTION = 'order-view';
+
+interface Row {
+  document: string;
+}
+
+export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-models.db'): OrderReadModel {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, fileName));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS orders (
+      id INTEGER PRIMARY KEY,
+      company_group TEXT NOT NULL,
+      service_ref TEXT NOT NULL UNIQUE,
+      reference TEXT NOT NULL,
+      search_text TEXT NOT NULL,
+      document TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, id DESC);
+    CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
+    CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
+  `);
+
+  const readCheckpoint = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?').safeIntegers(true);
+  const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
+  const byId = db.prepare<[number], Row>('SELECT document FROM orders WHERE id = ?');
+  const upsert = db.prepare(`
+    INSERT INTO orders (id, company_group, service_ref, reference, search_text, document) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @document)
+    ON CONFLICT (id) DO UPDATE SET document = excluded.document`);
+  const newestByReference = db.prepare<[string, string], Row>('SELECT document FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1');
+  const byServiceRef = db.prepare<[string, string], Row>('SELECT document FROM orders WHERE company_group = ? AND service_ref = ?');
+  const countAll = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ?');
+  const countMatching = db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND instr(search_text, ?) > 0');
+  const pageAll = db.prepare<[string, number, number], Row>('SELECT document FROM orders WHERE company_group = ? ORDER BY id DESC LIMIT ? OFFSET ?');
+  const pageMatching = db.prepare<[string, string, number, number], Row>('SELECT document FROM orders WHERE company_group = ? AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?');
+
+  const parse = (row: Row | undefined): OrderDocument | undefined => (row ? (JSON.parse(row.document) as OrderDocument) : undefined);
+  const checkpoint = (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position;
+
+  const applyBatch = db.transaction((events: readonly RecordedEvent[]) => {
+    const after = checkpoint() ?? -1n;
+    let last: bigint | undefined;
+    for (const event of events) {
+      if (event.position <= after) continue;
+      last = event.position;
+      const id = orderIdOf(event);
+      if (id === undefined) continue;
+      const before = parse(byId.get(id));
+      const next = projectOrderView(before, event);
+      if (next && next !== before) {
+        upsert.run({
+          id,
+          company_group: next.company_group,
+          service_ref: next.view.service_ref,
+          reference: next.view.reference,
+          search_text: searchText(next),
+          document: JSON.stringify(next),
+        });
+      }
+    }
+    if (last !== undefined) writeCheckpoint.run(PROJECTION, last);
+  });
+
+  return {
+    async checkpoint() {
+      return checkpoint();
+    },
+    async apply(events) {
+      applyBatch(events);
+    },
+    async getById(id) {
+      return parse(byId.get(id));
+    },
+    async findNewest(companyGroup, value) {
+      // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
+      return parse(byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value));
+    },
+    async list({ companyGroup, search, offset, limit }: OrderListQuery) {
+      const needle = search?.toLowerCase();
+      const rowLimit = limit ?? -1; // SQLite: a negative LIMIT means no limit
+      const count = needle ? countMatching.get(companyGroup, needle)!.count : countAll.get(companyGroup)!.count;
+      const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
+      return { count, results: rows.map((row) => JSON.parse(row.document) as OrderDocument) };
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+// The fields search looks in, lower-cased once at write time; the newline keeps a match from spanning two fields.
+function searchText(document: OrderDocument): string {
+  const { service_ref, reference, transport_name } = document.view;
+  return [service_ref, reference, transport_name].join('\n').toLowerCase();
+}
