@@ -1,0 +1,52 @@
+// A real service on loopback with its own data directory, for tests that talk HTTP.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService } from '../../src/service.js';
+import { ADMIN_KEY, testSeed } from './seed.js';
+
+export interface TestService extends RunningService {
+  dataDir: string;
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'orders-test-'));
+}
+
+export async function startTestService(options: { dataDir?: string; key?: string; seed?: unknown; adminKey?: string | undefined } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const seedFile = join(dataDir, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
+  const service = await startService(
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY },
+    () => {},
+  );
+  return {
+    ...service,
+    dataDir,
+    async request(method, path, { key = options.key ?? null, body, rawBody, headers = {} } = {}) {
+      const response = await fetch(service.url + path, {
+        method,
+        headers: {
+          ...(key ? { authorization: `Api-Key ${key}` } : {}),
+          ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+  };
+}
+
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+}
