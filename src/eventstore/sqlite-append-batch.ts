@@ -1,0 +1,74 @@
+import Database from 'better-sqlite3';
+import { WrongExpectedRevision, type AppendResult, type ExpectedRevision } from './event-store.js';
+
+/** One caller's append, validated and serialized, waiting for the next group commit. */
+export interface QueuedAppend {
+  stream: string;
+  expected: ExpectedRevision;
+  events: { id: string; type: string; data: string }[];
+}
+
+export type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
+/**
+ * Returns a function that writes a batch of appends in ONE write transaction (one fsync), checking each
+ * append's expected revision against the stream as left by the appends before it in the batch.
+ * An append that fails its check (or hits a constraint) is rolled back to its savepoint and reported
+ * alone; any other error (I/O, disk full, busy) throws and the whole batch is rolled back.
+ */
+export function prepareAppendBatch(db: Database.Database): (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[] {
+  const currentRevision = db
+    .prepare<[string], bigint>('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+    .pluck();
+  const insert = db.prepare<[string, string, bigint, string, string, bigint]>(
+    'INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+
+  // Called inside the batch transaction, better-sqlite3 runs this in a SAVEPOINT.
+  const appendOne = db.transaction((append: QueuedAppend, recordedAt: bigint): AppendResult => {
+    const actual = currentRevision.get(append.stream);
+    if (!matches(append.expected, actual)) {
+      throw new WrongExpectedRevision(append.stream, append.expected, actual ?? 'no_stream');
+    }
+    let revision = actual ?? -1n;
+    let position = 0n;
+    for (const event of append.events) {
+      revision += 1n;
+      position = BigInt(insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt).lastInsertRowid);
+    }
+    return { nextRevision: revision, position };
+  });
+
+  const appendAll = db.transaction((batch: readonly QueuedAppend[], recordedAt: bigint): AppendOutcome[] =>
+    batch.map((append): AppendOutcome => {
+      try {
+        return { ok: true, result: appendOne(append, recordedAt) };
+      } catch (error) {
+        if (failsAlone(error)) return { ok: false, error };
+        throw error;
+      }
+    }),
+  );
+
+  // IMMEDIATE takes the write lock up front, so another process cannot make the batch fail halfway
+  // with SQLITE_BUSY on lock upgrade; it waits up to the busy timeout instead.
+  return (batch, recordedAt) => appendAll.immediate(batch, recordedAt);
+}
+
+function matches(expected: ExpectedRevision, actual: bigint | undefined): boolean {
+  switch (expected.kind) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === undefined;
+    case 'exact':
+      return actual === expected.revision;
+  }
+}
+
+function failsAlone(error: unknown): boolean {
+  return (
+    error instanceof WrongExpectedRevision ||
+    (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT'))
+  );
+}

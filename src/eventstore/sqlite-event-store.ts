@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.js';
+import { nowMicros } from './recorded-at.js';
+import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sqlite-append-batch.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
+import { openEventsDatabase } from './sqlite-schema.js';
+import { SqliteSubscription, type SubscriptionSource } from './sqlite-subscription.js';
+
+export interface SqliteEventStoreOptions {
+  /** How often a caught-up subscription looks for events appended by other processes. Default 200 ms. */
+  pollIntervalMs?: number;
+  /** Most events handed to a subscription handler at once. Default 500. */
+  pageSize?: number;
+}
+
+/** Opens the embedded store in `<dataDir>/events.db`, creating the directory and file if missing. */
+export function openSqliteEventStore(dataDir: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+  return new SqliteEventStore(openEventsDatabase(dataDir), options);
+}
+
+interface Waiting {
+  append: QueuedAppend;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * EventStore on one SQLite connection. better-sqlite3 is synchronous, so the connection is only ever used
+ * by one piece of code at a time; appends are queued and written by a group commit once per event-loop
+ * turn (see #flush), reads run directly.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly #db: Database.Database;
+  readonly #writeBatch: (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[];
+  readonly #readStream: Database.Statement<[string], EventRow>;
+  readonly #readAll: Database.Statement<[bigint, number], EventRow>;
+  readonly #source: SubscriptionSource;
+  readonly #pollIntervalMs: number;
+  readonly #pageSize: number;
+  readonly #subscriptions = new Set<SqliteSubscription>();
+  #queue: Waiting[] = [];
+  #flushScheduled: NodeJS.Immediate | undefined;
+  #closing: Promise<void> | undefined;
+  /** Group-commit counters: transactions written and appends they carried (failed checks included). */
+  readonly stats = { commits: 0, appends: 0 };
+
+  constructor(db: Database.Database, options: SqliteEventStoreOptions = {}) {
+    this.#db = db;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.#pageSize = options.pageSize ?? 500;
+    if (!(this.#pollIntervalMs > 0) || !Number.isInteger(this.#pageSize) || this.#pageSize < 1) {
+      throw new RangeError('pollIntervalMs must be > 0 and pageSize a positive integer');
+    }
+    this.#writeBatch = prepareAppendBatch(db);
+    this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.#source = subscriptionSource(db);
+  }
+
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.#closing) return Promise.reject(new Error('event store is closed'));
+    let append: QueuedAppend;
+    try {
+      append = prepareAppend(stream, events, expected);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ append, resolve, reject });
+      // setImmediate runs after the I/O callbacks of this loop turn: every append issued by the requests
+      // handled in this turn (and by the continuations of the previous commit) goes into one transaction.
+      this.#flushScheduled ??= setImmediate(() => this.#flush());
+    });
+  }
+
+  async readStream(stream: string): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    return this.#readStream.all(stream).map(toRecordedEvent);
+  }
+
+  async readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]> {
+    this.#assertOpen();
+    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
+    }
+    // LIMIT -1 is "no limit" in SQLite.
+    return this.#readAll.all(after ?? 0n, limit ?? -1).map(toRecordedEvent);
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    this.#assertOpen();
+    const timing = { pollIntervalMs: this.#pollIntervalMs, pageSize: this.#pageSize };
+    const subscription: SqliteSubscription = new SqliteSubscription(this.#source, options, timing, () =>
+      this.#subscriptions.delete(subscription),
+    );
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Writes the appends already queued, stops every subscription (waiting for running handlers), closes the file. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#flushScheduled) clearImmediate(this.#flushScheduled);
+      this.#flush();
+      await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+      this.#db.close();
+    })();
+    return this.#closing;
+  }
+
+  /** The group commit: every queued append in one transaction, then settle each caller's promise. */
+  #flush(): void {
+    this.#flushScheduled = undefined;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length === 0) return;
+    let outcomes: AppendOutcome[];
+    try {
+      outcomes = this.#writeBatch(
+        batch.map((waiting) => waiting.append),
+        nowMicros(),
+      );
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    // Only now, after COMMIT returned (the -wal file is fsynced), are the appends acknowledged.
+    this.stats.commits += 1;
+    this.stats.appends += batch.length;
+    batch.forEach((waiting, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) waiting.resolve(outcome.result);
+      else waiting.reject(outcome ? outcome.error : new Error('append lost from batch'));
+    });
+    for (const subscription of this.#subscriptions) subscription.wake();
+  }
+
+  #assertOpen(): void {
+    if (this.#closing) throw new Error('event store is closed');
+  }
+}
+
+/** Checks the arguments and serializes the data now, so a bad append fails alone and before queueing. */
+function prepareAppend(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): QueuedAppend {
+  if (typeof stream !== 'string' || stream === '') throw new TypeError('stream must be a non-empty string');
+  if (!Array.isArray(events) || events.length === 0) {
+    throw new RangeError(`append to ${stream}: at least one event is required`);
+  }
+  // The types already say all this; these checks are for values that crossed a JS or JSON boundary.
+  const validExpected =
+    expected?.kind === 'any' ||
+    expected?.kind === 'no_stream' ||
+    (expected?.kind === 'exact' && typeof expected.revision === 'bigint');
+  if (!validExpected) throw new TypeError(`append to ${stream}: invalid expected revision`);
+  return {
+    stream,
+    expected,
+    events: events.map((event, i) => {
+      if (typeof event?.type !== 'string' || event.type === '') {
+        throw new TypeError(`append to ${stream}: event ${i} needs a non-empty type`);
+      }
+      // Throws for bigint and cycles; undefined for undefined, functions and symbols.
+      const data: unknown = JSON.stringify(event.data);
+      if (typeof data !== 'string') throw new TypeError(`append to ${stream}: event ${i} (${event.type}) data is not JSON`);
+      return { id: randomUUID(), type: event.type, data };
+    }),
+  };
+}
+
+function subscriptionSource(db: Database.Database): SubscriptionSource {
+  const head = db.prepare<[], bigint | null>('SELECT max(position) FROM events').pluck();
+  const page = db.prepare<[bigint, bigint, number], EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+  );
+  const typedPage = db.prepare<[bigint, bigint, string, number], EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM events
+      WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?))
+      ORDER BY position LIMIT ?`,
+  );
+  return {
+    headPosition: () => head.get() ?? 0n,
+    readPage: (after, upTo, limit, types) =>
+      (types === undefined
+        ? page.all(after, upTo, limit)
+        : typedPage.all(after, upTo, JSON.stringify(types), limit)
+      ).map(toRecordedEvent),
+  };
+}

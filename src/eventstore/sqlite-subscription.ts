@@ -1,0 +1,108 @@
+import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
+
+/** What a subscription reads; the store's connection behind it. */
+export interface SubscriptionSource {
+  /** Highest committed position, 0n for an empty log. */
+  headPosition(): bigint;
+  /** Events with after < position <= upTo (of the given types), in log order, at most `limit`. */
+  readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): RecordedEvent[];
+}
+
+export interface SubscriptionTiming {
+  /** How long to sleep when caught up before looking again; catches appends made by other processes. */
+  pollIntervalMs: number;
+  pageSize: number;
+}
+
+/**
+ * One catch-up subscription: reads pages after its cursor and hands them to the handler one at a time;
+ * when caught up it sleeps until woken by a commit in this process or until the poll interval passes.
+ * Because positions only rise in commit order, "position > cursor" never skips or repeats an event,
+ * however appends interleave with catch-up.
+ */
+export class SqliteSubscription implements Subscription {
+  readonly #source: SubscriptionSource;
+  readonly #options: SubscribeOptions;
+  readonly #timing: SubscriptionTiming;
+  #stopped = false;
+  #wakeSleeper: (() => void) | undefined;
+  readonly #done: Promise<void>;
+
+  constructor(source: SubscriptionSource, options: SubscribeOptions, timing: SubscriptionTiming, onEnd: () => void) {
+    this.#source = source;
+    this.#options = options;
+    this.#timing = timing;
+    this.#done = this.#run().finally(onEnd);
+  }
+
+  /** A commit happened in this process: look again now rather than at the next poll. */
+  wake(): void {
+    this.#wakeSleeper?.();
+  }
+
+  /**
+   * Resolves once the loop has ended, i.e. after any handler call in progress has settled.
+   * Calling it from inside `handle` is fine, but awaiting it there would wait for that very call.
+   */
+  stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wakeSleeper?.();
+    return this.#done;
+  }
+
+  async #run(): Promise<void> {
+    const { handle, types } = this.#options;
+    const { pageSize } = this.#timing;
+    let cursor = this.#options.after ?? 0n;
+    // Never call the handler before subscribe() has returned.
+    await Promise.resolve();
+    try {
+      while (!this.#stopped) {
+        const head = this.#source.headPosition();
+        const page = head > cursor ? this.#source.readPage(cursor, head, pageSize, types) : [];
+        // A short page means every event up to head has been examined; moving the cursor to head keeps a
+        // type-filtered subscription from rescanning non-matching events at every poll.
+        const last = page[page.length - 1];
+        cursor = page.length === pageSize && last ? last.position : head > cursor ? head : cursor;
+        if (page.length === 0) {
+          await this.#sleep();
+          continue;
+        }
+        await handle(page);
+      }
+    } catch (error) {
+      this.#stopped = true;
+      this.#report(error);
+    }
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wakeSleeper = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.#timing.pollIntervalMs);
+      this.#wakeSleeper = done;
+    });
+  }
+
+  #report(error: unknown): void {
+    const { onError } = this.#options;
+    if (!onError) {
+      // Nobody is listening: fail loudly (uncaught exception) rather than stop delivering in silence.
+      process.nextTick(() => {
+        throw error;
+      });
+      return;
+    }
+    try {
+      onError(error);
+    } catch (thrown) {
+      process.nextTick(() => {
+        throw thrown;
+      });
+    }
+  }
+}
