@@ -11,8 +11,6 @@ export interface OrderDocument {
   stream: string;
 }
 
-export const ORDER_VIEW_EVENT_TYPES: readonly OrderEvent['type'][] = ['OrderSubmitted', 'PackingInstructionsDownloaded'];
-
 /** Which order document an event belongs to. */
 export function orderIdOf(event: RecordedEvent): number | undefined {
   const id = (event.data as { order_id?: unknown } | null)?.order_id;
@@ -43,6 +41,12 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
           updated_at: submitted_at,
         },
       };
+    }
+    case 'OrderPlanned':
+    case 'OrderPlanningFailed': {
+      if (!document) return document;
+      const at = orderEvent.type === 'OrderPlanned' ? orderEvent.data.planned_at : orderEvent.data.failed_at;
+      return { ...document, view: { ...document.view, updated_at: at } };
     }
     case 'PackingInstructionsDownloaded':
       if (!document) return document;

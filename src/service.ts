@@ -22,7 +22,7 @@ export class SeedRejected extends Error {}
 export async function startService(config: Config, log: (message: string, error?: unknown) => void = defaultLog): Promise<RunningService> {
   const store = openSqliteEventStore(config.dataDir);
   const orders = openSqliteOrderReadModel(config.dataDir);
-  const masterDataService = await startMasterDataService(store);
+  const masterDataService = await startMasterDataService(store, log);
   const projector = await startProjector(store, orders, (error) => log('order projection stopped', error));
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
@@ -34,6 +34,10 @@ export async function startService(config: Config, log: (message: string, error?
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
     visible: (position) => projector.waitFor(position),
+    // TEMPORARY until the planning pipeline is wired: no order is planned yet, so nothing reaches this.
+    renderPdf: async () => {
+      throw new Error('packing instructions are not wired yet');
+    },
     adminKey: config.adminKey,
     log,
   });

@@ -4,11 +4,12 @@ import Router from '@koa/router';
 import type { MasterDataService } from '../master-data/master-data-service.js';
 import { masterDataRoutes } from '../master-data/routes.js';
 import { orderRoutes, type OrderRoutesDependencies } from '../orders/routes.js';
+import { packingInstructionsRoutes, type PackingInstructionsDependencies } from '../orders/packing-instructions-routes.js';
 import { requireApiKey } from './auth.js';
 import { BodyRejected } from './json-body.js';
 import { buildOpenApiDocument } from './openapi.js';
 
-export interface AppDependencies extends OrderRoutesDependencies {
+export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
   adminKey: string | undefined;
   log: (message: string, error?: unknown) => void;
@@ -53,6 +54,8 @@ export function createApp(deps: AppDependencies): Koa {
   const authenticate = requireApiKey(() => deps.masterDataService.current);
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/v1/orders/') ? authenticate(ctx, next) : next()));
   app.use(orders.routes()).use(orders.allowedMethods());
+  const packingInstructions = packingInstructionsRoutes(deps);
+  app.use(packingInstructions.routes()).use(packingInstructions.allowedMethods());
 
   return app;
 }

@@ -20,7 +20,7 @@ export interface MasterDataService {
   stop(): Promise<void>;
 }
 
-export async function startMasterDataService(store: EventStore): Promise<MasterDataService> {
+export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
   const state = foldMasterData(history);
   let position = history.at(-1)?.position ?? -1n;
@@ -38,6 +38,8 @@ export async function startMasterDataService(store: EventStore): Promise<MasterD
         if (waiters[i]!.position <= position) waiters.splice(i, 1)[0]!.resolve();
       }
     },
+    // Folding cannot fail on events this service wrote; if it ever does, keys and lanes stop changing, so say so loudly.
+    onError: (error) => log('master data stopped following the log', error),
   });
   const waitFor = (target: bigint) =>
     target <= position ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ position: target, resolve }));

@@ -27,7 +27,21 @@ export interface PackingInstructionsDownloaded {
   data: { order_id: number; downloaded_at: string };
 }
 
-export type OrderEvent = OrderSubmitted | PackingInstructionsDownloaded;
+/**
+ * The load planner's result for an order. `plan` is the planner's OrderPlan (src/planner), stored
+ * whole so that pallet contents, the PDF and auditors read exactly what was planned.
+ */
+export interface OrderPlanned<Plan = unknown> {
+  type: 'OrderPlanned';
+  data: { order_id: number; service_ref: string; reference: string; company_group: string; plan: Plan; planned_at: string };
+}
+
+export interface OrderPlanningFailed {
+  type: 'OrderPlanningFailed';
+  data: { order_id: number; service_ref: string; reason: string; failed_at: string };
+}
+
+export type OrderEvent = OrderSubmitted | OrderPlanned | OrderPlanningFailed | PackingInstructionsDownloaded;
 
 export const ORDER_IDS_STREAM = 'order-ids';
 

@@ -3,6 +3,7 @@
 // nor skips one.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderDocument } from '../../projections/order-view.js';
+import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
 
 export interface OrderListQuery {
   companyGroup: string;
@@ -19,6 +20,8 @@ export interface OrderReadModel {
   /** Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. */
   apply(events: readonly RecordedEvent[]): Promise<void>;
   getById(id: number): Promise<OrderDocument | undefined>;
+  /** Whether the order's plan is ready, and its service-built pallets. */
+  palletContents(id: number): Promise<PalletContentsDocument | undefined>;
   /** The newest order of the group whose reference or service_ref is exactly `value`. */
   findNewest(companyGroup: string, value: string): Promise<OrderDocument | undefined>;
   /** Newest first. */

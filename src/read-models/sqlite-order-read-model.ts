@@ -6,9 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 
-const PROJECTION = 'order-view';
+// Both order projections move together under one checkpoint: they are fed by the same events.
+const PROJECTION = 'orders';
 
 interface Row {
   document: string;
@@ -30,6 +32,7 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     );
     CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, id DESC);
     CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
+    CREATE TABLE IF NOT EXISTS pallet_contents (id INTEGER PRIMARY KEY, document TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
   `);
 
@@ -39,6 +42,8 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   const upsert = db.prepare(`
     INSERT INTO orders (id, company_group, service_ref, reference, search_text, document) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @document)
     ON CONFLICT (id) DO UPDATE SET document = excluded.document`);
+  const palletsById = db.prepare<[number], Row>('SELECT document FROM pallet_contents WHERE id = ?');
+  const upsertPallets = db.prepare('INSERT INTO pallet_contents (id, document) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document');
   const newestByReference = db.prepare<[string, string], Row>('SELECT document FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1');
   const byServiceRef = db.prepare<[string, string], Row>('SELECT document FROM orders WHERE company_group = ? AND service_ref = ?');
   const countAll = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ?');
@@ -69,6 +74,10 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
           document: JSON.stringify(next),
         });
       }
+      const palletsBefore = palletsById.get(id);
+      const palletsBeforeDocument = palletsBefore ? (JSON.parse(palletsBefore.document) as PalletContentsDocument) : undefined;
+      const palletsNext = projectPalletContents(palletsBeforeDocument, event);
+      if (palletsNext && palletsNext !== palletsBeforeDocument) upsertPallets.run(id, JSON.stringify(palletsNext));
     }
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last);
   });
@@ -82,6 +91,10 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     },
     async getById(id) {
       return parse(byId.get(id));
+    },
+    async palletContents(id) {
+      const row = palletsById.get(id);
+      return row ? (JSON.parse(row.document) as PalletContentsDocument) : undefined;
     },
     async findNewest(companyGroup, value) {
       // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.

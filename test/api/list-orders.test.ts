@@ -16,12 +16,15 @@ t.test('an empty scope lists nothing, with a valid envelope', async (t) => {
 });
 
 const ids: number[] = [];
-for (let i = 1; i <= 23; i++) {
-  const response = await service.request('POST', '/api/v1/orders/submit-order/', {
-    body: acmeOrder({ reference: `LIST-${String(i).padStart(2, '0')}`, transportation_mode: i % 2 ? 'OceanFCL' : 'TruckFTL' }),
-  });
-  ids.push(response.body.order_id);
-}
+t.test('23 orders are submitted, half of them by truck', async (t) => {
+  for (let i = 1; i <= 23; i++) {
+    const response = await service.request('POST', '/api/v1/orders/submit-order/', {
+      body: acmeOrder({ reference: `LIST-${String(i).padStart(2, '0')}`, transportation_mode: i % 2 ? 'OceanFCL' : 'TruckFTL' }),
+    });
+    t.equal(response.status, 201);
+    ids.push(response.body.order_id);
+  }
+});
 
 t.test('the default page has 10 orders, newest first, with an absolute next link', async (t) => {
   const response = await list('');

@@ -1,0 +1,71 @@
+// Pallet contents (spec 4.4) and the packing-instructions download (4.5): both look an order up by
+// reference or service_ref within the caller's company group (newest match), and both answer
+// 400 {"order": [...]} until the plan is ready.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import type { Caller } from '../http/auth.js';
+import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { OrderDocument } from '../../projections/order-view.js';
+import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
+import { utcTimestamp } from '../clock.js';
+import type { PackingInstructionsDownloaded } from './order-events.js';
+
+export const NOT_READY_MESSAGE =
+  'The optimization results for this order are not ready yet. Please try again in a couple of minutes, and contact support if they are not ready within 10 minutes.';
+export const NO_PALLETS_MESSAGE =
+  'This order has no service-built pallets: it consists only of pre-built pallets and/or loose boxes, so there are no pallet contents.';
+
+export interface PackingInstructionsDependencies {
+  store: EventStore;
+  orders: OrderReadModel;
+  visible: (position: bigint) => Promise<void>;
+  renderPdf: (orderStream: RecordedEvent[]) => Promise<Buffer>;
+}
+
+type Lookup = { document: OrderDocument; plan: PalletContentsDocument & { status: 'planned' } } | { errors: { order: string[] } };
+
+async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise<Lookup> {
+  const value = typeof ctx.query.order === 'string' ? ctx.query.order.trim() : '';
+  if (!value) return { errors: { order: ['This query parameter is required: give the order reference or service_ref.'] } };
+  // Another group's order is looked up like an unknown one: its existence is not the caller's business.
+  const document = await orders.findNewest((ctx.state.caller as Caller).companyGroup, value);
+  if (!document) return { errors: { order: [`No order matches "${value}".`] } };
+  const plan = await orders.palletContents(document.view.id);
+  if (plan?.status === 'failed') {
+    return { errors: { order: [`Planning this order failed (${plan.reason}). Please contact support.`] } };
+  }
+  if (plan?.status !== 'planned') return { errors: { order: [NOT_READY_MESSAGE] } };
+  return { document, plan };
+}
+
+export function packingInstructionsRoutes(deps: PackingInstructionsDependencies): Router {
+  const router = new Router({ prefix: '/api/v1/orders' });
+
+  router.get('/pallet-contents/', async (ctx) => {
+    const found = await lookUpPlannedOrder(ctx, deps.orders);
+    if ('errors' in found) return badRequest(ctx, found.errors);
+    if (found.plan.pallets.length === 0) return badRequest(ctx, { order: [NO_PALLETS_MESSAGE] });
+    ctx.body = found.plan.pallets;
+  });
+
+  router.get('/download-packing-instructions/', async (ctx) => {
+    const found = await lookUpPlannedOrder(ctx, deps.orders);
+    if ('errors' in found) return badRequest(ctx, found.errors);
+    const { view, stream } = found.document;
+    const pdf = await deps.renderPdf(await deps.store.readStream(stream));
+    const downloaded: PackingInstructionsDownloaded = { type: 'PackingInstructionsDownloaded', data: { order_id: view.id, downloaded_at: utcTimestamp() } };
+    const appended = await deps.store.append(stream, [downloaded], ANY);
+    await deps.visible(appended.position);
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `attachment; filename="packing-instructions-${view.service_ref}.pdf"`);
+    ctx.body = pdf;
+  });
+
+  return router;
+}
+
+function badRequest(ctx: Context, errors: object): void {
+  ctx.status = 400;
+  ctx.body = errors;
+}

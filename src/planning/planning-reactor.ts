@@ -1,0 +1,98 @@
+// Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
+// appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
+// restart; what makes "once" hold after a crash is that an order whose stream already holds a
+// result is skipped, and the result is appended expecting the revision that was read.
+import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent, type Subscription } from '../eventstore/event-store.js';
+import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
+import type { LaneDocument } from '../master-data/master-data-document.js';
+import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
+import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
+import { utcTimestamp } from '../clock.js';
+
+const CONSUMER = 'planning';
+
+export interface OrderPlanner {
+  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<unknown>;
+}
+
+export interface PlanningReactorOptions {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  planner: OrderPlanner;
+  /** Orders planned at once; the planner's worker pool size is the useful value. */
+  concurrency: number;
+  log: (message: string, error?: unknown) => void;
+  /** Called after each order's result is stored (metrics, tests). */
+  onPlanned?: (event: OrderPlanned | OrderPlanningFailed, ms: number) => void;
+}
+
+export interface PlanningReactor {
+  stop(): Promise<void>;
+}
+
+export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
+  const { store, checkpoints, log } = options;
+  const after = await checkpoints.load(CONSUMER);
+  let stopping = false;
+
+  const subscription: Subscription = store.subscribe({
+    ...(after !== undefined ? { after } : {}),
+    types: ['OrderSubmitted'],
+    async handle(events) {
+      await forEachConcurrently(events, options.concurrency, (event) => planOnce(event));
+      if (stopping) return; // a plan cut short by shutdown is redone on the next start
+      await checkpoints.save(CONSUMER, events[events.length - 1]!.position);
+    },
+    onError(error) {
+      if (!stopping) log('planning reactor stopped', error);
+    },
+  });
+
+  async function planOnce(event: RecordedEvent): Promise<void> {
+    const submitted = event.data as OrderSubmitted['data'];
+    let history = await store.readStream(event.stream);
+    if (alreadyPlanned(history)) return;
+    const started = performance.now();
+    let outcome: OrderPlanned | OrderPlanningFailed;
+    try {
+      const plan = await options.planner.plan({ lane: submitted.lane, order: submitted.order });
+      outcome = {
+        type: 'OrderPlanned',
+        data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reference: submitted.order.reference, company_group: submitted.company_group, plan, planned_at: utcTimestamp() },
+      };
+    } catch (error) {
+      if (stopping) throw error;
+      outcome = { type: 'OrderPlanningFailed', data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reason: (error as Error).message, failed_at: utcTimestamp() } };
+    }
+    for (;;) {
+      try {
+        await store.append(event.stream, [outcome], exactly(history.at(-1)!.revision));
+        options.onPlanned?.(outcome, performance.now() - started);
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) throw error;
+        history = await store.readStream(event.stream);
+        if (alreadyPlanned(history)) return; // another instance stored its result first
+      }
+    }
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      await subscription.stop();
+    },
+  };
+}
+
+function alreadyPlanned(history: readonly RecordedEvent[]): boolean {
+  return history.some((event) => event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed');
+}
+
+async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
