@@ -1,0 +1,101 @@
+// The contract every OrderReadModel adapter keeps, run against each of them.
+import type { OrderReadModel } from '../../src/read-models/order-read-model.js';
+import type { RecordedEvent } from '../../src/eventstore/event-store.js';
+import type { OrderSubmitted } from '../../src/orders/order-events.js';
+
+type TapTest = typeof import('tap').default;
+
+export interface OpenedReadModel {
+  readModel: OrderReadModel;
+  cleanup(): Promise<void>;
+}
+
+let position = 1000n;
+function recorded(type: string, data: unknown, stream = 'order:g:r'): RecordedEvent {
+  position += 1n;
+  return { id: `e${position}`, stream, type, data, revision: 0n, position, recordedAt: new Date() };
+}
+
+export function submitted(order_id: number, company_group: string, reference: string, mode: 'OceanFCL' | 'TruckFTL' = 'OceanFCL'): RecordedEvent {
+  const data: OrderSubmitted['data'] = {
+    order_id,
+    service_ref: `SO-${String(order_id).padStart(6, '0')}`,
+    company_group,
+    lane: { id: 1, supplier: 's', consignee: 'c', transportation_modes: [mode], units: { length: 'cm', weight: 'kg' }, pallet_types: [], container_codes: ['40ft'], items: [] },
+    order: {
+      supplier_name: 's', consignee_name: 'c', reference, transportation_mode: mode, shipment_type: 'normal', order_items: [], pre_builts: [], loose_boxes: [],
+      order_containers: [{ code: '40ft', count: 5 }], customer_notes: null, send_email: true, extra_recipients: [], extra_cc_recipients: [],
+    },
+    submitted_at: '2026-11-20T09:15:02.123456',
+  };
+  return recorded('OrderSubmitted', data, `order:${company_group}:${reference}`);
+}
+
+export function orderReadModelContract(t: TapTest, name: string, open: () => Promise<OpenedReadModel>): void {
+  t.test(`${name}: order read model contract`, async (t) => {
+    t.test('starts with no checkpoint and no orders', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      t.equal(await readModel.checkpoint(), undefined);
+      t.equal(await readModel.getById(1), undefined);
+      t.same(await readModel.list({ companyGroup: 'g', offset: 0, limit: 10 }), { count: 0, results: [] });
+    });
+
+    t.test('applies a batch and moves the checkpoint to its last event; a replayed batch changes nothing', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      const batch = [submitted(1, 'g', 'A'), recorded('OrderIdAllocated', { order_id: 2, service_ref: 'SO-000002' }), submitted(2, 'g', 'B')];
+      await readModel.apply(batch);
+      t.equal(await readModel.checkpoint(), batch[2]!.position);
+      const downloaded = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
+      await readModel.apply([downloaded]);
+      await readModel.apply([...batch, downloaded]);
+      const order = await readModel.getById(1);
+      t.equal(order?.view.packing_instructions_downloaded, true);
+      t.equal(order?.view.updated_at, '2026-11-21T00:00:00.000000', 'the replayed OrderSubmitted did not reset the document');
+      t.equal(await readModel.checkpoint(), downloaded.position);
+      t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2);
+    });
+
+    t.test('finds the newest order by reference, and by service_ref, within a group only', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      await readModel.apply([submitted(1, 'g', 'SAME'), submitted(2, 'other', 'SAME'), submitted(3, 'g', 'SAME')]);
+      t.equal((await readModel.findNewest('g', 'SAME'))?.view.id, 3);
+      t.equal((await readModel.findNewest('g', 'SO-000001'))?.view.id, 1);
+      t.equal(await readModel.findNewest('g', 'SO-000002'), undefined, "another group's service_ref is not found");
+      t.equal((await readModel.findNewest('other', 'SAME'))?.view.id, 2);
+    });
+
+    t.test('lists newest first with offset and limit, scoped and searched case-insensitively', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      const events = Array.from({ length: 12 }, (_, i) => submitted(i + 1, i % 3 === 2 ? 'other' : 'g', `Ref-${i + 1}`, i % 2 ? 'TruckFTL' : 'OceanFCL'));
+      await readModel.apply(events);
+      const page = await readModel.list({ companyGroup: 'g', offset: 2, limit: 3 });
+      t.equal(page.count, 8);
+      t.same(page.results.map((order) => order.view.id), [8, 7, 5]);
+      const all = await readModel.list({ companyGroup: 'g', offset: 0 });
+      t.same(all.results.map((order) => order.view.id), [11, 10, 8, 7, 5, 4, 2, 1]);
+      t.same((await readModel.list({ companyGroup: 'g', search: 'REF-1', offset: 0 })).results.map((order) => order.view.id), [11, 10, 1]);
+      t.same((await readModel.list({ companyGroup: 'g', search: 'truck', offset: 0 })).results.map((order) => order.view.id), [10, 8, 4, 2]);
+      t.same((await readModel.list({ companyGroup: 'g', search: 'so-000005', offset: 0 })).results.map((order) => order.view.id), [5]);
+      t.equal((await readModel.list({ companyGroup: 'g', search: 'so-000003', offset: 0 })).count, 0, "another group's order is not found by search");
+    });
+
+    t.test('keeps pallet contents per order: pending, planned, failed', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      await readModel.apply([submitted(1, 'g', 'A'), submitted(2, 'g', 'B')]);
+      t.same(await readModel.palletContents(1), { status: 'pending' });
+      const pallets = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 4 }] }];
+      await readModel.apply([
+        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }),
+        recorded('OrderPlanningFailed', { order_id: 2, service_ref: 'SO-000002', reason: 'time limit', failed_at: '2026-11-20T09:16:00.000000' }),
+      ]);
+      t.same(await readModel.palletContents(1), { status: 'planned', pallets });
+      t.same(await readModel.palletContents(2), { status: 'failed', reason: 'time limit' });
+      t.equal(await readModel.palletContents(3), undefined);
+    });
+  });
+}
