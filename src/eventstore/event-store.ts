@@ -82,6 +82,8 @@ export interface EventStore {
   readStream(stream: string): Promise<RecordedEvent[]>;
   /** Events of the whole log with position > after, in log order, at most `limit` of them. */
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
+  /** Position of the last event in the log (undefined when empty): how far consumers have to go to be caught up. */
+  headPosition(): Promise<bigint | undefined>;
   /** Catch-up subscription: history from `after`, then live events as they are appended. */
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;

@@ -43,6 +43,7 @@ export class SqliteEventStore implements EventStore {
   readonly #writeBatch: (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[];
   readonly #readStream: Database.Statement<[string], EventRow>;
   readonly #readAll: Database.Statement<[bigint, number], EventRow>;
+  readonly #head: Database.Statement<[], { head: bigint | null }>;
   readonly #source: SubscriptionSource;
   readonly #pollIntervalMs: number;
   readonly #pageSize: number;
@@ -63,6 +64,7 @@ export class SqliteEventStore implements EventStore {
     this.#writeBatch = prepareAppendBatch(db);
     this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
     this.#source = subscriptionSource(db);
   }
 
@@ -94,6 +96,11 @@ export class SqliteEventStore implements EventStore {
     }
     // LIMIT -1 is "no limit" in SQLite.
     return this.#readAll.all(after ?? 0n, limit ?? -1).map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<bigint | undefined> {
+    this.#assertOpen();
+    return this.#head.get()?.head ?? undefined;
   }
 
   subscribe(options: SubscribeOptions): Subscription {

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import type { Caller } from '../http/auth.js';
 import { readJsonObject } from '../http/json-body.js';
 import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { OrderDocument } from '../../projections/order-view.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
 import { validateSubmitOrder } from './validate-submit-order.js';
 
@@ -52,22 +53,43 @@ export function orderRoutes(deps: OrderRoutesDependencies): Router {
   });
 
   router.get('/detailed-orders/:id/', async (ctx) => {
-    const id = /^[1-9]\d{0,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
-    const document = id === undefined ? undefined : await deps.orders.getById(id);
-    if (!document) {
-      ctx.status = 404;
-      ctx.body = { detail: 'Not found.' };
-      return;
-    }
-    if (document.company_group !== caller(ctx).companyGroup) {
-      ctx.status = 403;
-      ctx.body = { detail: 'You do not have permission to access this order.' };
-      return;
-    }
-    ctx.body = document.view;
+    const document = await orderInScope(ctx, deps.orders);
+    if (document) ctx.body = document.view;
+  });
+
+  // For auditors: the order's events as recorded, oldest first.
+  router.get('/detailed-orders/:id/history/', async (ctx) => {
+    const document = await orderInScope(ctx, deps.orders);
+    if (!document) return;
+    const events = await deps.store.readStream(document.stream);
+    ctx.body = events.map((event) => ({
+      event_id: event.id,
+      type: event.type,
+      timestamp: event.recordedAt.toISOString(),
+      position: event.position.toString(),
+      revision: Number(event.revision),
+      data: event.data,
+    }));
   });
 
   return router;
+}
+
+/** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
+async function orderInScope(ctx: Context, orders: OrderReadModel): Promise<OrderDocument | undefined> {
+  const id = /^[1-9]\d{0,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
+  const document = id === undefined ? undefined : await orders.getById(id);
+  if (!document) {
+    ctx.status = 404;
+    ctx.body = { detail: 'Not found.' };
+    return undefined;
+  }
+  if (document.company_group !== caller(ctx).companyGroup) {
+    ctx.status = 403;
+    ctx.body = { detail: 'You do not have permission to access this order.' };
+    return undefined;
+  }
+  return document;
 }
 
 interface ListQuery {

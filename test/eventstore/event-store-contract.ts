@@ -55,6 +55,14 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       }
     });
 
+    test('headPosition is the position of the last event appended', async (t, store, n) => {
+      const first = await store.append(n.stream('head-a'), [ev('Created')], NO_STREAM);
+      t.ok((await store.headPosition())! >= first.position);
+      const second = await store.append(n.stream('head-b'), [ev('Created'), ev('Placed')], NO_STREAM);
+      const head = await store.headPosition();
+      t.ok(head !== undefined && head >= second.position && head > first.position, `head ${head} after ${second.position}`);
+    });
+
     test('no_stream fails on an existing stream and writes none of the events', async (t, store, n) => {
       const s = n.stream('order');
       await store.append(s, [ev('Created')], NO_STREAM);
