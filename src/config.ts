@@ -11,18 +11,28 @@ export interface Config {
   /** undefined: no seed document is applied at start-up. */
   seedFile: string | undefined;
   adminKey: string | undefined;
+  plannerThreads: number;
+  plannerTimeLimitMs: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 8000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a TCP port number, got "${env.PORT}"`);
   // Unset: the demo lane, so that `npm start` is useful on its own; set to empty: no seed at all.
   const seedFile = env.ORDERS_SEED_FILE === undefined ? DEMO_SEED_FILE : env.ORDERS_SEED_FILE.trim() || undefined;
   return {
-    port,
+    port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.ORDERS_DATA_DIR ?? './data'),
     seedFile: seedFile && resolve(seedFile),
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
+    plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
+    plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
   };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
 }

@@ -2,11 +2,16 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
 import { createApp } from './http/app.js';
-import { startMasterDataService } from './master-data/master-data-service.js';
+import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
+import { createLogger, errorLog, type Logger } from './observability/logger.js';
+import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
+import { LoadPlanner } from './planner/load-planner.js';
+import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startProjector } from './read-models/projector.js';
 import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
 import type { Config } from './config.js';
@@ -14,18 +19,37 @@ import type { Config } from './config.js';
 export interface RunningService {
   url: string;
   server: Server;
+  /** Graceful: stops accepting, finishes in-flight requests, stops consumers at a checkpoint, closes stores. */
   stop(): Promise<void>;
 }
 
 export class SeedRejected extends Error {}
 
-export async function startService(config: Config, log: (message: string, error?: unknown) => void = defaultLog): Promise<RunningService> {
+/** How long readiness lets the read models trail the log. */
+const READY_LAG_MS = 2000;
+
+export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
+  const log = errorLog(logger);
+  const metrics = createMetrics();
   const store = openSqliteEventStore(config.dataDir);
   const orders = openSqliteOrderReadModel(config.dataDir);
+  const checkpoints = openSqliteCheckpointStore(config.dataDir);
   const masterDataService = await startMasterDataService(store, log);
   const projector = await startProjector(store, orders, (error) => log('order projection stopped', error));
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
+
+  const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs });
+  const reactor = await startPlanningReactor({
+    store,
+    checkpoints,
+    planner,
+    concurrency: config.plannerThreads,
+    log,
+    onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
+  });
+
+  metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
   const app = createApp({
     store,
@@ -34,12 +58,25 @@ export async function startService(config: Config, log: (message: string, error?
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
     visible: (position) => projector.waitFor(position),
-    // TEMPORARY until the planning pipeline is wired: no order is planned yet, so nothing reaches this.
+    // TEMPORARY until the packing-instructions renderer lands: downloads answer 500 meanwhile.
     renderPdf: async () => {
       throw new Error('packing instructions are not wired yet');
     },
     adminKey: config.adminKey,
-    log,
+    logger,
+    metrics,
+    readiness: [
+      { name: 'event_store', check: async () => void (await store.headPosition()) },
+      { name: 'read_models', check: async () => void (await orders.checkpoint()) },
+      {
+        name: 'projections_caught_up',
+        check: async () => {
+          const head = await store.headPosition();
+          if (head === undefined) return;
+          await withTimeout(projector.waitFor(head), READY_LAG_MS, `order read models are more than ${READY_LAG_MS} ms behind the log`);
+        },
+      },
+    ],
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
@@ -53,17 +90,20 @@ export async function startService(config: Config, log: (message: string, error?
     url: `http://${host}:${port}`,
     server,
     async stop() {
+      // close() stops accepting and resolves once in-flight requests are answered (idle keep-alive sockets are closed).
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await reactor.stop();
+      await planner.close();
       await projector.stop();
       await masterDataService.stop();
       await store.close();
       await orders.close();
+      await checkpoints.close();
     },
   };
 }
 
-async function applySeed(file: string, masterData: Awaited<ReturnType<typeof startMasterDataService>>): Promise<void> {
+async function applySeed(file: string, masterData: MasterDataService): Promise<void> {
   let document: unknown;
   try {
     document = JSON.parse(await readFile(file, 'utf8'));
@@ -76,6 +116,12 @@ async function applySeed(file: string, masterData: Awaited<ReturnType<typeof sta
   if (!result.ok) throw new SeedRejected(`ORDERS_SEED_FILE ${file} conflicts with stored master data: ${JSON.stringify(result.errors)}`);
 }
 
-function defaultLog(message: string, error?: unknown): void {
-  console.error(message, error ?? '');
+function withTimeout(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<void>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

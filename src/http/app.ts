@@ -8,15 +8,22 @@ import { packingInstructionsRoutes, type PackingInstructionsDependencies } from 
 import { requireApiKey } from './auth.js';
 import { BodyRejected } from './json-body.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { healthRoutes, type ReadinessCheck } from './health-routes.js';
+import { requestLogging } from './request-logging.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
   adminKey: string | undefined;
-  log: (message: string, error?: unknown) => void;
+  logger: Logger;
+  metrics: Metrics;
+  readiness: readonly ReadinessCheck[];
 }
 
 export function createApp(deps: AppDependencies): Koa {
   const app = new Koa();
+  app.use(requestLogging(deps.logger, deps.metrics));
 
   app.use(async (ctx, next) => {
     try {
@@ -33,13 +40,16 @@ export function createApp(deps: AppDependencies): Koa {
         ctx.body = error.body;
         return;
       }
-      deps.log(`${ctx.method} ${ctx.path} failed`, error);
+      (ctx.state.log as Logger).error({ err: error }, `${ctx.method} ${ctx.path} failed`);
       ctx.status = 500;
       ctx.body = { detail: 'Internal server error.' };
     }
   });
 
   const openApi = JSON.stringify(buildOpenApiDocument());
+  const health = healthRoutes(deps.readiness, deps.metrics);
+  app.use(health.routes()).use(health.allowedMethods());
+
   const publicRoutes = new Router();
   publicRoutes.get('/api/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';

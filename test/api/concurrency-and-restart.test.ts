@@ -1,7 +1,7 @@
 import t from 'tap';
 import { allEvents } from '../support/events.js';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
-import { removeDataDir, startTestService, tempDataDir } from '../support/service.js';
+import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 
 t.test('16 concurrent submits of one new reference: exactly one 201, fifteen 400 naming the reference', async (t) => {
   const service = await startTestService({ key: ACME_KEY });
@@ -44,6 +44,7 @@ t.test('deleting the read models rebuilds them from the log on start', async (t)
   t.teardown(() => removeDataDir(dataDir));
   const first = await startTestService({ dataDir, key: ACME_KEY });
   const created = await first.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'REBUILD-1' }) });
+  await eventually(async () => (await first.request('GET', '/api/v1/orders/pallet-contents/?order=REBUILD-1')).status === 200);
   const before = await first.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   await first.stop();
   const { rmSync } = await import('node:fs');
@@ -51,11 +52,9 @@ t.test('deleting the read models rebuilds them from the log on start', async (t)
 
   const second = await startTestService({ dataDir, key: ACME_KEY });
   t.teardown(() => second.stop());
-  const deadline = Date.now() + 5000;
-  let after = await second.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
-  while (after.status !== 200 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    after = await second.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
-  }
+  await eventually(async () => (await second.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).status === 200);
+  const after = await second.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   t.same(after.body, before.body);
+  const pallets = await second.request('GET', '/api/v1/orders/pallet-contents/?order=REBUILD-1');
+  t.equal(pallets.status, 200, 'pallet contents are rebuilt too');
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../src/service.js';
 import { ADMIN_KEY, testSeed } from './seed.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -19,8 +20,8 @@ export async function startTestService(options: { dataDir?: string; key?: string
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY },
-    () => {},
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000 },
+    createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {
     ...service,
@@ -49,4 +50,13 @@ export async function startTestService(options: { dataDir?: string; key?: string
 
 export function removeDataDir(dataDir: string): void {
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Polls until the condition holds; fails after the deadline rather than hanging the suite. */
+export async function eventually(condition: () => Promise<boolean>, timeoutMs = 20_000, everyMs = 25): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
 }

@@ -1,0 +1,29 @@
+// Per request: an id (the caller's X-Request-Id when it is sane, else a new one) echoed back and
+// put on every log line of the request, one access log line, and the HTTP metrics.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+
+const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function requestLogging(logger: Logger, metrics: Metrics) {
+  return async function logRequest(ctx: Context, next: Next) {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    ctx.state.log = logger.child({ request_id: requestId });
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The matched route pattern, not the path: ids and references would make unbounded label sets.
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, seconds);
+      (ctx.state.log as Logger).info({ method: ctx.method, route: labels.route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
+  };
+}

@@ -1,0 +1,45 @@
+// Prometheus metrics (prom-client), one registry per service instance so that tests can run
+// several services in one process.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  plannerDuration: Histogram<'outcome'>;
+  /** Registers a gauge whose value is read when /metrics is scraped. */
+  gauge(name: string, help: string, read: () => Promise<number> | number): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new Counter({ name: 'orders_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
+    httpDuration: new Histogram({
+      name: 'orders_http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    plannerDuration: new Histogram({
+      name: 'orders_planner_duration_seconds',
+      help: 'Time from picking up a submitted order to storing its plan',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+    gauge(name, help, read) {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          this.set(await read());
+        },
+      });
+    },
+  };
+}
