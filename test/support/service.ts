@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../src/service.js';
 import { ADMIN_KEY, testSeed } from './seed.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -15,13 +15,13 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'orders-test-'));
 }
 
-export async function startTestService(options: { dataDir?: string; key?: string; seed?: unknown; adminKey?: string | undefined } = {}): Promise<TestService> {
+export async function startTestService(options: { dataDir?: string; key?: string; seed?: unknown; adminKey?: string | undefined; logger?: Logger } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
     { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000 },
-    createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {
     ...service,

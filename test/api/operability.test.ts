@@ -1,0 +1,52 @@
+import t from 'tap';
+import { ACME_KEY, acmeOrder } from '../support/seed.js';
+import { removeDataDir, startTestService } from '../support/service.js';
+
+const service = await startTestService({ key: ACME_KEY });
+t.teardown(async () => {
+  await service.stop();
+  removeDataDir(service.dataDir);
+});
+
+t.test('/healthz answers while the process is up', async (t) => {
+  const response = await service.request('GET', '/healthz');
+  t.equal(response.status, 200);
+  t.same(response.body, { status: 'ok' });
+});
+
+t.test('/readyz reports each check', async (t) => {
+  const response = await service.request('GET', '/readyz');
+  t.equal(response.status, 200);
+  t.same(response.body, { status: 'ready', checks: { event_store: 'ok', read_models: 'ok', projections_caught_up: 'ok' } });
+});
+
+t.test('a request id is echoed back: the caller\'s when sane, a new one otherwise', async (t) => {
+  const given = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'erp-42' } });
+  t.equal(given.headers.get('x-request-id'), 'erp-42');
+  const made = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+  t.match(made.headers.get('x-request-id'), /^[0-9a-f-]{36}$/);
+});
+
+t.test('/metrics counts requests by route pattern and status, and shows projection lag', async (t) => {
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder() });
+  await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
+  await service.request('GET', '/api/v1/orders/detailed-orders/999999/');
+  const response = await service.request('GET', '/metrics');
+  t.equal(response.status, 200);
+  const text = String(response.body);
+  t.match(text, /orders_http_requests_total\{method="POST",route="\/api\/v1\/orders\/submit-order\/",status="201"\} 1/);
+  t.match(text, /orders_http_requests_total\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="200"\} 1/);
+  t.match(text, /orders_http_requests_total\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="404"\} 1/);
+  t.match(text, /orders_http_request_duration_seconds_bucket/);
+  t.match(text, /orders_projection_lag_events \d+/);
+  t.notMatch(text, /999999/, 'ids never become label values');
+});
+
+t.test('the auditors\' history lists the order\'s events in order, with the same scope as retrieve', async (t) => {
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'AUDIT-1' }) });
+  const history = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`);
+  t.equal(history.status, 200);
+  t.match(history.body[0], { type: 'OrderSubmitted', revision: 0, event_id: /^[0-9a-f-]{36}$/, position: /^\d+$/, timestamp: /Z$/, data: { order_id: created.body.order_id, order: { reference: 'AUDIT-1' } } });
+  t.equal((await service.request('GET', '/api/v1/orders/detailed-orders/999999/history/')).status, 404);
+  t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`, { key: 'other-test-key-00000001' })).status, 403);
+});
