@@ -1,5 +1,5 @@
 import t from 'tap';
-import { pino } from 'pino';
+import { createLogger } from '../../src/observability/logger.js';
 import { Writable } from 'node:stream';
 import { ACME_KEY, ADMIN_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { removeDataDir, startTestService } from '../support/service.js';
@@ -11,7 +11,7 @@ const sink = new Writable({
     done();
   },
 });
-const service = await startTestService({ key: ACME_KEY, logger: pino({ level: 'info' }, sink) });
+const service = await startTestService({ key: ACME_KEY, logger: createLogger('info', sink) });
 t.teardown(async () => {
   await service.stop();
   removeDataDir(service.dataDir);
