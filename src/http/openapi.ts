@@ -3,8 +3,8 @@
 // JSON Schema 2020-12, which is what typebox emits, so they are used as they are.
 import { MasterDataAppliedSchema, MasterDataDocumentSchema } from '../master-data/master-data-schema.js';
 import {
-  ErrorDetailSchema, OrderListSchema, OrderLookupErrorSchema, OrderViewSchema, PalletContentsSchema, SubmitOrderCreatedSchema,
-  ValidationErrorSchema,
+  ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderLookupErrorSchema, OrderViewSchema, PalletContentsSchema,
+  SubmitOrderCreatedSchema, ValidationErrorSchema,
 } from '../orders/order-view-schema.js';
 import { MAX_PAGE_SIZE } from '../orders/routes.js';
 import { SubmitOrderRequest } from '../orders/submit-order-schema.js';
@@ -14,6 +14,7 @@ const SCHEMAS = {
   SubmitOrderCreated: SubmitOrderCreatedSchema,
   Order: OrderViewSchema,
   OrderList: OrderListSchema,
+  OrderHistory: OrderHistorySchema,
   PalletContents: PalletContentsSchema,
   OrderLookupError: OrderLookupErrorSchema,
   ValidationError: ValidationErrorSchema,
@@ -36,9 +37,27 @@ const orderQuery = {
   schema: { type: 'string', minLength: 1 },
 };
 const orderLookupFailed = respond(
-  'Unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or no service-built pallets.',
+  'No order given, unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), planning failed, or (pallet contents) no service-built pallets.',
   'OrderLookupError',
 );
+const orderIdParameter = { name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } };
+const orderNotVisible = {
+  '403': respond("The order exists but is outside the API key's scope.", 'ErrorDetail'),
+  '404': respond('No order has this id.', 'ErrorDetail'),
+};
+/** Operational endpoints: public, outside /api/v1, for load balancers and monitoring. */
+const operational = (operationId: string, summary: string, responses: object) => ({ get: { operationId, summary, tags: ['operations'], security: [], responses } });
+
+function readiness(status: string) {
+  return {
+    type: 'object',
+    required: ['status', 'checks'],
+    properties: {
+      status: { const: status },
+      checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: "ok" or what failed.' },
+    },
+  };
+}
 
 export function buildOpenApiDocument(): object {
   const document = {
@@ -99,13 +118,16 @@ export function buildOpenApiDocument(): object {
         get: {
           operationId: 'retrieveOrder',
           summary: 'Retrieve an order',
-          parameters: [{ name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } }],
-          responses: {
-            '200': respond('The order.', 'Order'),
-            '401': unauthorized,
-            '403': respond("The order exists but is outside the API key's scope.", 'ErrorDetail'),
-            '404': respond('No order has this id.', 'ErrorDetail'),
-          },
+          parameters: [orderIdParameter],
+          responses: { '200': respond('The order.', 'Order'), '401': unauthorized, ...orderNotVisible },
+        },
+      },
+      '/api/v1/orders/detailed-orders/{id}/history/': {
+        get: {
+          operationId: 'orderHistory',
+          summary: "An order's recorded events, for auditors",
+          parameters: [orderIdParameter],
+          responses: { '200': respond('The events of the order, oldest first.', 'OrderHistory'), '401': unauthorized, ...orderNotVisible },
         },
       },
       '/api/v1/orders/pallet-contents/': {
@@ -158,6 +180,16 @@ export function buildOpenApiDocument(): object {
           responses: { '200': { description: 'The OpenAPI 3.1 document.', ...json({ type: 'object' }) } },
         },
       },
+      '/healthz': operational('health', 'The process answers', {
+        '200': { description: 'Alive.', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
+      }),
+      '/readyz': operational('readiness', 'The backends answer and the read models are caught up', {
+        '200': { description: 'Ready for traffic.', ...json(readiness('ready')) },
+        '503': { description: 'Not ready; checks names each failing check.', ...json(readiness('not ready')) },
+      }),
+      '/metrics': operational('metrics', 'Prometheus metrics', {
+        '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+      }),
     },
     components: {
       schemas: SCHEMAS,

@@ -1,0 +1,119 @@
+// The bootstrap document of ../shared/spec/master-data.md as a typebox schema: what ajv checks for
+// both the seed file and PUT /api/v1/admin/master-data/, and the request body of that operation in
+// the OpenAPI document. Unknown fields are accepted and ignored (the spec allows more optional
+// fields, and an operator's document may carry notes of its own); rules across elements (unique
+// names, ids, keys, pairs; max_height > height) are checked in validate-master-data.ts.
+import Type, { type Static } from 'typebox';
+import { CONTAINER_CODES } from '../orders/submit-order-payload.js';
+import { MASTER_DATA_EVENT_TYPES } from './master-data.js';
+import { API_KEY_CHARACTERS, HTTP_URL, WEBHOOK_SECRET } from '../validation/patterns.js';
+
+export const API_KEY_MIN_LENGTH = 16;
+
+const positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+const nonEmpty = (description: string) => Type.String({ minLength: 1, description });
+
+export const PalletTypeDocumentSchema = Type.Object(
+  {
+    code: nonEmpty('Pallet type code; unique within the lane. Pallet contents report it as pallet_code.'),
+    length: positive('Length of the empty pallet, lane length unit.'),
+    width: positive('Width of the empty pallet, lane length unit.'),
+    height: positive('Height of the empty pallet, lane length unit.'),
+    weight: positive('Weight of the empty pallet, lane weight unit.'),
+    max_height: positive('Total height limit of the loaded pallet, pallet included; greater than height.'),
+    max_weight: positive('Total weight limit of the loaded pallet, pallet included; greater than weight.'),
+  },
+  { title: 'PalletTypeDocument' },
+);
+
+export const ItemDocumentSchema = Type.Object(
+  {
+    sku: nonEmpty('SKU code; unique within the lane.'),
+    length: positive('Length of one unit as packed, lane length unit.'),
+    width: positive('Width of one unit as packed, lane length unit.'),
+    height: positive('Height of one unit as packed, lane length unit.'),
+    weight: positive('Weight of one unit, lane weight unit.'),
+    upright: Type.Optional(Type.Boolean({ default: false, description: 'true: may only be turned about its vertical axis (this side up).' })),
+  },
+  { title: 'ItemDocument' },
+);
+
+export const LaneDocumentSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Lane ID shown in the lane field of orders; unique across all groups.' }),
+    supplier: nonEmpty('Must equal supplier_name of submitted orders exactly, case-sensitive.'),
+    consignee: nonEmpty('Must equal consignee_name of submitted orders exactly, case-sensitive. (supplier, consignee) is unique within the group.'),
+    transportation_modes: Type.Array(nonEmpty('A transportation mode name.'), { minItems: 1, uniqueItems: true, description: 'Modes this lane accepts.' }),
+    units: Type.Object(
+      {
+        length: Type.Enum(['mm', 'cm', 'in'], { description: 'Unit of every length of the lane and its orders.' }),
+        weight: Type.Enum(['kg', 'lb'], { description: 'Unit of every weight of the lane and its orders.' }),
+      },
+      { title: 'LaneUnits' },
+    ),
+    pallet_types: Type.Array(PalletTypeDocumentSchema, { minItems: 1, description: 'Pallet types to build on; the first is the default.' }),
+    // `type: string` beside the enum lets ajv check uniqueItems with a hash instead of comparing every pair.
+    container_codes: Type.Array(Type.Enum(CONTAINER_CODES, { type: 'string' }), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Container codes enabled on this lane, each once.',
+    }),
+    items: Type.Array(ItemDocumentSchema, { description: 'Item master data, one entry per SKU.' }),
+  },
+  { title: 'LaneDocument' },
+);
+
+export const WebhookDocumentSchema = Type.Object(
+  {
+    url: Type.String({ format: 'uri', pattern: HTTP_URL.pattern, description: 'Absolute http(s) URL receiving the events as HTTP POST.' }),
+    secret: Type.String({ pattern: WEBHOOK_SECRET.pattern, description: 'Signing secret: "whsec_" + standard base64 of at least 16 bytes.' }),
+  },
+  { title: 'WebhookDocument' },
+);
+
+export const CompanyGroupDocumentSchema = Type.Object(
+  {
+    name: nonEmpty("Unique name of the customer's company group."),
+    api_keys: Type.Array(
+      Type.Object(
+        {
+          name: nonEmpty('A label for the key.'),
+          key: Type.String({
+            minLength: API_KEY_MIN_LENGTH,
+            pattern: API_KEY_CHARACTERS.pattern,
+            description: `The plaintext key sent as "Api-Key <key>": at least ${API_KEY_MIN_LENGTH} printable ASCII characters without spaces; unique across the document. Only its hash is stored.`,
+          }),
+        },
+        { title: 'ApiKeyDocument' },
+      ),
+    ),
+    notification_emails: Type.Optional(
+      Type.Array(Type.String({ format: 'email' }), { default: [], description: "Addresses receiving every packing-instructions e-mail of the group's orders." }),
+    ),
+    webhooks: Type.Optional(Type.Array(WebhookDocumentSchema, { default: [], description: "Endpoints receiving the group's events." })),
+    lanes: Type.Array(LaneDocumentSchema),
+  },
+  { title: 'CompanyGroupDocument' },
+);
+
+export const MasterDataDocumentSchema = Type.Object(
+  { company_groups: Type.Array(CompanyGroupDocumentSchema) },
+  {
+    title: 'MasterDataDocument',
+    description: 'The bootstrap document (master-data.md). Applied whole or not at all; applying the same document twice changes nothing. Unknown fields are ignored.',
+  },
+);
+
+export type MasterDataDocumentInput = Static<typeof MasterDataDocumentSchema>;
+
+/** 200 body of PUT /api/v1/admin/master-data/: how many events of each kind the document recorded. */
+export const MasterDataAppliedSchema = Type.Object(
+  {
+    applied: Type.Literal(true),
+    changes: Type.Object(
+      Object.fromEntries(MASTER_DATA_EVENT_TYPES.map((type) => [type, Type.Integer({ minimum: 0 })])),
+      { additionalProperties: false, description: 'Number of changes recorded, by kind; all 0 when the document changed nothing.' },
+    ),
+  },
+  { additionalProperties: false, title: 'MasterDataApplied' },
+);

@@ -1,0 +1,171 @@
+// The submit payload as a client may send it (spec 2.3-2.8): the schema ajv validates against and
+// the request body schema of the OpenAPI document, one and the same object. What it accepts is
+// wider than SubmitOrderPayload: aliases, decimals as numbers, optional fields that get defaults.
+// Cross-field rules JSON Schema cannot state plainly (a name and its alias, at least one cargo list,
+// a container code once) are in the descriptions and checked in validate-submit-order.ts.
+import Type, { type Static, type TSchema } from 'typebox';
+import type { DecimalRule } from './decimal.js';
+import { CONTAINER_CODES, DEFAULT_CONTAINER_COUNT, SHIPMENT_TYPES, TRANSPORTATION_MODES } from './submit-order-payload.js';
+import { DecimalInput } from '../validation/decimal-schema.js';
+import { NO_AMPERSAND_OR_COMMA, NOT_BLANK } from '../validation/patterns.js';
+
+/** Spec 8: the length, width and height of pre-built pallets and loose boxes. */
+export const DIMENSION_RULE: DecimalRule = { maxDigits: 12, exclusiveMinimum: '0' };
+/** Spec 8: the weight of pre-built pallets and loose boxes. */
+export const WEIGHT_RULE: DecimalRule = { maxDigits: 15, exclusiveMinimum: '0' };
+/**
+ * Spec 2.4 gives only the minimum. Stored with six decimals like every decimal; the 15-digit cap
+ * (nine before the point) is ours, so a quantity fits the load planner's integer arithmetic.
+ */
+export const QUANTITY_RULE: DecimalRule = { maxDigits: 15, minimum: '0.01' };
+
+export const REFERENCE_MAX_LENGTH = 64;
+export const NAME_MAX_LENGTH = 64;
+export const ORDER_LINE_MAX_LENGTH = 64;
+
+/** The input-only names of spec 2.1 and the canonical field each stands for. */
+export const ALIASES = { shipment_skus: 'order_items', pallets: 'pre_builts', boxes: 'loose_boxes' } as const;
+
+const strict = { additionalProperties: false } as const;
+
+function orderLine(description: string) {
+  return Type.String({ maxLength: ORDER_LINE_MAX_LENGTH, pattern: NO_AMPERSAND_OR_COMMA.pattern, default: '', description: `${description} At most ${ORDER_LINE_MAX_LENGTH} characters; must not contain "&" or ",".` });
+}
+
+function positiveIntegerOrNull(description: string) {
+  return Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, default: null, description: `${description} A whole number of at least 1; null or absent when not set.` });
+}
+
+const dimension = (what: string) =>
+  DecimalInput(DIMENSION_RULE, { description: `${what} in the lane's length unit. Greater than 0, at most 12 digits of which 6 decimals.`, examples: ['120.5', 120.5] });
+const weight = (what: string) =>
+  DecimalInput(WEIGHT_RULE, { description: `${what} in the lane's weight unit. Greater than 0, at most 15 digits of which 6 decimals.`, examples: ['350', 350.25] });
+const stackable = (what: string) => Type.Boolean({ default: false, description: what });
+
+export const OrderItemInput = Type.Object(
+  {
+    item: Type.String({ minLength: 1, description: 'Item (SKU) code; must be in the item master of the lane.' }),
+    quantity: DecimalInput(QUANTITY_RULE, {
+      description: 'Quantity of the SKU, at least 0.01; decimals allowed for weight/volume quantities, at most 6 decimals.',
+      examples: ['12', 12.5],
+    }),
+    purchase_order: Type.Optional(orderLine('Purchase order number.')),
+    line_item_number: Type.Optional(orderLine('Line item number.')),
+    notes: Type.Optional(Type.String({ default: '', description: 'Free text.' })),
+  },
+  { ...strict, title: 'OrderItemInput', description: 'Raw units without packaging, palletized by the service (spec 2.4).' },
+);
+
+export const PreBuiltItemInput = Type.Object(
+  {
+    purchase_order: Type.Optional(orderLine('Purchase order number.')),
+    line_item_number: Type.Optional(orderLine('Line item reference.')),
+    quantity: Type.Integer({ minimum: 1, description: 'Units of this SKU on one pallet.' }),
+    packages: Type.Optional(positiveIntegerOrNull('Number of packages.')),
+  },
+  { ...strict, title: 'PreBuiltItemInput', description: 'An item on a pre-built pallet (spec 2.7).' },
+);
+
+export const PreBuiltInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Name of the pallet, 1 to 64 characters.' }),
+    length: dimension('Outer length'),
+    width: dimension('Outer width'),
+    height: dimension('Outer height'),
+    weight: weight('Total pallet weight'),
+    count: Type.Integer({ minimum: 1, description: 'Number of identical pallets this row describes.' }),
+    prebuiltitem_set: Type.Optional(Type.Array(PreBuiltItemInput, { default: [], description: 'Items on the pallet; may be empty.' })),
+    double_stacked_bottom: Type.Optional(stackable('The pallet can be stacked below another.')),
+    double_stacked_top: Type.Optional(stackable('The pallet can be stacked above another.')),
+    rotation_x: Type.Optional(Type.Boolean({ default: true, description: 'Allows turning in the floor plane (length and width may swap); false locks the submitted footprint.' })),
+  },
+  {
+    ...strict,
+    title: 'PreBuiltInput',
+    description: 'A ready-made pallet, loaded as provided (spec 2.5). shipment_type is not accepted here: it belongs at the top level.',
+  },
+);
+
+const ROTATIONS = ['rotation_x', 'rotation_y', 'rotation_z'] as const;
+const rotation = (description: string) => Type.Boolean({ default: true, description: `${description} Send rotation_x, rotation_y and rotation_z together.` });
+
+export const LooseBoxInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Box identifier, 1 to 64 characters.' }),
+    length: dimension('Outer length'),
+    width: dimension('Outer width'),
+    height: dimension('Outer height'),
+    weight: weight('Carton weight'),
+    count: Type.Integer({ minimum: 1, description: 'Number of identical cartons.' }),
+    purchase_order: Type.Optional(orderLine('Related purchase order.')),
+    line_item_number: Type.Optional(orderLine('Line item number.')),
+    product_quantity: Type.Optional(positiveIntegerOrNull('Total quantity of items in a box.')),
+    product_packages: Type.Optional(positiveIntegerOrNull('Total count of packages for the line.')),
+    double_stacked_bottom: Type.Optional(stackable('The box can be stacked below another.')),
+    double_stacked_top: Type.Optional(stackable('The box can be stacked above another.')),
+    rotation_x: Type.Optional(rotation('Allows turning about the vertical axis (floor spin).')),
+    rotation_y: Type.Optional(rotation('Allows tilting about the width axis.')),
+    rotation_z: Type.Optional(rotation('Allows tilting about the length axis.')),
+  },
+  {
+    ...strict,
+    // "Send all three together" (spec 2.6), said in JSON Schema: any one of them requires the other two.
+    dependentRequired: Object.fromEntries(ROTATIONS.map((name) => [name, ROTATIONS.filter((other) => other !== name)])),
+    title: 'LooseBoxInput',
+    description:
+      'A standalone carton (spec 2.6). All rotations false = no rotation; only rotation_x true = floor spin; only rotation_y true = limited tilt; all true or all omitted = any orientation. shipment_type is not accepted here: it belongs at the top level.',
+  },
+);
+
+export const OrderContainerInput = Type.Object(
+  {
+    code: Type.Enum(CONTAINER_CODES, { description: 'Container code; must also be enabled on the lane.' }),
+    count: Type.Optional(
+      Type.Integer({ minimum: 1, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type; ${DEFAULT_CONTAINER_COUNT} when omitted.` }),
+    ),
+  },
+  { ...strict, title: 'OrderContainerInput', description: 'A container type to plan with (spec 2.8).' },
+);
+
+const emails = (description: string) => Type.Array(Type.String({ format: 'email' }), { default: [], description });
+const cargo = <T extends TSchema>(element: T, description: string) => Type.Array(element, { default: [], description });
+const aliasOf = (canonical: string) => `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
+
+export const SubmitOrderRequest = Type.Object(
+  {
+    supplier_name: Type.String({ minLength: 1, description: 'Must match the configured supplier name exactly, case-sensitive.' }),
+    consignee_name: Type.String({ minLength: 1, description: 'Must match the configured consignee name exactly, case-sensitive.' }),
+    reference: Type.String({
+      minLength: 1,
+      maxLength: REFERENCE_MAX_LENGTH,
+      pattern: NOT_BLANK.pattern,
+      description: 'Your order reference, 1 to 64 characters, not blank; unique per company group.',
+    }),
+    transportation_mode: Type.Enum(TRANSPORTATION_MODES, { description: 'Determines the required fields and the optimization.' }),
+    shipment_type: Type.Optional(
+      Type.Enum(SHIPMENT_TYPES, { default: 'normal', description: 'normal may be consolidated with other shipments; dangerous_goods must not be. Top level only.' }),
+    ),
+    order_items: Type.Optional(cargo(OrderItemInput, 'Raw SKUs for the service to palletize.')),
+    shipment_skus: Type.Optional(cargo(OrderItemInput, aliasOf('order_items'))),
+    pre_builts: Type.Optional(cargo(PreBuiltInput, 'Ready-made pallets.')),
+    pallets: Type.Optional(cargo(PreBuiltInput, aliasOf('pre_builts'))),
+    loose_boxes: Type.Optional(cargo(LooseBoxInput, 'Standalone cartons.')),
+    boxes: Type.Optional(cargo(LooseBoxInput, aliasOf('loose_boxes'))),
+    order_containers: Type.Array(OrderContainerInput, {
+      minItems: 1,
+      description: 'The container types to plan with: a non-empty list (never a single object), each code at most once.',
+    }),
+    customer_notes: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], default: null, description: 'Customer-related free text.' })),
+    send_email: Type.Optional(Type.Boolean({ default: true, description: 'Whether to e-mail the packing instructions.' })),
+    extra_recipients: Type.Optional(emails('E-mail addresses of additional To recipients of the packing instructions.')),
+    extra_cc_recipients: Type.Optional(emails('E-mail addresses of Cc recipients of the packing instructions.')),
+  },
+  {
+    ...strict,
+    title: 'SubmitOrderRequest',
+    description:
+      'A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data.',
+  },
+);
+
+export type SubmitOrderRequest = Static<typeof SubmitOrderRequest>;

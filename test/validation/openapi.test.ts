@@ -1,0 +1,165 @@
+// src/http/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
+// service validates with, naming every operation and status of the service.
+import t from 'tap';
+import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { MasterDataDocumentSchema } from '../../src/master-data/master-data-schema.js';
+import { SubmitOrderRequest } from '../../src/orders/submit-order-schema.js';
+import { validateSubmitOrder } from '../../src/orders/validate-submit-order.js';
+import { ajv } from '../../src/validation/ajv.js';
+
+// `any`: the document is walked as plain JSON.
+type Json = Record<string, any>;
+const doc = buildOpenApiDocument() as Json;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+  Object.entries(item as Json).filter(([method]) => METHODS.includes(method)).map(([method, operation]) => ({ path, method, operation: operation as Json })),
+);
+
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
+    node = (node as Json)[key];
+  }
+  return node;
+}
+
+function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((element) => refsIn(element, found));
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsIn(value, found);
+    }
+  }
+  return found;
+}
+
+t.test('it is OpenAPI 3.1 with the required top-level fields', async (t) => {
+  t.match(doc.openapi, /^3\.1\.\d+$/);
+  t.type(doc.info?.title, 'string');
+  t.type(doc.info?.version, 'string');
+  t.type(doc.paths, 'object');
+  t.strictSame(JSON.parse(JSON.stringify(doc)), doc, 'plain JSON: nothing is lost when it is served');
+});
+
+t.test('every $ref resolves inside the document', async (t) => {
+  const refs = refsIn(doc);
+  t.ok(refs.length > 10, `${refs.length} references`);
+  for (const ref of refs) t.ok(resolvePointer(doc, ref) !== undefined, ref);
+});
+
+t.test('every operation has responses, each with a description and a valid status', async (t) => {
+  for (const { path, method, operation } of operations) {
+    const responses = Object.entries((operation.responses ?? {}) as Json);
+    t.ok(responses.length > 0, `${method} ${path} has responses`);
+    for (const [status, response] of responses) {
+      t.match(status, /^(?:[1-5](?:\d\d|XX)|default)$/, `${method} ${path} ${status}`);
+      t.type(response.description, 'string', `${method} ${path} ${status} has a description`);
+    }
+  }
+});
+
+t.test('operation ids are unique', async (t) => {
+  const ids = operations.map(({ operation }) => operation.operationId);
+  t.equal(new Set(ids).size, ids.length);
+  t.ok(ids.every((id) => typeof id === 'string'));
+});
+
+t.test('templated path segments are declared, required path parameters, and parameters are well formed', async (t) => {
+  for (const { path, method, operation } of operations) {
+    const parameters = (operation.parameters ?? []) as Json[];
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const inPath = parameters.filter((parameter) => parameter.in === 'path');
+    t.strictSame(inPath.map((parameter) => parameter.name).sort(), templated.sort(), `${method} ${path}`);
+    for (const parameter of parameters) {
+      t.ok(['query', 'header', 'path', 'cookie'].includes(parameter.in), `${parameter.name} in ${parameter.in}`);
+      t.type(parameter.schema, 'object', `${parameter.name} has a schema`);
+      if (parameter.in === 'path') t.equal(parameter.required, true, `${parameter.name} is required`);
+    }
+  }
+});
+
+t.test('every operation of the service is there with its statuses', async (t) => {
+  const expected: Record<string, string[]> = {
+    'post /api/v1/orders/submit-order/': ['201', '400', '401', '413'],
+    'get /api/v1/orders/detailed-orders/{id}/': ['200', '401', '403', '404'],
+    'get /api/v1/orders/detailed-orders/{id}/history/': ['200', '401', '403', '404'],
+    'get /api/v1/orders/detailed-orders/': ['200', '401'],
+    'get /api/v1/orders/pallet-contents/': ['200', '400', '401'],
+    'get /api/v1/orders/download-packing-instructions/': ['200', '400', '401'],
+    'put /api/v1/admin/master-data/': ['200', '400', '401'],
+    'get /api/v1/openapi.json': ['200'],
+    'get /healthz': ['200'],
+    'get /readyz': ['200', '503'],
+    'get /metrics': ['200'],
+  };
+  for (const [key, statuses] of Object.entries(expected)) {
+    const found = operations.find(({ path, method }) => `${method} ${path}` === key);
+    if (!found) {
+      t.fail(`${key} is missing`);
+      continue;
+    }
+    for (const status of statuses) t.ok(status in found.operation.responses, `${key} ${status}`);
+  }
+});
+
+t.test('list query parameters: page, page_size up to 100, paginate, search', async (t) => {
+  const list = operations.find(({ path, method }) => method === 'get' && path === '/api/v1/orders/detailed-orders/')!;
+  const byName = Object.fromEntries((list.operation.parameters as Json[]).map((parameter) => [parameter.name, parameter]));
+  t.strictSame(Object.keys(byName).sort(), ['page', 'page_size', 'paginate', 'search']);
+  t.equal(byName.page_size.schema.maximum, 100);
+  t.equal(byName.page_size.schema.default, 10);
+  t.equal(byName.page.schema.default, 1);
+  t.strictSame(refsIn(list.operation.responses['200']).sort(), ['#/components/schemas/Order', '#/components/schemas/OrderList'], 'envelope or array');
+});
+
+t.test('order lookups take ?order= and the download answers application/pdf', async (t) => {
+  for (const path of ['/api/v1/orders/pallet-contents/', '/api/v1/orders/download-packing-instructions/']) {
+    const { operation } = operations.find((candidate) => candidate.path === path)!;
+    t.match(operation.parameters, [{ name: 'order', in: 'query', required: true }]);
+  }
+  const download = operations.find(({ path }) => path === '/api/v1/orders/download-packing-instructions/')!;
+  t.ok('application/pdf' in download.operation.responses['200'].content);
+});
+
+t.test('authentication: an apiKey scheme in the Authorization header, required except for this document and operations', async (t) => {
+  t.strictSame(doc.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Api-Key <key>' });
+  t.strictSame(doc.security, [{ ApiKey: [] }]);
+  for (const { path, operation } of operations) {
+    if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') t.strictSame(operation.security, [], `${path} is public`);
+    else t.equal(operation.security, undefined, `${path} uses the global requirement`);
+  }
+});
+
+t.test('every component schema compiles as JSON Schema 2020-12 in strict mode', async (t) => {
+  for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
+    t.doesNotThrow(() => ajv.compile(schema), name);
+  }
+});
+
+t.test('the request bodies are the schemas the service validates with', async (t) => {
+  t.strictSame(doc.components.schemas.SubmitOrderRequest, JSON.parse(JSON.stringify(SubmitOrderRequest)));
+  t.strictSame(doc.components.schemas.MasterDataDocument, JSON.parse(JSON.stringify(MasterDataDocumentSchema)));
+  const submit = operations.find(({ path }) => path === '/api/v1/orders/submit-order/')!;
+  t.strictSame(submit.operation.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/SubmitOrderRequest' });
+});
+
+t.test('the published request schema agrees with the validator on shape', async (t) => {
+  const published = ajv.compile(doc.components.schemas.SubmitOrderRequest);
+  const good = { supplier_name: 'S', consignee_name: 'C', reference: 'R', transportation_mode: 'TruckFTL', boxes: [{ name: 'B', length: 1, width: '1.5', height: 1, weight: 2, count: 1 }], order_containers: [{ code: '20ft' }] };
+  t.ok(validateSubmitOrder(good).ok);
+  t.ok(published(good), JSON.stringify(published.errors));
+  for (const bad of [{ ...good, colour: 'red' }, { ...good, reference: 'R'.repeat(65) }, { ...good, order_containers: { code: '20ft' } }, { ...good, boxes: [{ ...good.boxes[0], rotation_x: true }] }, { ...good, boxes: [{ ...good.boxes[0], weight: '1.1234567' }] }]) {
+    t.notOk(validateSubmitOrder(bad).ok);
+    t.notOk(published(bad), JSON.stringify(bad));
+  }
+});
+
+t.test('each call builds a fresh document', async (t) => {
+  const first = buildOpenApiDocument() as Json;
+  first.components.schemas.SubmitOrderRequest.properties = {};
+  t.ok(Object.keys((buildOpenApiDocument() as Json).components.schemas.SubmitOrderRequest.properties).length > 10);
+});
