@@ -21,6 +21,7 @@ const option = (name: string, fallback: number) => {
 const ORDERS = option('orders', 100_000);
 const DURATION = option('duration', 10);
 const CONNECTIONS = option('connections', 10);
+const WARM_UP = option('warm-up', 2);
 const KEY = 'acme-demo-key-0001';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -74,7 +75,11 @@ try {
   children.push(bare.child);
 
   const auth = { authorization: `Api-Key ${KEY}` };
-  const run = (url: string, requests: Request[]) => autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: auth, requests });
+  // Each run starts with an uncounted warm-up, so that JIT compilation and cold caches do not count.
+  const run = async (url: string, requests: Request[]) => {
+    await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP, headers: auth, requests });
+    return autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: auth, requests });
+  };
   let reference = 0;
   const order = JSON.parse(JSON.stringify({
     supplier_name: lane.supplier, consignee_name: lane.consignee, transportation_mode: 'OceanFCL',
@@ -88,6 +93,7 @@ try {
   results.push(['list (page 1)', await run(service.url, [{ method: 'GET', path: '/api/v1/orders/detailed-orders/' }])]);
   results.push(['submit', await run(service.url, [{
     method: 'POST',
+    path: '/api/v1/orders/submit-order/',
     headers: { ...auth, 'content-type': 'application/json' },
     setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }) }),
   }])]);
@@ -96,7 +102,7 @@ try {
 
   const bareRate = (results[0]![1].requests.average + results[4]![1].requests.average) / 2;
   const noise = Math.abs(results[0]![1].requests.average - results[4]![1].requests.average) / bareRate;
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, loopback, ${ORDERS} orders stored\n`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each after ${WARM_UP} s of warm-up, loopback, ${ORDERS} orders stored\n`);
   console.log('operation                 req/s     p99 ms   x bare   non-2xx');
   for (const [name, result] of results) {
     console.log(`${name.padEnd(24)} ${result.requests.average.toFixed(0).padStart(7)}  ${result.latency.p99.toFixed(1).padStart(8)}  ${(result.requests.average / bareRate).toFixed(2).padStart(6)}   ${result.non2xx + result.errors}`);

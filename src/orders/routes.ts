@@ -7,6 +7,8 @@ import type { OrderReadModel } from '../read-models/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
 import { validateSubmitOrder } from './validate-submit-order.js';
+import { ALIASES } from './submit-order-schema.js';
+import type { FieldErrors } from '../http/field-errors.js';
 
 export const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
@@ -19,10 +21,11 @@ export function orderRoutes(deps: OrderRoutesDependencies): Router {
   const router = new Router({ prefix: '/api/v1/orders' });
 
   router.post('/submit-order/', async (ctx) => {
-    const validated = validateSubmitOrder(await readJsonObject(ctx));
+    const body = await readJsonObject(ctx);
+    const validated = validateSubmitOrder(body);
     if (!validated.ok) return badRequest(ctx, validated.errors);
     const result = await submitOrder(deps, caller(ctx).companyGroup, validated.value);
-    if (!result.ok) return badRequest(ctx, result.errors);
+    if (!result.ok) return badRequest(ctx, underNamesSent(result.errors, body));
     ctx.status = 201;
     ctx.body = { message: 'Order has been created and will be processed shortly', order_id: result.order_id, service_ref: result.service_ref };
   });
@@ -129,6 +132,16 @@ function pageUrl(ctx: Context, page: number): string {
   if (page === 1) url.searchParams.delete('page');
   else url.searchParams.set('page', String(page));
   return url.toString();
+}
+
+/** The domain speaks of order_items; a client that sent shipment_skus reads its errors under that name. */
+function underNamesSent(errors: FieldErrors, body: Record<string, unknown>): FieldErrors {
+  const renamed: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const alias = Object.entries(ALIASES).find(([name, canonical]) => canonical === field && name in body)?.[0];
+    renamed[alias ?? field] = messages;
+  }
+  return renamed;
 }
 
 function caller(ctx: Context): Caller {

@@ -78,6 +78,7 @@ const cases: [string, Record<string, unknown>, Path][] = [
   ['consignee_name must be on a lane of the group', acmeOrder({ consignee_name: 'Other Consignee' }), ['consignee_name']],
   ['the lane must accept the transportation mode', acmeOrder({ consignee_name: 'Initech Receiving', order_items: [{ item: 'SKU-2001', quantity: 1 }], order_containers: [{ code: '20ft' }] }), ['transportation_mode']],
   ['unknown fields are refused, not dropped', acmeOrder({ refrence: 'typo' }), ['refrence']],
+  ['domain errors come under the alias the client sent', { ...without('order_items'), shipment_skus: [item({ item: 'SKU-404' })] }, ['shipment_skus', 0, 'item']],
   ['an alias and its canonical name together are refused', acmeOrder({ shipment_skus: [item()] }), ['shipment_skus']],
 ];
 
