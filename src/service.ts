@@ -13,6 +13,7 @@ import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startProjector } from './read-models/projector.js';
+import { renderFromOrderStream } from './packing-instructions/render-from-order-stream.js';
 import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
 import type { Config } from './config.js';
 
@@ -58,10 +59,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
     visible: (position) => projector.waitFor(position),
-    // TEMPORARY until the packing-instructions renderer lands: downloads answer 500 meanwhile.
-    renderPdf: async () => {
-      throw new Error('packing instructions are not wired yet');
-    },
+    renderPdf: (events) => renderFromOrderStream(events),
     adminKey: config.adminKey,
     logger,
     metrics,

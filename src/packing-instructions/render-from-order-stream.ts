@@ -1,0 +1,45 @@
+// The packing instructions straight from an order's stream: the order as submitted and the plan
+// it was last given. An order without a plan has no instructions yet, and says why.
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
+import type { OrderPlan } from './order-plan.js';
+import { renderPackingInstructions } from './render-packing-instructions.js';
+
+/** The order has no load plan (yet, or planning failed): there is nothing to print. */
+export class OrderNotPlannedError extends Error {
+  constructor(
+    readonly serviceRef: string | undefined,
+    readonly planningFailure?: string,
+  ) {
+    super(
+      `order ${serviceRef ?? '(not submitted)'} has no load plan yet` +
+        (planningFailure ? `: planning failed: ${planningFailure}` : ': planning has not finished'),
+    );
+    this.name = 'OrderNotPlannedError';
+  }
+}
+
+export async function renderFromOrderStream(events: readonly RecordedEvent[], options: { generatedAt?: Date } = {}): Promise<Buffer> {
+  const inOrder = [...events].sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+  const submitted = inOrder.find((e): e is RecordedEvent<'OrderSubmitted', OrderSubmitted['data']> => e.type === 'OrderSubmitted');
+  if (!submitted) throw new Error('these events hold no OrderSubmitted: not an order stream');
+  const newestFirst = inOrder.slice().reverse();
+  const planned = newestFirst.find((e): e is RecordedEvent<'OrderPlanned', OrderPlanned<OrderPlan>['data']> => e.type === 'OrderPlanned');
+  if (!planned) {
+    const failed = newestFirst.find(
+      (e): e is RecordedEvent<'OrderPlanningFailed', OrderPlanningFailed['data']> => e.type === 'OrderPlanningFailed',
+    );
+    throw new OrderNotPlannedError(submitted.data.service_ref, failed?.data.reason);
+  }
+  assertPlanShape(planned.data.plan, submitted.data.service_ref);
+  return renderPackingInstructions({ submitted: submitted.data, plan: planned.data.plan, ...options });
+}
+
+// The plan is stored whole as the planner wrote it; a stored shape this code cannot read should
+// fail with its name, not halfway through drawing.
+function assertPlanShape(plan: unknown, serviceRef: string): asserts plan is OrderPlan {
+  const p = plan as Partial<Record<keyof OrderPlan, unknown>> | null;
+  if (!p || !Array.isArray(p.pallets) || !Array.isArray(p.containers) || !Array.isArray(p.unplaced)) {
+    throw new Error(`order ${serviceRef}: the stored plan has no pallets, containers and unplaced lists`);
+  }
+}
