@@ -1,0 +1,29 @@
+# The orders service image that docker-compose.yml runs. Build context: the repository root.
+
+# Build: `npm ci` installs everything and, through `prepare`, builds the TypeScript (dist/) and the
+# WebAssembly planner (build/planner.wasm), so the sources are copied in first. The full Debian image
+# has the compiler toolchain in case a native module (better-sqlite3) has no prebuilt binary.
+FROM node:20-bookworm AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json asconfig.json ./
+COPY assembly ./assembly
+COPY projections ./projections
+COPY src ./src
+COPY demo ./demo
+RUN npm ci && npm prune --omit=dev
+
+# Run: the built service, its production dependencies and the demo seed document, as the `node` user.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production PORT=8000 ORDERS_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/build ./build
+COPY --from=build /app/demo ./demo
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8000
+# What `npm start` runs, started directly so that SIGTERM from `docker stop` reaches the service
+# (it then stops gracefully) instead of an npm process in between.
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,271 @@
+// The order read model on MongoDB: the documents of projections/order-view.ts in `orders` (with the
+// fields the queries filter on beside them), those of projections/pallet-contents.ts in
+// `pallet_contents`, and the projection's checkpoint in `checkpoints`.
+//
+// Idempotence without transactions (a standalone mongod is enough): every document carries the log
+// position of the last event that changed it, and is written with a compare-and-set on the position it
+// was read at. An event at or before a document's position is never applied to it again, so re-applying
+// a batch (after a crash between the documents and the checkpoint, or by a second instance of the
+// service) changes nothing, and two projectors racing on one document cannot lose an update: the loser's
+// write misses, it re-reads and re-folds. The checkpoint moves after the documents, with $max so that it
+// never goes back; it only saves re-reading events, the positions on the documents are what keep them right.
+import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient } from 'mongodb';
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
+import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
+import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
+
+// Both order projections move together under one checkpoint: they are fed by the same events.
+const PROJECTION = 'orders';
+
+export const ORDERS = 'orders';
+export const PALLET_CONTENTS = 'pallet_contents';
+export const CHECKPOINTS = 'checkpoints';
+
+/** A document together with the log position of the last event that changed it. */
+export interface VersionedRow<D = unknown> {
+  _id: number;
+  document: D;
+  position: bigint;
+}
+
+export interface OrderRow extends VersionedRow<OrderDocument> {
+  company_group: string;
+  service_ref: string;
+  reference: string;
+  /** service_ref, reference and transport name, lower-cased, one per line: what search looks in. */
+  search_text: string;
+}
+
+export type PalletContentsRow = VersionedRow<PalletContentsDocument>;
+
+interface CheckpointRow {
+  _id: string;
+  position: bigint;
+}
+
+/**
+ * What the queries need besides `_id` (get by id): the newest orders of a group (list), an order by
+ * service_ref (unique, as in the SQLite table) and the newest of a group by reference (findNewest).
+ * "Newest" is id descending, as in the port; ids are allocated in submit order. No query filters or
+ * sorts on created_at, so it has no index: an unused index would only slow the writes down.
+ */
+export const ORDER_INDEXES: IndexDescription[] = [
+  { key: { company_group: 1, _id: -1 }, name: 'company_group_newest' },
+  { key: { service_ref: 1 }, name: 'service_ref_unique', unique: true },
+  { key: { company_group: 1, reference: 1, _id: -1 }, name: 'company_group_reference_newest' },
+];
+
+export function orderRow(id: number, document: OrderDocument, position: bigint): OrderRow {
+  return {
+    _id: id,
+    company_group: document.company_group,
+    service_ref: document.view.service_ref,
+    reference: document.view.reference,
+    search_text: searchText(document),
+    document: asJson(document),
+    position: toStoredPosition(position),
+  };
+}
+
+export function palletContentsRow(id: number, document: PalletContentsDocument, position: bigint): PalletContentsRow {
+  return { _id: id, document: asJson(document), position: toStoredPosition(position) };
+}
+
+// The fields search looks in, lower-cased once at write time; the newline keeps a match from spanning two fields.
+export function searchText(document: OrderDocument): string {
+  const { service_ref, reference, transport_name } = document.view;
+  return [service_ref, reference, transport_name].join('\n').toLowerCase();
+}
+
+/** The document as the SQLite adapter stores it (JSON): undefined members dropped rather than stored as null. */
+function asJson<T>(document: T): T {
+  return JSON.parse(JSON.stringify(document)) as T;
+}
+
+/**
+ * The orders of a group, and with `search` only those whose search text contains it, lower-cased:
+ * the SQLite adapter's `instr(search_text, lower(search))`. A plain substring test ($indexOfCP) rather
+ * than a $regex, so no character of the search needs escaping; $literal keeps a search that starts
+ * with `$` from being read as a field path.
+ */
+export function listFilter(companyGroup: string, search?: string): Filter<OrderRow> {
+  const needle = search?.toLowerCase();
+  if (!needle) return { company_group: companyGroup };
+  return { company_group: companyGroup, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: needle }] }, 0] } };
+}
+
+/** Newest first, one page. (MongoDB reads limit 0 as "no limit"; the caller answers limit 0 without a query.) */
+export function pageOptions(offset: number, limit: number | undefined): FindOptions {
+  return { sort: { _id: -1 }, skip: offset, ...(limit !== undefined ? { limit } : {}), projection: { document: 1 } };
+}
+
+/**
+ * What to write for one document, given what is stored and the batch's events for it (in log order):
+ * the folded document and the position of the last event that changed it, or undefined when no event
+ * changes it. Events at or before the stored position were applied before and are skipped.
+ */
+export function foldEvents<D>(
+  stored: { document: D; position: bigint } | undefined,
+  events: readonly RecordedEvent[],
+  project: (document: D | undefined, event: RecordedEvent) => D | undefined,
+): { document: D; position: bigint } | undefined {
+  let document = stored?.document;
+  let position: bigint | undefined;
+  for (const event of events) {
+    if (stored && event.position <= stored.position) continue;
+    const next = project(document, event);
+    if (next !== undefined && next !== document) {
+      document = next;
+      position = event.position;
+    }
+  }
+  return document !== undefined && position !== undefined ? { document, position } : undefined;
+}
+
+/** The batch's events that name an order, grouped by order id, each group in log order. */
+export function eventsByOrder(events: readonly RecordedEvent[]): Map<number, RecordedEvent[]> {
+  const byId = new Map<number, RecordedEvent[]>();
+  for (const event of events) {
+    const id = orderIdOf(event);
+    if (id === undefined) continue;
+    const group = byId.get(id);
+    if (group) group.push(event);
+    else byId.set(id, [event]);
+  }
+  return byId;
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/** A document that changes under this projector more often than this in one apply means something is wrong; fail rather than spin. */
+const MAX_ATTEMPTS = 10;
+
+/** Applies one projection to the documents of a batch: one read for all of them, then one write per changed document. */
+export async function applyProjection<D>(
+  collection: Collection<VersionedRow>,
+  byId: ReadonlyMap<number, readonly RecordedEvent[]>,
+  project: (document: D | undefined, event: RecordedEvent) => D | undefined,
+  toRow: (id: number, document: D, position: bigint) => VersionedRow,
+): Promise<void> {
+  const rows = await collection.find({ _id: { $in: [...byId.keys()] } }, { projection: { document: 1, position: 1 } }).toArray();
+  const stored = new Map(rows.map((row) => [row._id, { document: row.document as D, position: fromStoredPosition(row.position) }]));
+  await Promise.all([...byId].map(([id, events]) => applyToDocument(collection, id, events, stored.get(id), project, toRow)));
+}
+
+async function applyToDocument<D>(
+  collection: Collection<VersionedRow>,
+  id: number,
+  events: readonly RecordedEvent[],
+  stored: { document: D; position: bigint } | undefined,
+  project: (document: D | undefined, event: RecordedEvent) => D | undefined,
+  toRow: (id: number, document: D, position: bigint) => VersionedRow,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const next = foldEvents(stored, events, project);
+    if (!next) return;
+    const row = toRow(id, next.document, next.position);
+    if (stored) {
+      const { _id, ...replacement } = row;
+      // Compare-and-set: only if nobody moved the document since it was read.
+      const result = await collection.replaceOne({ _id: id, position: stored.position }, replacement);
+      if (result.matchedCount === 1) return;
+    } else {
+      try {
+        await collection.insertOne(row);
+        return;
+      } catch (error) {
+        // Another writer inserted it first, or another order holds this service_ref (a corrupt log): tell them apart by reading.
+        if (!isDuplicateKey(error) || (await collection.countDocuments({ _id: id }, { limit: 1 })) === 0) throw error;
+      }
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`order ${id}: its read-model document kept changing under this projector (${attempt} attempts)`);
+    const fresh = await collection.findOne({ _id: id }, { projection: { document: 1, position: 1 } });
+    stored = fresh ? { document: fresh.document as D, position: fromStoredPosition(fresh.position) } : undefined;
+  }
+}
+
+/** Connects, creates the indexes (a no-op when they exist) and returns the read model. */
+export async function openMongoOrderReadModel(url: string, dbName?: string): Promise<OrderReadModel> {
+  const client = await connectMongo(url);
+  try {
+    const db = client.db(databaseName(url, dbName));
+    await db.collection(ORDERS).createIndexes(ORDER_INDEXES);
+    return mongoOrderReadModel(client, db);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
+  // Positions are int64: read them back as bigint (see mongodb-checkpoint-store.ts).
+  const bigints = { useBigInt64: true } as const;
+  const orders = db.collection<OrderRow>(ORDERS, bigints);
+  const ordersVersioned = db.collection<VersionedRow>(ORDERS, bigints);
+  const palletsVersioned = db.collection<VersionedRow>(PALLET_CONTENTS, bigints);
+  const pallets = db.collection<PalletContentsRow>(PALLET_CONTENTS, bigints);
+  const checkpoints = db.collection<CheckpointRow>(CHECKPOINTS, bigints);
+  const documentOnly = { projection: { document: 1 } } as const;
+
+  const checkpoint = async (): Promise<bigint | undefined> => {
+    const row = await checkpoints.findOne({ _id: PROJECTION });
+    return row ? fromStoredPosition(row.position) : undefined;
+  };
+
+  const moveCheckpoint = async (position: bigint): Promise<void> => {
+    const update = () => checkpoints.updateOne({ _id: PROJECTION }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
+    try {
+      await update();
+    } catch (error) {
+      // Two first upserts racing on the same _id: the loser's insert hits the key; the document exists now.
+      if (!isDuplicateKey(error)) throw error;
+      await update();
+    }
+  };
+
+  return {
+    checkpoint,
+    async apply(events) {
+      const after = await checkpoint();
+      const fresh = after === undefined ? events : events.filter((event) => event.position > after);
+      const last = fresh[fresh.length - 1];
+      if (!last) return;
+      const byId = eventsByOrder(fresh);
+      if (byId.size > 0) {
+        await Promise.all([
+          applyProjection<OrderDocument>(ordersVersioned, byId, projectOrderView, orderRow),
+          applyProjection<PalletContentsDocument>(palletsVersioned, byId, projectPalletContents, palletContentsRow),
+        ]);
+      }
+      // Only after the documents: a crash in between re-applies the batch, which the positions make harmless.
+      await moveCheckpoint(last.position);
+    },
+    async getById(id) {
+      return (await orders.findOne({ _id: id }, documentOnly))?.document;
+    },
+    async palletContents(id) {
+      return (await pallets.findOne({ _id: id }, documentOnly))?.document;
+    },
+    async findNewest(companyGroup, value) {
+      // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
+      const byServiceRef = await orders.findOne({ company_group: companyGroup, service_ref: value }, documentOnly);
+      if (byServiceRef) return byServiceRef.document;
+      return (await orders.findOne({ company_group: companyGroup, reference: value }, { ...documentOnly, sort: { _id: -1 } }))?.document;
+    },
+    async list({ companyGroup, search, offset, limit }: OrderListQuery) {
+      const filter = listFilter(companyGroup, search);
+      const [count, rows] = await Promise.all([
+        orders.countDocuments(filter),
+        limit === 0 ? Promise.resolve([]) : orders.find(filter, pageOptions(offset, limit)).toArray(),
+      ]);
+      return { count: Number(count), results: rows.map((row) => row.document) };
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
