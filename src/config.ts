@@ -13,6 +13,10 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** Set: the log is on KurrentDB. */
+  eventStoreConnectionString?: string | undefined;
+  /** Set: read models and checkpoints are on MongoDB. */
+  mongodbUrl?: string | undefined;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -26,6 +30,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
+    mongodbUrl: env.MONGODB_URL || undefined,
   };
 }
 

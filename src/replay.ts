@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { configFromEnv } from './config.js';
-import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
+import { MongoClient } from 'mongodb';
+import { describeBackends, openEventStore, openOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
 import type { OrderReadModel } from './read-models/order-read-model.js';
-import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
 import { orderIdOf } from '../projections/order-view.js';
 
 export interface ReplayReport {
@@ -55,10 +55,12 @@ export async function replayAndCompare(store: EventStore, live: OrderReadModel, 
 
 async function main(): Promise<number> {
   const config = configFromEnv();
-  const store = openSqliteEventStore(config.dataDir);
-  const live = openSqliteOrderReadModel(config.dataDir);
-  const scratch = mkdtempSync(join(tmpdir(), 'orders-replay-'));
-  const fresh = openSqliteOrderReadModel(scratch);
+  console.log(`replaying into fresh storage (${describeBackends(config)})`);
+  const store = openEventStore(config);
+  const live = await openOrderReadModel(config);
+  // SQLite: a scratch directory; MongoDB: a scratch database, both removed afterwards.
+  const scratch = config.mongodbUrl ? `orders_replay_${Date.now()}` : mkdtempSync(join(tmpdir(), 'orders-replay-'));
+  const fresh = await openOrderReadModel(config, scratch);
   try {
     const started = performance.now();
     const report = await replayAndCompare(store, live, fresh);
@@ -67,7 +69,13 @@ async function main(): Promise<number> {
     return report.differences.length === 0 ? 0 : 1;
   } finally {
     await Promise.all([store.close(), live.close(), fresh.close()]);
-    rmSync(scratch, { recursive: true, force: true });
+    if (config.mongodbUrl) {
+      const client = await MongoClient.connect(config.mongodbUrl);
+      await client.db(scratch).dropDatabase();
+      await client.close();
+    } else {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
 }
 

@@ -2,8 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
-import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
+import { openCheckpointStore, openEventStore, openOrderReadModel } from './backends.js';
 import { createApp } from './http/app.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
@@ -14,7 +13,9 @@ import { LoadPlanner } from './planner/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startProjector } from './read-models/projector.js';
 import { renderFromOrderStream } from './packing-instructions/render-from-order-stream.js';
-import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
+import { startNotifications } from './notifications/start-notifications.js';
+import { notificationsConfigFromEnv } from './notifications/notifications-config.js';
+import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 import type { Config } from './config.js';
 
 export interface RunningService {
@@ -32,11 +33,11 @@ const READY_LAG_MS = 2000;
 export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
   const log = errorLog(logger);
   const metrics = createMetrics();
-  const store = openSqliteEventStore(config.dataDir);
-  const orders = openSqliteOrderReadModel(config.dataDir);
-  const checkpoints = openSqliteCheckpointStore(config.dataDir);
+  const store = openEventStore(config);
+  const orders = await openOrderReadModel(config);
+  const checkpoints = await openCheckpointStore(config);
   const masterDataService = await startMasterDataService(store, log);
-  const projector = await startProjector(store, orders, (error) => log('order projection stopped', error));
+  const projector = await startProjector(store, orders, log);
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
@@ -49,6 +50,18 @@ export async function startService(config: Config, logger: Logger = createLogger
     log,
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
   });
+
+  const notifications = await startNotifications({
+    store,
+    dataDir: config.dataDir,
+    masterData: () => masterDataService.current,
+    renderPdf: (events) => renderFromOrderStream(events),
+    config: notificationsConfigFromEnv(),
+    log,
+  });
+  const deliveries = openSqliteDeliveryStore(config.dataDir);
+  metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);
+  metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
 
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
@@ -92,6 +105,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await reactor.stop();
       await planner.close();
+      await notifications.stop();
+      await deliveries.close();
       await projector.stop();
       await masterDataService.stop();
       await store.close();

@@ -4,6 +4,7 @@
 // result is skipped, and the result is appended expecting the revision that was read.
 import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent, type Subscription } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
+import { subscribeFromCheckpoint } from '../eventstore/resubscribe.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
@@ -32,20 +33,18 @@ export interface PlanningReactor {
 
 export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
   const { store, checkpoints, log } = options;
-  const after = await checkpoints.load(CONSUMER);
   let stopping = false;
 
-  const subscription: Subscription = store.subscribe({
-    ...(after !== undefined ? { after } : {}),
+  const subscription: Subscription = subscribeFromCheckpoint(store, {
+    name: 'planning reactor',
+    checkpoint: () => checkpoints.load(CONSUMER),
     types: ['OrderSubmitted'],
     async handle(events) {
       await forEachConcurrently(events, options.concurrency, (event) => planOnce(event));
       if (stopping) return; // a plan cut short by shutdown is redone on the next start
       await checkpoints.save(CONSUMER, events[events.length - 1]!.position);
     },
-    onError(error) {
-      if (!stopping) log('planning reactor stopped', error);
-    },
+    log,
   });
 
   async function planOnce(event: RecordedEvent): Promise<void> {

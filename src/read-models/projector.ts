@@ -1,6 +1,7 @@
 // Keeps a read model up to date from the log and lets a command wait until its own events are
 // visible (read-your-writes).
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.js';
+import { subscribeFromCheckpoint } from '../eventstore/resubscribe.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;
@@ -14,34 +15,30 @@ export interface Projector {
   stop(): Promise<void>;
 }
 
-export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: (error: unknown) => void): Promise<Projector> {
+export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: (message: string, error?: unknown) => void): Promise<Projector> {
   let position = (await readModel.checkpoint()) ?? -1n;
-  let failure: unknown;
-  const waiters: { position: bigint; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  // A failed subscription is retried, so a waiter waits for the retry rather than failing.
+  const waiters: { position: bigint; resolve: () => void }[] = [];
 
   const release = () => {
     for (let i = waiters.length - 1; i >= 0; i--) {
       const waiter = waiters[i]!;
-      if (failure !== undefined) waiter.reject(failure);
-      else if (waiter.position <= position) waiter.resolve();
-      else continue;
+      if (waiter.position > position) continue;
+      waiter.resolve();
       waiters.splice(i, 1);
     }
   };
 
-  const subscription: Subscription = store.subscribe({
-    ...(position >= 0n ? { after: position } : {}),
+  const subscription: Subscription = subscribeFromCheckpoint(store, {
+    name: 'order projection',
+    checkpoint: () => readModel.checkpoint(),
     async handle(events) {
       await readModel.apply(events);
       const last = events[events.length - 1];
       if (last) position = last.position;
       release();
     },
-    onError(error) {
-      failure = error;
-      release();
-      onError(error);
-    },
+    log: onError,
   });
 
   return {
@@ -49,9 +46,8 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
       return position;
     },
     waitFor(target) {
-      if (failure !== undefined) return Promise.reject(failure);
       if (target <= position) return Promise.resolve();
-      return new Promise((resolve, reject) => waiters.push({ position: target, resolve, reject }));
+      return new Promise((resolve) => waiters.push({ position: target, resolve }));
     },
     async stop() {
       await subscription.stop();

@@ -1,0 +1,182 @@
+// Packing-instructions e-mail: for each OrderPlanned whose order asked for it, the PDF goes to the
+// recipients of email-message.ts, over SMTP when an SMTP URL is configured, otherwise as an .eml file
+// in <dataDir>/outbox. What became of each event's e-mail is recorded with the checkpoint, so a
+// restart does not send again what the server accepted. A crash after the server accepted a message
+// and before the record commits sends it again on restart (at-least-once); the Message-ID is derived
+// from the event, so mail clients and archives can tell the copies are one message.
+import { mkdir, open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import type { MasterData } from '../master-data/master-data.js';
+import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
+import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
+import { followLog, type Log, type NotificationConsumer } from './notification-consumer.js';
+import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
+import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
+
+/** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
+export type RenderPdf = (orderStreamEvents: RecordedEvent[]) => Promise<Buffer>;
+
+export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
+
+export interface EmailSenderOptions {
+  store: EventStore;
+  /** notifications.db, and outbox/ when there is no SMTP URL, live here. */
+  dataDir: string;
+  masterData: () => MasterData;
+  /** e.g. smtp://user:pass@mail.example:587 or smtps://...; without it messages are written to <dataDir>/outbox. */
+  smtpUrl?: string;
+  /** Default `Orders service <orders@localhost>`. */
+  from?: string;
+  renderPdf: RenderPdf;
+  /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
+  retryDelayMs?: number;
+  log: Log;
+}
+
+export async function startEmailSender(options: EmailSenderOptions): Promise<NotificationConsumer> {
+  const { store, log } = options;
+  const from = options.from ?? DEFAULT_MAIL_FROM;
+  const outbox = join(options.dataDir, 'outbox');
+  const records = openSqliteDeliveryStore(options.dataDir);
+  const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
+
+  async function handleOne(event: OrderPlannedEvent): Promise<void> {
+    if (await records.emailRecord(event.id)) {
+      await records.saveCheckpoint(EMAIL, event.position);
+      return;
+    }
+    const record = (result: EmailRecord['result'], detail: string, messageId: string | null = null) =>
+      records.recordEmail({ eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId }, event.position);
+
+    const history = await store.readStream(event.stream);
+    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group));
+    if (!email.send) {
+      log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
+      await record('skipped', email.reason);
+      return;
+    }
+    // The PDF shows the order as it was planned, not as later events (downloads) left it.
+    let pdf: Buffer;
+    try {
+      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision));
+    } catch (error) {
+      // Rendering is a pure function of the stored events: trying again would fail again and hold up
+      // every later e-mail. Record it for operators and go on.
+      log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
+      await record('failed', `PDF rendering failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
+    const message: SendMailOptions = {
+      from,
+      to: email.to,
+      cc: email.cc,
+      subject: email.subject,
+      text: email.text,
+      messageId,
+      attachments: [{ filename: email.filename, content: pdf, contentType: 'application/pdf' }],
+    };
+    let outcome: Delivered;
+    try {
+      outcome = await deliver(message, `${safeName(event.data.service_ref)}-${event.id}.eml`);
+    } catch (error) {
+      const rejected = error as NodemailerError;
+      if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
+      // The server refused this message for good (5xx); retrying would block every later e-mail.
+      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`);
+      await record('failed', rejected.response ?? rejected.message, messageId);
+      return;
+    }
+    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`);
+    await record(outcome.result, outcome.detail, messageId);
+  }
+
+  try {
+    const follower = await followLog({
+      store,
+      name: 'email',
+      types: ['OrderPlanned'],
+      loadCheckpoint: () => records.checkpoint(EMAIL),
+      retryDelayMs: options.retryDelayMs ?? 1000,
+      log,
+      async handle(events, stopping) {
+        for (const event of events) {
+          if (stopping()) return;
+          if (isOrderPlanned(event)) await handleOne(event);
+        }
+      },
+    });
+    return {
+      async stop() {
+        await follower.stop();
+        deliver.close();
+        await records.close();
+      },
+    };
+  } catch (error) {
+    deliver.close();
+    await records.close();
+    throw error;
+  }
+}
+
+interface Delivered {
+  result: 'sent' | 'written';
+  detail: string;
+  rejected: string[];
+}
+
+interface Delivery {
+  (message: SendMailOptions, fileName: string): Promise<Delivered>;
+  close(): void;
+}
+
+function smtpDelivery(smtpUrl: string): Delivery {
+  // nodemailer's defaults wait minutes on a silent server (socket 10 min); stop() waits for the
+  // message in progress, so bound it. A timeout is transient: the e-mail is tried again.
+  const transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return Object.assign(
+    async (message: SendMailOptions): Promise<Delivered> => {
+      const info = await transport.sendMail(message);
+      return { result: 'sent', detail: info.response, rejected: info.rejected.map(String) };
+    },
+    { close: () => transport.close() },
+  );
+}
+
+function outboxDelivery(outbox: string): Delivery {
+  // CRLF line ends: an .eml file is the message as it would go over the wire.
+  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return Object.assign(
+    async (message: SendMailOptions, fileName: string): Promise<Delivered> => {
+      const info = await transport.sendMail(message);
+      await mkdir(outbox, { recursive: true });
+      const path = join(outbox, fileName);
+      // Written whole or not at all: a crash leaves at most a .tmp file, and the name is the event's,
+      // so writing it again after a crash replaces rather than duplicates.
+      const temporary = `${path}.tmp`;
+      const file = await open(temporary, 'w');
+      try {
+        await file.writeFile(info.message as Buffer);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, path);
+      return { result: 'written', detail: path, rejected: [] };
+    },
+    { close: () => transport.close() },
+  );
+}
+
+function domainOf(from: string): string {
+  const address = /<([^>]*)>/.exec(from)?.[1] ?? from;
+  const domain = address.slice(address.lastIndexOf('@') + 1).trim();
+  return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
+}

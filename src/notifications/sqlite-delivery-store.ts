@@ -1,0 +1,245 @@
+// DeliveryStore in `<dataDir>/notifications.db`. WAL with synchronous=FULL: "delivered" and the
+// checkpoints are what stop a resend, so they must survive power loss as well as a crash, and the
+// volume (a few rows per order) makes an fsync per commit cheap.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  AttemptOutcome, DeliveryStore, EmailRecord, EmailResult, NewWebhookDelivery, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
+} from './delivery-store.js';
+import { EMAIL, WEBHOOKS } from './delivery-store.js';
+
+export const NOTIFICATIONS_FILE = 'notifications.db';
+
+interface DeliveryRow {
+  id: bigint;
+  envelope_id: string;
+  event_position: bigint;
+  company_group: string;
+  url: string;
+  body: string;
+  state: string;
+  attempts: bigint;
+  next_attempt_at: bigint;
+  last_status: bigint | null;
+  last_error: string | null;
+}
+
+interface AttemptRow {
+  delivery_id: bigint;
+  attempt: bigint;
+  at: bigint;
+  duration_ms: bigint;
+  result: string;
+  status: bigint | null;
+  error: string | null;
+  next_attempt_at: bigint | null;
+}
+
+interface EmailRow {
+  event_id: string;
+  service_ref: string;
+  result: string;
+  detail: string;
+  message_id: string | null;
+}
+
+const DELIVERY_COLUMNS = 'id, envelope_id, event_position, company_group, url, body, state, attempts, next_attempt_at, last_status, last_error';
+
+export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, NOTIFICATIONS_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  // Several consumers (and possibly processes) share the file; wait for the write lock, don't fail.
+  db.pragma('busy_timeout = 5000');
+  db.defaultSafeIntegers(true);
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS webhook_deliveries (
+      id INTEGER PRIMARY KEY,
+      envelope_id TEXT NOT NULL,
+      event_position INTEGER NOT NULL,
+      company_group TEXT NOT NULL,
+      url TEXT NOT NULL,
+      body TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      last_status INTEGER,
+      last_error TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      UNIQUE (envelope_id, url)
+    );
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+    CREATE TABLE IF NOT EXISTS webhook_attempts (
+      delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries (id),
+      attempt INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      duration_ms INTEGER NOT NULL,
+      result TEXT NOT NULL,
+      status INTEGER,
+      error TEXT,
+      next_attempt_at INTEGER,
+      PRIMARY KEY (delivery_id, attempt)
+    );
+    CREATE TABLE IF NOT EXISTS emails (
+      event_id TEXT PRIMARY KEY,
+      service_ref TEXT NOT NULL,
+      result TEXT NOT NULL,
+      detail TEXT NOT NULL,
+      message_id TEXT,
+      recorded_at INTEGER NOT NULL
+    );
+  `);
+
+  const readCheckpoint = db.prepare<[string], bigint>('SELECT position FROM checkpoints WHERE consumer = ?').pluck();
+  const writeCheckpoint = db.prepare<[string, bigint]>(
+    'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = max(position, excluded.position)',
+  );
+  const insertDelivery = db.prepare(`
+    INSERT INTO webhook_deliveries (envelope_id, event_position, company_group, url, body, state, next_attempt_at, created_at, updated_at)
+    VALUES (@envelopeId, @eventPosition, @companyGroup, @url, @body, 'pending', @now, @now, @now)
+    ON CONFLICT (envelope_id, url) DO NOTHING`);
+  // One statement, so the choice and the hold cannot be split by another writer.
+  const claim = db.prepare<[number, number, number], DeliveryRow>(`
+    UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ?
+     WHERE id = (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1)
+    RETURNING ${DELIVERY_COLUMNS}`);
+  const updateDelivery = db.prepare(`
+    UPDATE webhook_deliveries
+       SET state = @state, attempts = attempts + 1, next_attempt_at = @nextAttemptAt, last_status = @status, last_error = @error, updated_at = @now
+     WHERE id = @id AND state = 'pending'`);
+  const insertAttempt = db.prepare(`
+    INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, at, duration_ms, result, status, error, next_attempt_at)
+    VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
+  const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
+  const countByState = db.prepare<[], { state: WebhookDeliveryState; count: number }>('SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state');
+  const allDeliveries = db.prepare<[], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries ORDER BY id`);
+  const attemptsOf = db.prepare<[number], AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt');
+  const readEmail = db.prepare<[string], EmailRow>('SELECT event_id, service_ref, result, detail, message_id FROM emails WHERE event_id = ?');
+  const insertEmail = db.prepare(`
+    INSERT INTO emails (event_id, service_ref, result, detail, message_id, recorded_at) VALUES (@eventId, @serviceRef, @result, @detail, @messageId, @now)
+    ON CONFLICT (event_id) DO NOTHING`);
+
+  const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number) => {
+    for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
+    writeCheckpoint.run(WEBHOOKS, checkpoint);
+  });
+  const recordAttempt = db.transaction((attempt: RecordedAttempt, now: number) => {
+    const { outcome } = attempt;
+    const state: WebhookDeliveryState = outcome.result === 'retry' ? 'pending' : outcome.result;
+    const changed = updateDelivery.run({
+      id: attempt.deliveryId,
+      state,
+      nextAttemptAt: outcome.result === 'retry' ? outcome.nextAttemptAt : now,
+      status: outcome.status,
+      error: outcome.result === 'delivered' ? null : outcome.error,
+      now,
+    }).changes;
+    if (changed === 0) return;
+    insertAttempt.run({
+      deliveryId: attempt.deliveryId,
+      attempt: attempt.attempt,
+      at: attempt.at,
+      durationMs: Math.round(attempt.durationMs),
+      result: outcome.result,
+      status: outcome.status,
+      error: outcome.result === 'delivered' ? null : outcome.error,
+      nextAttemptAt: outcome.result === 'retry' ? outcome.nextAttemptAt : null,
+    });
+  });
+  const recordEmail = db.transaction((record: EmailRecord, checkpoint: bigint, now: number) => {
+    insertEmail.run({ ...record, now });
+    writeCheckpoint.run(EMAIL, checkpoint);
+  });
+
+  let closed = false;
+  const open = (): void => {
+    if (closed) throw new Error('delivery store is closed');
+  };
+
+  return {
+    async checkpoint(consumer) {
+      open();
+      return readCheckpoint.get(consumer) ?? undefined;
+    },
+    async saveCheckpoint(consumer, position) {
+      open();
+      writeCheckpoint.run(consumer, position);
+    },
+    async enqueueWebhooks(deliveries, checkpoint, now) {
+      open();
+      enqueue.immediate(deliveries, checkpoint, now);
+    },
+    async claimDueWebhook(now, leaseUntil) {
+      open();
+      const row = claim.get(leaseUntil, now, now);
+      return row && toDelivery(row);
+    },
+    async recordWebhookAttempt(attempt) {
+      open();
+      recordAttempt.immediate(attempt, Date.now());
+    },
+    async nextWebhookDueAt() {
+      open();
+      const due = nextDue.get();
+      return due === null || due === undefined ? undefined : Number(due);
+    },
+    async webhookDeliveryCounts() {
+      open();
+      const counts: Record<WebhookDeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
+      for (const { state, count } of countByState.all()) counts[state] = count;
+      return counts;
+    },
+    async webhookDeliveries() {
+      open();
+      return allDeliveries.all().map(toDelivery);
+    },
+    async webhookAttempts(deliveryId) {
+      open();
+      return attemptsOf.all(deliveryId).map(toAttempt);
+    },
+    async emailRecord(eventId) {
+      open();
+      const row = readEmail.get(eventId);
+      return row && { eventId: row.event_id, serviceRef: row.service_ref, result: row.result as EmailResult, detail: row.detail, messageId: row.message_id };
+    },
+    async recordEmail(record, checkpoint) {
+      open();
+      recordEmail.immediate(record, checkpoint, Date.now());
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+function toDelivery(row: DeliveryRow): StoredWebhookDelivery {
+  return {
+    id: Number(row.id),
+    envelopeId: row.envelope_id,
+    eventPosition: row.event_position,
+    companyGroup: row.company_group,
+    url: row.url,
+    body: row.body,
+    state: row.state as WebhookDeliveryState,
+    attempts: Number(row.attempts),
+    nextAttemptAt: Number(row.next_attempt_at),
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    lastError: row.last_error,
+  };
+}
+
+function toAttempt(row: AttemptRow): RecordedAttempt {
+  const status = row.status === null ? null : Number(row.status);
+  const error = row.error ?? '';
+  let outcome: AttemptOutcome;
+  if (row.result === 'delivered') outcome = { result: 'delivered', status: status ?? 0 };
+  else if (row.result === 'retry') outcome = { result: 'retry', status, error, nextAttemptAt: Number(row.next_attempt_at ?? 0n) };
+  else outcome = { result: 'failed', status, error };
+  return { deliveryId: Number(row.delivery_id), attempt: Number(row.attempt), at: Number(row.at), durationMs: Number(row.duration_ms), outcome };
+}

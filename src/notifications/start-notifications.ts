@@ -1,0 +1,42 @@
+// The three consumers as the composition root starts them: webhooks and e-mail always, Kafka when
+// brokers are configured. Each keeps its own checkpoint, so one that is stuck (SMTP down) does not
+// hold up the others.
+import type { EventStore } from '../eventstore/event-store.js';
+import type { MasterData } from '../master-data/master-data.js';
+import { startEmailSender, type RenderPdf } from './email-sender.js';
+import { startKafkaPublisher } from './kafka-publisher.js';
+import type { Log, NotificationConsumer } from './notification-consumer.js';
+import type { NotificationsConfig } from './notifications-config.js';
+import { startWebhookDelivery } from './webhook-delivery.js';
+
+export interface NotificationsOptions {
+  store: EventStore;
+  dataDir: string;
+  masterData: () => MasterData;
+  renderPdf: RenderPdf;
+  config: NotificationsConfig;
+  log: Log;
+}
+
+export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
+  const { store, dataDir, masterData, renderPdf, config, log } = options;
+  const started: NotificationConsumer[] = [];
+  const stopAll = async () => {
+    await Promise.all(started.map((consumer) => consumer.stop()));
+  };
+  try {
+    started.push(await startWebhookDelivery({ store, dataDir, masterData, log }));
+    started.push(
+      await startEmailSender({
+        store, dataDir, masterData, renderPdf, log,
+        ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+        ...(config.mailFrom ? { from: config.mailFrom } : {}),
+      }),
+    );
+    if (config.kafkaBrokers) started.push(await startKafkaPublisher({ store, dataDir, brokers: config.kafkaBrokers, topic: config.kafkaTopic, log }));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return { stop: stopAll };
+}

@@ -1,0 +1,182 @@
+// Webhooks for `packing_instructions.ready`, in two halves joined by notifications.db:
+// - a consumer of the log turns each OrderPlanned into one pending delivery per endpoint of the
+//   order's company group, recorded in the same transaction that moves its checkpoint (so an event is
+//   neither skipped nor queued twice, whatever crashes when);
+// - a delivery loop sends due deliveries and records each attempt. A delivery recorded `delivered` is
+//   never sent again; one that dies with the process mid-attempt is sent again when its claim runs out
+//   (at-least-once: the receiver dedupes on webhook-id, which never changes).
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import type { MasterData } from '../master-data/master-data.js';
+import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
+import { followLog, type Log, type NotificationConsumer } from './notification-consumer.js';
+import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
+import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
+import { attemptOutcome, postWebhook } from './webhook-attempt.js';
+
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface WebhookDeliveryOptions {
+  store: EventStore;
+  /** notifications.db lives here. */
+  dataDir: string;
+  /** Read at send time, so a rotated secret signs the next attempt. */
+  masterData: () => MasterData;
+  /** Pause before the 2nd, 3rd, ... attempt; attempts = length + 1. Default 30 s, 2 min, 10 min. */
+  retryDelaysMs?: readonly number[];
+  /** Per attempt, until the response status arrives. Default 10 s. */
+  timeoutMs?: number;
+  /** Attempts in flight at once, so one slow endpoint does not hold up the others. Default 8. */
+  concurrency?: number;
+  /** Longest sleep of the delivery loop: how soon deliveries queued by another process are seen. Default 1 s. */
+  pollIntervalMs?: number;
+  /** First pause after the consumer fails to queue a batch (e.g. disk full). Default 1 s. */
+  consumerRetryDelayMs?: number;
+  log: Log;
+}
+
+export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<NotificationConsumer> {
+  const deliveries = openSqliteDeliveryStore(options.dataDir);
+  try {
+    const loop = startDeliveryLoop(deliveries, options);
+    const follower = await followLog({
+      store: options.store,
+      name: 'webhooks',
+      types: ['OrderPlanned'],
+      loadCheckpoint: () => deliveries.checkpoint(WEBHOOKS),
+      retryDelayMs: options.consumerRetryDelayMs ?? 1000,
+      log: options.log,
+      async handle(events) {
+        await deliveries.enqueueWebhooks(deliveriesFor(events, options.masterData()), events.at(-1)!.position, Date.now());
+        loop.wake();
+      },
+    });
+    return {
+      async stop() {
+        await follower.stop();
+        await loop.stop();
+        await deliveries.close();
+      },
+    };
+  } catch (error) {
+    await deliveries.close();
+    throw error;
+  }
+}
+
+/** The endpoints are the group's as master data stands when the event is handled. */
+function deliveriesFor(events: readonly RecordedEvent[], masterData: MasterData): NewWebhookDelivery[] {
+  const result: NewWebhookDelivery[] = [];
+  for (const event of events) {
+    if (!isOrderPlanned(event)) continue;
+    const group = masterData.groups.get(event.data.company_group);
+    const body = readyEnvelopeBody(event);
+    for (const { url } of group?.webhooks ?? []) {
+      result.push({ envelopeId: envelopeIdFor(event), eventPosition: event.position, companyGroup: event.data.company_group, url, body });
+    }
+  }
+  return result;
+}
+
+interface DeliveryLoop {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOptions): DeliveryLoop {
+  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const concurrency = options.concurrency ?? 8;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  // Longer than any attempt can take (it is aborted at timeoutMs), so a live attempt is never
+  // duplicated; short enough that one lost to a crash is retried soon after a restart.
+  const leaseMs = 2 * timeoutMs + 1000;
+  const { log } = options;
+  const inFlight = new Set<Promise<void>>();
+  const sending = new Set<number>();
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    clearTimeout(timer);
+    void run();
+  }
+
+  async function run(): Promise<void> {
+    let sleepMs = pollIntervalMs;
+    try {
+      do {
+        again = false;
+        while (!stopped && inFlight.size < concurrency) {
+          const now = Date.now();
+          const delivery = await deliveries.claimDueWebhook(now, now + leaseMs);
+          if (!delivery) break;
+          // Only if this process stalled past a claim could it take a delivery it is still sending;
+          // the new claim just extends the hold.
+          if (sending.has(delivery.id)) continue;
+          sending.add(delivery.id);
+          const attempt: Promise<void> = send(delivery).finally(() => {
+            sending.delete(delivery.id);
+            inFlight.delete(attempt);
+            wake();
+          });
+          inFlight.add(attempt);
+        }
+      } while (again && !stopped);
+      const due = await deliveries.nextWebhookDueAt();
+      if (due !== undefined) sleepMs = Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
+    } catch (error) {
+      if (!stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
+    } finally {
+      running = false;
+    }
+    if (stopped) return;
+    if (again) wake(); // woken while reading when the next one is due: that answer may be stale
+    else if (inFlight.size < concurrency) timer = setTimeout(wake, sleepMs);
+    // else every slot is busy, and each attempt wakes the loop when it ends.
+  }
+
+  async function send(delivery: StoredWebhookDelivery): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const at = Date.now();
+    let outcome: AttemptOutcome;
+    try {
+      const secret = options.masterData().groups.get(delivery.companyGroup)?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
+      outcome = secret
+        ? attemptOutcome(await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }), attempt, retryDelaysMs, Date.now())
+        : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
+      await deliveries.recordWebhookAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome });
+    } catch (error) {
+      // The claim runs out and the delivery is attempted again: at-least-once, as after a crash.
+      log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error);
+      return;
+    }
+    if (outcome.result === 'retry') {
+      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`);
+    } else if (outcome.result === 'failed') {
+      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`);
+    }
+  }
+
+  wake();
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      // Attempts already sent finish (each bounded by timeoutMs) and are recorded before the file closes.
+      while (running || inFlight.size > 0) {
+        await Promise.all([...inFlight]);
+        if (running) await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Kafka: the record built from an event, for real; publishing to a broker only where one is configured
+// (KAFKA_BROKERS), since none runs on the development machines.
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import t from 'tap';
+import type { RecordedEvent } from '../../src/eventstore/event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { KAFKA } from '../../src/notifications/delivery-store.js';
+import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
+import { startKafkaPublisher } from '../../src/notifications/kafka-publisher.js';
+import { readyEnvelopeBody, type OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { appendPlannedOrder } from './support/order-fixtures.js';
+import { tempDataDir } from './support/temp-dir.js';
+import { waitFor } from './support/wait-for.js';
+
+const planned: OrderPlannedEvent = {
+  id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
+  stream: 'order:Acme%20Group:PO-9',
+  type: 'OrderPlanned',
+  data: { order_id: 9, service_ref: 'SO-000009', reference: 'PO-9', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-20T09:15:03.000001' },
+  revision: 1n,
+  position: 17n,
+  recordedAt: new Date('2026-11-20T09:15:03.100Z'),
+};
+
+t.test('the record of an OrderPlanned: topic, key, value, headers, acks', async (t) => {
+  const other: RecordedEvent = { ...planned, id: 'x', type: 'OrderSubmitted', position: 16n };
+  const record = kafkaRecordFor([other, planned], 'orders.test');
+  t.equal(record.topic, 'orders.test');
+  t.equal(record.acks, -1, 'all in-sync replicas');
+  t.equal(record.messages.length, 1, 'only OrderPlanned events become messages');
+  t.strictSame(record.messages[0], {
+    key: 'SO-000009',
+    value: readyEnvelopeBody(planned),
+    headers: { 'event-id': 'evt_5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f', 'event-type': 'packing_instructions.ready', 'content-type': 'application/json' },
+  });
+  t.strictSame(JSON.parse(String(record.messages[0]!.value)), {
+    id: 'evt_5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
+    type: 'packing_instructions.ready',
+    timestamp: '2026-11-20T09:15:03.000001Z',
+    data: { order_id: 'SO-000009', reference: 'PO-9' },
+  });
+  t.equal(DEFAULT_KAFKA_TOPIC, 'orders.packing-instructions');
+});
+
+const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+
+t.test(
+  'publishes to a real broker, once per event across a restart',
+  { skip: brokers.length === 0 ? 'KAFKA_BROKERS is not set: no Kafka broker to publish to' : false },
+  async (t) => {
+    const topic = `orders.packing-instructions.test-${randomUUID()}`;
+    const kafka = new Kafka({ clientId: 'notifications-test', brokers, logLevel: logLevel.ERROR });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    t.teardown(async () => {
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    });
+
+    const dir = await tempDataDir(t, 'kafka');
+    const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
+    t.teardown(() => store.close());
+    const logs: string[] = [];
+    const start = () => startKafkaPublisher({ store, dataDir: dir, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
+
+    const received: KafkaMessage[] = [];
+    const consumer = kafka.consumer({ groupId: `notifications-test-${randomUUID()}` });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });
+    t.teardown(() => consumer.disconnect());
+
+    const first = await start();
+    const events = [];
+    for (let i = 1; i <= 3; i++) events.push(await appendPlannedOrder(store, { orderId: i }));
+    await waitFor('3 messages', () => received.length >= 3, 30_000);
+    await first.stop();
+
+    const records = openSqliteDeliveryStore(dir);
+    t.equal(await records.checkpoint(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
+    await records.close();
+
+    const second = await start();
+    t.teardown(() => second.stop());
+    events.push(await appendPlannedOrder(store, { orderId: 4 }));
+    await waitFor('4 messages', () => received.length >= 4, 30_000);
+    await sleep(1000);
+
+    t.equal(received.length, 4, 'a restart publishes only what came after the checkpoint');
+    t.strictSame(received.map((m) => m.key?.toString()), ['SO-000001', 'SO-000002', 'SO-000003', 'SO-000004'], 'keyed by service_ref, in order');
+    t.strictSame(received.map((m) => m.headers?.['event-id']?.toString()), events.map((e) => `evt_${e.id}`), 'event id in a header');
+    t.strictSame(received.map((m) => m.value?.toString()), events.map((e) => readyEnvelopeBody(e)), 'the envelope as value');
+    t.strictSame(logs, [], 'nothing went wrong');
+  },
+);
+
+t.test('a broker that cannot be reached: the publisher starts anyway, keeps its checkpoint, and stops promptly', async (t) => {
+  const unreachable = await new Promise<string>((resolve) => {
+    // A loopback port nobody listens on: bind one, note it, close it.
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(`127.0.0.1:${port}`));
+    });
+  });
+  const dir = await tempDataDir(t, 'kafka-down');
+  const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
+  t.teardown(() => store.close());
+  const publisher = await startKafkaPublisher({ store, dataDir: dir, brokers: [unreachable], retryDelayMs: 50, log: () => undefined });
+  await appendPlannedOrder(store, { orderId: 1 });
+  await sleep(500); // the publisher is now trying to connect (kafkajs retries for several seconds)
+  const started = Date.now();
+  await publisher.stop();
+  const took = Date.now() - started;
+  t.ok(took < 2000, `stop does not wait for kafkajs's retries (${took} ms)`);
+  const records = openSqliteDeliveryStore(dir);
+  t.equal(await records.checkpoint(KAFKA), undefined, 'nothing published, checkpoint not moved');
+  await records.close();
+});

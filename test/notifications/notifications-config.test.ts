@@ -1,0 +1,19 @@
+import t from 'tap';
+import { notificationsConfigFromEnv } from '../../src/notifications/notifications-config.js';
+
+t.test('defaults: no Kafka, no SMTP (outbox), the default topic', async (t) => {
+  t.strictSame(notificationsConfigFromEnv({}), { kafkaBrokers: undefined, kafkaTopic: 'orders.packing-instructions', smtpUrl: undefined, mailFrom: undefined });
+  t.strictSame(notificationsConfigFromEnv({ KAFKA_BROKERS: ' ', ORDERS_SMTP_URL: '', ORDERS_KAFKA_TOPIC: '' }).kafkaBrokers, undefined, 'empty is unset');
+});
+
+t.test('everything set', async (t) => {
+  t.strictSame(
+    notificationsConfigFromEnv({
+      KAFKA_BROKERS: 'kafka-1:9092, kafka-2:9092',
+      ORDERS_KAFKA_TOPIC: 'orders.events',
+      ORDERS_SMTP_URL: 'smtp://mail.example:587',
+      ORDERS_MAIL_FROM: 'Orders <orders@acme.example>',
+    }),
+    { kafkaBrokers: ['kafka-1:9092', 'kafka-2:9092'], kafkaTopic: 'orders.events', smtpUrl: 'smtp://mail.example:587', mailFrom: 'Orders <orders@acme.example>' },
+  );
+});
