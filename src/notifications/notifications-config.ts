@@ -10,6 +10,8 @@ export interface NotificationsConfig {
   smtpUrl: string | undefined;
   /** ORDERS_MAIL_FROM; unset: the sender's default. */
   mailFrom: string | undefined;
+  /** ORDERS_WEBHOOK_RETRY_DELAYS_MS, comma-separated; unset: 30 s, 2 min, 10 min (4 attempts in all). */
+  webhookRetryDelaysMs: number[] | undefined;
 }
 
 export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
@@ -19,5 +21,15 @@ export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env)
     kafkaTopic: env.ORDERS_KAFKA_TOPIC?.trim() || DEFAULT_KAFKA_TOPIC,
     smtpUrl: env.ORDERS_SMTP_URL?.trim() || undefined,
     mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
+    webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),
   };
+}
+
+function retryDelays(raw: string | undefined): number[] | undefined {
+  if (!raw?.trim()) return undefined;
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+    throw new Error(`ORDERS_WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds, got "${raw}"`);
+  }
+  return delays;
 }

@@ -25,7 +25,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
     await Promise.all(started.map((consumer) => consumer.stop()));
   };
   try {
-    started.push(await startWebhookDelivery({ store, dataDir, masterData, log }));
+    started.push(await startWebhookDelivery({ store, dataDir, masterData, log, ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}) }));
     started.push(
       await startEmailSender({
         store, dataDir, masterData, renderPdf, log,
