@@ -1,0 +1,106 @@
+// The service as a real process, killed with SIGKILL while it plans and delivers, then restarted on
+// the same data directory: every order is planned exactly once, every ready event reaches the
+// webhook receiver, and only deliveries in flight at the moment of a kill can come twice.
+import t from 'tap';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
+import { eventually, removeDataDir, tempDataDir } from '../support/service.js';
+import { allEvents } from '../support/events.js';
+import { startWebhookReceiver } from './loopback-peers.js';
+
+const ORDERS = 24;
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const dataDir = tempDataDir();
+const receiver = await startWebhookReceiver(SECRET);
+const seed = testSeed();
+seed.company_groups[0]!.webhooks = [{ url: receiver.url, secret: SECRET }];
+writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seed));
+
+let child: ChildProcess | undefined;
+function startChild(): Promise<string> {
+  child = spawn(process.execPath, [main], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_WEBHOOK_RETRY_DELAYS_MS: '200,400,800', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child!.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child!.once('exit', (code, signal) => reject(new Error(`service exited early (${code ?? signal}): ${output}`)));
+  });
+}
+t.teardown(async () => {
+  child?.kill('SIGKILL');
+  await receiver.stop();
+  removeDataDir(dataDir);
+});
+
+const kills: number[] = [];
+const acknowledged = () => new Set(receiver.requests.filter((r) => r.status === 200).map((r) => r.id)).size;
+
+t.test('SIGKILL during planning and delivery, restart, every order planned once and every event delivered', async (t) => {
+  let url = await startChild();
+  // Kill the process the moment the 4th and then the 12th distinct event has been acknowledged:
+  // more orders are queued for planning and more deliveries are in flight at both moments.
+  receiver.afterAnswer = (request) => {
+    const count = acknowledged();
+    if (request.status === 200 && (count === 4 || count === 12) && !kills.includes(count)) {
+      kills.push(count);
+      child!.kill('SIGKILL');
+    }
+  };
+  const references: string[] = [];
+  for (let i = 0; i < ORDERS; i++) {
+    const reference = `KILL-${i}`;
+    const response = await fetch(`${url}/api/v1/orders/submit-order/`, {
+      method: 'POST',
+      headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(acmeOrder({ reference, order_items: [{ item: 'SKU-1001', quantity: 60 + i * 7 }, { item: 'SKU-1002', quantity: 10 + i }] })),
+    }).catch(() => undefined);
+    // A submit cut off by a kill is sent again once the service is back: the client's usual retry.
+    if (response?.status === 201) references.push(reference);
+    else {
+      url = await restartAfterKill();
+      i--;
+    }
+  }
+  for (let round = 0; acknowledged() < ORDERS && round < 3; round++) {
+    try {
+      await eventually(async () => acknowledged() >= ORDERS || child!.exitCode !== null || child!.signalCode !== null, 60_000);
+    } catch {
+      break;
+    }
+    if (acknowledged() < ORDERS) url = await restartAfterKill();
+  }
+  t.equal(kills.length, 2, `killed after ${kills.join(' and ')} acknowledged events`);
+  t.equal(acknowledged(), ORDERS, 'every ready event was acknowledged');
+
+  child!.kill('SIGTERM');
+  await new Promise((resolve) => child!.once('exit', resolve));
+  const events = await allEvents(dataDir);
+  const submitted = events.filter((event) => event.type === 'OrderSubmitted');
+  t.equal(submitted.length, ORDERS, 'each submit stored once');
+  for (const order of submitted) {
+    const results = events.filter((event) => event.stream === order.stream && (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed'));
+    t.same(results.map((event) => event.type), ['OrderPlanned'], `${order.stream} planned exactly once`);
+  }
+  const deliveriesById = new Map<string, number>();
+  for (const request of receiver.requests.filter((r) => r.status === 200)) deliveriesById.set(request.id, (deliveriesById.get(request.id) ?? 0) + 1);
+  const duplicates = [...deliveriesById.values()].filter((count) => count > 1).length;
+  t.ok(receiver.requests.every((r) => r.signatureValid), 'every delivery signed');
+  // At most the deliveries in flight at a kill (8 at a time) can be acknowledged and then sent again.
+  t.ok(duplicates <= 8 * kills.length, `${duplicates} event(s) acknowledged twice, all in flight at a kill`);
+  t.comment(`orders ${ORDERS}, kills ${kills.length}, webhook requests ${receiver.requests.length}, acknowledged twice ${duplicates}`);
+});
+
+async function restartAfterKill(): Promise<string> {
+  if (child && child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child!.once('exit', resolve));
+  return startChild();
+}
