@@ -12,6 +12,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
 import { DEMO_SEED_FILE } from '../src/config.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
+import { formatNoise, measureNoise } from './lib/machine-noise.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -108,6 +109,7 @@ try {
     console.log(`${name.padEnd(24)} ${result.requests.average.toFixed(0).padStart(7)}  ${result.latency.p99.toFixed(1).padStart(8)}  ${(result.requests.average / bareRate).toFixed(2).padStart(6)}   ${result.non2xx + result.errors}`);
   }
   console.log(`\nnoise: the bare route's two runs differ by ${(noise * 100).toFixed(1)} %`);
+  console.log(formatNoise('after the runs', measureNoise()));
   console.log(`service RSS: ${rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter.toFixed(0)} MiB after the runs`);
   const [, retrieve] = results[1]!;
   const [, list] = results[2]!;
