@@ -1,0 +1,305 @@
+// Beam search over block placements with greedy completion (the BSG scheme of the container
+// loading literature): each candidate move is judged by the load a greedy run reaches from it,
+// the beam keeps the best moves, and the width doubles while the budget lasts.
+import { Bin, Cargo } from './cargo';
+import { Blocks, firstBlockWithin } from './blocks';
+import { orientedX, orientedY, orientedZ } from './cargo';
+import { nowMs } from './clock';
+import {
+  DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
+} from './load-state';
+import { Placement } from './placement';
+
+/** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
+export const SPACE_LOWEST: i32 = 0;
+/** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
+export const SPACE_CORNER: i32 = 1;
+/** Nearest the back wall, then lowest: a load a warehouse fills from the back to the door. */
+export const SPACE_BACK: i32 = 2;
+
+export class SearchLimits {
+  deadlineMs: f64 = f64.MAX_VALUE;
+  /** Greedy placements allowed: the deterministic budget. */
+  effort: i64 = i64.MAX_VALUE;
+  maxWidth: i32 = 1 << 20;
+}
+
+export class BlockSearch {
+  placement: Placement;
+  best: LoadState;
+  scratch: LoadState;
+  effort: i64 = 0;
+  stopped: bool = false;
+  spaceRule: i32 = SPACE_CORNER;
+  anchorBack: bool = false;
+  // the current move: space and ranked candidate blocks
+  moveSpace: i32 = -1;
+  candBlock: StaticArray<i32>;
+  candScore: StaticArray<f64>;
+  anchorX: i32 = 0;
+  anchorY: i32 = 0;
+  private beamA: StaticArray<LoadState>;
+  private beamB: StaticArray<LoadState>;
+  private childParent: StaticArray<i32>;
+  private childSpace: StaticArray<i32>;
+  private childBlock: StaticArray<i32>;
+  private childValue: StaticArray<f64>;
+  private childOrder: StaticArray<i32>;
+  private nodeCand: StaticArray<i32>;
+
+  constructor(
+    public cargo: Cargo, public bin: Bin, public blocks: Blocks,
+    public limits: SearchLimits, public spCap: i32, public plCap: i32, public beamCap: i32,
+  ) {
+    this.placement = new Placement(cargo, bin, blocks, spCap);
+    this.best = new LoadState(spCap, cargo.n, plCap);
+    this.scratch = new LoadState(spCap, cargo.n, plCap);
+    this.candBlock = new StaticArray<i32>(beamCap);
+    this.candScore = new StaticArray<f64>(beamCap);
+    this.beamA = new StaticArray<LoadState>(beamCap);
+    this.beamB = new StaticArray<LoadState>(beamCap);
+    const nc = beamCap * beamCap;
+    this.childParent = new StaticArray<i32>(nc);
+    this.childSpace = new StaticArray<i32>(nc);
+    this.childBlock = new StaticArray<i32>(nc);
+    this.childValue = new StaticArray<f64>(nc);
+    this.childOrder = new StaticArray<i32>(nc);
+    this.nodeCand = new StaticArray<i32>(beamCap);
+    for (let i = 0; i < beamCap; i++) {
+      this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
+      this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
+    }
+  }
+
+  /** Next run uses these blocks (same cargo and bin). */
+  useBlocks(blocks: Blocks): void {
+    this.blocks = blocks;
+    this.placement.blocks = blocks;
+  }
+
+  /** A fresh effort budget for the next run; a passed deadline stays passed. */
+  restart(): void {
+    this.effort = 0;
+    this.stopped = false;
+  }
+
+  /** An empty load of everything in counts. */
+  root(counts: StaticArray<i32>): LoadState {
+    const s = new LoadState(this.spCap, this.cargo.n, this.plCap);
+    for (let t = 0; t < this.cargo.n; t++) s.rem[t] = counts[t];
+    s.addSpace(0, 0, this.bin.l, this.bin.w, 0, KIND_LEVEL);
+    return s;
+  }
+
+  private checkLimits(): bool {
+    if (this.stopped) return true;
+    if (this.effort >= this.limits.effort || nowMs() >= this.limits.deadlineMs) this.stopped = true;
+    return this.stopped;
+  }
+
+  /**
+   * Picks the space to fill next and ranks up to k blocks for it into candBlock/candScore;
+   * returns how many. Spaces nothing fits are marked dead on the way.
+   */
+  nextMove(s: LoadState, k: i32): i32 {
+    while (true) {
+      const i = this.selectSpace(s);
+      this.moveSpace = i;
+      if (i < 0) return 0;
+      const n = this.rankBlocks(s, i, k);
+      if (n > 0) return n;
+      unchecked((s.sp[i * SP_STRIDE + SP_KIND] |= DEAD));
+    }
+  }
+
+  selectSpace(s: LoadState): i32 {
+    const sp = s.sp;
+    const bl = this.bin.l, bw = this.bin.w, bh = this.bin.h;
+    // the smallest box side still to load: narrower spaces are skipped without ranking blocks
+    let minSide = i32.MAX_VALUE;
+    const cargo = this.cargo;
+    for (let t = 0; t < cargo.n; t++) {
+      if (unchecked(s.rem[t]) <= 0) continue;
+      minSide = min(minSide, min(unchecked(cargo.l[t]), min(unchecked(cargo.w[t]), unchecked(cargo.h[t]))));
+    }
+    if (minSide == i32.MAX_VALUE) return -1;
+    let best = -1;
+    let k1 = 0, k2 = 0, k3 = 0;
+    let bestArea: f64 = 0;
+    const rule = this.spaceRule;
+    for (let i = 0; i < s.ns; i++) {
+      const b = i * SP_STRIDE;
+      if ((unchecked(sp[b + SP_KIND]) & DEAD) != 0) continue;
+      const x1 = unchecked(sp[b + SP_X1]), y1 = unchecked(sp[b + SP_Y1]);
+      const x2 = unchecked(sp[b + SP_X2]), y2 = unchecked(sp[b + SP_Y2]), z = unchecked(sp[b + SP_Z]);
+      if (x2 - x1 < minSide || y2 - y1 < minSide || bh - z < minSide) {
+        unchecked((sp[b + SP_KIND] |= DEAD));
+        continue;
+      }
+      const dx = min(x1, bl - x2), dy = min(y1, bw - y2);
+      let a = 0, c = 0, d = 0;
+      if (rule == SPACE_LOWEST) {
+        a = z; c = min(dx, dy); d = max(dx, dy);
+      } else if (rule == SPACE_BACK) {
+        a = x1; c = z; d = dy;
+      } else {
+        // sorted (dx, dy, z)
+        a = dx; c = dy; d = z;
+        if (a > c) { const t = a; a = c; c = t; }
+        if (c > d) { const t = c; c = d; d = t; }
+        if (a > c) { const t = a; a = c; c = t; }
+      }
+      const area = <f64>(x2 - x1) * <f64>(y2 - y1);
+      if (best < 0 || a < k1 || (a == k1 && (c < k2 || (c == k2 && (d < k3 || (d == k3 && area > bestArea)))))) {
+        best = i; k1 = a; k2 = c; k3 = d; bestArea = area;
+      }
+    }
+    return best;
+  }
+
+  /** The k best blocks for space i, best first. */
+  rankBlocks(s: LoadState, i: i32, k: i32): i32 {
+    const sp = s.sp;
+    const b0 = i * SP_STRIDE;
+    const sx = unchecked(sp[b0 + SP_X2]) - unchecked(sp[b0 + SP_X1]);
+    const sy = unchecked(sp[b0 + SP_Y2]) - unchecked(sp[b0 + SP_Y1]);
+    const sz = this.bin.h - unchecked(sp[b0 + SP_Z]);
+    const kind = unchecked(sp[b0 + SP_KIND]) & ~DEAD;
+    const room = this.bin.maxWeight - s.weight;
+    const blocks = this.blocks;
+    const cargo = this.cargo;
+    const candBlock = this.candBlock, candScore = this.candScore;
+    if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
+    let n = 0;
+    const space = i32x4(sx, sy, sz, 0);
+    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
+      // blocks come best first: the first k that fit are the k best
+      if (n == k) break;
+      if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) continue;
+      const t = unchecked(blocks.type[b]);
+      if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) continue;
+      if (unchecked(blocks.weight[b]) > room) continue;
+      if (kind != KIND_LEVEL) {
+        if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
+      }
+      unchecked((candBlock[n] = b));
+      unchecked((candScore[n] = unchecked(blocks.score[b])));
+      n++;
+    }
+    return n;
+  }
+
+  /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */
+  private anyTypeFits(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64): bool {
+    const cargo = this.cargo;
+    for (let t = 0; t < cargo.n; t++) {
+      if (unchecked(s.rem[t]) <= 0 || <f64>unchecked(cargo.weight[t]) > room) continue;
+      if (kind != KIND_LEVEL && (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1)) continue;
+      const l = unchecked(cargo.l[t]), w = unchecked(cargo.w[t]), h = unchecked(cargo.h[t]), mask = unchecked(cargo.oriMask[t]);
+      for (let o = 0; o < 6; o++) {
+        if ((mask & (1 << o)) == 0) continue;
+        if (orientedX(o, l, w, h) <= sx && orientedY(o, l, w, h) <= sy && orientedZ(o, l, w, h) <= sz) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Where block b goes in space i: the corner nearest the bin's corner (or the back wall). */
+  anchor(s: LoadState, i: i32, b: i32): void {
+    const sp = s.sp;
+    const o = i * SP_STRIDE;
+    const x1 = unchecked(sp[o + SP_X1]), y1 = unchecked(sp[o + SP_Y1]);
+    const x2 = unchecked(sp[o + SP_X2]), y2 = unchecked(sp[o + SP_Y2]);
+    const l = unchecked(this.blocks.l[b]), w = unchecked(this.blocks.w[b]);
+    this.anchorX = this.anchorBack || x1 <= this.bin.l - x2 ? x1 : x2 - l;
+    this.anchorY = y1 <= this.bin.w - y2 ? y1 : y2 - w;
+  }
+
+  apply(s: LoadState, i: i32, b: i32): void {
+    this.anchor(s, i, b);
+    const o = i * SP_STRIDE;
+    this.placement.place(s, b, this.anchorX, this.anchorY, unchecked(s.sp[o + SP_Z]), unchecked(s.sp[o + SP_KIND]) & ~DEAD);
+  }
+
+  /** Completes s greedily: the best block into the chosen space until nothing fits. */
+  greedy(s: LoadState): void {
+    while (this.nextMove(s, 1) > 0) {
+      this.apply(s, this.moveSpace, unchecked(this.candBlock[0]));
+      this.effort++;
+    }
+  }
+
+  private offer(s: LoadState): void {
+    if (s.volume > this.best.volume) this.best.copyFrom(s);
+  }
+
+  /** Runs the search from root until the limits; the best load found is in this.best. */
+  run(root: LoadState): LoadState {
+    this.best.copyFrom(root);
+    this.scratch.copyFrom(root);
+    this.greedy(this.scratch);
+    this.offer(this.scratch);
+    let w = 2;
+    while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
+      const complete = this.beam(root, w);
+      if (!complete) break;
+      w *= 2;
+    }
+    return this.best;
+  }
+
+  /** One beam search of width w; false when the limits cut it short. */
+  private beam(root: LoadState, w: i32): bool {
+    let cur = this.beamA, next = this.beamB;
+    unchecked(cur[0]).copyFrom(root);
+    let nb = 1;
+    const scratch = this.scratch;
+    while (nb > 0) {
+      let nc = 0;
+      for (let p = 0; p < nb; p++) {
+        const node = unchecked(cur[p]);
+        const k = this.nextMove(node, w);
+        const space = this.moveSpace;
+        // greedy reuses candBlock: keep this node's candidates aside
+        for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
+        for (let c = 0; c < k; c++) {
+          if (this.checkLimits()) return false;
+          const b = unchecked(this.nodeCand[c]);
+          scratch.copyFrom(node);
+          this.apply(scratch, space, b);
+          this.greedy(scratch);
+          this.offer(scratch);
+          unchecked((this.childParent[nc] = p));
+          unchecked((this.childSpace[nc] = space));
+          unchecked((this.childBlock[nc] = b));
+          unchecked((this.childValue[nc] = scratch.volume));
+          nc++;
+        }
+      }
+      // keep the w best children, one per distinct greedy value
+      let kept = 0;
+      for (let c = 0; c < nc; c++) {
+        const v = unchecked(this.childValue[c]);
+        let p = kept;
+        let dup = false;
+        for (let q = 0; q < kept; q++) if (unchecked(this.childValue[this.childOrder[q]]) == v) { dup = true; break; }
+        if (dup) continue;
+        while (p > 0 && unchecked(this.childValue[this.childOrder[p - 1]]) < v) p--;
+        if (p >= w) continue;
+        const last = kept < w ? kept : w - 1;
+        for (let q = last; q > p; q--) unchecked((this.childOrder[q] = this.childOrder[q - 1]));
+        unchecked((this.childOrder[p] = c));
+        if (kept < w) kept++;
+      }
+      for (let q = 0; q < kept; q++) {
+        const c = unchecked(this.childOrder[q]);
+        const child = unchecked(next[q]);
+        child.copyFrom(unchecked(cur[this.childParent[c]]));
+        this.apply(child, unchecked(this.childSpace[c]), unchecked(this.childBlock[c]));
+      }
+      nb = kept;
+      const t = cur; cur = next; next = t;
+    }
+    return true;
+  }
+}

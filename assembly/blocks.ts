@@ -1,0 +1,248 @@
+// Blocks: nx x ny x nz boxes of one type in one orientation, the unit the search places at once.
+// Big blocks make whole layers and columns of one SKU; single boxes fill what is left.
+import { Bin, Cargo, POLICY_FREE, orientedX, orientedY, orientedZ } from './cargo';
+
+export class Blocks {
+  n: i32 = 0;
+  type: StaticArray<i32>;
+  l: StaticArray<i32>;
+  w: StaticArray<i32>;
+  h: StaticArray<i32>;
+  ul: StaticArray<i32>;
+  uw: StaticArray<i32>;
+  uh: StaticArray<i32>;
+  nx: StaticArray<i32>;
+  ny: StaticArray<i32>;
+  nz: StaticArray<i32>;
+  count: StaticArray<i32>;
+  volume: StaticArray<f64>;
+  weight: StaticArray<f64>;
+  /** The search's preference, blocks in this order (best first): volume, or volume with a density bonus. */
+  score: StaticArray<f64>;
+  /** l, w, h, 0 per block, 16-byte aligned rows: the fit test is one SIMD compare. */
+  dims: StaticArray<i32>;
+  /** No block's score exceeds its volume times this. */
+  scoreFactor: f64 = 1;
+  constructor(public cap: i32) {
+    this.type = new StaticArray<i32>(cap);
+    this.l = new StaticArray<i32>(cap);
+    this.w = new StaticArray<i32>(cap);
+    this.h = new StaticArray<i32>(cap);
+    this.ul = new StaticArray<i32>(cap);
+    this.uw = new StaticArray<i32>(cap);
+    this.uh = new StaticArray<i32>(cap);
+    this.nx = new StaticArray<i32>(cap);
+    this.ny = new StaticArray<i32>(cap);
+    this.nz = new StaticArray<i32>(cap);
+    this.count = new StaticArray<i32>(cap);
+    this.volume = new StaticArray<f64>(cap);
+    this.weight = new StaticArray<f64>(cap);
+    this.score = new StaticArray<f64>(cap);
+    this.dims = new StaticArray<i32>(cap * 4 + 4);
+  }
+  /** Row b of dims, at a 16-byte boundary. */
+  @inline dimsAt(b: i32): usize {
+    return ((changetype<usize>(this.dims) + 15) & ~15) + ((<usize>b) << 4);
+  }
+}
+
+function countBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxLayers: i32, maxRun: i32): i32 {
+  let total = 0;
+  for (let t = 0; t < cargo.n; t++) {
+    const c = counts[t];
+    if (c <= 0) continue;
+    for (let o = 0; o < 6; o++) {
+      if (!orientationUsable(cargo, bin, t, o)) continue;
+      const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const uw = orientedY(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const uh = orientedZ(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      for (let nz = 1; nz <= mz && nz <= c; nz++) {
+        for (let ny = 1; ny <= min(maxRun, bin.w / uw) && ny * nz <= c; ny++) {
+          total += min(maxRun, min(bin.l / ul, c / (ny * nz)));
+        }
+      }
+    }
+  }
+  return total;
+}
+
+/** Orientation o of type t is allowed, fits the bin, and is not a duplicate of an earlier one. */
+function orientationUsable(cargo: Cargo, bin: Bin, t: i32, o: i32): bool {
+  const mask = cargo.oriMask[t];
+  if ((mask & (1 << o)) == 0) return false;
+  const l = cargo.l[t], w = cargo.w[t], h = cargo.h[t];
+  const x = orientedX(o, l, w, h), y = orientedY(o, l, w, h), z = orientedZ(o, l, w, h);
+  if (x > bin.l || y > bin.w || z > bin.h) return false;
+  for (let p = 0; p < o; p++) {
+    if ((mask & (1 << p)) == 0) continue;
+    if (orientedX(p, l, w, h) == x && orientedY(p, l, w, h) == y && orientedZ(p, l, w, h) == z) return false;
+  }
+  return true;
+}
+
+let sortKey: StaticArray<f64> = new StaticArray<f64>(0);
+let sortTie: StaticArray<i32> = new StaticArray<i32>(0);
+let sortSeed: u32 = 1;
+
+/** The seed's only say: the order of blocks that score the same (so a different seed may give a different plan). */
+@inline function seededRank(i: i32): u32 {
+  let x = <u32>i * 0x9e3779b1 ^ sortSeed * 0x85ebca6b;
+  x ^= x >> 16;
+  x *= 0x7feb352d;
+  x ^= x >> 15;
+  return x;
+}
+
+/**
+ * Every block of every type within the bin and the counts, best score first (ties: fewer
+ * boxes, then a seeded rank, so the order is deterministic). The score is the volume, raised
+ * by densityBonus for the densest type, so heavy units load first (low). Past maxBlocks the
+ * tallest stacks go first, then the longest rows; every single box stays.
+ */
+export function generateBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1): Blocks {
+  let maxDensity = 0.0;
+  for (let t = 0; t < cargo.n; t++) maxDensity = max(maxDensity, <f64>cargo.weight[t] / max(1.0, cargo.volumeOf(t)));
+  // Over the cap, stacks get lower first, then rows shorter; single boxes always stay.
+  let maxLayers = 1 << 20;
+  let maxRun = 1 << 20;
+  while (maxLayers > 1 && countBlocks(cargo, bin, counts, maxLayers, maxRun) > maxBlocks) {
+    maxLayers = maxLayers > bin.h ? bin.h : maxLayers - max(1, maxLayers >> 2);
+  }
+  while (maxRun > 1 && countBlocks(cargo, bin, counts, maxLayers, maxRun) > maxBlocks) {
+    maxRun = maxRun > max(bin.l, bin.w) ? max(bin.l, bin.w) : maxRun - max(1, maxRun >> 2);
+  }
+  const total = countBlocks(cargo, bin, counts, maxLayers, maxRun);
+  const raw = new Blocks(total);
+  let n = 0;
+  for (let t = 0; t < cargo.n; t++) {
+    const c = counts[t];
+    if (c <= 0) continue;
+    const unitWeight = <f64>cargo.weight[t];
+    const preference = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
+    for (let o = 0; o < 6; o++) {
+      if (!orientationUsable(cargo, bin, t, o)) continue;
+      const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const uw = orientedY(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const uh = orientedZ(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      const unitVolume = <f64>ul * <f64>uw * <f64>uh;
+      const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      for (let nz = 1; nz <= mz && nz <= c; nz++) {
+        for (let ny = 1; ny <= min(maxRun, bin.w / uw) && ny * nz <= c; ny++) {
+          for (let nx = 1; nx <= min(maxRun, bin.l / ul) && nx * ny * nz <= c; nx++) {
+            const k = nx * ny * nz;
+            raw.type[n] = t;
+            raw.ul[n] = ul;
+            raw.uw[n] = uw;
+            raw.uh[n] = uh;
+            raw.nx[n] = nx;
+            raw.ny[n] = ny;
+            raw.nz[n] = nz;
+            raw.l[n] = nx * ul;
+            raw.w[n] = ny * uw;
+            raw.h[n] = nz * uh;
+            raw.count[n] = k;
+            raw.volume[n] = unitVolume * <f64>k;
+            raw.weight[n] = unitWeight * <f64>k;
+            raw.score[n] = raw.volume[n] * preference;
+            n++;
+          }
+        }
+      }
+    }
+  }
+  raw.n = n;
+  // Sort an index by volume (desc), then by generation order, and drop blocks of the same type,
+  // count and outer size as an earlier one: they pack the same.
+  const order = new StaticArray<i32>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  sortKey = raw.score;
+  sortTie = raw.count;
+  sortSeed = seed;
+  heapSort(order, n);
+  const out = new Blocks(n);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    let dup = false;
+    for (let j = m - 1; j >= 0 && out.score[j] == raw.score[i]; j--) {
+      if (out.type[j] == raw.type[i] && out.l[j] == raw.l[i] && out.w[j] == raw.w[i] && out.h[j] == raw.h[i]) {
+        dup = true;
+        break;
+      }
+    }
+    if (dup) continue;
+    out.type[m] = raw.type[i];
+    out.ul[m] = raw.ul[i];
+    out.uw[m] = raw.uw[i];
+    out.uh[m] = raw.uh[i];
+    out.nx[m] = raw.nx[i];
+    out.ny[m] = raw.ny[i];
+    out.nz[m] = raw.nz[i];
+    out.l[m] = raw.l[i];
+    out.w[m] = raw.w[i];
+    out.h[m] = raw.h[i];
+    out.count[m] = raw.count[i];
+    out.volume[m] = raw.volume[i];
+    out.weight[m] = raw.weight[i];
+    out.score[m] = raw.score[i];
+    const row = out.dimsAt(m);
+    store<i32>(row, raw.l[i]);
+    store<i32>(row, raw.w[i], 4);
+    store<i32>(row, raw.h[i], 8);
+    store<i32>(row, 0, 12);
+    m++;
+  }
+  out.n = m;
+  out.scoreFactor = 1 + max(0.0, densityBonus);
+  return out;
+}
+
+/** The first block that could fit a space of this volume: all before it are larger. */
+export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
+  const limit = volume * blocks.scoreFactor;
+  let lo = 0, hi = blocks.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (unchecked(blocks.score[mid]) > limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// a comes before b: higher score, then fewer boxes, then the seeded rank, then lower index.
+@inline function before(a: i32, b: i32): bool {
+  const va = unchecked(sortKey[a]), vb = unchecked(sortKey[b]);
+  if (va != vb) return va > vb;
+  const ca = unchecked(sortTie[a]), cb = unchecked(sortTie[b]);
+  if (ca != cb) return ca < cb;
+  const ra = seededRank(a), rb = seededRank(b);
+  if (ra != rb) return ra < rb;
+  return a < b;
+}
+
+function siftDown(order: StaticArray<i32>, start: i32, end: i32): void {
+  let root = start;
+  while (true) {
+    let child = 2 * root + 1;
+    if (child >= end) return;
+    // max-heap on "comes after", so the final array is in "before" order
+    if (child + 1 < end && before(unchecked(order[child]), unchecked(order[child + 1]))) child++;
+    if (before(unchecked(order[root]), unchecked(order[child]))) {
+      const t = unchecked(order[root]);
+      unchecked((order[root] = order[child]));
+      unchecked((order[child] = t));
+      root = child;
+    } else return;
+  }
+}
+
+function heapSort(order: StaticArray<i32>, n: i32): void {
+  for (let s = (n >> 1) - 1; s >= 0; s--) siftDown(order, s, n);
+  for (let end = n - 1; end > 0; end--) {
+    const t = unchecked(order[0]);
+    unchecked((order[0] = order[end]));
+    unchecked((order[end] = t));
+    siftDown(order, 0, end);
+  }
+}

@@ -1,0 +1,65 @@
+// The cargo of one job: box types (a SKU unit, a pallet, a carton type) with their allowed
+// orientations, counts and stacking rules, and the bin they go into.
+
+/** Its top joins the level it reaches: anything may stand on it (cartons in BR, units on a pallet). */
+export const POLICY_FREE: i32 = 0;
+/** Its top carries items flagged double_stacked_top of its stack class, one tier only. */
+export const POLICY_BASE: i32 = 1;
+/** Nothing stands on it. */
+export const POLICY_NONE: i32 = 2;
+
+/**
+ * Orientation o of a box with dimensions (l, w, h) gives the sizes along x, y, z:
+ * 0: l w h, 1: w l h (h vertical); 2: l h w, 3: h l w (w vertical); 4: w h l, 5: h w l (l vertical).
+ */
+export function orientedX(o: i32, l: i32, w: i32, h: i32): i32 {
+  return o == 0 || o == 2 ? l : o == 1 || o == 4 ? w : h;
+}
+export function orientedY(o: i32, l: i32, w: i32, h: i32): i32 {
+  return o == 0 || o == 5 ? w : o == 1 || o == 3 ? l : h;
+}
+export function orientedZ(o: i32, l: i32, w: i32, h: i32): i32 {
+  return o < 2 ? h : o < 4 ? w : l;
+}
+
+export class Bin {
+  constructor(public l: i32, public w: i32, public h: i32, public maxWeight: f64) {}
+  volume(): f64 {
+    return <f64>this.l * <f64>this.w * <f64>this.h;
+  }
+}
+
+export class Cargo {
+  l: StaticArray<i32>;
+  w: StaticArray<i32>;
+  h: StaticArray<i32>;
+  weight: StaticArray<i32>;
+  count: StaticArray<i32>;
+  oriMask: StaticArray<i32>;
+  policy: StaticArray<i32>;
+  canTop: StaticArray<i32>;
+  stackClass: StaticArray<i32>;
+  constructor(public n: i32) {
+    this.l = new StaticArray<i32>(n);
+    this.w = new StaticArray<i32>(n);
+    this.h = new StaticArray<i32>(n);
+    this.weight = new StaticArray<i32>(n);
+    this.count = new StaticArray<i32>(n);
+    this.oriMask = new StaticArray<i32>(n);
+    this.policy = new StaticArray<i32>(n);
+    this.canTop = new StaticArray<i32>(n);
+    this.stackClass = new StaticArray<i32>(n);
+  }
+  volumeOf(t: i32): f64 {
+    return <f64>this.l[t] * <f64>this.w[t] * <f64>this.h[t];
+  }
+  /** Whether some allowed orientation of type t fits inside the bin. */
+  fitsIn(t: i32, bin: Bin): bool {
+    const l = this.l[t], w = this.w[t], h = this.h[t], mask = this.oriMask[t];
+    for (let o = 0; o < 6; o++) {
+      if ((mask & (1 << o)) == 0) continue;
+      if (orientedX(o, l, w, h) <= bin.l && orientedY(o, l, w, h) <= bin.w && orientedZ(o, l, w, h) <= bin.h) return true;
+    }
+    return false;
+  }
+}

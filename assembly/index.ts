@@ -1,0 +1,37 @@
+// The planner's entry points. The host calls reset() before each job, writes the job into the
+// buffer inputBuffer() returns, runs one job and reads the answer at the pointer it returns.
+// Every job allocates from a fresh heap (the stub runtime's reset): nothing outlives a job.
+import { loadContainersJob } from './load-containers';
+import { packContainerJob } from './pack-container';
+import { palletizeJob } from './palletize';
+import { InputReader } from './wire';
+
+let input: StaticArray<i32> = new StaticArray<i32>(0);
+let inputLen: i32 = 0;
+
+export function reset(): void {
+  __reset();
+  input = new StaticArray<i32>(0);
+  inputLen = 0;
+}
+
+export function inputBuffer(length: i32): usize {
+  input = new StaticArray<i32>(length);
+  inputLen = length;
+  return changetype<usize>(input);
+}
+
+/** The BR benchmark job: one container, boxes may be left out. */
+export function packContainer(): usize {
+  return changetype<usize>(packContainerJob(new InputReader(input, inputLen)));
+}
+
+/** Palletizing: SKU units onto pallets of the lane's pallet type. */
+export function palletize(): usize {
+  return changetype<usize>(palletizeJob(new InputReader(input, inputLen)));
+}
+
+/** Container loading: pallets, pre-built pallets and cartons into the order's containers. */
+export function loadContainers(): usize {
+  return changetype<usize>(loadContainersJob(new InputReader(input, inputLen)));
+}

@@ -1,0 +1,62 @@
+// A partial load: the free spaces left, the boxes still to load and the blocks placed so far.
+//
+// With full support the load is a height map: every box stands on the floor or wholly on tops
+// of boxes, so the space above any point is free from its height up. A free space is therefore
+// a rectangle of the floor plan at one level z where everything below is exactly at z, open
+// upwards to the bin's top; the spaces of one level are the maximal rectangles of that level.
+
+export const SP_X1: i32 = 0;
+export const SP_Y1: i32 = 1;
+export const SP_X2: i32 = 2;
+export const SP_Y2: i32 = 3;
+export const SP_Z: i32 = 4;
+export const SP_KIND: i32 = 5;
+export const SP_STRIDE: i32 = 6;
+
+/** A level of tops anything may stand on (the floor, tops of free-stacking boxes). */
+export const KIND_LEVEL: i32 = 0;
+// Kinds 1 + c: the top of one double_stacked_bottom item of stack class c.
+/** Set on a space no remaining block fits; it still counts for merging levels. */
+export const DEAD: i32 = 1 << 16;
+
+export const PL_BLOCK: i32 = 0;
+export const PL_X: i32 = 1;
+export const PL_Y: i32 = 2;
+export const PL_Z: i32 = 3;
+export const PL_STRIDE: i32 = 4;
+
+export class LoadState {
+  sp: StaticArray<i32>;
+  ns: i32 = 0;
+  rem: StaticArray<i32>;
+  pl: StaticArray<i32>;
+  np: i32 = 0;
+  volume: f64 = 0;
+  weight: f64 = 0;
+  constructor(public spCap: i32, public nTypes: i32, public plCap: i32) {
+    this.sp = new StaticArray<i32>(spCap * SP_STRIDE);
+    this.rem = new StaticArray<i32>(nTypes);
+    this.pl = new StaticArray<i32>(plCap * PL_STRIDE);
+  }
+  copyFrom(o: LoadState): void {
+    memory.copy(changetype<usize>(this.sp), changetype<usize>(o.sp), (<usize>(o.ns * SP_STRIDE)) << 2);
+    memory.copy(changetype<usize>(this.rem), changetype<usize>(o.rem), (<usize>this.nTypes) << 2);
+    memory.copy(changetype<usize>(this.pl), changetype<usize>(o.pl), (<usize>(o.np * PL_STRIDE)) << 2);
+    this.ns = o.ns;
+    this.np = o.np;
+    this.volume = o.volume;
+    this.weight = o.weight;
+  }
+  addSpace(x1: i32, y1: i32, x2: i32, y2: i32, z: i32, kind: i32): void {
+    // Past capacity a space is dropped: the load stays valid, it only loses a place to fill.
+    if (this.ns >= this.spCap) return;
+    const b = this.ns * SP_STRIDE;
+    unchecked((this.sp[b + SP_X1] = x1));
+    unchecked((this.sp[b + SP_Y1] = y1));
+    unchecked((this.sp[b + SP_X2] = x2));
+    unchecked((this.sp[b + SP_Y2] = y2));
+    unchecked((this.sp[b + SP_Z] = z));
+    unchecked((this.sp[b + SP_KIND] = kind));
+    this.ns++;
+  }
+}

@@ -1,0 +1,36 @@
+// One container, boxes may be left out: the job of the BR container-loading benchmark.
+import { Bin, Cargo } from './cargo';
+import { generateBlocks } from './blocks';
+import { BlockSearch, SearchLimits, SPACE_CORNER } from './block-search';
+import { nowMs } from './clock';
+import { LoadState } from './load-state';
+import { InputReader, OutputWriter, writeBoxes } from './wire';
+
+/**
+ * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
+ * then per type l, w, h, weight, count, orientation mask, stack policy, can top, stack class.
+ * Output: [status, boxes, then per box: type, x, y, z, l, w, h].
+ */
+export function packContainerJob(input: InputReader): StaticArray<i32> {
+  const start = nowMs();
+  const bin = new Bin(input.next(), input.next(), input.next(), 0);
+  const maxWeight = input.next();
+  bin.maxWeight = maxWeight > 0 ? <f64>maxWeight : f64.MAX_VALUE;
+  const timeLimit = input.next();
+  const effort = input.next();
+  const seed = <u32>input.next();
+  const cargo = input.readCargo();
+  const limits = new SearchLimits();
+  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
+  if (effort > 0) limits.effort = <i64>effort;
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed);
+  let boxes = 0;
+  for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
+  const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128);
+  search.spaceRule = SPACE_CORNER;
+  const best = search.run(search.root(cargo.count));
+  const out = new OutputWriter(16 + boxes * 7);
+  out.push(search.stopped ? 1 : 0);
+  writeBoxes(out, best, blocks);
+  return out.finish();
+}

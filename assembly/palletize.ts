@@ -1,0 +1,123 @@
+// Palletizing: SKU units onto pallets of one type, as few pallets as possible, single-SKU
+// pallets and whole layers of one SKU where that costs no pallet, heavy units low.
+import { Bin, Cargo } from './cargo';
+import { Blocks, generateBlocks } from './blocks';
+import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { LoadState } from './load-state';
+import { nowMs } from './clock';
+import { InputReader, OutputWriter, writeBoxes } from './wire';
+
+const MAX_BLOCKS: i32 = 3000;
+const BEAM_WIDTH: i32 = 4;
+/** The last pallet's wider search: a pallet saved is worth the effort. */
+const WIDE_BEAM_WIDTH: i32 = 16;
+const LAST_PALLET_EFFORT: i64 = 10;
+/** Weight per volume raises a block's score by up to this share: heavy units go first, low. */
+const DENSITY_BONUS: f64 = 0.25;
+/** A single-SKU pallet filled less than this leaves its units to the mixed pallets. */
+const SINGLE_SKU_FILL: f64 = 0.85;
+
+/**
+ * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
+ * max_weight less the pallet), time limit ms, effort per pallet, seed, then the cargo (one type
+ * per SKU). Output: [pallets, per pallet: boxes, per box type, x, y, z, l, w, h], pallets in
+ * planner order (AP1 first).
+ */
+export function palletizeJob(input: InputReader): StaticArray<i32> {
+  const start = nowMs();
+  const bin = new Bin(input.next(), input.next(), input.next(), <f64>input.next());
+  const timeLimit = input.next();
+  const effort = input.next();
+  const seed = <u32>input.next();
+  const cargo = input.readCargo();
+  const limits = new SearchLimits();
+  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
+  if (effort > 0) limits.effort = <i64>effort;
+  limits.maxWidth = BEAM_WIDTH;
+  // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
+  // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
+  const singleFirst = buildPallets(cargo, bin, limits, seed, true);
+  const allMixed = buildPallets(cargo, bin, limits, seed, false);
+  const pick = allMixed.data[1] < singleFirst.data[1] ? allMixed : singleFirst;
+  return pick.finish();
+}
+
+/** Writes [pallets, per pallet: boxes, per box ...]; the pallet count is its element 1. */
+function buildPallets(cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool): OutputWriter {
+  let units = 0;
+  for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
+  const out = new OutputWriter(16 + units * 8);
+  const palletsAt = out.reserve();
+  let pallets = 0;
+  const counts = new StaticArray<i32>(cargo.n);
+  for (let t = 0; t < cargo.n; t++) counts[t] = cargo.count[t];
+
+  // A SKU with more than a pallet's worth gets whole pallets of its own.
+  const one = new StaticArray<i32>(cargo.n);
+  for (let t = 0; t < cargo.n && singleSkuFirst; t++) {
+    if (counts[t] <= 0) continue;
+    const volume = <f64>counts[t] * cargo.volumeOf(t);
+    const weight = <f64>counts[t] * <f64>cargo.weight[t];
+    if (volume < 0.6 * bin.volume() && weight < bin.maxWeight) continue;
+    for (let u = 0; u < cargo.n; u++) one[u] = u == t ? counts[t] : 0;
+    const search = newSearch(cargo, bin, generateBlocks(cargo, bin, one, MAX_BLOCKS, DENSITY_BONUS, seed), limits, counts[t]);
+    const full = search.run(search.root(one));
+    const perPallet = counts[t] - full.rem[t];
+    if (perPallet <= 0 || full.rem[t] == 0) continue;
+    // a poorly filled single-SKU pallet would cost pallets: its units go to the mixed pallets,
+    // which other SKUs' units fill up (fewer pallets comes before single-SKU pallets)
+    const weightFull = full.weight >= 0.97 * bin.maxWeight;
+    if (!weightFull && full.volume < SINGLE_SKU_FILL * bin.volume()) continue;
+    const copies = counts[t] / perPallet;
+    for (let k = 0; k < copies; k++) writeBoxes(out, full, search.blocks);
+    pallets += copies;
+    counts[t] -= copies * perPallet;
+  }
+
+  // The rest: mixed pallets, each loaded as full as the search gets it.
+  let left = 0;
+  for (let t = 0; t < cargo.n; t++) left += counts[t];
+  if (left > 0) {
+    const search = newSearch(cargo, bin, generateBlocks(cargo, bin, counts, MAX_BLOCKS, DENSITY_BONUS, seed), limits, left);
+    const wide = new SearchLimits();
+    wide.deadlineMs = limits.deadlineMs;
+    wide.effort = limits.effort * LAST_PALLET_EFFORT;
+    wide.maxWidth = WIDE_BEAM_WIDTH;
+    const lastPallet = new LoadState(search.spCap, cargo.n, left + 1);
+    while (left > 0) {
+      search.limits = limits;
+      search.restart();
+      let best = search.run(search.root(counts));
+      if (best.np == 0) break; // nothing left fits a pallet: the host reports those units
+      let leftVolume: f64 = 0;
+      for (let t = 0; t < cargo.n; t++) leftVolume += <f64>best.rem[t] * cargo.volumeOf(t);
+      if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) {
+        // everything left might go on this one pallet: worth wider searches, layers from the
+        // floor up and columns from the corners, to save a pallet
+        search.limits = wide;
+        search.restart();
+        lastPallet.copyFrom(search.run(search.root(counts)));
+        search.spaceRule = SPACE_CORNER;
+        search.restart();
+        best = search.run(search.root(counts));
+        search.spaceRule = SPACE_LOWEST;
+        if (lastPallet.volume >= best.volume) best = lastPallet;
+      }
+      writeBoxes(out, best, search.blocks);
+      pallets++;
+      left = 0;
+      for (let t = 0; t < cargo.n; t++) {
+        counts[t] = best.rem[t];
+        left += counts[t];
+      }
+    }
+  }
+  out.set(palletsAt, pallets);
+  return out;
+}
+
+function newSearch(cargo: Cargo, bin: Bin, blocks: Blocks, limits: SearchLimits, units: i32): BlockSearch {
+  const search = new BlockSearch(cargo, bin, blocks, limits, 1024, units + 1, WIDE_BEAM_WIDTH);
+  search.spaceRule = SPACE_LOWEST;
+  return search;
+}

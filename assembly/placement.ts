@@ -1,0 +1,236 @@
+// Placing a block into a load: the level it stands on loses its footprint (maximal-rectangle
+// split), its top joins the level it reaches (maximal rectangles of the union) or becomes the
+// stacking surface of double_stacked_bottom items.
+import { Bin, Cargo, POLICY_BASE, POLICY_FREE } from './cargo';
+import { Blocks } from './blocks';
+import {
+  DEAD, KIND_LEVEL, LoadState, PL_BLOCK, PL_STRIDE, PL_X, PL_Y, PL_Z,
+  SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
+} from './load-state';
+
+const MAX_GRID: i32 = 64;
+
+export class Placement {
+  // scratch, sized once per job so placing allocates nothing
+  pieces: StaticArray<i32>;
+  xs: StaticArray<i32> = new StaticArray<i32>(2 * 256);
+  ys: StaticArray<i32> = new StaticArray<i32>(2 * 256);
+  cols: StaticArray<u64> = new StaticArray<u64>(MAX_GRID);
+  level: StaticArray<i32> = new StaticArray<i32>(256 * 4);
+  /** Smallest dimension of any box: a level no box can stand on is not kept. */
+  minDim: i32 = 0;
+
+  constructor(public cargo: Cargo, public bin: Bin, public blocks: Blocks, spCap: i32) {
+    this.pieces = new StaticArray<i32>(spCap * 4 * 5 + 20);
+    let m = i32.MAX_VALUE;
+    for (let t = 0; t < cargo.n; t++) m = min(m, min(cargo.l[t], min(cargo.w[t], cargo.h[t])));
+    this.minDim = m;
+  }
+
+  place(s: LoadState, b: i32, x: i32, y: i32, z: i32, kind: i32): void {
+    const blocks = this.blocks;
+    const x2 = x + unchecked(blocks.l[b]);
+    const y2 = y + unchecked(blocks.w[b]);
+    this.carve(s, x, y, x2, y2, z);
+    const t = unchecked(blocks.type[b]);
+    const policy = unchecked(this.cargo.policy[t]);
+    const top = z + unchecked(blocks.h[b]);
+    if (kind == KIND_LEVEL && top + this.minDim <= this.bin.h) {
+      if (policy == POLICY_FREE) {
+        this.raiseLevel(s, x, y, x2, y2, top);
+      } else if (policy == POLICY_BASE) {
+        // one stacking surface per item: a top item must stand wholly on one bottom item
+        const ul = unchecked(blocks.ul[b]), uw = unchecked(blocks.uw[b]);
+        const kindTop = 1 + unchecked(this.cargo.stackClass[t]);
+        for (let i = 0; i < unchecked(blocks.nx[b]); i++) {
+          for (let j = 0; j < unchecked(blocks.ny[b]); j++) {
+            s.addSpace(x + i * ul, y + j * uw, x + (i + 1) * ul, y + (j + 1) * uw, top, kindTop);
+          }
+        }
+      }
+    }
+    unchecked((s.rem[t] -= blocks.count[b]));
+    s.volume += unchecked(blocks.volume[b]);
+    s.weight += unchecked(blocks.weight[b]);
+    if (s.np < s.plCap) {
+      const p = s.np * PL_STRIDE;
+      unchecked((s.pl[p + PL_BLOCK] = b));
+      unchecked((s.pl[p + PL_X] = x));
+      unchecked((s.pl[p + PL_Y] = y));
+      unchecked((s.pl[p + PL_Z] = z));
+      s.np++;
+    }
+  }
+
+  /** Removes the footprint from the spaces at level z (the MaxRects split). */
+  carve(s: LoadState, x1: i32, y1: i32, x2: i32, y2: i32, z: i32): void {
+    const sp = s.sp;
+    const pieces = this.pieces;
+    let np = 0;
+    let w = 0;
+    const n = s.ns;
+    for (let i = 0; i < n; i++) {
+      const b = i * SP_STRIDE;
+      const rx1 = unchecked(sp[b + SP_X1]), ry1 = unchecked(sp[b + SP_Y1]);
+      const rx2 = unchecked(sp[b + SP_X2]), ry2 = unchecked(sp[b + SP_Y2]);
+      const rz = unchecked(sp[b + SP_Z]), kind = unchecked(sp[b + SP_KIND]);
+      if (rz == z && rx1 < x2 && x1 < rx2 && ry1 < y2 && y1 < ry2) {
+        if (x1 > rx1) np = pushPiece(pieces, np, rx1, ry1, x1, ry2, kind);
+        if (x2 < rx2) np = pushPiece(pieces, np, x2, ry1, rx2, ry2, kind);
+        if (y1 > ry1) np = pushPiece(pieces, np, rx1, ry1, rx2, y1, kind);
+        if (y2 < ry2) np = pushPiece(pieces, np, rx1, y2, rx2, ry2, kind);
+        continue;
+      }
+      if (w != i) {
+        const d = w * SP_STRIDE;
+        for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+      }
+      w++;
+    }
+    s.ns = w;
+    for (let k = 0; k < np; k++) {
+      const a = k * 5;
+      const px1 = unchecked(pieces[a]), py1 = unchecked(pieces[a + 1]);
+      const px2 = unchecked(pieces[a + 2]), py2 = unchecked(pieces[a + 3]);
+      let inside = false;
+      for (let j = 0; j < np && !inside; j++) {
+        if (j == k) continue;
+        const c = j * 5;
+        const qx1 = unchecked(pieces[c]), qy1 = unchecked(pieces[c + 1]);
+        const qx2 = unchecked(pieces[c + 2]), qy2 = unchecked(pieces[c + 3]);
+        if (qx1 <= px1 && qy1 <= py1 && qx2 >= px2 && qy2 >= py2) {
+          // equal pieces: keep the first
+          inside = !(qx1 == px1 && qy1 == py1 && qx2 == px2 && qy2 == py2) || j < k;
+        }
+      }
+      for (let j = 0; j < w && !inside; j++) {
+        const c = j * SP_STRIDE;
+        if (unchecked(sp[c + SP_Z]) != z) continue;
+        if (unchecked(sp[c + SP_X1]) <= px1 && unchecked(sp[c + SP_Y1]) <= py1 &&
+            unchecked(sp[c + SP_X2]) >= px2 && unchecked(sp[c + SP_Y2]) >= py2) inside = true;
+      }
+      if (!inside) s.addSpace(px1, py1, px2, py2, z, unchecked(pieces[a + 4]));
+    }
+  }
+
+  /** Adds a rectangle to the free level at height z, keeping that level's maximal rectangles. */
+  raiseLevel(s: LoadState, x1: i32, y1: i32, x2: i32, y2: i32, z: i32): void {
+    const sp = s.sp;
+    const n = s.ns;
+    let touching = false;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const b = i * SP_STRIDE;
+      if (unchecked(sp[b + SP_Z]) != z || (unchecked(sp[b + SP_KIND]) & ~DEAD) != KIND_LEVEL) continue;
+      count++;
+      const ox = min(x2, unchecked(sp[b + SP_X2])) - max(x1, unchecked(sp[b + SP_X1]));
+      const oy = min(y2, unchecked(sp[b + SP_Y2])) - max(y1, unchecked(sp[b + SP_Y1]));
+      if (ox >= 0 && oy >= 0 && (ox > 0 || oy > 0)) touching = true;
+    }
+    if (!touching || count >= 255) {
+      s.addSpace(x1, y1, x2, y2, z, KIND_LEVEL);
+      return;
+    }
+    // Gather the level's rectangles (and the new one), drop them from the load.
+    const level = this.level;
+    let m = 0;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      const b = i * SP_STRIDE;
+      if (unchecked(sp[b + SP_Z]) == z && (unchecked(sp[b + SP_KIND]) & ~DEAD) == KIND_LEVEL) {
+        unchecked((level[m * 4] = sp[b + SP_X1]));
+        unchecked((level[m * 4 + 1] = sp[b + SP_Y1]));
+        unchecked((level[m * 4 + 2] = sp[b + SP_X2]));
+        unchecked((level[m * 4 + 3] = sp[b + SP_Y2]));
+        m++;
+        continue;
+      }
+      if (w != i) {
+        const d = w * SP_STRIDE;
+        for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+      }
+      w++;
+    }
+    unchecked((level[m * 4] = x1));
+    unchecked((level[m * 4 + 1] = y1));
+    unchecked((level[m * 4 + 2] = x2));
+    unchecked((level[m * 4 + 3] = y2));
+    m++;
+    const nx = uniqueCoords(level, m, 0, this.xs);
+    const ny = uniqueCoords(level, m, 1, this.ys);
+    if (nx > MAX_GRID || ny > MAX_GRID) {
+      // too fragmented to merge cheaply: keep the rectangles as they are
+      s.ns = w;
+      for (let r = 0; r < m; r++) s.addSpace(level[r * 4], level[r * 4 + 1], level[r * 4 + 2], level[r * 4 + 3], z, KIND_LEVEL);
+      return;
+    }
+    s.ns = w;
+    const xs = this.xs, ys = this.ys, cols = this.cols;
+    const cx = nx - 1, cy = ny - 1;
+    for (let i = 0; i < cx; i++) unchecked((cols[i] = 0));
+    for (let r = 0; r < m; r++) {
+      const i1 = indexOf(xs, nx, unchecked(level[r * 4])), i2 = indexOf(xs, nx, unchecked(level[r * 4 + 2]));
+      const j1 = indexOf(ys, ny, unchecked(level[r * 4 + 1])), j2 = indexOf(ys, ny, unchecked(level[r * 4 + 3]));
+      const bits = ((<u64>1 << <u64>(j2 - j1)) - 1) << <u64>j1;
+      for (let i = i1; i < i2; i++) unchecked((cols[i] |= bits));
+    }
+    // Every maximal rectangle: a column range [i1, i2] and a maximal run of rows common to all
+    // its columns, that neither neighbouring column covers whole.
+    for (let i1 = 0; i1 < cx; i1++) {
+      let mask = unchecked(cols[i1]);
+      for (let i2 = i1; i2 < cx && mask != 0; i2++) {
+        if (i2 > i1) mask &= unchecked(cols[i2]);
+        let rest = mask;
+        while (rest != 0) {
+          const j1 = <i32>ctz(rest);
+          const len = <i32>ctz(~(rest >> <u64>j1));
+          const run = len >= 64 ? rest : (((<u64>1 << <u64>len) - 1) << <u64>j1);
+          rest &= ~run;
+          if (i1 > 0 && (unchecked(cols[i1 - 1]) & run) == run) continue;
+          if (i2 + 1 < cx && (unchecked(cols[i2 + 1]) & run) == run) continue;
+          s.addSpace(unchecked(xs[i1]), unchecked(ys[j1]), unchecked(xs[i2 + 1]), unchecked(ys[j1 + len]), z, KIND_LEVEL);
+        }
+      }
+    }
+  }
+}
+
+@inline function pushPiece(p: StaticArray<i32>, n: i32, x1: i32, y1: i32, x2: i32, y2: i32, kind: i32): i32 {
+  if (n * 5 + 5 > p.length) return n;
+  const a = n * 5;
+  unchecked((p[a] = x1));
+  unchecked((p[a + 1] = y1));
+  unchecked((p[a + 2] = x2));
+  unchecked((p[a + 3] = y2));
+  unchecked((p[a + 4] = kind));
+  return n + 1;
+}
+
+/** Sorted distinct values of coordinate axis (0: x, 1: y) of the m rectangles; returns how many. */
+function uniqueCoords(rects: StaticArray<i32>, m: i32, axis: i32, out: StaticArray<i32>): i32 {
+  let n = 0;
+  for (let r = 0; r < m; r++) {
+    for (let e = 0; e < 2; e++) {
+      const v = unchecked(rects[r * 4 + axis + 2 * e]);
+      // insertion into the sorted prefix, skipping duplicates
+      let k = n;
+      while (k > 0 && unchecked(out[k - 1]) > v) k--;
+      if (k > 0 && unchecked(out[k - 1]) == v) continue;
+      if (n >= out.length) return out.length + 1;
+      for (let q = n; q > k; q--) unchecked((out[q] = out[q - 1]));
+      unchecked((out[k] = v));
+      n++;
+    }
+  }
+  return n;
+}
+
+@inline function indexOf(values: StaticArray<i32>, n: i32, v: i32): i32 {
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (unchecked(values[mid]) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,85 @@
+// The flat i32 wire format between the host and the planner: the host writes the job into
+// linear memory, the planner answers with one i32 array (its first element is its length).
+import { Cargo } from './cargo';
+import { Blocks } from './blocks';
+import { LoadState, PL_BLOCK, PL_STRIDE, PL_X, PL_Y, PL_Z } from './load-state';
+
+export class InputReader {
+  pos: i32 = 0;
+  constructor(public data: StaticArray<i32>, public len: i32) {}
+  next(): i32 {
+    return this.pos < this.len ? unchecked(this.data[this.pos++]) : 0;
+  }
+  /** n, then per type: l, w, h, weight, count, orientation mask, policy, can top, stack class. */
+  readCargo(): Cargo {
+    const n = this.next();
+    const c = new Cargo(n);
+    for (let t = 0; t < n; t++) {
+      c.l[t] = this.next();
+      c.w[t] = this.next();
+      c.h[t] = this.next();
+      c.weight[t] = this.next();
+      c.count[t] = this.next();
+      c.oriMask[t] = this.next();
+      c.policy[t] = this.next();
+      c.canTop[t] = this.next();
+      c.stackClass[t] = this.next();
+    }
+    return c;
+  }
+}
+
+export class OutputWriter {
+  data: StaticArray<i32>;
+  len: i32 = 1;
+  constructor(capacity: i32) {
+    this.data = new StaticArray<i32>(max(capacity, 2));
+  }
+  push(v: i32): void {
+    if (this.len >= this.data.length) {
+      const bigger = new StaticArray<i32>(this.data.length * 2);
+      memory.copy(changetype<usize>(bigger), changetype<usize>(this.data), (<usize>this.len) << 2);
+      this.data = bigger;
+    }
+    unchecked((this.data[this.len++] = v));
+  }
+  /** Reserves one element to fill in later; returns its position. */
+  reserve(): i32 {
+    this.push(0);
+    return this.len - 1;
+  }
+  set(pos: i32, v: i32): void {
+    unchecked((this.data[pos] = v));
+  }
+  finish(): StaticArray<i32> {
+    unchecked((this.data[0] = this.len));
+    return this.data;
+  }
+}
+
+/** The boxes of a load: count, then type, x, y, z, l, w, h per box. */
+export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): void {
+  let n = 0;
+  for (let p = 0; p < s.np; p++) n += blocks.count[s.pl[p * PL_STRIDE + PL_BLOCK]];
+  out.push(n);
+  for (let p = 0; p < s.np; p++) {
+    const o = p * PL_STRIDE;
+    const b = s.pl[o + PL_BLOCK];
+    const x = s.pl[o + PL_X], y = s.pl[o + PL_Y], z = s.pl[o + PL_Z];
+    const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
+    // bottom layer first, so a box's support comes before it
+    for (let k = 0; k < blocks.nz[b]; k++) {
+      for (let j = 0; j < blocks.ny[b]; j++) {
+        for (let i = 0; i < blocks.nx[b]; i++) {
+          out.push(blocks.type[b]);
+          out.push(x + i * ul);
+          out.push(y + j * uw);
+          out.push(z + k * uh);
+          out.push(ul);
+          out.push(uw);
+          out.push(uh);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// Loading the order's pallets, pre-built pallets and loose boxes into its containers.
+import type { LaneDocument } from '../master-data/master-data-document.js';
+import type { LooseBox, OrderContainer, PreBuilt } from '../orders/submit-order-payload.js';
+import { containerSpec } from './containers.js';
+import { loadingOrder } from './loading-order.js';
+import type { PlannerWasm } from './planner-wasm.js';
+import type { ContainerPlacement, PlacementKind, PlanLimits, PlannedContainer, PlannedPallet, Unplaced, UnplacedReason } from './plan-types.js';
+import { lengthToMm, weightToG } from './units.js';
+import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wire.js';
+
+/** Stack classes: a pallet only ever stands on a pallet, a carton on a carton. */
+const PALLET_CLASS = 0;
+const CARTON_CLASS = 1;
+
+interface CargoGroup {
+  kind: PlacementKind;
+  /** The row name (pre-builts, loose boxes) or the first pallet's index. */
+  name: string;
+  refs: string[];
+  wire: WireBoxType;
+}
+
+/**
+ * Spec 2.6: rotation_x spins the box on the floor; rotation_y lets it tilt onto its length
+ * (length vertical), rotation_z onto its width. All false: as submitted; all true: any.
+ */
+export function looseBoxOrientations(b: Pick<LooseBox, 'rotation_x' | 'rotation_y' | 'rotation_z'>): number {
+  const spin = b.rotation_x;
+  return 0b000001 | (spin ? 0b000010 : 0) | (b.rotation_z ? 0b000100 | (spin ? 0b001000 : 0) : 0) | (b.rotation_y ? 0b100000 | (spin ? 0b010000 : 0) : 0);
+}
+
+function stacking(bottom: boolean, top: boolean, stackClass: number): Pick<WireBoxType, 'policy' | 'canTop' | 'stackClass'> {
+  return { policy: bottom ? StackPolicy.Base : StackPolicy.None, canTop: top, stackClass };
+}
+
+function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[]): CargoGroup[] {
+  const { length: lu, weight: wu } = lane.units;
+  const groups: CargoGroup[] = [];
+  // rows sharing a name number their items on from the earlier row's, so every ref is unique
+  const numbered = new Map<string, number>();
+  const refsFor = (kind: PlacementKind, name: string, count: number): string[] => {
+    const first = numbered.get(`${kind}:${name}`) ?? 0;
+    numbered.set(`${kind}:${name}`, first + count);
+    return Array.from({ length: count }, (_, k) => `${name} #${first + k + 1}`);
+  };
+  // identical pallets make one type, so the search can treat them as interchangeable
+  const palletGroups = new Map<string, CargoGroup>();
+  for (const p of pallets) {
+    const key = `${p.length_mm}x${p.width_mm}x${p.height_mm}x${p.weight_g}`;
+    let g = palletGroups.get(key);
+    if (!g) {
+      g = { kind: 'pallet', name: p.pallet_index, refs: [], wire: {
+        l: p.length_mm, w: p.width_mm, h: p.height_mm, weightG: p.weight_g, count: 0,
+        orientations: UPRIGHT_ORIENTATIONS, ...stacking(false, false, PALLET_CLASS) } };
+      palletGroups.set(key, g);
+      groups.push(g);
+    }
+    g.refs.push(p.pallet_index);
+    g.wire.count++;
+  }
+  for (const b of preBuilts) {
+    groups.push({ kind: 'pre_built', name: b.name, refs: refsFor('pre_built', b.name, b.count), wire: {
+      l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
+      weightG: weightToG(b.weight, wu, 'up'), count: b.count,
+      orientations: b.rotation_x ? UPRIGHT_ORIENTATIONS : FIXED_ORIENTATION,
+      ...stacking(b.double_stacked_bottom, b.double_stacked_top, PALLET_CLASS) } });
+  }
+  for (const b of looseBoxes) {
+    groups.push({ kind: 'loose_box', name: b.name, refs: refsFor('loose_box', b.name, b.count), wire: {
+      l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
+      weightG: weightToG(b.weight, wu, 'up'), count: b.count, orientations: looseBoxOrientations(b),
+      ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS) } });
+  }
+  return groups;
+}
+
+const REASONS: (UnplacedReason | undefined)[] = [undefined, 'too_large_for_every_type', 'over_payload', 'out_of_containers'];
+
+export interface LoadResult {
+  containers: PlannedContainer[];
+  unplaced: Unplaced[];
+  timeLimited: boolean;
+}
+
+export function loadOrderContainers(
+  wasm: PlannerWasm, lane: LaneDocument, orderContainers: readonly OrderContainer[], pallets: readonly PlannedPallet[],
+  preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[], limits: PlanLimits, seed: number,
+): LoadResult {
+  const groups = cargoGroups(lane, pallets, preBuilts, looseBoxes);
+  if (groups.length === 0) return { containers: [], unplaced: [], timeLimited: false };
+  const types = orderContainers.flatMap((c) => {
+    const spec = containerSpec(c.code);
+    return spec ? [{ spec, count: c.count }] : [];
+  });
+  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
+  for (const { spec, count } of types) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
+  pushCargo(input, groups.map((g) => g.wire));
+  const t0 = performance.now();
+  const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
+  const timeLimited = performance.now() - t0 >= limits.timeLimitMs;
+  const nextRef = groups.map(() => 0);
+  const containers: PlannedContainer[] = [];
+  const count = reader.next();
+  for (let k = 0; k < count; k++) {
+    const { spec } = types[reader.next()]!;
+    const boxes = readBoxes(reader);
+    const order = loadingOrder(boxes);
+    const placements: ContainerPlacement[] = boxes.map((b, i) => {
+      const g = groups[b.type]!;
+      return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order: order[i]! };
+    });
+    placements.sort((a, b) => a.loading_order - b.loading_order);
+    const { l, w, h } = spec.inner_mm;
+    const payload_g = spec.payload_kg * 1000;
+    containers.push({
+      code: spec.code, index: k + 1, inner_mm: { l, w, h }, payload_g, placements,
+      volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
+      weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
+    });
+  }
+  const unplaced: Unplaced[] = [];
+  groups.forEach((g, t) => {
+    const left = reader.next();
+    const reason = REASONS[reader.next()];
+    if (left <= 0) return;
+    const refs = g.refs.slice(nextRef[t]);
+    if (g.kind === 'pallet') for (const ref of refs) unplaced.push({ kind: 'pallet', ref, count: 1, reason: reason ?? 'out_of_containers' });
+    else unplaced.push({ kind: g.kind, ref: g.name, count: left, reason: reason ?? 'out_of_containers' });
+  });
+  return { containers, unplaced, timeLimited };
+}

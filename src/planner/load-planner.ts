@@ -1,0 +1,40 @@
+// The service's handle on the planner: a small pool of planner workers with a time limit per plan.
+import { availableParallelism } from 'node:os';
+import { DEFAULT_EFFORT } from './plan-order.js';
+import type { OrderPlan, PlanOrderInput } from './plan-types.js';
+import type { PlanJob } from './plan-worker.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface LoadPlannerOptions {
+  /** Worker threads; default: half the cores, at least 1. */
+  threads?: number;
+  /** Per plan: searches stop at this and return their best; past it plus a grace the worker is killed. */
+  timeLimitMs?: number;
+  /** Greedy placements per search (the deterministic budget). */
+  effort?: number;
+}
+
+export const DEFAULT_TIME_LIMIT_MS = 10_000;
+
+export class LoadPlanner {
+  private readonly pool: WorkerPool;
+  private readonly timeLimitMs: number;
+  private readonly effort: number;
+
+  constructor(options: LoadPlannerOptions = {}) {
+    this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    this.effort = options.effort ?? DEFAULT_EFFORT;
+    const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
+    this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads);
+  }
+
+  plan(input: PlanOrderInput): Promise<OrderPlan> {
+    const job: PlanJob = { input, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
+    // the searches stop themselves at the limit; the grace covers assembling the plan
+    return this.pool.run<OrderPlan>(job, this.timeLimitMs + Math.max(1000, this.timeLimitMs / 2));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

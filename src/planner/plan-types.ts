@@ -1,0 +1,125 @@
+// The plan the load planner hands back: JSON-serializable, stored in an event as it is.
+// Geometry in millimetres and grams; x along the container (back wall 0, door at l), y across,
+// z up.
+import type { LaneDocument } from '../master-data/master-data-document.js';
+import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
+
+export interface PlanOrderInput {
+  lane: LaneDocument;
+  order: SubmitOrderPayload;
+  /** Pallet type code of the lane; default: lane.pallet_types[0]. */
+  palletCode?: string;
+  seed?: number;
+}
+
+export interface PalletUnit {
+  sku: string;
+  purchase_order: string;
+  line_item_number: string;
+  /** Position on the deck (z from the deck top) and sizes as placed. */
+  x: number;
+  y: number;
+  z: number;
+  l: number;
+  w: number;
+  h: number;
+}
+
+/** One layer of a pallet for drawing: the units whose base is at height z above the deck. */
+export interface PalletLayer {
+  z: number;
+  height: number;
+  unit_indexes: number[];
+}
+
+export interface PalletContentsLine {
+  sku: string;
+  purchase_order: string;
+  line_item_number: string;
+  quantity: number;
+}
+
+export interface PlannedPallet {
+  pallet_index: string;
+  pallet_code: string;
+  length_mm: number;
+  width_mm: number;
+  /** Loaded height, pallet included. */
+  height_mm: number;
+  /** Loaded weight, pallet included. */
+  weight_g: number;
+  units: PalletUnit[];
+  layers: PalletLayer[];
+  contents: PalletContentsLine[];
+}
+
+export type PlacementKind = 'pallet' | 'pre_built' | 'loose_box';
+
+export interface ContainerPlacement {
+  kind: PlacementKind;
+  /** AP3, or "<pre_built name> #k", or "<loose box name> #k" (k from 1 within its row). */
+  ref: string;
+  x: number;
+  y: number;
+  z: number;
+  l: number;
+  w: number;
+  h: number;
+  weight_g: number;
+  /** 1 = loaded first (at the back); each item after everything it stands on. */
+  loading_order: number;
+}
+
+export interface PlannedContainer {
+  code: string;
+  /** 1-based among the plan's containers. */
+  index: number;
+  inner_mm: { l: number; w: number; h: number };
+  payload_g: number;
+  placements: ContainerPlacement[];
+  volume_utilization: number;
+  weight_utilization: number;
+}
+
+export type UnplacedReason =
+  | 'too_large_for_every_type'
+  | 'out_of_containers'
+  | 'over_payload'
+  | 'no_item_master_data'
+  | 'no_pallet_type'
+  | 'too_large_for_pallet'
+  | 'over_pallet_max_weight';
+
+export interface Unplaced {
+  kind: 'unit' | PlacementKind;
+  /** The SKU for units, AP# for pallets, the row name for pre-builts and loose boxes. */
+  ref: string;
+  count: number;
+  reason: UnplacedReason;
+}
+
+export interface PlanMetrics {
+  planner_ms: number;
+  pallet_count: number;
+  container_count: number;
+  /** max(volume bound, weight bound) on the pallets the units need. */
+  pallet_lower_bound: number;
+  units: number;
+  units_palletized: number;
+  /** The time limit cut a search short: the plan is valid but may differ between runs. */
+  time_limited: boolean;
+}
+
+export interface OrderPlan {
+  pallets: PlannedPallet[];
+  containers: PlannedContainer[];
+  unplaced: Unplaced[];
+  metrics: PlanMetrics;
+}
+
+export interface PlanLimits {
+  /** Soft limit: searches stop and return their best load when it passes. */
+  timeLimitMs: number;
+  /** Greedy placements per search: the deterministic budget. */
+  effort: number;
+}

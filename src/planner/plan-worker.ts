@@ -1,0 +1,25 @@
+// A planner worker thread: one WebAssembly instance, one plan at a time.
+import { parentPort } from 'node:worker_threads';
+import { planOrder } from './plan-order.js';
+import { PlannerWasm } from './planner-wasm.js';
+import type { PlanLimits, PlanOrderInput } from './plan-types.js';
+import type { WorkerReply } from './worker-pool.js';
+
+export interface PlanJob {
+  input: PlanOrderInput;
+  limits: PlanLimits;
+}
+
+const wasm = new PlannerWasm();
+const port = parentPort;
+if (!port) throw new Error('plan-worker must run in a worker thread');
+port.on('message', (job: PlanJob) => {
+  let reply: WorkerReply;
+  try {
+    reply = { ok: true, result: planOrder(wasm, job.input, job.limits) };
+  } catch (err) {
+    reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true } satisfies WorkerReply);

@@ -1,0 +1,111 @@
+// A small pool of worker threads, one job at a time each, so planning never blocks the event
+// loop. A worker gets jobs once it says it is ready (start-up is not the job's time). A job past
+// its hard time limit has its worker terminated (WebAssembly cannot be interrupted otherwise)
+// and replaced; the job fails with JobTimeoutError.
+import { Worker } from 'node:worker_threads';
+
+export class JobTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`planner job exceeded its time limit of ${limitMs} ms`);
+    this.name = 'JobTimeoutError';
+  }
+}
+
+interface Job {
+  payload: unknown;
+  hardLimitMs: number;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+/** Messages from a worker: { ready: true } once, then per job { ok: true, result } or { ok: false, error }. */
+export type WorkerReply = { ready: true } | { ok: true; result: unknown } | { ok: false; error: string };
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private closed = false;
+
+  constructor(private readonly script: URL, size: number) {
+    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
+  }
+
+  run<T>(payload: unknown, hardLimitMs: number): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('worker pool is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ payload, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('worker pool closed'));
+    await Promise.all(this.slots.map(async (s) => {
+      if (s.timer) clearTimeout(s.timer);
+      s.job?.reject(new Error('worker pool closed'));
+      s.job = undefined;
+      await s.worker.terminate();
+    }));
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(this.script), ready: false };
+    slot.worker.on('message', (reply: WorkerReply) => {
+      if ('ready' in reply) {
+        slot.ready = true;
+        this.dispatch();
+      } else this.finish(slot, reply.ok ? undefined : new Error(reply.error), reply.ok ? reply.result : undefined);
+    });
+    slot.worker.on('error', (err) => this.replace(slot, err));
+    slot.worker.on('exit', (code) => {
+      if (!this.closed && this.slots.includes(slot)) this.replace(slot, new Error(`planner worker exited with code ${code}`));
+    });
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.job || this.queue.length === 0) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.replace(slot, new JobTimeoutError(job.hardLimitMs)), job.hardLimitMs);
+      slot.worker.postMessage(job.payload);
+    }
+  }
+
+  private finish(slot: Slot, error: Error | undefined, result: unknown): void {
+    const job = slot.job;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.job = undefined;
+    slot.timer = undefined;
+    if (job) {
+      if (error) job.reject(error);
+      else job.resolve(result);
+    }
+    this.dispatch();
+  }
+
+  /** Drops a worker that timed out or died, fails its job, and starts a fresh one in its place. */
+  private replace(slot: Slot, error: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    const job = slot.job;
+    slot.job = undefined;
+    this.slots.splice(i, 1);
+    void slot.worker.terminate();
+    job?.reject(error);
+    if (!this.closed) {
+      this.slots.splice(i, 0, this.spawn());
+      this.dispatch();
+    }
+  }
+}

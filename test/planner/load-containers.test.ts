@@ -1,0 +1,143 @@
+import t from 'tap';
+import type { OrderPlan } from '../../src/planner/plan-types.js';
+import { EUR, item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
+import { planChecked } from './plan.js';
+
+const empty = lane([item('A', 40, 30, 25, 9.5)]);
+const placed = (plan: OrderPlan, kind: string): number => plan.containers.reduce((s, c) => s + c.placements.filter((p) => p.kind === kind).length, 0);
+const reasons = (plan: OrderPlan): string[][] => plan.unplaced.map((u) => [u.kind, u.ref, String(u.count), u.reason]);
+
+t.test('service-built pallets, pre-builts and loose boxes load together, back to door', async (t) => {
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({
+      order_items: [line('A', 300)],
+      pre_builts: [preBuilt('PB', 120, 100, 150, 600, 2)],
+      loose_boxes: [looseBox('LB', 50, 40, 40, 20, 6)],
+      order_containers: [{ code: '40ft', count: 2 }],
+    }),
+  });
+  t.equal(plan.containers.length, 1);
+  const c = plan.containers[0]!;
+  t.equal(placed(plan, 'pallet'), plan.pallets.length);
+  t.equal(placed(plan, 'pre_built'), 2);
+  t.equal(placed(plan, 'loose_box'), 6);
+  t.same(c.placements.map((p) => p.loading_order), c.placements.map((_, i) => i + 1));
+  t.equal(c.placements[0]!.x, 0, 'loading starts at the back wall');
+  t.ok(c.volume_utilization > 0 && c.volume_utilization < 1);
+  t.ok(c.weight_utilization > 0 && c.weight_utilization < 1);
+  t.same(plan.unplaced, []);
+});
+
+t.test('the fewest containers, then the least container volume', async (t) => {
+  const few = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 150, 400, 6)], order_containers: [{ code: '40ft', count: 2 }, { code: '20ft', count: 2 }] }),
+  });
+  t.same(few.containers.map((c) => c.code), ['20ft'], 'six pallets fit a 20ft');
+  const many = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 150, 400, 16)], order_containers: [{ code: '20ft', count: 2 }, { code: '40ft', count: 2 }] }),
+  });
+  t.same(many.containers.map((c) => c.code), ['40ft'], 'one 40ft rather than two 20ft');
+  const both = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 150, 400, 30)], order_containers: [{ code: '20ft', count: 2 }, { code: '40ft', count: 2 }] }),
+  });
+  t.same(both.containers.map((c) => c.code).sort(), ['20ft', '40ft'], 'a 40ft filled, the rest in a 20ft');
+});
+
+t.test('the unplaced reasons', async (t) => {
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({
+      pre_builts: [preBuilt('PB', 120, 80, 150, 400, 14)],
+      loose_boxes: [looseBox('LONG', 700, 100, 100, 50, 1), looseBox('LEAD', 100, 100, 100, 30_000, 1)],
+      order_containers: [{ code: '20ft', count: 1 }],
+    }),
+  });
+  t.same(reasons(plan).sort(), [
+    ['loose_box', 'LEAD', '1', 'over_payload'],
+    ['loose_box', 'LONG', '1', 'too_large_for_every_type'],
+    ['pre_built', 'PB', '3', 'out_of_containers'],
+  ]);
+  t.equal(placed(plan, 'pre_built'), 11, 'a 20ft floor takes eleven 120 x 80 pallets');
+});
+
+t.test('double stacking: a top pallet on a bottom pallet when the floor runs out', async (t) => {
+  const stack = { double_stacked_bottom: true, double_stacked_top: true };
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 110, 400, 20, stack)], order_containers: [{ code: '20ft', count: 1 }] }),
+  });
+  t.equal(placed(plan, 'pre_built'), 20);
+  t.ok(plan.containers[0]!.placements.filter((p) => p.z > 0).length >= 9, 'at least nine pallets stand on others');
+  const flat = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 110, 400, 20)], order_containers: [{ code: '20ft', count: 1 }] }),
+  });
+  t.same(reasons(flat), [['pre_built', 'PB', '9', 'out_of_containers']], 'without the flags they stay on the floor');
+  const onlyTop = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('PB', 120, 80, 110, 400, 20, { double_stacked_top: true })], order_containers: [{ code: '20ft', count: 1 }] }),
+  });
+  t.equal(placed(onlyTop, 'pre_built'), 11, 'a top pallet needs a bottom-flagged pallet under it');
+});
+
+t.test('double stacking of cartons: two tiers, never three', async (t) => {
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({
+      loose_boxes: [looseBox('CUBE', 100, 100, 70, 200, 40, { double_stacked_bottom: true, double_stacked_top: true, rotation_y: false, rotation_z: false })],
+      order_containers: [{ code: '20ft', count: 1 }],
+    }),
+  });
+  // 5 x 2 on the floor of a 20ft, 2 tiers of 70 cm though 3 would fit under 239 cm
+  t.equal(placed(plan, 'loose_box'), 20);
+  t.same(reasons(plan), [['loose_box', 'CUBE', '20', 'out_of_containers']]);
+  t.ok(plan.containers[0]!.placements.every((p) => p.z === 0 || p.z === 700));
+});
+
+t.test('rotation flags: rotation_x false locks the footprint, y and z allow tilting', async (t) => {
+  const wide = { rotation_x: false, rotation_y: false, rotation_z: false };
+  const locked = planChecked(t, {
+    lane: empty,
+    order: order({
+      pre_builts: [preBuilt('ACROSS', 60, 240, 100, 300, 1, { rotation_x: false }), preBuilt('TURNS', 60, 240, 100, 300, 1)],
+      loose_boxes: [looseBox('FIXED', 60, 240, 60, 50, 1, wide), looseBox('SPIN', 60, 240, 60, 50, 1, { ...wide, rotation_x: true })],
+      order_containers: [{ code: '20ft', count: 1 }],
+    }),
+  });
+  t.same(reasons(locked).sort(), [['loose_box', 'FIXED', '1', 'too_large_for_every_type'], ['pre_built', 'ACROSS', '1', 'too_large_for_every_type']]);
+  const turned = locked.containers[0]!.placements;
+  t.same(turned.map((p) => [p.ref, p.l, p.w]).sort(), [['SPIN #1', 2400, 600], ['TURNS #1', 2400, 600]]);
+
+  const tall = planChecked(t, {
+    lane: empty,
+    order: order({
+      loose_boxes: [
+        looseBox('UPRIGHT', 50, 50, 250, 40, 1, wide),
+        looseBox('TILT_Y', 50, 50, 250, 40, 1, { ...wide, rotation_y: true }),
+      ],
+      order_containers: [{ code: '20ft', count: 1 }],
+    }),
+  });
+  t.same(reasons(tall), [['loose_box', 'UPRIGHT', '1', 'too_large_for_every_type']]);
+  t.same(tall.containers[0]!.placements.map((p) => [p.ref, p.l, p.w, p.h]), [['TILT_Y #1', 2500, 500, 500]], 'tilted onto its length: its height runs along the container');
+
+  // rotation_z tilts about the length: the height runs across, which only a reefer's width allows
+  const across = planChecked(t, {
+    lane: empty,
+    order: order({ loose_boxes: [looseBox('TILT_Z', 50, 50, 228.5, 40, 1, { ...wide, rotation_z: true })], order_containers: [{ code: '20ft-RF', count: 1 }] }),
+  });
+  t.same(across.containers[0]!.placements.map((p) => [p.ref, p.l, p.w, p.h]), [['TILT_Z #1', 500, 2285, 500]]);
+});
+
+t.test('pallets that do not fit any container are reported by pallet', async (t) => {
+  const tallPallets = lane([item('A', 40, 30, 25, 9.5)], [{ ...EUR, max_height: 300 }]);
+  const plan = planChecked(t, { lane: tallPallets, order: order({ order_items: [line('A', 150)], order_containers: [{ code: '20ft', count: 1 }] }) });
+  const tooTall = plan.pallets.filter((p) => p.height_mm > 2393).map((p) => p.pallet_index);
+  t.ok(tooTall.length > 0);
+  t.same(plan.unplaced.filter((u) => u.kind === 'pallet').map((u) => u.ref), tooTall);
+  t.ok(plan.unplaced.every((u) => u.reason === 'too_large_for_every_type'));
+});

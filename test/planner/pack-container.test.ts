@@ -1,0 +1,48 @@
+import t from 'tap';
+import type { BrInstance } from '../../src/planner/br-instance.js';
+import { packContainer } from '../../src/planner/pack-container.js';
+import { PlannerWasm } from '../../src/planner/planner-wasm.js';
+import { validateBrPacking, volumeUtilization } from '../../src/planner/validate-br-packing.js';
+
+// BR1 instance 1 (thpack1.txt)
+const BR1_1: BrInstance = {
+  instance: 1,
+  container: { l: 587, w: 233, h: 220 },
+  types: [
+    { id: 1, dims: [108, 76, 30], verticalOk: [false, false, true], count: 40 },
+    { id: 2, dims: [110, 43, 25], verticalOk: [false, true, true], count: 33 },
+    { id: 3, dims: [92, 81, 55], verticalOk: [true, true, true], count: 39 },
+  ],
+};
+
+const wasm = new PlannerWasm();
+
+t.test('a BR instance packs past 90 % with full support and its orientation flags', async (t) => {
+  const { placements } = packContainer(wasm, BR1_1, { timeLimitMs: 500 });
+  t.same(validateBrPacking(BR1_1, placements), []);
+  const u = volumeUtilization(BR1_1, placements);
+  t.ok(u >= 0.9, `utilization ${u}`);
+  t.ok(placements.some((p) => p.z > 0), 'boxes stand on boxes');
+  for (const p of placements.filter((x) => x.type === 1)) t.equal(p.h, 30, 'type 1 only ever stands on its 30 side');
+});
+
+t.test('with an effort budget the packing does not depend on the clock', async (t) => {
+  const a = packContainer(wasm, BR1_1, { timeLimitMs: 60_000, effort: 3000 });
+  const b = packContainer(wasm, BR1_1, { timeLimitMs: 60_000, effort: 3000 });
+  t.ok(a.limited, 'the budget ended the search');
+  t.same(a.placements, b.placements);
+});
+
+t.test('the BR validator catches broken packings', async (t) => {
+  const { placements } = packContainer(wasm, BR1_1, { timeLimitMs: 100 });
+  const floating = placements.map((p) => ({ ...p }));
+  const top = floating.reduce((a, b) => (b.z > a.z ? b : a));
+  top.z += 1;
+  t.match(validateBrPacking(BR1_1, floating).join('\n'), /unsupported|outside/);
+  const tipped = placements.map((p) => ({ ...p }));
+  const one = tipped.find((p) => p.type === 1)!;
+  [one.w, one.h] = [one.h, one.w];
+  t.match(validateBrPacking(BR1_1, tipped).join('\n'), /must not be vertical|overlap|unsupported/);
+  const extra = [...placements, ...placements.slice(0, 1)];
+  t.match(validateBrPacking(BR1_1, extra).join('\n'), /overlap/);
+});

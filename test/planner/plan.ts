@@ -1,0 +1,21 @@
+// Plans an order in this thread and checks it with the independent validator: every planner
+// test goes through here, so no plan escapes validation.
+import type { Test } from 'tap';
+import { DEFAULT_EFFORT, planOrder } from '../../src/planner/plan-order.js';
+import { PlannerWasm } from '../../src/planner/planner-wasm.js';
+import type { OrderPlan, PlanOrderInput } from '../../src/planner/plan-types.js';
+import { validatePlan } from '../../src/planner/validate-plan.js';
+
+let wasm: PlannerWasm | undefined;
+
+export function planChecked(t: Test, input: PlanOrderInput, effort = DEFAULT_EFFORT): OrderPlan {
+  wasm ??= new PlannerWasm();
+  const plan = planOrder(wasm, input, { timeLimitMs: 30_000, effort });
+  t.same(validatePlan(input, plan), [], 'the validator finds no violation');
+  return plan;
+}
+
+/** The plan without its timing, for comparing two runs. */
+export function withoutTiming(plan: OrderPlan): unknown {
+  return { ...plan, metrics: { ...plan.metrics, planner_ms: 0 } };
+}

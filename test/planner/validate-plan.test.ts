@@ -1,0 +1,73 @@
+// The validator must catch each broken rule: a planner plan, then one rule broken at a time.
+import t, { type Test } from 'tap';
+import type { OrderPlan } from '../../src/planner/plan-types.js';
+import { validatePlan } from '../../src/planner/validate-plan.js';
+import { item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
+import { planChecked } from './plan.js';
+
+const input = {
+  lane: lane([item('A', 40, 30, 25, 9.5), item('U', 30, 20, 20, 3, true)]),
+  order: order({
+    order_items: [line('A', 60, 'PO-1', '1'), line('U', 40)],
+    pre_builts: [preBuilt('PB', 120, 80, 110, 400, 2, { double_stacked_bottom: true, double_stacked_top: true })],
+    loose_boxes: [looseBox('LB', 50, 40, 40, 20, 3, { rotation_x: false, rotation_y: false, rotation_z: false })],
+    order_containers: [{ code: '20ft', count: 1 }],
+  }),
+};
+
+function broken(t: Test, what: string, mutate: (plan: OrderPlan) => void, expected: RegExp): void {
+  const plan = structuredClone(planChecked(t, input));
+  mutate(plan);
+  const violations = validatePlan(input, plan);
+  t.match(violations.join('\n'), expected, what);
+}
+
+t.test('a clean plan passes', async (t) => {
+  t.same(validatePlan(input, planChecked(t, input)), []);
+});
+
+t.test('each broken rule is caught', async (t) => {
+  broken(t, 'overhang', (p) => { p.pallets[0]!.units[0]!.x = 1100; }, /overhangs the deck|overlap/);
+  broken(t, 'overlap on a pallet', (p) => { const [a, b] = p.pallets[0]!.units; b!.x = a!.x; b!.y = a!.y; b!.z = a!.z; }, /overlap/);
+  broken(t, 'floating unit', (p) => { const u = p.pallets[0]!.units.at(-1)!; u.z += 10; }, /not fully supported|overlap|high/);
+  broken(t, 'upright unit on its side', (p) => {
+    const u = p.pallets.flatMap((x) => x.units).find((x) => x.sku === 'U')!;
+    [u.l, u.h] = [u.h, u.l];
+  }, /no allowed orientation/);
+  broken(t, 'contents miscounted', (p) => { p.pallets[0]!.contents[0]!.quantity++; }, /contents say/);
+  broken(t, 'a unit lost', (p) => { p.pallets[0]!.units.pop(); }, /units ordered|layers/);
+  broken(t, 'pallet over max weight', (p) => { p.pallets[0]!.weight_g = 2_000_000; }, /weight_g/);
+  broken(t, 'container overlap', (p) => {
+    const [a, b] = p.containers[0]!.placements;
+    b!.x = a!.x; b!.y = a!.y; b!.z = a!.z;
+  }, /overlap/);
+  broken(t, 'outside the container', (p) => { p.containers[0]!.placements[0]!.x = 5800; }, /outside the container/);
+  broken(t, 'loose box turned against its flags', (p) => {
+    const b = p.containers[0]!.placements.find((x) => x.kind === 'loose_box')!;
+    [b.l, b.w] = [b.w, b.l];
+  }, /no allowed orientation/);
+  broken(t, 'a pallet on a pallet that is not double_stacked_bottom', (p) => {
+    const c = p.containers[0]!;
+    const bottom = c.placements.find((x) => x.kind === 'pallet')!;
+    const top = c.placements.find((x) => x.kind === 'pre_built')!;
+    Object.assign(top, { x: bottom.x, y: bottom.y, z: bottom.h, l: 1200, w: 800 });
+  }, /not double_stacked_bottom/);
+  broken(t, 'a third tier', (p) => {
+    const c = p.containers[0]!;
+    const [a, b] = c.placements.filter((x) => x.kind === 'pre_built');
+    const lb = c.placements.find((x) => x.kind === 'loose_box')!;
+    Object.assign(b!, { x: a!.x, y: a!.y, z: a!.h, l: a!.l, w: a!.w });
+    Object.assign(lb, { x: a!.x, y: a!.y, z: a!.h + b!.h });
+  }, /stands on|third tier|a loose_box on a pre_built/);
+  broken(t, 'over payload', (p) => { for (const x of p.containers[0]!.placements) x.weight_g = 10_000_000; }, /over the payload/);
+  broken(t, 'loading order before support', (p) => {
+    const c = p.containers[0]!;
+    for (const x of c.placements) x.loading_order = c.placements.length + 1 - x.loading_order;
+  }, /loading order|loads before/);
+  broken(t, 'a container type not in the order', (p) => { p.containers[0]!.code = '40ft'; }, /inner size|not in the order/);
+  broken(t, 'a pre-built loaded twice', (p) => {
+    const c = p.containers[0]!;
+    c.placements.push({ ...c.placements.find((x) => x.kind === 'pre_built')!, x: 5000, y: 1500, z: 0, loading_order: c.placements.length + 1 });
+  }, /loaded twice/);
+  broken(t, 'a wrong utilization', (p) => { p.containers[0]!.volume_utilization = 0.99; }, /volume_utilization/);
+});

@@ -1,0 +1,56 @@
+import t from 'tap';
+import { LoadPlanner } from '../../src/planner/load-planner.js';
+import { validatePlan } from '../../src/planner/validate-plan.js';
+import { JobTimeoutError, WorkerPool } from '../../src/planner/worker-pool.js';
+import { seededOrder } from '../../bench/lib/seeded-orders.js';
+import { item, lane, line, order } from './fixtures.js';
+import { planChecked, withoutTiming } from './plan.js';
+
+t.test('a job past its hard limit fails with JobTimeoutError and its worker is replaced', async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 1);
+  t.teardown(() => pool.close());
+  t.equal(await pool.run<number>({ spin: false, value: 1 }, 5000), 2, 'the worker is up');
+  const t0 = performance.now();
+  await t.rejects(pool.run({ spin: true, value: 1 }, 300), JobTimeoutError);
+  const ms = performance.now() - t0;
+  t.ok(ms >= 290 && ms < 1500, `the stuck job was cut off near its limit (${ms.toFixed(0)} ms)`);
+  t.equal(await pool.run<number>({ spin: false, value: 21 }, 5000), 42, 'the fresh worker takes the next job');
+});
+
+t.test('jobs queue behind a busy pool and all complete', async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 2);
+  t.teardown(() => pool.close());
+  const results = await Promise.all([1, 2, 3, 4, 5].map((v) => pool.run<number>({ spin: false, value: v }, 5000)));
+  t.same(results, [2, 4, 6, 8, 10]);
+});
+
+t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serializable', async (t) => {
+  const planner = new LoadPlanner({ threads: 2 });
+  t.teardown(() => planner.close());
+  const input = { lane: lane([item('A', 40, 30, 25, 9.5), item('B', 30, 20, 20, 3, true)]), order: order({ order_items: [line('A', 90), line('B', 70)] }), seed: 3 };
+  const [a, b] = await Promise.all([planner.plan(input), planner.plan(input)]);
+  t.same(validatePlan(input, a), []);
+  t.same(withoutTiming(a), withoutTiming(b), 'two workers, same plan');
+  t.same(withoutTiming(a), withoutTiming(planChecked(t, input)), 'a worker plans as this thread does');
+  t.same(JSON.parse(JSON.stringify(a)), a);
+});
+
+t.test('the time limit stops a large plan early with a valid plan', async (t) => {
+  const planner = new LoadPlanner({ threads: 1, timeLimitMs: 150, effort: 1_000_000 });
+  t.teardown(() => planner.close());
+  const input = seededOrder(11, { skus: 40, units: 4000 });
+  await planner.plan(seededOrder(12, { skus: 5, units: 50 })); // the worker is up
+  const t0 = performance.now();
+  const plan = await planner.plan(input);
+  const ms = performance.now() - t0;
+  t.ok(plan.metrics.time_limited, 'the plan says the limit cut it short');
+  t.ok(ms < 1500, `answered in ${ms.toFixed(0)} ms`);
+  t.same(validatePlan(input, plan), []);
+  t.equal(plan.pallets.reduce((s, p) => s + p.units.length, 0), plan.metrics.units, 'still every unit on a pallet');
+});
+
+t.test('a closed planner refuses new plans', async (t) => {
+  const planner = new LoadPlanner({ threads: 1 });
+  await planner.close();
+  await t.rejects(planner.plan({ lane: lane([]), order: order({}) }), /closed/);
+});
