@@ -11,7 +11,8 @@ import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
 import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
-import { followLog, type Log, type NotificationConsumer } from './notification-consumer.js';
+import { followLog } from '../eventstore/follow-log.js';
+import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
 

@@ -6,7 +6,8 @@ import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kaf
 import type { EventStore } from '../eventstore/event-store.js';
 import { KAFKA } from './delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
-import { followLog, type Log, type NotificationConsumer } from './notification-consumer.js';
+import { followLog } from '../eventstore/follow-log.js';
+import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
 
 export interface KafkaPublisherOptions {

@@ -1,101 +1,11 @@
-// The part the three consumers share: follow the log's OrderPlanned events from a checkpoint, and when
-// handling a batch fails (SMTP down, broker unreachable, disk full), try the same batch again after a
-// growing pause instead of dropping it or stopping for good. The handler moves the checkpoint itself,
-// so that it can move it in the same transaction as what it records.
-import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.js';
+// What the three notification consumers have in common for the composition root. Each follows the
+// log's OrderPlanned events with followLog (src/eventstore/follow-log.ts) and moves its checkpoint
+// itself, in the same transaction as what it records.
+import type { Log } from '../eventstore/follow-log.js';
 
-export type Log = (message: string, error?: unknown) => void;
+export type { Log };
 
 export interface NotificationConsumer {
   /** Stops after the batch in progress (its checkpoint moved, or not, as it finished) and releases resources. */
   stop(): Promise<void>;
-}
-
-export interface FollowOptions {
-  store: EventStore;
-  /** For log lines. */
-  name: string;
-  types: readonly string[];
-  loadCheckpoint(): Promise<bigint | undefined>;
-  /** Must be idempotent per event: after a failure the whole batch comes again. */
-  handle(events: RecordedEvent[], stopping: () => boolean): Promise<void>;
-  /** First pause after a failure; doubles up to maxRetryDelayMs. */
-  retryDelayMs: number;
-  maxRetryDelayMs?: number;
-  log: Log;
-}
-
-export interface Follower {
-  stop(): Promise<void>;
-}
-
-export async function followLog(options: FollowOptions): Promise<Follower> {
-  const { store, name, log } = options;
-  const maxDelay = options.maxRetryDelayMs ?? Math.max(options.retryDelayMs, 60_000);
-  let stopping = false;
-  let subscription: Subscription | undefined;
-  let resubscribeTimer: NodeJS.Timeout | undefined;
-  let wakePause: (() => void) | undefined;
-
-  const pause = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakePause = undefined;
-        resolve();
-      }
-      wakePause = done;
-    });
-
-  async function handleWithRetry(events: RecordedEvent[]): Promise<void> {
-    let delay = options.retryDelayMs;
-    for (let failures = 1; !stopping; failures++) {
-      try {
-        await options.handle(events, () => stopping);
-        return;
-      } catch (error) {
-        if (stopping) return;
-        log(`${name}: handling events up to position ${events.at(-1)?.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
-        await pause(delay);
-        delay = Math.min(delay * 2, maxDelay);
-      }
-    }
-  }
-
-  async function subscribe(): Promise<void> {
-    const after = await options.loadCheckpoint();
-    if (stopping) return;
-    subscription = store.subscribe({
-      ...(after !== undefined ? { after } : {}),
-      types: options.types,
-      handle: handleWithRetry,
-      onError(error) {
-        // Only the store itself gets here (handle never throws): start again from the checkpoint.
-        if (stopping) return;
-        log(`${name}: reading the log failed; resubscribing in ${options.retryDelayMs} ms`, error);
-        resubscribeLater();
-      },
-    });
-  }
-
-  function resubscribeLater(): void {
-    resubscribeTimer = setTimeout(() => {
-      if (stopping) return;
-      subscribe().catch((error: unknown) => {
-        log(`${name}: resubscribing failed; trying again in ${options.retryDelayMs} ms`, error);
-        resubscribeLater();
-      });
-    }, options.retryDelayMs);
-  }
-
-  await subscribe();
-  return {
-    async stop() {
-      stopping = true;
-      clearTimeout(resubscribeTimer);
-      wakePause?.();
-      await subscription?.stop();
-    },
-  };
 }

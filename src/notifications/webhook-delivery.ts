@@ -8,7 +8,8 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
-import { followLog, type Log, type NotificationConsumer } from './notification-consumer.js';
+import { followLog } from '../eventstore/follow-log.js';
+import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
 import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';

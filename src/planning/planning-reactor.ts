@@ -2,9 +2,9 @@
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
 // restart; what makes "once" hold after a crash is that an order whose stream already holds a
 // result is skipped, and the result is appended expecting the revision that was read.
-import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent, type Subscription } from '../eventstore/event-store.js';
+import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
-import { subscribeFromCheckpoint } from '../eventstore/resubscribe.js';
+import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
@@ -35,9 +35,11 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const { store, checkpoints, log } = options;
   let stopping = false;
 
-  const subscription: Subscription = subscribeFromCheckpoint(store, {
+  const follower = await followLog({
+    store,
     name: 'planning reactor',
-    checkpoint: () => checkpoints.load(CONSUMER),
+    loadCheckpoint: () => checkpoints.load(CONSUMER),
+    retryDelayMs: 1000,
     types: ['OrderSubmitted'],
     async handle(events) {
       await forEachConcurrently(events, options.concurrency, (event) => planOnce(event));
@@ -79,7 +81,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   return {
     async stop() {
       stopping = true;
-      await subscription.stop();
+      await follower.stop();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Keeps a read model up to date from the log and lets a command wait until its own events are
 // visible (read-your-writes).
-import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.js';
-import { subscribeFromCheckpoint } from '../eventstore/resubscribe.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { followLog } from '../eventstore/follow-log.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;
@@ -17,7 +17,7 @@ export interface Projector {
 
 export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: (message: string, error?: unknown) => void): Promise<Projector> {
   let position = (await readModel.checkpoint()) ?? -1n;
-  // A failed subscription is retried, so a waiter waits for the retry rather than failing.
+  // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
   const waiters: { position: bigint; resolve: () => void }[] = [];
 
   const release = () => {
@@ -29,9 +29,11 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
     }
   };
 
-  const subscription: Subscription = subscribeFromCheckpoint(store, {
+  const follower = await followLog({
+    store,
     name: 'order projection',
-    checkpoint: () => readModel.checkpoint(),
+    loadCheckpoint: () => readModel.checkpoint(),
+    retryDelayMs: 1000,
     async handle(events) {
       await readModel.apply(events);
       const last = events[events.length - 1];
@@ -50,7 +52,7 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
       return new Promise((resolve) => waiters.push({ position: target, resolve }));
     },
     async stop() {
-      await subscription.stop();
+      await follower.stop();
     },
   };
 }
