@@ -6,13 +6,13 @@ import { openCheckpointStore, openEventStore, openOrderReadModel } from './backe
 import { createApp } from './http/app.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
-import { createLogger, errorLog, type Logger } from './observability/logger.js';
+import { createLogger, serviceLog, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startProjector } from './read-models/projector.js';
-import { renderFromOrderStream } from './packing-instructions/render-from-order-stream.js';
+import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import { notificationsConfigFromEnv } from './notifications/notifications-config.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
@@ -31,7 +31,7 @@ export class SeedRejected extends Error {}
 const READY_LAG_MS = 2000;
 
 export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
-  const log = errorLog(logger);
+  const log = serviceLog(logger);
   const metrics = createMetrics();
   const store = openEventStore(config);
   const orders = await openOrderReadModel(config);
@@ -51,11 +51,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
   });
 
+  const pdfRenderer = new PdfRenderer();
   const notifications = await startNotifications({
     store,
     dataDir: config.dataDir,
     masterData: () => masterDataService.current,
-    renderPdf: (events) => renderFromOrderStream(events),
+    renderPdf: (events) => pdfRenderer.render(events),
     config: notificationsConfigFromEnv(),
     log,
   });
@@ -72,7 +73,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
     visible: (position) => projector.waitFor(position),
-    renderPdf: (events) => renderFromOrderStream(events),
+    renderPdf: (events) => pdfRenderer.render(events),
     adminKey: config.adminKey,
     logger,
     metrics,
@@ -106,12 +107,14 @@ export async function startService(config: Config, logger: Logger = createLogger
       await reactor.stop();
       await planner.close();
       await notifications.stop();
+      await pdfRenderer.close();
       await deliveries.close();
       await projector.stop();
       await masterDataService.stop();
       await store.close();
       await orders.close();
       await checkpoints.close();
+      logger.flush();
     },
   };
 }

@@ -1,0 +1,25 @@
+// Renders packing instructions off the event loop, for downloads and e-mails alike.
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import { WorkerPool } from '../planner/worker-pool.js';
+
+/** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
+const RENDER_LIMIT_MS = 60_000;
+
+export class PdfRenderer {
+  private readonly pool: WorkerPool;
+
+  constructor(threads = 1) {
+    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads);
+  }
+
+  /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
+  async render(orderStream: RecordedEvent[]): Promise<Buffer> {
+    // A Buffer crosses the thread boundary as a plain Uint8Array.
+    const bytes = await this.pool.run<Uint8Array>(orderStream, RENDER_LIMIT_MS);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
