@@ -6,6 +6,7 @@
 // stream's buffer fills and gRPC flow control stops the server: a slow handler slows delivery down
 // instead of piling events up in memory.
 import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
+import { reportSubscriptionError } from './report-subscription-error.js';
 
 /** What the loop needs of the client's subscription (an AllStreamSubscription satisfies it). */
 export interface LiveSource {
@@ -123,20 +124,7 @@ export class KurrentDbSubscription implements Subscription {
   }
 
   #report(error: unknown): void {
-    const { onError } = this.#options;
-    if (!onError) {
-      // Nobody is listening: fail loudly (uncaught exception) rather than stop delivering in silence.
-      process.nextTick(() => {
-        throw error;
-      });
-      return;
-    }
-    try {
-      onError(error);
-    } catch (thrown) {
-      process.nextTick(() => {
-        throw thrown;
-      });
-    }
+    reportSubscriptionError(this.#options.onError, error);
   }
+
 }

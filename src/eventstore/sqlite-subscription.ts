@@ -1,4 +1,5 @@
 import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
+import { reportSubscriptionError } from './report-subscription-error.js';
 
 /** What a subscription reads; the store's connection behind it. */
 export interface SubscriptionSource {
@@ -89,20 +90,7 @@ export class SqliteSubscription implements Subscription {
   }
 
   #report(error: unknown): void {
-    const { onError } = this.#options;
-    if (!onError) {
-      // Nobody is listening: fail loudly (uncaught exception) rather than stop delivering in silence.
-      process.nextTick(() => {
-        throw error;
-      });
-      return;
-    }
-    try {
-      onError(error);
-    } catch (thrown) {
-      process.nextTick(() => {
-        throw thrown;
-      });
-    }
+    reportSubscriptionError(this.#options.onError, error);
   }
+
 }
