@@ -7,7 +7,7 @@ import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from '../clock.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
-import { decideSubmitOrder } from './submit-order.js';
+import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './submit-order.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
 export type SubmitOrderResult = { ok: true; order_id: number; service_ref: string } | { ok: false; errors: FieldErrors };
@@ -19,8 +19,6 @@ export interface SubmitOrderDependencies {
   /** Resolves once the read models have applied the log up to this position. */
   visible: (position: bigint) => Promise<void>;
 }
-
-const REFERENCE_TAKEN: FieldErrors = { reference: ['An order with this reference already exists.'] };
 
 export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: string, order: SubmitOrderPayload): Promise<SubmitOrderResult> {
   const stream = orderStream(companyGroup, order.reference);
@@ -39,7 +37,7 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
     return { ok: true, ...id };
   } catch (error) {
     // Another submit with this reference won the race since the check above; its id stays unused.
-    if (error instanceof WrongExpectedRevision) return { ok: false, errors: REFERENCE_TAKEN };
+    if (error instanceof WrongExpectedRevision) return { ok: false, errors: { reference: [REFERENCE_TAKEN_MESSAGE] } };
     throw error;
   }
 }

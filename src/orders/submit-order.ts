@@ -20,12 +20,14 @@ export interface SubmitOrderState {
   referenceTaken: boolean;
 }
 
+export const REFERENCE_TAKEN_MESSAGE = 'An order with this reference already exists.';
+
 export type SubmitOrderDecision = { ok: true; events: [OrderSubmitted] } | { ok: false; errors: FieldErrors };
 
 export function decideSubmitOrder(command: SubmitOrder, state: SubmitOrderState): SubmitOrderDecision {
   const { order, company_group } = command;
   const errors: FieldErrors = {};
-  if (state.referenceTaken) addError(errors, 'reference', 'An order with this reference already exists.');
+  if (state.referenceTaken) addError(errors, 'reference', REFERENCE_TAKEN_MESSAGE);
 
   const lane = findLane(state.masterData, company_group, order.supplier_name, order.consignee_name);
   if (!lane) {
