@@ -1,9 +1,8 @@
 // Beam search over block placements with greedy completion (the BSG scheme of the container
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
-import { Bin, Cargo } from './cargo';
+import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
 import { Blocks, firstBlockWithin } from './blocks';
-import { orientedX, orientedY, orientedZ } from './cargo';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
@@ -16,6 +15,13 @@ export const SPACE_LOWEST: i32 = 0;
 export const SPACE_CORNER: i32 = 1;
 /** Nearest the back wall, then lowest: a load a warehouse fills from the back to the door. */
 export const SPACE_BACK: i32 = 2;
+
+/** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
+export let deadlineHit = false;
+
+export function resetDeadlineHit(): void {
+  deadlineHit = false;
+}
 
 export class SearchLimits {
   deadlineMs: f64 = f64.MAX_VALUE;
@@ -35,7 +41,6 @@ export class BlockSearch {
   // the current move: space and ranked candidate blocks
   moveSpace: i32 = -1;
   candBlock: StaticArray<i32>;
-  candScore: StaticArray<f64>;
   anchorX: i32 = 0;
   anchorY: i32 = 0;
   private beamA: StaticArray<LoadState>;
@@ -55,7 +60,6 @@ export class BlockSearch {
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
-    this.candScore = new StaticArray<f64>(beamCap);
     this.beamA = new StaticArray<LoadState>(beamCap);
     this.beamB = new StaticArray<LoadState>(beamCap);
     const nc = beamCap * beamCap;
@@ -69,12 +73,6 @@ export class BlockSearch {
       this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
       this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
     }
-  }
-
-  /** Next run uses these blocks (same cargo and bin). */
-  useBlocks(blocks: Blocks): void {
-    this.blocks = blocks;
-    this.placement.blocks = blocks;
   }
 
   /** A fresh effort budget for the next run; a passed deadline stays passed. */
@@ -93,12 +91,16 @@ export class BlockSearch {
 
   private checkLimits(): bool {
     if (this.stopped) return true;
-    if (this.effort >= this.limits.effort || nowMs() >= this.limits.deadlineMs) this.stopped = true;
+    if (this.effort >= this.limits.effort) this.stopped = true;
+    else if (nowMs() >= this.limits.deadlineMs) {
+      this.stopped = true;
+      deadlineHit = true;
+    }
     return this.stopped;
   }
 
   /**
-   * Picks the space to fill next and ranks up to k blocks for it into candBlock/candScore;
+   * Picks the space to fill next and ranks up to k blocks for it into candBlock;
    * returns how many. Spaces nothing fits are marked dead on the way.
    */
   nextMove(s: LoadState, k: i32): i32 {
@@ -168,7 +170,7 @@ export class BlockSearch {
     const room = this.bin.maxWeight - s.weight;
     const blocks = this.blocks;
     const cargo = this.cargo;
-    const candBlock = this.candBlock, candScore = this.candScore;
+    const candBlock = this.candBlock;
     if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
     let n = 0;
     const space = i32x4(sx, sy, sz, 0);
@@ -183,7 +185,6 @@ export class BlockSearch {
         if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
       }
       unchecked((candBlock[n] = b));
-      unchecked((candScore[n] = unchecked(blocks.score[b])));
       n++;
     }
     return n;

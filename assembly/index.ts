@@ -1,6 +1,7 @@
 // The planner's entry points. The host calls reset() before each job, writes the job into the
 // buffer inputBuffer() returns, runs one job and reads the answer at the pointer it returns.
 // Every job allocates from a fresh heap (the stub runtime's reset): nothing outlives a job.
+import { resetDeadlineHit } from './block-search';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -11,6 +12,7 @@ let inputLen: i32 = 0;
 
 export function reset(): void {
   __reset();
+  resetDeadlineHit();
   input = new StaticArray<i32>(0);
   inputLen = 0;
 }

@@ -2,7 +2,7 @@
 // types, as few containers as possible, then the least container volume.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
-import { BlockSearch, SearchLimits, SPACE_BACK } from './block-search';
+import { BlockSearch, deadlineHit, SearchLimits, SPACE_BACK } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -18,8 +18,8 @@ const BEAM_WIDTH: i32 = 4;
 /**
  * Input: time limit ms, effort per container tried, seed, container types (n, then per type
  * l, w, h, payload g, count), then the cargo.
- * Output: [containers, per container: type index, boxes, per box type, x, y, z, l, w, h],
- * then per cargo type: [count not loaded, reason].
+ * Output: [deadline hit, containers, per container: type index, boxes, per box type, x, y, z, l,
+ * w, h], then per cargo type: [count not loaded, reason].
  */
 export function loadContainersJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
@@ -53,6 +53,7 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
 
   const searches = new StaticArray<BlockSearch | null>(nBins);
   const out = new OutputWriter(16 + items * 8);
+  const deadlineAt = out.reserve();
   const containersAt = out.reserve();
   let containers = 0;
   const chosen = new LoadState(2048, cargo.n, items + 1);
@@ -99,6 +100,7 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     for (let t = 0; t < cargo.n; t++) counts[t] = chosen.rem[t];
   }
   out.set(containersAt, containers);
+  out.set(deadlineAt, deadlineHit ? 1 : 0);
   for (let t = 0; t < cargo.n; t++) {
     if (refused[t] > 0) {
       out.push(refused[t]);

@@ -9,7 +9,7 @@ import { InputReader, OutputWriter, writeBoxes } from './wire';
 /**
  * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
  * then per type l, w, h, weight, count, orientation mask, stack policy, can top, stack class.
- * Output: [status, boxes, then per box: type, x, y, z, l, w, h].
+ * Output: [stopped by a limit, boxes, then per box: type, x, y, z, l, w, h].
  */
 export function packContainerJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();

@@ -2,7 +2,7 @@
 // pallets and whole layers of one SKU where that costs no pallet, heavy units low.
 import { Bin, Cargo } from './cargo';
 import { Blocks, generateBlocks } from './blocks';
-import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { BlockSearch, deadlineHit, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { LoadState } from './load-state';
 import { nowMs } from './clock';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -11,7 +11,7 @@ const MAX_BLOCKS: i32 = 3000;
 const BEAM_WIDTH: i32 = 4;
 /** The last pallet's wider search: a pallet saved is worth the effort. */
 const WIDE_BEAM_WIDTH: i32 = 16;
-const LAST_PALLET_EFFORT: i64 = 10;
+const LAST_PALLET_EFFORT: i64 = 4;
 /** Weight per volume raises a block's score by up to this share: heavy units go first, low. */
 const DENSITY_BONUS: f64 = 0.25;
 /** A single-SKU pallet filled less than this leaves its units to the mixed pallets. */
@@ -20,8 +20,8 @@ const SINGLE_SKU_FILL: f64 = 0.85;
 /**
  * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
  * max_weight less the pallet), time limit ms, effort per pallet, seed, then the cargo (one type
- * per SKU). Output: [pallets, per pallet: boxes, per box type, x, y, z, l, w, h], pallets in
- * planner order (AP1 first).
+ * per SKU). Output: [deadline hit, pallets, per pallet: boxes, per box type, x, y, z, l, w, h],
+ * pallets in planner order (AP1 first).
  */
 export function palletizeJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
@@ -38,15 +38,17 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
   const singleFirst = buildPallets(cargo, bin, limits, seed, true);
   const allMixed = buildPallets(cargo, bin, limits, seed, false);
-  const pick = allMixed.data[1] < singleFirst.data[1] ? allMixed : singleFirst;
+  const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
+  pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
 }
 
-/** Writes [pallets, per pallet: boxes, per box ...]; the pallet count is its element 1. */
+/** Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. */
 function buildPallets(cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool): OutputWriter {
   let units = 0;
   for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
   const out = new OutputWriter(16 + units * 8);
+  out.reserve(); // the deadline flag
   const palletsAt = out.reserve();
   let pallets = 0;
   const counts = new StaticArray<i32>(cargo.n);

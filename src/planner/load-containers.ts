@@ -95,9 +95,8 @@ export function loadOrderContainers(
   const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
   for (const { spec, count } of types) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
   pushCargo(input, groups.map((g) => g.wire));
-  const t0 = performance.now();
   const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
-  const timeLimited = performance.now() - t0 >= limits.timeLimitMs;
+  const timeLimited = reader.next() === 1;
   const nextRef = groups.map(() => 0);
   const containers: PlannedContainer[] = [];
   const count = reader.next();

@@ -109,12 +109,11 @@ export function palletizeOrder(
     l: d.l, w: d.w, h: d.h, weightG: d.weightG, count: d.units,
     orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0,
   })));
-  const t0 = performance.now();
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
-  const timeLimited = performance.now() - t0 >= limits.timeLimitMs;
+  const timeLimited = reader.next() === 1;
   const count = reader.next();
   // units of a SKU go to its order lines in line order
-  const cursor = loadable.map((d) => ({ line: 0, used: 0, d }));
+  const cursor = loadable.map((d) => ({ line: 0, used: 0, placed: 0, d }));
   const pallets: PlannedPallet[] = [];
   let unitsPalletized = 0;
   for (let k = 0; k < count; k++) {
@@ -126,6 +125,7 @@ export function palletizeOrder(
         c.used = 0;
       }
       c.used++;
+      c.placed++;
       const line = c.d.lines[c.line]!;
       return { sku: c.d.sku, purchase_order: line.purchase_order, line_item_number: line.line_item_number, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h };
     });
@@ -143,9 +143,9 @@ export function palletizeOrder(
       contents: contentsOf(placed),
     });
   }
+  // the palletizer leaves a unit only when no pallet can take it
   for (const c of cursor) {
-    const left = c.d.units - c.d.lines.slice(0, c.line).reduce((s, l) => s + l.units, 0) - c.used;
-    if (left > 0) unplaced.push({ kind: 'unit', ref: c.d.sku, count: left, reason: 'too_large_for_pallet' });
+    if (c.placed < c.d.units) unplaced.push({ kind: 'unit', ref: c.d.sku, count: c.d.units - c.placed, reason: 'too_large_for_pallet' });
   }
   const volume = loadable.reduce((s, d) => s + d.units * d.l * d.w * d.h, 0);
   const weight = loadable.reduce((s, d) => s + d.units * d.weightG, 0);

@@ -5,7 +5,7 @@ import type { ItemDocument } from '../master-data/master-data-document.js';
 import type { LooseBox } from '../orders/submit-order-payload.js';
 import { CONTAINER_CATALOG } from './containers.js';
 import type { ContainerPlacement, OrderPlan, PlanOrderInput, PlannedPallet } from './plan-types.js';
-import { boxesOverlap, containsFootprint, footprintOverlap, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
+import { boxesOverlap, containsFootprint, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
 
 const EPS = 1e-6;
 const MM_PER: Record<string, number> = { mm: 1, cm: 10, in: 25.4 };
@@ -27,12 +27,30 @@ export function validatePlan(input: PlanOrderInput, plan: OrderPlan): string[] {
   checkCounts(input, plan, v);
   if (plan.metrics.pallet_count !== plan.pallets.length) v.push('metrics.pallet_count differs from the pallets');
   if (plan.metrics.container_count !== plan.containers.length) v.push('metrics.container_count differs from the containers');
-  try {
-    JSON.parse(JSON.stringify(plan));
-  } catch {
-    v.push('plan is not JSON-serializable');
-  }
+  const notJson = firstNonJson(plan, 'plan');
+  if (notJson) v.push(`${notJson} does not survive JSON (the plan is stored in an event)`);
   return v;
+}
+
+/** The path of the first value JSON would drop or change: NaN, Infinity, undefined, a bigint, a function. */
+function firstNonJson(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = firstNonJson(value[i], `${path}[${i}]`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object') {
+    for (const [k, x] of Object.entries(value)) {
+      const bad = firstNonJson(x, `${path}.${k}`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  return path;
 }
 
 function checkPallets(input: PlanOrderInput, plan: OrderPlan, mm: number, g: number, v: string[]): void {
@@ -115,11 +133,12 @@ interface CargoFacts {
   top: boolean;
 }
 
+/** Spec 2.6 as the planner reads it: x spins on the floor, y stands it on its length, z on its width. */
 function looseOptions(b: LooseBox, L: number, W: number, H: number): [number, number, number][] {
   const o: [number, number, number][] = [[L, W, H]];
   if (b.rotation_x) o.push([W, L, H]);
-  if (b.rotation_z) o.push(...(b.rotation_x ? [[L, H, W], [H, L, W]] as [number, number, number][] : [[L, H, W]] as [number, number, number][]));
-  if (b.rotation_y) o.push(...(b.rotation_x ? [[H, W, L], [W, H, L]] as [number, number, number][] : [[H, W, L]] as [number, number, number][]));
+  if (b.rotation_z) o.push([L, H, W], ...(b.rotation_x ? [[H, L, W] as [number, number, number]] : []));
+  if (b.rotation_y) o.push([H, W, L], ...(b.rotation_x ? [[W, H, L] as [number, number, number]] : []));
   return o;
 }
 
@@ -226,7 +245,7 @@ function checkStacking(where: string, p: ContainerPlacement, f: CargoFacts, all:
     return;
   }
   const bf = facts.get(`${base.kind}:${base.ref}`);
-  if (!containsFootprint(base, p) || footprintOverlap(base, p) !== p.l * p.w) v.push(`${where}: not wholly on ${base.ref}`);
+  if (!containsFootprint(base, p)) v.push(`${where}: not wholly on ${base.ref}`);
   if (!f.top) v.push(`${where}: stacked but not double_stacked_top`);
   if (!bf?.bottom) v.push(`${where}: stands on ${base.ref}, which is not double_stacked_bottom`);
   if ((f.kind === 'loose_box') !== (base.kind === 'loose_box')) v.push(`${where}: a ${f.kind} on a ${base.kind}`);

@@ -32,6 +32,8 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private closed = false;
+  /** Set when a worker died before it was ready (a broken build): respawning would only loop. */
+  private broken: Error | undefined;
 
   constructor(private readonly script: URL, size: number) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
@@ -39,6 +41,7 @@ export class WorkerPool {
 
   run<T>(payload: unknown, hardLimitMs: number): Promise<T> {
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
+    if (this.broken) return Promise.reject(this.broken);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ payload, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
       this.dispatch();
@@ -103,9 +106,13 @@ export class WorkerPool {
     this.slots.splice(i, 1);
     void slot.worker.terminate();
     job?.reject(error);
-    if (!this.closed) {
-      this.slots.splice(i, 0, this.spawn());
-      this.dispatch();
+    if (this.closed) return;
+    if (!slot.ready) {
+      this.broken = new Error(`planner worker failed to start: ${error.message}`);
+      for (const queued of this.queue.splice(0)) queued.reject(this.broken);
+      return;
     }
+    this.slots.splice(i, 0, this.spawn());
+    this.dispatch();
   }
 }

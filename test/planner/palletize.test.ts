@@ -1,4 +1,5 @@
 import t from 'tap';
+import { seededOrder } from '../../bench/lib/seeded-orders.js';
 import { EUR, GMA, item, lane, line, order } from './fixtures.js';
 import { planChecked, withoutTiming } from './plan.js';
 
@@ -90,6 +91,14 @@ t.test('units that cannot be palletized are reported, not dropped', async (t) =>
     [['BIG', 2, 'too_large_for_pallet'], ['GHOST', 3, 'no_item_master_data'], ['HEAVY', 1, 'over_pallet_max_weight']],
   );
   t.equal(plan.pallets.reduce((s, p) => s + p.units.length, 0), 4);
+});
+
+t.test('a large order of many SKUs: every unit on a pallet, near the lower bound', async (t) => {
+  const input = seededOrder(4242, { skus: 60, units: 5000 });
+  const plan = planChecked(t, input);
+  t.equal(plan.metrics.units_palletized, plan.metrics.units);
+  t.same(plan.unplaced, []);
+  t.ok(plan.pallets.length <= Math.ceil(plan.metrics.pallet_lower_bound * 1.2), `${plan.pallets.length} pallets, lower bound ${plan.metrics.pallet_lower_bound}`);
 });
 
 t.test('same input and seed, same plan', async (t) => {

@@ -70,4 +70,5 @@ t.test('each broken rule is caught', async (t) => {
     c.placements.push({ ...c.placements.find((x) => x.kind === 'pre_built')!, x: 5000, y: 1500, z: 0, loading_order: c.placements.length + 1 });
   }, /loaded twice/);
   broken(t, 'a wrong utilization', (p) => { p.containers[0]!.volume_utilization = 0.99; }, /volume_utilization/);
+  broken(t, 'a number JSON cannot hold', (p) => { p.containers[0]!.weight_utilization = NaN; }, /weight_utilization does not survive JSON/);
 });

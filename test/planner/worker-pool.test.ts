@@ -17,6 +17,13 @@ t.test('a job past its hard limit fails with JobTimeoutError and its worker is r
   t.equal(await pool.run<number>({ spin: false, value: 21 }, 5000), 42, 'the fresh worker takes the next job');
 });
 
+t.test('a worker that cannot start fails the jobs instead of respawning forever', async (t) => {
+  const pool = new WorkerPool(new URL('./support/failing-worker.js', import.meta.url), 2);
+  t.teardown(() => pool.close());
+  await t.rejects(pool.run({ spin: false, value: 1 }, 5000), /failed to start: no planner.wasm/);
+  await t.rejects(pool.run({ spin: false, value: 2 }, 5000), /failed to start/);
+});
+
 t.test('jobs queue behind a busy pool and all complete', async (t) => {
   const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 2);
   t.teardown(() => pool.close());
