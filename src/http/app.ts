@@ -40,7 +40,7 @@ export function createApp(deps: AppDependencies): Koa {
         ctx.body = error.body;
         return;
       }
-      (ctx.state.log as Logger).error({ err: error }, `${ctx.method} ${ctx.path} failed`);
+      deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
       ctx.status = 500;
       ctx.body = { detail: 'Internal server error.' };
     }

@@ -17,16 +17,24 @@ export function presentedApiKey(ctx: Context): string | undefined {
 }
 
 export function keyMatches(presented: string, keyHashHex: string): boolean {
-  return timingSafeEqual(sha256(presented), Buffer.from(keyHashHex, 'hex'));
+  return timingSafeEqual(sha256(presented), hashBytes(keyHashHex));
 }
 
 export function findCaller(masterData: MasterData, presented: string): Caller | undefined {
   const digest = sha256(presented);
   let found: Caller | undefined;
   for (const key of masterData.keys.values()) {
-    if (timingSafeEqual(digest, Buffer.from(key.key_hash, 'hex'))) found = { companyGroup: key.company_group };
+    if (timingSafeEqual(digest, hashBytes(key.key_hash))) found = { companyGroup: key.company_group };
   }
   return found;
+}
+
+// The stored hashes as bytes, decoded once rather than on every request.
+const decodedHashes = new Map<string, Buffer>();
+function hashBytes(keyHashHex: string): Buffer {
+  let bytes = decodedHashes.get(keyHashHex);
+  if (!bytes) decodedHashes.set(keyHashHex, (bytes = Buffer.from(keyHashHex, 'hex')));
+  return bytes;
 }
 
 export function requireApiKey(masterData: () => MasterData) {

@@ -8,8 +8,10 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
   const options = {
     level,
     base: { service: 'orders' },
+    // Exact paths only: wildcard redaction costs more per line than the rest of a request's logging.
+    // Nothing logs these fields on purpose (test/api/logging.test.ts checks); this catches accidents.
     redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'key', '*.key', 'secret', '*.secret', '*.api_keys', 'webhooks[*].secret'],
+      paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'key', 'secret', 'api_keys', 'webhooks'],
       censor: '[redacted]',
     },
   };
