@@ -2,9 +2,10 @@
 // Reads the json-summary report tap wrote and fails when a total drops under its threshold.
 import { readFileSync } from 'node:fs';
 
-const THRESHOLDS = { lines: 85, statements: 85, functions: 80, branches: 75 };
+// A little under what the suite reaches (97 % lines, 88.8 % branches on 2026-11-23): a drop fails the run.
+const THRESHOLDS = { lines: 95, statements: 95, functions: 95, branches: 86 };
 
-const { total } = JSON.parse(readFileSync(new URL('../coverage/coverage-summary.json', import.meta.url), 'utf8'));
+const { total } = JSON.parse(readFileSync(new URL('../.tap/report/coverage-summary.json', import.meta.url), 'utf8'));
 const failures = Object.entries(THRESHOLDS).filter(([metric, floor]) => total[metric].pct < floor);
 for (const [metric, floor] of Object.entries(THRESHOLDS)) {
   console.log(`coverage ${metric}: ${total[metric].pct} % (threshold ${floor} %)`);

@@ -11,7 +11,11 @@ t.teardown(async () => {
   removeDataDir(service.dataDir);
 });
 const palletContents = (order: string, key = ACME_KEY) => service.request('GET', `/api/v1/orders/pallet-contents/?order=${encodeURIComponent(order)}`, { key });
-const ready = (order: string) => eventually(async () => (await palletContents(order)).status !== 400 || (await palletContents(order)).body.order[0] !== NOT_READY_MESSAGE);
+const ready = (order: string) =>
+  eventually(async () => {
+    const response = await palletContents(order);
+    return response.status !== 400 || response.body.order[0] !== NOT_READY_MESSAGE;
+  });
 
 t.test('an unknown order answers 400 under order', async (t) => {
   const response = await palletContents('NO-SUCH-ORDER');
