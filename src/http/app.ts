@@ -46,26 +46,22 @@ export function createApp(deps: AppDependencies): Koa {
     }
   });
 
+  // One router for every concern: each router a request passes through matches the path again.
+  const router = new Router();
+  healthRoutes(router, deps.readiness, deps.metrics);
   const openApi = JSON.stringify(buildOpenApiDocument());
-  const health = healthRoutes(deps.readiness, deps.metrics);
-  app.use(health.routes()).use(health.allowedMethods());
-
-  const publicRoutes = new Router();
-  publicRoutes.get('/api/v1/openapi.json', (ctx) => {
+  router.get('/api/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openApi;
   });
-  app.use(publicRoutes.routes()).use(publicRoutes.allowedMethods());
+  masterDataRoutes(router, deps.masterDataService, deps.adminKey);
+  orderRoutes(router, deps);
+  packingInstructionsRoutes(router, deps);
 
-  const admin = masterDataRoutes(deps.masterDataService, deps.adminKey);
-  app.use(admin.routes()).use(admin.allowedMethods());
-
-  const orders = orderRoutes(deps);
+  // Before routing, so that any path under /api/v1/orders/ asks for a key first, even one that does not exist.
   const authenticate = requireApiKey(() => deps.masterDataService.current);
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api/v1/orders/') ? authenticate(ctx, next) : next()));
-  app.use(orders.routes()).use(orders.allowedMethods());
-  const packingInstructions = packingInstructionsRoutes(deps);
-  app.use(packingInstructions.routes()).use(packingInstructions.allowedMethods());
+  app.use((ctx, next) => (ctx.path.startsWith('/api/v1/orders/') ? authenticate(ctx, next) : next()));
+  app.use(router.routes()).use(router.allowedMethods());
 
   return app;
 }

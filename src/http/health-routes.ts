@@ -1,7 +1,7 @@
 // /healthz: the process answers. /readyz: the backends answer and the read models are caught up
 // with the log within a bound, so a load balancer only sends traffic that will read its own writes.
 // /metrics: Prometheus text format.
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Metrics } from '../observability/metrics.js';
 
 export interface ReadinessCheck {
@@ -9,8 +9,7 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-export function healthRoutes(checks: readonly ReadinessCheck[], metrics: Metrics): Router {
-  const router = new Router();
+export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics): void {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -31,5 +30,4 @@ export function healthRoutes(checks: readonly ReadinessCheck[], metrics: Metrics
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
-  return router;
 }

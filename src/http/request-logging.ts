@@ -21,7 +21,6 @@ export function requestLogging(logger: Logger, metrics: Metrics) {
       // The matched route pattern, not the path: ids and references would make unbounded label sets.
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
-      metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
       // One line with the id as a field: a child logger per request cost more than the line itself.
       logger.info({ request_id: requestId, method: ctx.method, route: labels.route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');

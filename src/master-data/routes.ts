@@ -1,17 +1,16 @@
 // PUT /api/v1/admin/master-data/: the bootstrap document at run time, for the operator holding
 // ORDERS_ADMIN_KEY. Without an admin key configured, the admin API refuses everyone.
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { presentedApiKey, keyMatches } from '../http/auth.js';
 import { readJsonObject } from '../http/json-body.js';
 import { hashApiKey } from './apply-master-data.js';
 import type { MasterDataService } from './master-data-service.js';
 import { validateMasterDataDocument } from './validate-master-data.js';
 
-export function masterDataRoutes(masterData: MasterDataService, adminKey: string | undefined): Router {
-  const router = new Router({ prefix: '/api/v1/admin' });
+export function masterDataRoutes(router: Router, masterData: MasterDataService, adminKey: string | undefined): void {
   const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
 
-  router.put('/master-data/', async (ctx) => {
+  router.put('/api/v1/admin/master-data/', async (ctx) => {
     const presented = presentedApiKey(ctx);
     if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
       ctx.status = 401;
@@ -33,6 +32,4 @@ export function masterDataRoutes(masterData: MasterDataService, adminKey: string
     }
     ctx.body = { applied: true, changes: result.changes };
   });
-
-  return router;
 }

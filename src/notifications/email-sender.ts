@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
+import { EMAIL, type EmailRecord } from './delivery-store.js';
 import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';

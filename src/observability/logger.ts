@@ -15,9 +15,10 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
       censor: '[redacted]',
     },
   };
-  // Without a destination: stdout, written asynchronously. A synchronous write per request costs more
-  // than the request; the buffer is flushed on shutdown, and a crash loses at most the lines of its last tick.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  // Without a destination: stdout, written asynchronously in batches of at least 4 KiB or every 200 ms.
+  // A write per line cost more than the request it logged (bench:api: a third of retrieve's throughput).
+  // The buffer is flushed on shutdown; a crash loses at most the last 200 ms of lines.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 }));
 }
 
 /** The `(message, error?)` shape the rest of the service logs with: an error when one is given, else information. */

@@ -1,7 +1,7 @@
 // Pallet contents (spec 4.4) and the packing-instructions download (4.5): both look an order up by
 // reference or service_ref within the caller's company group (newest match), and both answer
 // 400 {"order": [...]} until the plan is ready.
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { Caller } from '../http/auth.js';
@@ -39,17 +39,16 @@ async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise
   return { document, plan };
 }
 
-export function packingInstructionsRoutes(deps: PackingInstructionsDependencies): Router {
-  const router = new Router({ prefix: '/api/v1/orders' });
+export function packingInstructionsRoutes(router: Router, deps: PackingInstructionsDependencies): void {
 
-  router.get('/pallet-contents/', async (ctx) => {
+  router.get('/api/v1/orders/pallet-contents/', async (ctx) => {
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
     if (found.plan.pallets.length === 0) return badRequest(ctx, { order: [NO_PALLETS_MESSAGE] });
     ctx.body = found.plan.pallets;
   });
 
-  router.get('/download-packing-instructions/', async (ctx) => {
+  router.get('/api/v1/orders/download-packing-instructions/', async (ctx) => {
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
     const { view, stream } = found.document;
@@ -61,8 +60,6 @@ export function packingInstructionsRoutes(deps: PackingInstructionsDependencies)
     ctx.set('Content-Disposition', `attachment; filename="packing-instructions-${view.service_ref}.pdf"`);
     ctx.body = pdf;
   });
-
-  return router;
 }
 
 function badRequest(ctx: Context, errors: object): void {

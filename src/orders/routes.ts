@@ -1,10 +1,9 @@
 // Order API routes (spec 4.1-4.3).
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Caller } from '../http/auth.js';
 import { readJsonObject } from '../http/json-body.js';
 import type { OrderReadModel } from '../read-models/order-read-model.js';
-import type { OrderDocument } from '../../projections/order-view.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
 import { validateSubmitOrder } from './validate-submit-order.js';
 import { ALIASES } from './submit-order-schema.js';
@@ -17,10 +16,9 @@ export interface OrderRoutesDependencies extends SubmitOrderDependencies {
   orders: OrderReadModel;
 }
 
-export function orderRoutes(deps: OrderRoutesDependencies): Router {
-  const router = new Router({ prefix: '/api/v1/orders' });
+export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void {
 
-  router.post('/submit-order/', async (ctx) => {
+  router.post('/api/v1/orders/submit-order/', async (ctx) => {
     const body = await readJsonObject(ctx);
     const validated = validateSubmitOrder(body);
     if (!validated.ok) return badRequest(ctx, validated.errors);
@@ -30,7 +28,7 @@ export function orderRoutes(deps: OrderRoutesDependencies): Router {
     ctx.body = { message: 'Order has been created and will be processed shortly', order_id: result.order_id, service_ref: result.service_ref };
   });
 
-  router.get('/detailed-orders/', async (ctx) => {
+  router.get('/api/v1/orders/detailed-orders/', async (ctx) => {
     const query = parseListQuery(ctx);
     if ('errors' in query) return badRequest(ctx, query.errors);
     const { companyGroup } = caller(ctx);
@@ -55,16 +53,18 @@ export function orderRoutes(deps: OrderRoutesDependencies): Router {
     };
   });
 
-  router.get('/detailed-orders/:id/', async (ctx) => {
-    const document = await orderInScope(ctx, deps.orders);
-    if (document) ctx.body = document.view;
+  router.get('/api/v1/orders/detailed-orders/:id/', async (ctx) => {
+    const order = await orderInScope(ctx, (id) => deps.orders.getViewJson(id));
+    if (!order) return;
+    ctx.type = 'application/json';
+    ctx.body = order.viewJson;
   });
 
   // For auditors: the order's events as recorded, oldest first.
-  router.get('/detailed-orders/:id/history/', async (ctx) => {
-    const document = await orderInScope(ctx, deps.orders);
-    if (!document) return;
-    const events = await deps.store.readStream(document.stream);
+  router.get('/api/v1/orders/detailed-orders/:id/history/', async (ctx) => {
+    const order = await orderInScope(ctx, (id) => deps.orders.getById(id));
+    if (!order) return;
+    const events = await deps.store.readStream(order.stream);
     ctx.body = events.map((event) => ({
       event_id: event.id,
       type: event.type,
@@ -74,14 +74,12 @@ export function orderRoutes(deps: OrderRoutesDependencies): Router {
       data: event.data,
     }));
   });
-
-  return router;
 }
 
 /** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
-async function orderInScope(ctx: Context, orders: OrderReadModel): Promise<OrderDocument | undefined> {
+async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
   const id = /^[1-9]\d{0,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
-  const document = id === undefined ? undefined : await orders.getById(id);
+  const document = id === undefined ? undefined : await read(id);
   if (!document) {
     ctx.status = 404;
     ctx.body = { detail: 'Not found.' };

@@ -247,6 +247,10 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     async getById(id) {
       return (await orders.findOne({ _id: id }, documentOnly))?.document;
     },
+    async getViewJson(id) {
+      const document = (await orders.findOne({ _id: id }, documentOnly))?.document;
+      return document && { company_group: document.company_group, stream: document.stream, viewJson: JSON.stringify(document.view) };
+    },
     async palletContents(id) {
       return (await pallets.findOne({ _id: id }, documentOnly))?.document;
     },

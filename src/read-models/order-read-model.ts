@@ -14,12 +14,18 @@ export interface OrderListQuery {
   limit?: number;
 }
 
+export interface OrderViewJson extends Omit<OrderDocument, 'view'> {
+  viewJson: string;
+}
+
 export interface OrderReadModel {
   /** Log position of the last event applied; undefined before the first. */
   checkpoint(): Promise<bigint | undefined>;
   /** Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. */
   apply(events: readonly RecordedEvent[]): Promise<void>;
   getById(id: number): Promise<OrderDocument | undefined>;
+  /** The same order with its view as JSON text, for retrieve to send as it is. */
+  getViewJson(id: number): Promise<OrderViewJson | undefined>;
   /** Whether the order's plan is ready, and its service-built pallets. */
   palletContents(id: number): Promise<PalletContentsDocument | undefined>;
   /** The newest order of the group whose reference or service_ref is exactly `value`. */

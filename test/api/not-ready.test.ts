@@ -2,6 +2,7 @@
 // still here by giving the routes a read model that has seen the order but no plan.
 import t from 'tap';
 import Koa from 'koa';
+import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { openSqliteOrderReadModel } from '../../src/read-models/sqlite-order-read-model.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
@@ -18,8 +19,9 @@ app.use(async (ctx, next) => {
   ctx.state.caller = { companyGroup: 'Acme Group' };
   await next();
 });
-const routes = packingInstructionsRoutes({ store, orders, visible: async () => {}, renderPdf: async () => Buffer.from('%PDF-') });
-app.use(routes.routes());
+const router = new Router();
+packingInstructionsRoutes(router, { store, orders, visible: async () => {}, renderPdf: async () => Buffer.from('%PDF-') });
+app.use(router.routes());
 const server = app.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/orders`;

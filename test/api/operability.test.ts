@@ -34,9 +34,9 @@ t.test('/metrics counts requests by route pattern and status, and shows projecti
   const response = await service.request('GET', '/metrics');
   t.equal(response.status, 200);
   const text = String(response.body);
-  t.match(text, /orders_http_requests_total\{method="POST",route="\/api\/v1\/orders\/submit-order\/",status="201"\} 1/);
-  t.match(text, /orders_http_requests_total\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="200"\} 1/);
-  t.match(text, /orders_http_requests_total\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="404"\} 1/);
+  t.match(text, /orders_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/orders\/submit-order\/",status="201"\} 1/);
+  t.match(text, /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="200"\} 1/);
+  t.match(text, /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="404"\} 1/);
   t.match(text, /orders_http_request_duration_seconds_bucket/);
   t.match(text, /orders_projection_lag_events \d+/);
   t.notMatch(text, /999999/, 'ids never become label values');

@@ -30,7 +30,7 @@ t.test('npm run replay on an untouched data directory finds the read models equa
 
 t.test('a read model that drifted from the log is reported, with the order, and exits 1', async (t) => {
   const db = new Database(`${dataDir}/read-models.db`);
-  db.prepare("UPDATE orders SET document = json_set(document, '$.view.reference', 'TAMPERED') WHERE id = ?").run(created.body.order_id);
+  db.prepare("UPDATE orders SET view = json_set(view, '$.reference', 'TAMPERED') WHERE id = ?").run(created.body.order_id);
   db.close();
   const { code, stdout } = await run(dataDir);
   t.equal(code, 1);

@@ -38,6 +38,7 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.teardown(cleanup);
       t.equal(await readModel.checkpoint(), undefined);
       t.equal(await readModel.getById(1), undefined);
+      t.equal(await readModel.getViewJson(1), undefined);
       t.same(await readModel.list({ companyGroup: 'g', offset: 0, limit: 10 }), { count: 0, results: [] });
     });
 
@@ -55,6 +56,8 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.equal(order?.view.updated_at, '2026-11-21T00:00:00.000000', 'the replayed OrderSubmitted did not reset the document');
       t.equal(await readModel.checkpoint(), downloaded.position);
       t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2);
+      const asJson = await readModel.getViewJson(1);
+      t.same(asJson && { ...asJson, viewJson: JSON.parse(asJson.viewJson) }, { company_group: order!.company_group, stream: order!.stream, viewJson: order!.view }, 'the view as JSON text is the same view');
     });
 
     t.test('finds the newest order by reference, and by service_ref, within a group only', async (t) => {

@@ -1,7 +1,9 @@
 import t from 'tap';
 import { openSqliteOrderReadModel } from '../../src/read-models/sqlite-order-read-model.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
-import { orderReadModelContract } from './order-read-model-contract.js';
+import { orderReadModelContract, submitted } from './order-read-model-contract.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 
 orderReadModelContract(t, 'SQLite', async () => {
   const dataDir = tempDataDir();
@@ -13,4 +15,34 @@ orderReadModelContract(t, 'SQLite', async () => {
       removeDataDir(dataDir);
     },
   };
+});
+
+t.test('a read model written by another schema version is dropped and rebuilt from the start of the log', async (t) => {
+  const dataDir = tempDataDir();
+  t.teardown(() => removeDataDir(dataDir));
+  const first = openSqliteOrderReadModel(dataDir);
+  await first.apply([submitted(1, 'g', 'A')]);
+  await first.close();
+  const db = new Database(join(dataDir, 'read-models.db'));
+  db.pragma('user_version = 1');
+  db.close();
+
+  const reopened = openSqliteOrderReadModel(dataDir);
+  t.teardown(() => reopened.close());
+  t.equal(await reopened.checkpoint(), undefined, 'the projector starts again from the first event');
+  t.equal(await reopened.getById(1), undefined);
+  await reopened.apply([submitted(1, 'g', 'A')]);
+  t.equal((await reopened.getById(1))?.view.reference, 'A');
+});
+
+t.test('a read model of the current version is kept on reopening', async (t) => {
+  const dataDir = tempDataDir();
+  t.teardown(() => removeDataDir(dataDir));
+  const first = openSqliteOrderReadModel(dataDir);
+  await first.apply([submitted(1, 'g', 'A')]);
+  await first.close();
+  const reopened = openSqliteOrderReadModel(dataDir);
+  t.teardown(() => reopened.close());
+  t.equal((await reopened.getById(1))?.view.reference, 'A');
+  t.not(await reopened.checkpoint(), undefined);
 });
