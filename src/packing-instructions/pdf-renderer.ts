@@ -1,6 +1,6 @@
 // Renders packing instructions off the event loop, for downloads and e-mails alike.
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import { WorkerPool } from '../planner/worker-pool.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;

@@ -2,7 +2,7 @@
 // would otherwise hold up every HTTP request while a document is drawn.
 import { parentPort } from 'node:worker_threads';
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import type { WorkerReply } from '../planner/worker-pool.js';
+import type { WorkerReply } from '../workers/worker-pool.js';
 import { renderFromOrderStream } from './render-from-order-stream.js';
 
 const port = parentPort;

@@ -3,13 +3,9 @@
 import type { LooseBox, PreBuilt } from '../orders/submit-order-payload.js';
 import { formatDecimal, type LaneUnits } from './lane-units.js';
 import { ALERT, type PageFlow } from './page-flow.js';
-import { drawTable, type RowStyle } from './tables.js';
+import { drawTable, type Column, type RowStyle } from './tables.js';
 
 const yesNo = (flag: boolean): string => (flag ? 'yes' : 'no');
-
-function dimensions(item: { length: string; width: string; height: string }): string {
-  return `${formatDecimal(item.length)} x ${formatDecimal(item.width)} x ${formatDecimal(item.height)}`;
-}
 
 function stacking(item: { double_stacked_bottom: boolean; double_stacked_top: boolean }): string {
   return `Can be below: ${yesNo(item.double_stacked_bottom)}\nCan be on top: ${yesNo(item.double_stacked_top)}`;
@@ -38,72 +34,80 @@ function preBuiltItems(preBuilt: PreBuilt): string {
 // Rows with pieces the plan could not load stand out in red; "Loaded" says how many did go.
 const SHORTFALL: RowStyle = { color: ALERT, fill: '#fde8e8' };
 
-function shortfallStyle(rows: readonly { count: number; name: string }[], notLoaded: ReadonlyMap<string, number>) {
-  return (_row: string[], index: number): RowStyle | undefined => {
-    const item = rows[index];
-    return item && (notLoaded.get(item.name) ?? 0) > 0 ? SHORTFALL : undefined;
-  };
+interface SubmittedCargo {
+  name: string;
+  length: string;
+  width: string;
+  height: string;
+  weight: string;
+  count: number;
 }
 
-function loaded(item: { count: number; name: string }, notLoaded: ReadonlyMap<string, number>): string {
-  return String(Math.max(item.count - (notLoaded.get(item.name) ?? 0), 0));
+interface CargoTable<T> {
+  title: string;
+  empty: string;
+  rows: readonly T[];
+  /** The columns after Name, size, weight, count and loaded, and their cells. */
+  columns: Column[];
+  cells: (row: T) => string[];
 }
 
 /** `notLoaded`: pieces left behind by row name, from the plan's unplaced list. */
-export function drawPreBuiltsTable(flow: PageFlow, preBuilts: readonly PreBuilt[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
+function drawCargoTable<T extends SubmittedCargo>(flow: PageFlow, units: LaneUnits, notLoaded: ReadonlyMap<string, number>, table: CargoTable<T>): void {
+  const shortBy = (item: T) => notLoaded.get(item.name) ?? 0;
   drawTable(flow, {
-    title: 'Pre-built pallets (as submitted, each loaded as provided)',
+    title: table.title,
     columns: [
-      { header: 'Name', weight: 17 },
-      { header: `L x W x H (${units.length})`, weight: 15 },
-      { header: `Weight each (${units.weight})`, weight: 9, align: 'right' },
-      { header: 'Count', weight: 6, align: 'right' },
-      { header: 'Loaded', weight: 7, align: 'right' },
-      { header: 'Items: PO / line: quantity', weight: 19 },
-      { header: 'Stacking', weight: 15 },
-      { header: 'Turn on floor', weight: 12 },
-    ],
-    rows: preBuilts.map((p) => [
-      p.name,
-      dimensions(p),
-      formatDecimal(p.weight),
-      String(p.count),
-      loaded(p, notLoaded),
-      preBuiltItems(p),
-      stacking(p),
-      p.rotation_x ? 'allowed' : 'no: footprint locked',
-    ]),
-    rowStyle: shortfallStyle(preBuilts, notLoaded),
-    empty: 'This order has no pre-built pallets.',
-  });
-}
-
-export function drawLooseBoxesTable(flow: PageFlow, looseBoxes: readonly LooseBox[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
-  drawTable(flow, {
-    title: 'Loose boxes (as submitted)',
-    columns: [
-      { header: 'Name', weight: 14 },
+      { header: 'Name', weight: 15 },
       { header: `L x W x H (${units.length})`, weight: 14 },
       { header: `Weight each (${units.weight})`, weight: 8, align: 'right' },
       { header: 'Count', weight: 6, align: 'right' },
       { header: 'Loaded', weight: 7, align: 'right' },
+      ...table.columns,
+    ],
+    rows: table.rows.map((item) => [
+      item.name,
+      `${formatDecimal(item.length)} x ${formatDecimal(item.width)} x ${formatDecimal(item.height)}`,
+      formatDecimal(item.weight),
+      String(item.count),
+      String(Math.max(item.count - shortBy(item), 0)),
+      ...table.cells(item),
+    ]),
+    rowStyle: (_row, index) => (shortBy(table.rows[index]!) > 0 ? SHORTFALL : undefined),
+    empty: table.empty,
+  });
+}
+
+export function drawPreBuiltsTable(flow: PageFlow, preBuilts: readonly PreBuilt[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
+  drawCargoTable(flow, units, notLoaded, {
+    title: 'Pre-built pallets (as submitted, each loaded as provided)',
+    empty: 'This order has no pre-built pallets.',
+    rows: preBuilts,
+    columns: [
+      { header: 'Items: PO / line: quantity', weight: 20 },
+      { header: 'Stacking', weight: 15 },
+      { header: 'Turn on floor', weight: 12 },
+    ],
+    cells: (p) => [preBuiltItems(p), stacking(p), p.rotation_x ? 'allowed' : 'no: footprint locked'],
+  });
+}
+
+export function drawLooseBoxesTable(flow: PageFlow, looseBoxes: readonly LooseBox[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
+  drawCargoTable(flow, units, notLoaded, {
+    title: 'Loose boxes (as submitted)',
+    empty: 'This order has no loose boxes.',
+    rows: looseBoxes,
+    columns: [
       { header: 'PO / line', weight: 13 },
       { header: 'Product qty / packages', weight: 9 },
       { header: 'Stacking', weight: 15 },
       { header: 'Rotation', weight: 14 },
     ],
-    rows: looseBoxes.map((b) => [
-      b.name,
-      dimensions(b),
-      formatDecimal(b.weight),
-      String(b.count),
-      loaded(b, notLoaded),
+    cells: (b) => [
       `${b.purchase_order || '-'} / ${b.line_item_number || '-'}`,
       `${b.product_quantity ?? '-'} / ${b.product_packages ?? '-'}`,
       stacking(b),
       looseBoxRotation(b),
-    ]),
-    rowStyle: shortfallStyle(looseBoxes, notLoaded),
-    empty: 'This order has no loose boxes.',
+    ],
   });
 }

@@ -11,4 +11,3 @@ export { validateBrPacking, volumeUtilization } from './validate-br-packing.js';
 export type { BrBoxType, BrInstance, BrPlacement } from './br-instance.js';
 export { packContainer, type PackContainerOptions, type PackContainerResult } from './pack-container.js';
 export { PlannerWasm } from './planner-wasm.js';
-export { JobTimeoutError, WorkerPool } from './worker-pool.js';

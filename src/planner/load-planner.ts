@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_EFFORT } from './plan-order.js';
 import type { OrderPlan, PlanOrderInput } from './plan-types.js';
 import type { PlanJob } from './plan-worker.js';
-import { WorkerPool } from './worker-pool.js';
+import { WorkerPool } from '../workers/worker-pool.js';
 
 export interface LoadPlannerOptions {
   /** Worker threads; default: half the cores, at least 1. */

@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { planOrder } from './plan-order.js';
 import { PlannerWasm } from './planner-wasm.js';
 import type { PlanLimits, PlanOrderInput } from './plan-types.js';
-import type { WorkerReply } from './worker-pool.js';
+import type { WorkerReply } from '../workers/worker-pool.js';
 
 export interface PlanJob {
   input: PlanOrderInput;

@@ -1,12 +1,12 @@
-// A small pool of worker threads, one job at a time each, so planning never blocks the event
-// loop. A worker gets jobs once it says it is ready (start-up is not the job's time). A job past
-// its hard time limit has its worker terminated (WebAssembly cannot be interrupted otherwise)
+// A small pool of worker threads, one job at a time each, so that CPU-bound work (plans, PDFs)
+// never blocks the event loop. A worker gets jobs once it says it is ready (start-up is not the job's time). A job past
+// its hard time limit has its worker terminated (WebAssembly, for one, cannot be interrupted otherwise)
 // and replaced; the job fails with JobTimeoutError.
 import { Worker } from 'node:worker_threads';
 
 export class JobTimeoutError extends Error {
   constructor(readonly limitMs: number) {
-    super(`planner job exceeded its time limit of ${limitMs} ms`);
+    super(`worker job exceeded its time limit of ${limitMs} ms`);
     this.name = 'JobTimeoutError';
   }
 }
@@ -69,7 +69,7 @@ export class WorkerPool {
     });
     slot.worker.on('error', (err) => this.replace(slot, err));
     slot.worker.on('exit', (code) => {
-      if (!this.closed && this.slots.includes(slot)) this.replace(slot, new Error(`planner worker exited with code ${code}`));
+      if (!this.closed && this.slots.includes(slot)) this.replace(slot, new Error(`worker thread exited with code ${code}`));
     });
     return slot;
   }
@@ -108,7 +108,7 @@ export class WorkerPool {
     job?.reject(error);
     if (this.closed) return;
     if (!slot.ready) {
-      this.broken = new Error(`planner worker failed to start: ${error.message}`);
+      this.broken = new Error(`worker thread failed to start: ${error.message}`);
       for (const queued of this.queue.splice(0)) queued.reject(this.broken);
       return;
     }

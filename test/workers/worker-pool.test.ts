@@ -1,0 +1,27 @@
+import t from 'tap';
+import { JobTimeoutError, WorkerPool } from '../../src/workers/worker-pool.js';
+
+t.test('a job past its hard limit fails with JobTimeoutError and its worker is replaced', async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 1);
+  t.teardown(() => pool.close());
+  t.equal(await pool.run<number>({ spin: false, value: 1 }, 5000), 2, 'the worker is up');
+  const t0 = performance.now();
+  await t.rejects(pool.run({ spin: true, value: 1 }, 300), JobTimeoutError);
+  const ms = performance.now() - t0;
+  t.ok(ms >= 290 && ms < 1500, `the stuck job was cut off near its limit (${ms.toFixed(0)} ms)`);
+  t.equal(await pool.run<number>({ spin: false, value: 21 }, 5000), 42, 'the fresh worker takes the next job');
+});
+
+t.test('a worker that cannot start fails the jobs instead of respawning forever', async (t) => {
+  const pool = new WorkerPool(new URL('./support/failing-worker.js', import.meta.url), 2);
+  t.teardown(() => pool.close());
+  await t.rejects(pool.run({ spin: false, value: 1 }, 5000), /failed to start: no planner.wasm/);
+  await t.rejects(pool.run({ spin: false, value: 2 }, 5000), /failed to start/);
+});
+
+t.test('jobs queue behind a busy pool and all complete', async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 2);
+  t.teardown(() => pool.close());
+  const results = await Promise.all([1, 2, 3, 4, 5].map((v) => pool.run<number>({ spin: false, value: v }, 5000)));
+  t.same(results, [2, 4, 6, 8, 10]);
+});
