@@ -1,5 +1,6 @@
 // A single-container loading instance in the Bischoff & Ratcliff (BR) form: integer sizes, each
 // box dimension flagged whether it may stand vertical, boxes may be left out.
+import type { PlacedBox } from './plan-types.js';
 
 export interface BrBoxType {
   /** The type id from the file. */
@@ -17,12 +18,6 @@ export interface BrInstance {
 }
 
 /** A box as placed: x along the container length, y along its width, z up; minimum corner. */
-export interface BrPlacement {
+export interface BrPlacement extends PlacedBox {
   type: number;
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
 }

@@ -1,14 +1,7 @@
 // Loading order, back to door: the item nearest the back wall goes first, but never before
 // what it stands on (a top pallet after its bottom pallet).
 
-interface Placed {
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
-}
+import type { PlacedBox as Placed } from './plan-types.js';
 
 function standsOn(top: Placed, bottom: Placed): boolean {
   return (

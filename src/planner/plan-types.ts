@@ -4,6 +4,16 @@
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 
+/** A box as placed: minimum corner and sizes along x, y, z. */
+export interface PlacedBox {
+  x: number;
+  y: number;
+  z: number;
+  l: number;
+  w: number;
+  h: number;
+}
+
 export interface PlanOrderInput {
   lane: LaneDocument;
   order: SubmitOrderPayload;
@@ -12,17 +22,11 @@ export interface PlanOrderInput {
   seed?: number;
 }
 
-export interface PalletUnit {
+/** Position on the deck (z from the deck top) and sizes as placed. */
+export interface PalletUnit extends PlacedBox {
   sku: string;
   purchase_order: string;
   line_item_number: string;
-  /** Position on the deck (z from the deck top) and sizes as placed. */
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
 }
 
 /** One layer of a pallet for drawing: the units whose base is at height z above the deck. */
@@ -55,16 +59,10 @@ export interface PlannedPallet {
 
 export type PlacementKind = 'pallet' | 'pre_built' | 'loose_box';
 
-export interface ContainerPlacement {
+export interface ContainerPlacement extends PlacedBox {
   kind: PlacementKind;
   /** AP3, or "<pre_built name> #k", or "<loose box name> #k" (k from 1 within its row). */
   ref: string;
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
   weight_g: number;
   /** 1 = loaded first (at the back); each item after everything it stands on. */
   loading_order: number;
