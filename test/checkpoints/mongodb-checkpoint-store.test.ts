@@ -1,9 +1,9 @@
 // The MongoDB checkpoint store: the shared contract against a real server when MONGODB_URL is set
 // (skipped, with the reason, when not), and always: the position and database-name helpers, the BSON
 // encoding of positions, and the real driver against an address where nothing listens.
-import { randomUUID } from 'node:crypto';
+import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
 import { createServer } from 'node:net';
-import { BSON, Long, MongoClient } from 'mongodb';
+import { BSON, Long } from 'mongodb';
 import t from 'tap';
 import { databaseName, fromStoredPosition, openMongoCheckpointStore, toStoredPosition } from '../../src/checkpoints/mongodb-checkpoint-store.js';
 import { checkpointStoreContract } from './checkpoint-store-contract.js';
@@ -11,20 +11,14 @@ import { checkpointStoreContract } from './checkpoint-store-contract.js';
 const url = process.env.MONGODB_URL;
 if (url) {
   checkpointStoreContract(t, 'mongodb', async () => {
-    // A database per test, dropped afterwards: the suite never touches data it did not create.
-    const dbName = `checkpoints_contract_${randomUUID().slice(0, 8)}`;
+    const dbName = scratchDatabaseName('checkpoints_contract');
     const store = await openMongoCheckpointStore(url, dbName);
     return {
       store,
       reopen: () => openMongoCheckpointStore(url, dbName),
       cleanup: async () => {
         await store.close();
-        const client = await new MongoClient(url).connect();
-        try {
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
+        await dropDatabase(url, dbName);
       },
     };
   });

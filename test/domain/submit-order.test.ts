@@ -1,29 +1,12 @@
 import t from 'tap';
 import { decideSubmitOrder, type SubmitOrder } from '../../src/orders/submit-order.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
-import { testSeed } from '../support/seed.js';
+import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
 import { eventsFor, masterDataFrom } from './given.js';
 
 const masterData = masterDataFrom(eventsFor(testSeed()));
 
-function payload(overrides: Partial<SubmitOrderPayload> = {}): SubmitOrderPayload {
-  return {
-    supplier_name: 'Acme Supplier Ltd',
-    consignee_name: 'Globex Consignee GmbH',
-    reference: 'PO-1',
-    transportation_mode: 'OceanFCL',
-    shipment_type: 'normal',
-    order_items: [{ item: 'SKU-1001', quantity: '10.000000', purchase_order: '', line_item_number: '', notes: '' }],
-    pre_builts: [],
-    loose_boxes: [],
-    order_containers: [{ code: '40ft', count: 5 }],
-    customer_notes: null,
-    send_email: true,
-    extra_recipients: [],
-    extra_cc_recipients: [],
-    ...overrides,
-  };
-}
+const payload = normalizedAcmeOrder;
 
 function when(order: SubmitOrderPayload, companyGroup = 'Acme Group', referenceTaken = false) {
   const command: SubmitOrder = { order, company_group: companyGroup, order_id: 7, service_ref: 'SO-000007', submitted_at: '2026-11-20T09:15:02.123456' };

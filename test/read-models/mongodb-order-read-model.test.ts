@@ -2,8 +2,8 @@
 // (skipped, with the reason, when not), and always: the documents and queries it builds, the fold that
 // makes writes idempotent, and the compare-and-set writes against a stand-in for the five collection
 // calls they make (find by ids, findOne, countDocuments, replaceOne, insertOne), with races injected.
-import { randomUUID } from 'node:crypto';
-import { BSON, MongoClient, type Collection } from 'mongodb';
+import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
+import { BSON, type Collection } from 'mongodb';
 import t from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import {
@@ -27,19 +27,13 @@ import { orderReadModelContract, submitted } from './order-read-model-contract.j
 const url = process.env.MONGODB_URL;
 if (url) {
   orderReadModelContract(t, 'MongoDB', async () => {
-    // A database per test, dropped afterwards: the suite never touches data it did not create.
-    const dbName = `orders_contract_${randomUUID().slice(0, 8)}`;
+    const dbName = scratchDatabaseName('orders_contract');
     const readModel = await openMongoOrderReadModel(url, dbName);
     return {
       readModel,
       async cleanup() {
         await readModel.close();
-        const client = await new MongoClient(url).connect();
-        try {
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
+        await dropDatabase(url, dbName);
       },
     };
   });

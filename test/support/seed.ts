@@ -1,5 +1,6 @@
 // Master data for tests: two company groups, so that scope can be seen.
 import type { MasterDataDocument } from '../../src/master-data/master-data-document.js';
+import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 
 export const ACME_KEY = 'acme-test-key-000000001';
 export const OTHER_KEY = 'other-test-key-00000001';
@@ -70,6 +71,26 @@ export function acmeOrder(overrides: Record<string, unknown> = {}): Record<strin
     transportation_mode: 'OceanFCL',
     order_items: [{ item: 'SKU-1001', quantity: 10, purchase_order: 'PO-1', line_item_number: '1' }],
     order_containers: [{ code: '40ft' }],
+    ...overrides,
+  };
+}
+
+/** A minimal order on lane 101 as validation leaves it: every default filled in, decimals normalized. */
+export function normalizedAcmeOrder(overrides: Partial<SubmitOrderPayload> = {}): SubmitOrderPayload {
+  return {
+    supplier_name: 'Acme Supplier Ltd',
+    consignee_name: 'Globex Consignee GmbH',
+    reference: 'PO-1',
+    transportation_mode: 'OceanFCL',
+    shipment_type: 'normal',
+    order_items: [{ item: 'SKU-1001', quantity: '10.000000', purchase_order: '', line_item_number: '', notes: '' }],
+    pre_builts: [],
+    loose_boxes: [],
+    order_containers: [{ code: '40ft', count: 5 }],
+    customer_notes: null,
+    send_email: true,
+    extra_recipients: [],
+    extra_cc_recipients: [],
     ...overrides,
   };
 }

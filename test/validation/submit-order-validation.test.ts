@@ -5,6 +5,7 @@ import t, { type TAP } from 'tap';
 import type { FieldErrors } from '../../src/http/field-errors.js';
 import { validateSubmitOrder } from '../../src/orders/validate-submit-order.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
+import { normalizedAcmeOrder } from '../support/seed.js';
 
 type Body = Record<string, unknown>;
 type Assert = Pick<TAP, 'strictSame' | 'fail'>;
@@ -67,21 +68,7 @@ function accepted(t: Assert, body: unknown): SubmitOrderPayload {
 // ---------------------------------------------------------------- good input, normalized
 
 t.test('a minimal order comes back with every default filled in', async (t) => {
-  t.strictSame(accepted(t, order()), {
-    supplier_name: 'Acme Supplier Ltd',
-    consignee_name: 'Globex Consignee GmbH',
-    reference: 'PO-1',
-    transportation_mode: 'OceanFCL',
-    shipment_type: 'normal',
-    order_items: [{ item: 'SKU-1001', quantity: '10.000000', purchase_order: '', line_item_number: '', notes: '' }],
-    pre_builts: [],
-    loose_boxes: [],
-    order_containers: [{ code: '40ft', count: 5 }],
-    customer_notes: null,
-    send_email: true,
-    extra_recipients: [],
-    extra_cc_recipients: [],
-  });
+  t.strictSame(accepted(t, order()), normalizedAcmeOrder());
 });
 
 t.test('pre-built pallet defaults: no items, not stackable, rotation_x true', async (t) => {

@@ -1,0 +1,17 @@
+// Contract tests against a real MongoDB (MONGODB_URL) use a database of their own per test and
+// drop it afterwards: the suite never touches data it did not create.
+import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+
+export function scratchDatabaseName(prefix: string): string {
+  return `${prefix}_${randomUUID().slice(0, 8)}`;
+}
+
+export async function dropDatabase(url: string, dbName: string): Promise<void> {
+  const client = await new MongoClient(url).connect();
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
