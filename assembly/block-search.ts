@@ -75,6 +75,12 @@ export class BlockSearch {
     }
   }
 
+  /** Searches on with other blocks of the same cargo and bin. */
+  setBlocks(blocks: Blocks): void {
+    this.blocks = blocks;
+    this.placement.blocks = blocks;
+  }
+
   /** A fresh effort budget for the next run; a passed deadline stays passed. */
   restart(): void {
     this.effort = 0;
@@ -231,7 +237,7 @@ export class BlockSearch {
   }
 
   private offer(s: LoadState): void {
-    if (s.volume > this.best.volume) this.best.copyFrom(s);
+    if (s.value > this.best.value) this.best.copyFrom(s);
   }
 
   /** Runs the search from root until the limits; the best load found is in this.best. */
@@ -273,7 +279,7 @@ export class BlockSearch {
           unchecked((this.childParent[nc] = p));
           unchecked((this.childSpace[nc] = space));
           unchecked((this.childBlock[nc] = b));
-          unchecked((this.childValue[nc] = scratch.volume));
+          unchecked((this.childValue[nc] = scratch.value));
           nc++;
         }
       }

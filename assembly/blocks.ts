@@ -17,6 +17,8 @@ export class Blocks {
   count: StaticArray<i32>;
   volume: StaticArray<f64>;
   weight: StaticArray<f64>;
+  /** What the search maximises: the volume, unless the job weights some types' volume higher. */
+  value: StaticArray<f64>;
   /** The search's preference, blocks in this order (best first): volume, or volume with a density bonus. */
   score: StaticArray<f64>;
   /** l, w, h, 0 per block, 16-byte aligned rows: the fit test is one SIMD compare. */
@@ -37,6 +39,7 @@ export class Blocks {
     this.count = new StaticArray<i32>(cap);
     this.volume = new StaticArray<f64>(cap);
     this.weight = new StaticArray<f64>(cap);
+    this.value = new StaticArray<f64>(cap);
     this.score = new StaticArray<f64>(cap);
     this.dims = new StaticArray<i32>(cap * 4 + 4);
   }
@@ -98,19 +101,23 @@ let sortSeed: u32 = 1;
  * Every block of every type within the bin and the counts, best score first (ties: fewer
  * boxes, then a seeded rank, so the order is deterministic). The score is the volume, raised
  * by densityBonus for the densest type, so heavy units load first (low). Past maxBlocks the
- * tallest stacks go first, then the longest rows; every single box stays.
+ * longest rows go first, then the tallest stacks; every single box stays.
  */
-export function generateBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1): Blocks {
+export function generateBlocks(
+  cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1,
+  valuePerVolume: StaticArray<f64> | null = null,
+): Blocks {
   let maxDensity = 0.0;
   for (let t = 0; t < cargo.n; t++) maxDensity = max(maxDensity, <f64>cargo.weight[t] / max(1.0, cargo.volumeOf(t)));
-  // Over the cap, stacks get lower first, then rows shorter; single boxes always stay.
+  // Over the cap, rows get shorter first, then stacks lower: a stack fills the height in one
+  // move, which loose boxes laid level by level rarely do as well (pallets of many SKUs).
   let maxLayers = 1 << 20;
   let maxRun = 1 << 20;
-  while (maxLayers > 1 && countBlocks(cargo, bin, counts, maxLayers, maxRun) > maxBlocks) {
-    maxLayers = maxLayers > bin.h ? bin.h : maxLayers - max(1, maxLayers >> 2);
-  }
   while (maxRun > 1 && countBlocks(cargo, bin, counts, maxLayers, maxRun) > maxBlocks) {
     maxRun = maxRun > max(bin.l, bin.w) ? max(bin.l, bin.w) : maxRun - max(1, maxRun >> 2);
+  }
+  while (maxLayers > 1 && countBlocks(cargo, bin, counts, maxLayers, maxRun) > maxBlocks) {
+    maxLayers = maxLayers > bin.h ? bin.h : maxLayers - max(1, maxLayers >> 2);
   }
   const total = countBlocks(cargo, bin, counts, maxLayers, maxRun);
   const raw = new Blocks(total);
@@ -120,6 +127,7 @@ export function generateBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>,
     if (c <= 0) continue;
     const unitWeight = <f64>cargo.weight[t];
     const preference = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
+    const valueFactor = valuePerVolume != null ? valuePerVolume[t] : 1.0;
     for (let o = 0; o < 6; o++) {
       if (!orientationUsable(cargo, bin, t, o)) continue;
       const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
@@ -144,6 +152,7 @@ export function generateBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>,
             raw.count[n] = k;
             raw.volume[n] = unitVolume * <f64>k;
             raw.weight[n] = unitWeight * <f64>k;
+            raw.value[n] = raw.volume[n] * valueFactor;
             raw.score[n] = raw.volume[n] * preference;
             n++;
           }
@@ -185,6 +194,7 @@ export function generateBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>,
     out.count[m] = raw.count[i];
     out.volume[m] = raw.volume[i];
     out.weight[m] = raw.weight[i];
+    out.value[m] = raw.value[i];
     out.score[m] = raw.score[i];
     const row = out.dimsAt(m);
     store<i32>(row, raw.l[i]);

@@ -33,6 +33,8 @@ export class LoadState {
   np: i32 = 0;
   volume: f64 = 0;
   weight: f64 = 0;
+  /** The blocks' value summed: what the search maximises. */
+  value: f64 = 0;
   constructor(public spCap: i32, public nTypes: i32, public plCap: i32) {
     this.sp = new StaticArray<i32>(spCap * SP_STRIDE);
     this.rem = new StaticArray<i32>(nTypes);
@@ -46,6 +48,7 @@ export class LoadState {
     this.np = o.np;
     this.volume = o.volume;
     this.weight = o.weight;
+    this.value = o.value;
   }
   addSpace(x1: i32, y1: i32, x2: i32, y2: i32, z: i32, kind: i32): void {
     // Past capacity a space is dropped: the load stays valid, it only loses a place to fill.

@@ -8,14 +8,21 @@ import { nowMs } from './clock';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
 
 const MAX_BLOCKS: i32 = 3000;
+/** Single-SKU pallets: few block kinds, a narrow beam finds their best. */
 const BEAM_WIDTH: i32 = 4;
+/** Mixed pallets: many SKUs to interleave, worth a wider beam. */
+const MIXED_BEAM_WIDTH: i32 = 16;
 /** The last pallet's wider search: a pallet saved is worth the effort. */
 const WIDE_BEAM_WIDTH: i32 = 16;
-const LAST_PALLET_EFFORT: i64 = 4;
+const LAST_PALLET_EFFORT: f64 = 4;
 /** Weight per volume raises a block's score by up to this share: heavy units go first, low. */
 const DENSITY_BONUS: f64 = 0.25;
 /** A single-SKU pallet filled less than this leaves its units to the mixed pallets. */
 const SINGLE_SKU_FILL: f64 = 0.85;
+/** The all-mixed plan values a unit's volume up to this share more the bigger the unit. */
+const BIG_UNIT_BONUS: f64 = 0.1;
+/** The all-mixed plan's effort per search, relative to the single-SKU-first plan's. */
+const ALL_MIXED_EFFORT: f64 = 1.5;
 
 /**
  * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
@@ -36,15 +43,27 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   limits.maxWidth = BEAM_WIDTH;
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
-  const singleFirst = buildPallets(cargo, bin, limits, seed, true);
-  const allMixed = buildPallets(cargo, bin, limits, seed, false);
+  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null);
+  // Big units valued a little higher go on the early pallets, leaving small ones to fill gaps
+  // on the later pallets; worth more effort, as this plan is the one that saves pallets.
+  let maxUnitVolume = 0.0;
+  for (let t = 0; t < cargo.n; t++) maxUnitVolume = max(maxUnitVolume, cargo.volumeOf(t));
+  const bigFirst = new StaticArray<f64>(cargo.n);
+  for (let t = 0; t < cargo.n; t++) bigFirst[t] = 1 + BIG_UNIT_BONUS * cargo.volumeOf(t) / max(1.0, maxUnitVolume);
+  const mixedLimits = new SearchLimits();
+  mixedLimits.deadlineMs = limits.deadlineMs;
+  mixedLimits.effort = scaledEffort(limits.effort, ALL_MIXED_EFFORT);
+  mixedLimits.maxWidth = limits.maxWidth;
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst);
   const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
   pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
 }
 
 /** Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. */
-function buildPallets(cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool): OutputWriter {
+function buildPallets(
+  cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
+): OutputWriter {
   let units = 0;
   for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
   const out = new OutputWriter(16 + units * 8);
@@ -80,36 +99,59 @@ function buildPallets(cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, s
   let left = 0;
   for (let t = 0; t < cargo.n; t++) left += counts[t];
   if (left > 0) {
-    const search = newSearch(cargo, bin, generateBlocks(cargo, bin, counts, MAX_BLOCKS, DENSITY_BONUS, seed), limits, left);
+    const blocks = generateBlocks(cargo, bin, counts, MAX_BLOCKS, DENSITY_BONUS, seed, valuePerVolume);
+    const search = newSearch(cargo, bin, blocks, limits, left);
+    const mixed = new SearchLimits();
+    mixed.deadlineMs = limits.deadlineMs;
+    mixed.effort = limits.effort;
+    mixed.maxWidth = MIXED_BEAM_WIDTH;
     const wide = new SearchLimits();
     wide.deadlineMs = limits.deadlineMs;
-    wide.effort = limits.effort * LAST_PALLET_EFFORT;
+    wide.effort = scaledEffort(limits.effort, LAST_PALLET_EFFORT);
     wide.maxWidth = WIDE_BEAM_WIDTH;
     const lastPallet = new LoadState(search.spCap, cargo.n, left + 1);
+    const previous = new LoadState(search.spCap, cargo.n, left + 1);
+    const previousUnits = new StaticArray<i32>(cargo.n);
+    let blocksFresh = true;
     while (left > 0) {
-      search.limits = limits;
-      search.restart();
-      let best = search.run(search.root(counts));
-      if (best.np == 0) break; // nothing left fits a pallet: the host reports those units
-      let leftVolume: f64 = 0;
-      for (let t = 0; t < cargo.n; t++) leftVolume += <f64>best.rem[t] * cargo.volumeOf(t);
-      if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) {
-        // everything left might go on this one pallet: worth wider searches, layers from the
-        // floor up and columns from the corners, to save a pallet
-        search.limits = wide;
+      // The previous pallet again while its units last: the search found it among more units,
+      // so it seldom finds a better one; repeating it saves the search, and identical pallets
+      // are easier to build.
+      let again = previous.np > 0;
+      for (let t = 0; t < cargo.n && again; t++) if (previousUnits[t] > counts[t]) again = false;
+      if (!again) {
+        // Blocks of the units left: with fewer SKUs and units, the block cap leaves each SKU
+        // longer rows and taller stacks, which fill the later pallets better.
+        if (!blocksFresh) {
+          search.setBlocks(generateBlocks(cargo, bin, counts, MAX_BLOCKS, DENSITY_BONUS, seed, valuePerVolume));
+        }
+        blocksFresh = false;
+        search.limits = mixed;
         search.restart();
-        lastPallet.copyFrom(search.run(search.root(counts)));
-        search.spaceRule = SPACE_CORNER;
-        search.restart();
-        best = search.run(search.root(counts));
-        search.spaceRule = SPACE_LOWEST;
-        if (lastPallet.volume >= best.volume) best = lastPallet;
+        let best = search.run(search.root(counts));
+        if (best.np == 0) break; // nothing left fits a pallet: the host reports those units
+        let leftVolume: f64 = 0;
+        for (let t = 0; t < cargo.n; t++) leftVolume += <f64>best.rem[t] * cargo.volumeOf(t);
+        if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) {
+          // everything left might go on this one pallet: worth wider searches, layers from the
+          // floor up and columns from the corners, to save a pallet
+          search.limits = wide;
+          search.restart();
+          lastPallet.copyFrom(search.run(search.root(counts)));
+          search.spaceRule = SPACE_CORNER;
+          search.restart();
+          best = search.run(search.root(counts));
+          search.spaceRule = SPACE_LOWEST;
+          if (lastPallet.value >= best.value) best = lastPallet;
+        }
+        previous.copyFrom(best);
+        for (let t = 0; t < cargo.n; t++) previousUnits[t] = counts[t] - best.rem[t];
       }
-      writeBoxes(out, best, search.blocks);
+      writeBoxes(out, previous, search.blocks);
       pallets++;
       left = 0;
       for (let t = 0; t < cargo.n; t++) {
-        counts[t] = best.rem[t];
+        counts[t] -= previousUnits[t];
         left += counts[t];
       }
     }
@@ -122,4 +164,9 @@ function newSearch(cargo: Cargo, bin: Bin, blocks: Blocks, limits: SearchLimits,
   const search = new BlockSearch(cargo, bin, blocks, limits, 1024, units + 1, WIDE_BEAM_WIDTH);
   search.spaceRule = SPACE_LOWEST;
   return search;
+}
+
+/** An effort budget times factor; no budget (effort 0 from the host) stays none rather than overflowing. */
+function scaledEffort(effort: i64, factor: f64): i64 {
+  return effort == i64.MAX_VALUE ? effort : <i64>(<f64>effort * factor);
 }

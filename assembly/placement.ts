@@ -52,6 +52,7 @@ export class Placement {
     unchecked((s.rem[t] -= blocks.count[b]));
     s.volume += unchecked(blocks.volume[b]);
     s.weight += unchecked(blocks.weight[b]);
+    s.value += unchecked(blocks.value[b]);
     if (s.np < s.plCap) {
       const p = s.np * PL_STRIDE;
       unchecked((s.pl[p + PL_BLOCK] = b));

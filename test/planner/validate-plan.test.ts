@@ -32,7 +32,9 @@ t.test('each broken rule is caught', async (t) => {
   broken(t, 'floating unit', (p) => { const u = p.pallets[0]!.units.at(-1)!; u.z += 10; }, /not fully supported|overlap|high/);
   broken(t, 'upright unit on its side', (p) => {
     const u = p.pallets.flatMap((x) => x.units).find((x) => x.sku === 'U')!;
-    [u.l, u.h] = [u.h, u.l];
+    // its height swapped with a different side (turned about z, l may equal h)
+    if (u.l !== u.h) [u.l, u.h] = [u.h, u.l];
+    else [u.w, u.h] = [u.h, u.w];
   }, /no allowed orientation/);
   broken(t, 'contents miscounted', (p) => { p.pallets[0]!.contents[0]!.quantity++; }, /contents say/);
   broken(t, 'a unit lost', (p) => { p.pallets[0]!.units.pop(); }, /units ordered|layers/);
