@@ -4,9 +4,9 @@
 // service's RSS with 100,000 orders stored.
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
 import { DEMO_SEED_FILE } from '../src/config.js';
@@ -27,22 +27,21 @@ const ROUNDS = option('rounds', 3);
 const KEY = 'acme-demo-key-0001';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-function start(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
-      if (!url) return;
-      // From here on its output (a log line per request) is drained and dropped, not collected.
-      child.stdout!.off('data', read);
-      child.stdout!.resume();
-      resolve({ child, url });
-    };
-    child.stdout!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
-  });
+// The child's stdout (a log line per request) goes to a file, not through this process: the load
+// generator must not also be the service's log reader.
+async function start(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const logFile = join(dataDir, `${basename(script)}.log`);
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit'] });
+  closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (;;) {
+    const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(readFileSync(logFile, 'utf8').slice(0, 65536))?.[1];
+    if (url) return { child, url };
+    if (exited !== undefined) throw new Error(`${script} exited with ${exited}: ${readFileSync(logFile, 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function rssMiB(pid: number): number {
