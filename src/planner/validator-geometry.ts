@@ -1,14 +1,10 @@
 // Axis-aligned box geometry for the validators, written apart from the planner's on purpose:
 // a check that reuses the checked code proves nothing.
 
-export interface PlacedBox {
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
-}
+// The placement type is shared (it is data); the geometry below is not.
+import type { PlacedBox } from './plan-types.js';
+
+export type { PlacedBox };
 
 function intervalOverlap(a0: number, a1: number, b0: number, b1: number): number {
   return Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));

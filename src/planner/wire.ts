@@ -1,4 +1,5 @@
 // The host side of the planner's flat i32 wire format (assembly/wire.ts).
+import type { PlacedBox } from './plan-types.js';
 
 /** Orientation bits (assembly/cargo.ts): 0,1 keep h vertical; 2,3 stand on w; 4,5 stand on l. */
 export const UPRIGHT_ORIENTATIONS = 0b000011;
@@ -49,14 +50,8 @@ export class WireReader {
   }
 }
 
-export interface WireBox {
+export interface WireBox extends PlacedBox {
   type: number;
-  x: number;
-  y: number;
-  z: number;
-  l: number;
-  w: number;
-  h: number;
 }
 
 export function readBoxes(r: WireReader): WireBox[] {

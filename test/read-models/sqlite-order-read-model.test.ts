@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { openSqliteOrderReadModel } from '../../src/read-models/sqlite-order-read-model.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
@@ -18,11 +18,7 @@ orderReadModelContract(t, 'SQLite', async () => {
 });
 
 t.test('a read model written by another schema version is dropped and rebuilt from the start of the log', async (t) => {
-  const dataDir = tempDataDir();
-  t.teardown(() => removeDataDir(dataDir));
-  const first = openSqliteOrderReadModel(dataDir);
-  await first.apply([submitted(1, 'g', 'A')]);
-  await first.close();
+  const dataDir = await closedReadModelWithOneOrder(t);
   const db = new Database(join(dataDir, 'read-models.db'));
   db.pragma('user_version = 1');
   db.close();
@@ -36,13 +32,19 @@ t.test('a read model written by another schema version is dropped and rebuilt fr
 });
 
 t.test('a read model of the current version is kept on reopening', async (t) => {
-  const dataDir = tempDataDir();
-  t.teardown(() => removeDataDir(dataDir));
-  const first = openSqliteOrderReadModel(dataDir);
-  await first.apply([submitted(1, 'g', 'A')]);
-  await first.close();
+  const dataDir = await closedReadModelWithOneOrder(t);
   const reopened = openSqliteOrderReadModel(dataDir);
   t.teardown(() => reopened.close());
   t.equal((await reopened.getById(1))?.view.reference, 'A');
   t.not(await reopened.checkpoint(), undefined);
 });
+
+/** A data directory whose read model has applied one order and been closed. */
+async function closedReadModelWithOneOrder(t: Test): Promise<string> {
+  const dataDir = tempDataDir();
+  t.teardown(() => removeDataDir(dataDir));
+  const readModel = openSqliteOrderReadModel(dataDir);
+  await readModel.apply([submitted(1, 'g', 'A')]);
+  await readModel.close();
+  return dataDir;
+}
