@@ -1,5 +1,7 @@
 import t from 'tap';
-import { ACME_KEY } from '../support/seed.js';
+import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
+import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
 import { removeDataDir, startTestService } from '../support/service.js';
 
 const service = await startTestService();
@@ -42,4 +44,32 @@ t.test('a key differing in one character is refused', async (t) => {
 t.test('a valid key is accepted', async (t) => {
   const response = await service.request('GET', '/api/v1/orders/detailed-orders/', { key: ACME_KEY });
   t.equal(response.status, 200);
+});
+
+// A connection remembers the key it proved last (src/http/auth.ts); a proxy's upstream connection
+// carries many clients' requests, so each request must still be judged by its own header.
+t.test('on one keep-alive connection each request is judged by its own key', async (t) => {
+  const submitted = await service.request('POST', '/api/v1/orders/submit-order/', { key: ACME_KEY, body: acmeOrder({ reference: 'KEEP-ALIVE-1' }) });
+  t.equal(submitted.status, 201);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const sockets = new Set<Socket>();
+  const get = (path: string, authorization?: string) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(service.url + path, { agent, headers: authorization ? { authorization } : {} }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('socket', (socket) => sockets.add(socket)).on('error', reject).end();
+    });
+  const orderPath = `/api/v1/orders/detailed-orders/${submitted.body.order_id}/`;
+
+  t.equal((await get(orderPath, `Api-Key ${ACME_KEY}`)).status, 200);
+  t.same(await get(orderPath, `Api-Key ${OTHER_KEY}`), { status: 403, body: { detail: 'You do not have permission to access this order.' } });
+  t.equal((await get(orderPath, `Api-Key ${ACME_KEY.slice(0, -1)}X`)).status, 401);
+  t.equal((await get(orderPath, `Api-Key ${ACME_KEY}X`)).status, 401);
+  t.equal((await get(orderPath)).status, 401);
+  t.equal((await get(orderPath, `Bearer ${ACME_KEY}`)).status, 401);
+  t.equal((await get(orderPath, `Api-Key ${ACME_KEY}`)).status, 200);
+  t.equal(sockets.size, 1, 'every request went over the same connection');
 });
