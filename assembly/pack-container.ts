@@ -1,7 +1,7 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
-import { BlockSearch, SearchLimits, SPACE_CORNER } from './block-search';
+import { BlockSearch, SPACE_CORNER } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -16,13 +16,9 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const bin = new Bin(input.next(), input.next(), input.next(), 0);
   const maxWeight = input.next();
   bin.maxWeight = maxWeight > 0 ? <f64>maxWeight : f64.MAX_VALUE;
-  const timeLimit = input.next();
-  const effort = input.next();
+  const limits = input.readLimits(start);
   const seed = <u32>input.next();
   const cargo = input.readCargo();
-  const limits = new SearchLimits();
-  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
-  if (effort > 0) limits.effort = <i64>effort;
   const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];

@@ -33,13 +33,9 @@ const ALL_MIXED_EFFORT: f64 = 1.5;
 export function palletizeJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
   const bin = new Bin(input.next(), input.next(), input.next(), <f64>input.next());
-  const timeLimit = input.next();
-  const effort = input.next();
+  const limits = input.readLimits(start);
   const seed = <u32>input.next();
   const cargo = input.readCargo();
-  const limits = new SearchLimits();
-  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
-  if (effort > 0) limits.effort = <i64>effort;
   limits.maxWidth = BEAM_WIDTH;
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.

@@ -2,6 +2,7 @@
 // linear memory, the planner answers with one i32 array (its first element is its length).
 import { Cargo } from './cargo';
 import { Blocks } from './blocks';
+import { SearchLimits } from './block-search';
 import { LoadState, PL_BLOCK, PL_STRIDE, PL_X, PL_Y, PL_Z } from './load-state';
 
 export class InputReader {
@@ -9,6 +10,15 @@ export class InputReader {
   constructor(public data: StaticArray<i32>, public len: i32) {}
   next(): i32 {
     return this.pos < this.len ? unchecked(this.data[this.pos++]) : 0;
+  }
+  /** Time limit in ms, then effort (0: none for either): the limits of a job that started at startMs. */
+  readLimits(startMs: f64): SearchLimits {
+    const limits = new SearchLimits();
+    const timeLimit = this.next();
+    const effort = this.next();
+    if (timeLimit > 0) limits.deadlineMs = startMs + <f64>timeLimit;
+    if (effort > 0) limits.effort = <i64>effort;
+    return limits;
   }
   /** n, then per type: l, w, h, weight, count, orientation mask, policy, can top, stack class. */
   readCargo(): Cargo {
