@@ -20,7 +20,7 @@ export function keyMatches(presented: string, keyHashHex: string): boolean {
   return timingSafeEqual(sha256(presented), hashBytes(keyHashHex));
 }
 
-export function findKey(masterData: MasterData, presented: string): ApiKey | undefined {
+function findKey(masterData: MasterData, presented: string): ApiKey | undefined {
   const digest = sha256(presented);
   let found: ApiKey | undefined;
   for (const key of masterData.keys.values()) {
@@ -40,10 +40,9 @@ interface ProvenHeader {
 }
 const provenOnConnection = new WeakMap<object, ProvenHeader>();
 
-function remembered(ctx: Context, masterData: MasterData): ApiKey | undefined {
-  const proven = provenOnConnection.get(ctx.req.socket);
+function remembered(connection: object, header: Buffer, masterData: MasterData): ApiKey | undefined {
+  const proven = provenOnConnection.get(connection);
   if (!proven || masterData.keys.get(proven.key.key_hash) !== proven.key) return undefined;
-  const header = Buffer.from(ctx.get('authorization'));
   return header.length === proven.header.length && timingSafeEqual(header, proven.header) ? proven.key : undefined;
 }
 
@@ -58,7 +57,8 @@ function hashBytes(keyHashHex: string): Buffer {
 export function requireApiKey(masterData: () => MasterData) {
   return async function authenticate(ctx: Context, next: Next) {
     const current = masterData();
-    const known = remembered(ctx, current);
+    const header = Buffer.from(ctx.get('authorization'));
+    const known = remembered(ctx.req.socket, header, current);
     if (known) {
       ctx.state.caller = { companyGroup: known.company_group } satisfies Caller;
       return next();
@@ -77,7 +77,7 @@ export function requireApiKey(masterData: () => MasterData) {
       ctx.body = { detail: 'Invalid API key.' };
       return;
     }
-    provenOnConnection.set(ctx.req.socket, { header: Buffer.from(ctx.get('authorization')), key });
+    provenOnConnection.set(ctx.req.socket, { header, key });
     ctx.state.caller = { companyGroup: key.company_group } satisfies Caller;
     await next();
   };
