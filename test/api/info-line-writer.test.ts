@@ -1,22 +1,11 @@
 import t from 'tap';
-import { Writable } from 'node:stream';
 import { createLogger, infoLineWriter } from '../../src/observability/logger.js';
-
-function capture() {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { lines, sink };
-}
+import { logLines } from '../support/log-lines.js';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 t.test('a hand-built line has the fields, order and bindings of the line pino writes for the same record', async (t) => {
-  const { lines, sink } = capture();
+  const { lines, sink } = logLines();
   const logger = createLogger('info', sink).child({ component: 'http' });
   logger.info({ status: 200, path: '/a' }, 'request');
   infoLineWriter(logger)('"status":200,"path":"/a"', 'request');
@@ -30,7 +19,7 @@ t.test('a hand-built line has the fields, order and bindings of the line pino wr
 });
 
 t.test('the message is escaped, so a line stays one valid JSON object', async (t) => {
-  const { lines, sink } = capture();
+  const { lines, sink } = logLines();
   infoLineWriter(createLogger('info', sink))('"n":1', 'say "hi"\n\\ bye');
   await settle();
   t.equal(lines.length, 1);
@@ -38,7 +27,7 @@ t.test('the message is escaped, so a line stays one valid JSON object', async (t
 });
 
 t.test('nothing is written when the level is above info, and lines follow a level changed later', async (t) => {
-  const { lines, sink } = capture();
+  const { lines, sink } = logLines();
   const logger = createLogger('warn', sink);
   const write = infoLineWriter(logger);
   write('"n":1', 'hidden');

@@ -1,16 +1,10 @@
 import t from 'tap';
 import { createLogger } from '../../src/observability/logger.js';
-import { Writable } from 'node:stream';
 import { ACME_KEY, ADMIN_KEY, acmeOrder, testSeed } from '../support/seed.js';
+import { logLines } from '../support/log-lines.js';
 import { removeDataDir, startTestService } from '../support/service.js';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, sink } = logLines();
 const service = await startTestService({ key: ACME_KEY, logger: createLogger('info', sink) });
 t.teardown(async () => {
   await service.stop();
