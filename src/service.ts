@@ -6,7 +6,7 @@ import { openCheckpointStore, openEventStore, openOrderReadModel } from './backe
 import { createApp } from './http/app.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
-import { createLogger, serviceLog, type Logger } from './observability/logger.js';
+import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
@@ -114,7 +114,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       await store.close();
       await orders.close();
       await checkpoints.close();
-      logger.flush();
+      await flushLogs(logger);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Keys and secrets never reach a log: the Authorization header is
 // never logged, and the redaction below catches them should an object carrying one be logged.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { batchedPerTurn } from './turn-batched-destination.js';
 
 export type { Logger };
 
@@ -17,8 +18,8 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
   };
   // Without a destination: stdout, written asynchronously in batches of at least 4 KiB or every 200 ms.
   // A write per line cost more than the request it logged (bench:api: a third of retrieve's throughput).
-  // The buffer is flushed on shutdown; a crash loses at most the last 200 ms of lines.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 }));
+  // The buffer is flushed on shutdown (flushLogs); a crash loses at most the last 200 ms of lines.
+  return pino(options, destination ?? batchedPerTurn(pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 })));
 }
 
 /**
@@ -37,6 +38,15 @@ export function infoLineWriter(logger: Logger): (fieldsJson: string, message: st
     if (!logger.isLevelEnabled('info')) return;
     destination.write(`${prefix},"time":${Date.now()}${bindings},${fieldsJson},"msg":${JSON.stringify(message)}}\n`);
   };
+}
+
+/**
+ * Resolves once every line logged so far has been handed to the operating system. Never rejects:
+ * sonic-boom fsyncs after writing, which fails with EINVAL when stdout is a pipe though every line
+ * was written, and a shutdown must not fail over its logs.
+ */
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }
 
 /** The `(message, error?)` shape the rest of the service logs with: an error when one is given, else information. */

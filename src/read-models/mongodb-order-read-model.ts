@@ -249,7 +249,7 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     },
     async getViewJson(id) {
       const document = (await orders.findOne({ _id: id }, documentOnly))?.document;
-      return document && { company_group: document.company_group, stream: document.stream, viewJson: JSON.stringify(document.view) };
+      return document && { company_group: document.company_group, viewJson: JSON.stringify(document.view) };
     },
     async palletContents(id) {
       return (await pallets.findOne({ _id: id }, documentOnly))?.document;

@@ -14,7 +14,8 @@ export interface OrderListQuery {
   limit?: number;
 }
 
-export interface OrderViewJson extends Omit<OrderDocument, 'view'> {
+/** What retrieve needs: the group to check scope against, and the view as it is sent. */
+export interface OrderViewJson extends Pick<OrderDocument, 'company_group'> {
   viewJson: string;
 }
 

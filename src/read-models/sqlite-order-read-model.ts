@@ -13,6 +13,7 @@ import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
 const SCHEMA_VERSION = 2;
+const PAGE_CACHE_KIB = 256 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
 interface OrderRow {
@@ -30,6 +31,10 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   const db = new Database(join(dataDir, fileName));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most of 100,000 orders'
+  // pages were read from the OS again on every lookup (a pread each, a tenth of a retrieve in perf).
+  // The cap is reached only as pages are read: about 1 MiB per 1,000 orders.
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
     db.exec(`
       DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS order_counts;
@@ -59,6 +64,8 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
   const COLUMNS = 'company_group, stream, view';
   const byId = db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
+  // As an array of the two columns retrieve needs: no object with named keys built per request.
+  const viewJsonById = db.prepare<[number], [string, string]>('SELECT company_group, view FROM orders WHERE id = ?').raw(true);
   const upsert = db.prepare(`
     INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view)
     ON CONFLICT (id) DO UPDATE SET view = excluded.view`);
@@ -117,8 +124,8 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       return parse(byId.get(id));
     },
     async getViewJson(id) {
-      const row = byId.get(id);
-      return row && { company_group: row.company_group, stream: row.stream, viewJson: row.view };
+      const row = viewJsonById.get(id);
+      return row && { company_group: row[0], viewJson: row[1] };
     },
     async palletContents(id) {
       const row = palletsById.get(id);
