@@ -11,9 +11,9 @@ export interface Caller {
   companyGroup: string;
 }
 
-/** Returns the presented key, or undefined when the header is missing or not of the Api-Key scheme. */
-export function presentedApiKey(ctx: Context): string | undefined {
-  return SCHEME.exec(ctx.get('authorization').trim())?.[1];
+/** The key in an Authorization header, or undefined when it is empty or not of the Api-Key scheme. */
+export function presentedApiKey(authorization: string): string | undefined {
+  return SCHEME.exec(authorization.trim())?.[1];
 }
 
 export function keyMatches(presented: string, keyHashHex: string): boolean {
@@ -57,17 +57,18 @@ function hashBytes(keyHashHex: string): Buffer {
 export function requireApiKey(masterData: () => MasterData) {
   return async function authenticate(ctx: Context, next: Next) {
     const current = masterData();
-    const header = Buffer.from(ctx.get('authorization'));
+    const authorization = ctx.get('authorization');
+    const header = Buffer.from(authorization);
     const known = remembered(ctx.req.socket, header, current);
     if (known) {
       ctx.state.caller = { companyGroup: known.company_group } satisfies Caller;
       return next();
     }
-    const presented = presentedApiKey(ctx);
+    const presented = presentedApiKey(authorization);
     if (presented === undefined) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Api-Key');
-      ctx.body = { detail: ctx.get('authorization') ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".' : 'Authentication credentials were not provided.' };
+      ctx.body = { detail: authorization ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".' : 'Authentication credentials were not provided.' };
       return;
     }
     const key = findKey(current, presented);

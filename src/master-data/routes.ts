@@ -11,7 +11,7 @@ export function masterDataRoutes(router: Router, masterData: MasterDataService, 
   const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
 
   router.put('/api/v1/admin/master-data/', async (ctx) => {
-    const presented = presentedApiKey(ctx);
+    const presented = presentedApiKey(ctx.get('authorization'));
     if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Api-Key');
