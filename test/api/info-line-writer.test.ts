@@ -1,8 +1,7 @@
 import t from 'tap';
+import { setImmediate as settle } from 'node:timers/promises';
 import { createLogger, infoLineWriter } from '../../src/observability/logger.js';
 import { logLines } from '../support/log-lines.js';
-
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 t.test('a hand-built line has the fields, order and bindings of the line pino writes for the same record', async (t) => {
   const { lines, sink } = logLines();

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createLogger } from '../../src/observability/logger.js';
 import { ACME_KEY, ADMIN_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { logLines } from '../support/log-lines.js';
@@ -15,7 +16,7 @@ t.test('each request logs one JSON line with its request id, route and status, a
   await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder(), headers: { 'x-request-id': 'req-1' } });
   await service.request('GET', '/api/v1/orders/detailed-orders/', { key: 'wrong-key-that-must-not-leak' });
   await service.request('PUT', '/api/v1/admin/master-data/', { key: ADMIN_KEY, body: testSeed() });
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const submit = records.find((record) => record.request_id === 'req-1');
   t.match(submit, { msg: 'request', method: 'POST', route: '/api/v1/orders/submit-order/', status: 201, service: 'orders' });

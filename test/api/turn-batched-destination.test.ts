@@ -1,5 +1,6 @@
 import t from 'tap';
 import { pino } from 'pino';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchedPerTurn, type FlushableDestination } from '../../src/observability/turn-batched-destination.js';
 import { flushLogs } from '../../src/observability/logger.js';
 
@@ -16,7 +17,6 @@ function recording(flushError?: Error) {
   };
   return { calls, destination };
 }
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 t.test('the lines of one turn reach the destination as one write, in order; the next turn is another write', async (t) => {
   const { calls, destination } = recording();
