@@ -1,18 +1,22 @@
 // Per request: an id (the caller's X-Request-Id when it is sane, else a new one) echoed back and
 // put on every log line of the request (ctx.state.requestId), one access log line, and the HTTP metrics.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { infoLineWriter, type Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+// A new id is this process's random 48-bit prefix and a sequence number: unique across instances and
+// restarts in practice, and cheaper than a UUID per request (3 % of a retrieve's CPU).
+const INSTANCE = randomBytes(6).toString('hex');
+let sequence = 0;
 
 export function requestLogging(logger: Logger, metrics: Metrics) {
   const writeLine = infoLineWriter(logger);
   return async function logRequest(ctx: Context, next: Next) {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
-    const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : `${INSTANCE}-${++sequence}`;
     ctx.set('X-Request-Id', requestId);
     ctx.state.requestId = requestId;
     try {

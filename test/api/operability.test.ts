@@ -24,7 +24,12 @@ t.test('a request id is echoed back: the caller\'s when sane, a new one otherwis
   const given = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'erp-42' } });
   t.equal(given.headers.get('x-request-id'), 'erp-42');
   const made = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
-  t.match(made.headers.get('x-request-id'), /^[0-9a-f-]{36}$/);
+  const madeId = made.headers.get('x-request-id') ?? '';
+  t.match(madeId, /^[0-9a-f]{12}-\d+$/, 'this instance\'s prefix and a sequence number');
+  const next = await service.request('GET', '/healthz');
+  const nextId = next.headers.get('x-request-id') ?? '';
+  t.not(nextId, madeId, 'each request a new id');
+  t.equal(nextId.slice(0, 13), madeId.slice(0, 13), 'one prefix per process');
 });
 
 t.test('/metrics counts requests by route pattern and status, and shows projection lag', async (t) => {
