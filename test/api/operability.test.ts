@@ -55,3 +55,25 @@ t.test('the auditors\' history lists the order\'s events in order, with the same
   t.equal((await service.request('GET', '/api/v1/orders/detailed-orders/999999/history/')).status, 404);
   t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`, { key: 'other-test-key-00000001' })).status, 403);
 });
+
+t.test('a known path asked with a method it does not take answers 405 with Allow and detail, under /api/v1/orders/ or not', async (t) => {
+  for (const [method, path, allow] of [
+    ['DELETE', '/api/v1/orders/detailed-orders/1/', 'HEAD, GET'],
+    ['GET', '/api/v1/orders/submit-order/', 'POST'],
+    ['POST', '/healthz', 'HEAD, GET'],
+    ['GET', '/api/v1/admin/master-data/', 'PUT'],
+  ] as const) {
+    const response = await service.request(method, path);
+    t.equal(response.status, 405, `${method} ${path}`);
+    t.equal(response.headers.get('allow'), allow, `${method} ${path}: Allow`);
+    t.same(response.body, { detail: `Method "${method}" not allowed.` }, `${method} ${path}: detail`);
+  }
+});
+
+t.test('an unknown path under /api/v1/orders/ answers 404 to a key, 401 without one', async (t) => {
+  const known = await service.request('GET', '/api/v1/orders/nothing-here/');
+  t.equal(known.status, 404);
+  t.same(known.body, { detail: 'Not found.' });
+  const anonymous = await service.request('GET', '/api/v1/orders/nothing-here/', { key: null });
+  t.equal(anonymous.status, 401);
+});
