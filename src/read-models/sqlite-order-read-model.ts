@@ -113,29 +113,55 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last);
   });
 
+  // The reads of one event-loop turn share one read transaction. On its own each statement is a
+  // transaction of its own, and beginning and ending one costs two fcntl locks and an fstat: half
+  // of a lookup, 5 % of a retrieve's CPU. The read ends before this connection writes (so a read
+  // after a write sees it, as read-your-writes needs) and at the latest when the turn's I/O is done.
+  const beginRead = db.prepare('BEGIN');
+  const commitRead = db.prepare('COMMIT');
+  let reading = false;
+  const endRead = () => {
+    if (!reading) return;
+    reading = false;
+    commitRead.run();
+  };
+  const read = () => {
+    if (reading) return;
+    beginRead.run();
+    reading = true;
+    setImmediate(endRead);
+  };
+
   return {
     async checkpoint() {
+      read();
       return checkpoint();
     },
     async apply(events) {
+      endRead();
       applyBatch(events);
     },
     async getById(id) {
+      read();
       return parse(byId.get(id));
     },
     async getViewJson(id) {
+      read();
       const row = viewJsonById.get(id);
       return row && { company_group: row[0], viewJson: row[1] };
     },
     async palletContents(id) {
+      read();
       const row = palletsById.get(id);
       return row ? (JSON.parse(row.document) as PalletContentsDocument) : undefined;
     },
     async findNewest(companyGroup, value) {
       // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
+      read();
       return parse(byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value));
     },
     async list({ companyGroup, search, offset, limit }: OrderListQuery) {
+      read();
       const needle = search?.toLowerCase();
       const rowLimit = limit ?? -1; // SQLite: a negative LIMIT means no limit
       const count = needle ? countMatching.get(companyGroup, needle)!.count : (countAll.get(companyGroup)?.count ?? 0);
@@ -143,6 +169,7 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       return { count, results: rows.map((row) => parse(row)!) };
     },
     async close() {
+      endRead();
       db.close();
     },
   };

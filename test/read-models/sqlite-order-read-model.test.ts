@@ -4,6 +4,7 @@ import { removeDataDir, tempDataDir } from '../support/service.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 
 orderReadModelContract(t, 'SQLite', async () => {
   const dataDir = tempDataDir();
@@ -37,6 +38,28 @@ t.test('a read model of the current version is kept on reopening', async (t) => 
   t.teardown(() => reopened.close());
   t.equal((await reopened.getById(1))?.view.reference, 'A');
   t.not(await reopened.checkpoint(), undefined);
+});
+
+t.test('reads share a transaction for one event-loop turn at most, and a write ends it first', async (t) => {
+  const dataDir = tempDataDir();
+  const readModel = openSqliteOrderReadModel(dataDir);
+  const other = new Database(join(dataDir, 'read-models.db'), { timeout: 0 }); // a busy checkpoint answers at once
+  t.teardown(async () => {
+    other.close();
+    await readModel.close();
+    removeDataDir(dataDir);
+  });
+  const countSeenByOther = () => (other.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n;
+  const truncateBlocked = () => (other.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy === 1;
+
+  await readModel.apply([submitted(1, 'g', 'A')]);
+  t.equal((await readModel.getViewJson(1))?.company_group, 'g');
+  await readModel.apply([submitted(2, 'g', 'B')]);
+  t.equal(countSeenByOther(), 2, 'a write in the turn of a read is committed when apply resolves');
+  t.equal((await readModel.getViewJson(2))?.company_group, 'g', 'and a read after it sees it');
+  t.ok(truncateBlocked(), 'within the turn, the read holds its snapshot');
+  await setImmediate();
+  t.notOk(truncateBlocked(), 'once the turn is over it does not');
 });
 
 /** A data directory whose read model has applied one order and been closed. */
