@@ -28,7 +28,7 @@ export function requestLogging(logger: Logger, metrics: Metrics) {
       const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
       metrics.httpDuration.observe(labels, seconds);
       // One line with the id as a field: a child logger per request cost more than the line itself.
-      // The id is sane or a UUID and the method a token, so only the route and path need escaping.
+      // The id is sane or our own and the method a token, so only the route and path need escaping.
       writeLine(`"request_id":"${requestId}","method":"${ctx.method}","route":${JSON.stringify(labels.route)},"path":${JSON.stringify(ctx.path)},"status":${ctx.status},"ms":${Math.round(seconds * 1e4) / 10}`, 'request');
     }
   };
