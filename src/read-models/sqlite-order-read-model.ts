@@ -156,8 +156,8 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       return row ? (JSON.parse(row.document) as PalletContentsDocument) : undefined;
     },
     async findNewest(companyGroup, value) {
-      // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
       read();
+      // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
       return parse(byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value));
     },
     async list({ companyGroup, search, offset, limit }: OrderListQuery) {
