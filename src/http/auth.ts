@@ -76,14 +76,17 @@ function provedNow(ctx: Context, authorization: string, current: MasterData): Ap
   const presented = presentedApiKey(authorization);
   const key = presented === undefined ? undefined : findKey(current, presented);
   if (key) return key;
+  refuse(ctx, presented !== undefined ? 'Invalid API key.'
+    : authorization ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".'
+    : 'Authentication credentials were not provided.');
+  return undefined;
+}
+
+/** Answers 401 with the Api-Key challenge and the reason as `detail`. */
+export function refuse(ctx: Context, detail: string): void {
   ctx.status = 401;
   ctx.set('WWW-Authenticate', 'Api-Key');
-  ctx.body = {
-    detail: presented !== undefined ? 'Invalid API key.'
-      : authorization ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".'
-      : 'Authentication credentials were not provided.',
-  };
-  return undefined;
+  ctx.body = { detail };
 }
 
 // The one-shot hash: a Hash object per request cost several microseconds, a tenth of a retrieve.

@@ -1,7 +1,7 @@
 // PUT /api/v1/admin/master-data/: the bootstrap document at run time, for the operator holding
 // ORDERS_ADMIN_KEY. Without an admin key configured, the admin API refuses everyone.
 import type Router from '@koa/router';
-import { presentedApiKey, keyMatches } from '../http/auth.js';
+import { keyMatches, presentedApiKey, refuse } from '../http/auth.js';
 import { readJsonObject } from '../http/json-body.js';
 import { hashApiKey } from './apply-master-data.js';
 import type { MasterDataService } from './master-data-service.js';
@@ -13,9 +13,7 @@ export function masterDataRoutes(router: Router, masterData: MasterDataService, 
   router.put('/api/v1/admin/master-data/', async (ctx) => {
     const presented = presentedApiKey(ctx.get('authorization'));
     if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Api-Key');
-      ctx.body = { detail: adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.' };
+      refuse(ctx, adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.');
       return;
     }
     const validated = validateMasterDataDocument(await readJsonObject(ctx));
