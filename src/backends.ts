@@ -7,9 +7,9 @@ import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
-import { openMongoOrderReadModel } from './read-models/mongodb-order-read-model.js';
-import type { OrderReadModel } from './read-models/order-read-model.js';
-import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
+import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
+import { openSqliteOrderReadModel } from './orders/read-model/sqlite-order-read-model.js';
 
 export interface BackendSettings {
   dataDir: string;

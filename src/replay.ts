@@ -9,7 +9,7 @@ import { configFromEnv } from './config.js';
 import { MongoClient } from 'mongodb';
 import { describeBackends, openEventStore, openOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
-import type { OrderReadModel } from './read-models/order-read-model.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { orderIdOf } from '../projections/order-view.js';
 
 export interface ReplayReport {

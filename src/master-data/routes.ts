@@ -2,7 +2,7 @@
 // ORDERS_ADMIN_KEY. Without an admin key configured, the admin API refuses everyone.
 import type Router from '@koa/router';
 import { keyMatches, presentedApiKey, refuse } from '../http/auth.js';
-import { readJsonObject } from '../http/json-body.js';
+import { readJsonObject } from '../validation/json-body.js';
 import { hashApiKey } from './apply-master-data.js';
 import type { MasterDataService } from './master-data-service.js';
 import { validateMasterDataDocument } from './validate-master-data.js';

@@ -2,12 +2,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Caller } from '../http/auth.js';
-import { readJsonObject } from '../http/json-body.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import { readJsonObject } from '../validation/json-body.js';
+import type { OrderReadModel } from './read-model/order-read-model.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
 import { validateSubmitOrder } from './validate-submit-order.js';
 import { ALIASES } from './submit-order-schema.js';
-import type { FieldErrors } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
 
 export const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;

@@ -2,9 +2,9 @@
 // the order expecting no stream (which reserves the reference), then answer once the order can be
 // read back.
 import { NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore/event-store.js';
-import type { FieldErrors } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { utcTimestamp } from '../clock.js';
+import { utcTimestamp } from './clock.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './submit-order.js';

@@ -1,7 +1,7 @@
 // SubmitOrder: the business rules that need master data. Shape rules (types, limits, aliases)
 // were checked before; here: the lane, its transportation modes, its containers, its items, and
 // the reference not being taken.
-import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../http/field-errors.js';
+import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import type { OrderSubmitted } from './order-events.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';

@@ -8,7 +8,7 @@ import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
-import { utcTimestamp } from '../clock.js';
+import { utcTimestamp } from '../orders/clock.js';
 
 const CONSUMER = 'planning';
 

@@ -2,7 +2,7 @@
 // JSON numbers or decimal strings and are kept as canonical strings with exactly six decimals
 // ("120.5" -> "120.500000"), so that what is stored and shown back never depends on binary
 // floating point. Arithmetic (the load planner) works on integer millionths: toMicros/fromMicros.
-import type { Decimal } from './submit-order-payload.js';
+import type { Decimal } from '../orders/submit-order-payload.js';
 
 /** Every decimal of the API is stored with this many decimals. */
 export const DECIMAL_PLACES = 6;

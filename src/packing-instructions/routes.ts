@@ -5,11 +5,11 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { Caller } from '../http/auth.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
-import { utcTimestamp } from '../clock.js';
-import type { PackingInstructionsDownloaded } from './order-events.js';
+import { utcTimestamp } from '../orders/clock.js';
+import type { PackingInstructionsDownloaded } from '../orders/order-events.js';
 
 export const NOT_READY_MESSAGE =
   'The optimization results for this order are not ready yet. Please try again in a couple of minutes, and contact support if they are not ready within 10 minutes.';

@@ -1,13 +1,13 @@
 // The OpenAPI 3.1 document served at GET /api/v1/openapi.json, generated from the same typebox
 // schemas the service validates requests with and types its responses by. OpenAPI 3.1 schemas are
 // JSON Schema 2020-12, which is what typebox emits, so they are used as they are.
-import { MasterDataAppliedSchema, MasterDataDocumentSchema } from '../master-data/master-data-schema.js';
+import { MasterDataAppliedSchema, MasterDataDocumentSchema } from './master-data/master-data-schema.js';
 import {
   ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderLookupErrorSchema, OrderViewSchema, PalletContentsSchema,
   SubmitOrderCreatedSchema, ValidationErrorSchema,
-} from '../orders/order-view-schema.js';
-import { MAX_PAGE_SIZE } from '../orders/routes.js';
-import { SubmitOrderRequest } from '../orders/submit-order-schema.js';
+} from './orders/order-view-schema.js';
+import { MAX_PAGE_SIZE } from './orders/routes.js';
+import { SubmitOrderRequest } from './orders/submit-order-schema.js';
 
 const SCHEMAS = {
   SubmitOrderRequest,

@@ -10,10 +10,10 @@
 // write misses, it re-reads and re-folds. The checkpoint moves after the documents, with $max so that it
 // never goes back; it only saves re-reading events, the positions on the documents are what keep them right.
 import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient } from 'mongodb';
-import type { RecordedEvent } from '../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
-import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
+import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.

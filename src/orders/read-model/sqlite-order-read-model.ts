@@ -4,9 +4,9 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordedEvent } from '../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.

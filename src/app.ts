@@ -1,17 +1,17 @@
 // The Koa application: error shapes, authentication and the routes of every concern.
 import Koa from 'koa';
 import Router, { type RouterContext } from '@koa/router';
-import type { MasterDataService } from '../master-data/master-data-service.js';
-import { masterDataRoutes } from '../master-data/routes.js';
-import { orderRoutes, type OrderRoutesDependencies } from '../orders/routes.js';
-import { packingInstructionsRoutes, type PackingInstructionsDependencies } from '../orders/packing-instructions-routes.js';
-import { requireApiKey } from './auth.js';
-import { BodyRejected } from './json-body.js';
+import type { MasterDataService } from './master-data/master-data-service.js';
+import { masterDataRoutes } from './master-data/routes.js';
+import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
+import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
+import { requireApiKey } from './http/auth.js';
+import { BodyRejected } from './validation/json-body.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { healthRoutes, type ReadinessCheck } from './health-routes.js';
-import { requestLogging } from './request-logging.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { requestLogging } from './http/request-logging.js';
+import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
