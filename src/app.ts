@@ -5,7 +5,7 @@ import type { MasterDataService } from './master-data/master-data-service.js';
 import { masterDataRoutes } from './master-data/routes.js';
 import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
-import { requireApiKey } from './http/auth.js';
+import { requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -55,7 +55,7 @@ export function createApp(deps: AppDependencies): Koa {
     ctx.type = 'application/json';
     ctx.body = openApi;
   });
-  masterDataRoutes(other, deps.masterDataService, deps.adminKey);
+  masterDataRoutes(other, deps.masterDataService, requireAdminKey(deps.adminKey));
   const orders = new Router();
   orderRoutes(orders, deps);
   packingInstructionsRoutes(orders, deps);

@@ -3,13 +3,10 @@
 // neither the comparison nor an early exit tells an attacker how close a guess was.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { ApiKey, MasterData } from '../master-data/master-data.js';
+import { hashApiKey } from '../master-data/apply-master-data.js';
+import type { ApiKey, Caller, MasterData } from '../master-data/master-data.js';
 
 const SCHEME = /^Api-Key (\S+)$/;
-
-export interface Caller {
-  companyGroup: string;
-}
 
 /** The key in an Authorization header, or undefined when it is empty or not of the Api-Key scheme. */
 export function presentedApiKey(authorization: string): string | undefined {
@@ -80,6 +77,22 @@ function provedNow(ctx: Context, authorization: string, current: MasterData): Ap
     : authorization ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".'
     : 'Authentication credentials were not provided.');
   return undefined;
+}
+
+/**
+ * The admin API's guard: the operator's ORDERS_ADMIN_KEY, checked before the body is read. Without
+ * an admin key configured, the admin API refuses everyone.
+ */
+export function requireAdminKey(adminKey: string | undefined) {
+  const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
+  return function authenticateAdmin(ctx: Context, next: Next): Promise<void> | undefined {
+    const presented = presentedApiKey(ctx.get('authorization'));
+    if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
+      refuse(ctx, adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.');
+      return undefined;
+    }
+    return next();
+  };
 }
 
 /** Answers 401 with the Api-Key challenge and the reason as `detail`. */

@@ -1,21 +1,13 @@
 // PUT /api/v1/admin/master-data/: the bootstrap document at run time, for the operator holding
-// ORDERS_ADMIN_KEY. Without an admin key configured, the admin API refuses everyone.
+// ORDERS_ADMIN_KEY. The app hands in the guard that checks that key before the body is read.
 import type Router from '@koa/router';
-import { keyMatches, presentedApiKey, refuse } from '../http/auth.js';
+import type { Middleware } from 'koa';
 import { readJsonObject } from '../validation/json-body.js';
-import { hashApiKey } from './apply-master-data.js';
 import type { MasterDataService } from './master-data-service.js';
 import { validateMasterDataDocument } from './validate-master-data.js';
 
-export function masterDataRoutes(router: Router, masterData: MasterDataService, adminKey: string | undefined): void {
-  const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
-
-  router.put('/api/v1/admin/master-data/', async (ctx) => {
-    const presented = presentedApiKey(ctx.get('authorization'));
-    if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
-      refuse(ctx, adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.');
-      return;
-    }
+export function masterDataRoutes(router: Router, masterData: MasterDataService, requireAdmin: Middleware): void {
+  router.put('/api/v1/admin/master-data/', requireAdmin, async (ctx) => {
     const validated = validateMasterDataDocument(await readJsonObject(ctx));
     if (!validated.ok) {
       ctx.status = 400;

@@ -1,7 +1,7 @@
 // Order API routes (spec 4.1-4.3).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Caller } from '../http/auth.js';
+import type { Caller } from '../master-data/master-data.js';
 import { readJsonObject } from '../validation/json-body.js';
 import type { OrderReadModel } from './read-model/order-read-model.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';

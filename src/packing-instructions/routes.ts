@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
-import type { Caller } from '../http/auth.js';
+import type { Caller } from '../master-data/master-data.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import type { PalletContentsDocument } from '../../projections/pallet-contents.js';

@@ -2,7 +2,8 @@
 // JSON numbers or decimal strings and are kept as canonical strings with exactly six decimals
 // ("120.5" -> "120.500000"), so that what is stored and shown back never depends on binary
 // floating point. Arithmetic (the load planner) works on integer millionths: toMicros/fromMicros.
-import type { Decimal } from '../orders/submit-order-payload.js';
+/** A decimal as a canonical string with six decimals, e.g. "120.000000". */
+export type Decimal = string;
 
 /** Every decimal of the API is stored with this many decimals. */
 export const DECIMAL_PLACES = 6;
