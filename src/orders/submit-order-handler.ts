@@ -7,7 +7,7 @@ import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from './clock.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
-import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './submit-order.js';
+import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './order-decider.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
 export type SubmitOrderResult = { ok: true; order_id: number; service_ref: string } | { ok: false; errors: FieldErrors };

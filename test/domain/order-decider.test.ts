@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decideSubmitOrder, type SubmitOrder } from '../../src/orders/submit-order.js';
+import { decideSubmitOrder, type SubmitOrder } from '../../src/orders/order-decider.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
 import { eventsFor, masterDataFrom } from './given.js';
