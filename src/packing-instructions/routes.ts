@@ -3,13 +3,13 @@
 // 400 {"order": [...]} until the plan is ready.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { Caller } from '../master-data/master-data.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
 import { utcTimestamp } from '../orders/clock.js';
-import type { PackingInstructionsDownloaded } from '../orders/order-events.js';
+import { handleOrderCommand } from '../orders/handle-order-command.js';
 
 export const NOT_READY_MESSAGE =
   'The optimization results for this order are not ready yet. Please try again in a couple of minutes, and contact support if they are not ready within 10 minutes.';
@@ -53,9 +53,9 @@ export function packingInstructionsRoutes(router: Router, deps: PackingInstructi
     if ('errors' in found) return badRequest(ctx, found.errors);
     const { view, stream } = found.document;
     const pdf = await deps.renderPdf(await deps.store.readStream(stream));
-    const downloaded: PackingInstructionsDownloaded = { type: 'PackingInstructionsDownloaded', data: { order_id: view.id, downloaded_at: utcTimestamp() } };
-    const appended = await deps.store.append(stream, [downloaded], ANY);
-    await deps.visible(appended.position);
+    const recorded = await handleOrderCommand(deps.store, stream, { type: 'RecordDownload', data: { downloaded_at: utcTimestamp() } });
+    if (!recorded.ok) return badRequest(ctx, recorded.errors);
+    await deps.visible(recorded.position!);
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `attachment; filename="packing-instructions-${view.service_ref}.pdf"`);
     ctx.body = pdf;
