@@ -7,7 +7,7 @@ import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
 import { requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
@@ -51,7 +51,7 @@ export function createApp(deps: AppDependencies): Koa {
   const other = new Router(); // health, OpenAPI and admin: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics);
   const openApi = JSON.stringify(buildOpenApiDocument());
-  other.get('/api/v1/openapi.json', (ctx) => {
+  other.get(OPENAPI_PATH, (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openApi;
   });

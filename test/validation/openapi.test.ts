@@ -1,4 +1,4 @@
-// src/http/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
+// src/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
 // service validates with, naming every operation and status of the service.
 import t from 'tap';
 import { buildOpenApiDocument } from '../../src/openapi.js';
