@@ -5,7 +5,7 @@ import { batchedPerTurn } from './turn-batched-destination.js';
 
 export type { Logger };
 
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+export function createLogger(level = 'info', destination?: DestinationStream): Logger {
   const options = {
     level,
     base: { service: 'orders' },
