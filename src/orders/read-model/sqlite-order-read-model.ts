@@ -8,6 +8,7 @@ import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
+import { searchText } from './search-text.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -173,10 +174,4 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       db.close();
     },
   };
-}
-
-// The fields search looks in, lower-cased once at write time; the newline keeps a match from spanning two fields.
-function searchText(document: OrderDocument): string {
-  const { service_ref, reference, transport_name } = document.view;
-  return [service_ref, reference, transport_name].join('\n').toLowerCase();
 }

@@ -17,9 +17,9 @@ import {
   orderRow,
   pageOptions,
   palletContentsRow,
-  searchText,
   type VersionedRow,
 } from '../../../src/orders/read-model/mongodb-order-read-model.js';
+import { searchText } from '../../../src/orders/read-model/search-text.js';
 import { projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
