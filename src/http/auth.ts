@@ -27,7 +27,7 @@ function findKey(masterData: MasterData, presented: string): ApiKey | undefined 
 }
 
 // A keep-alive connection presents the same header on every request, and hashing it each time cost
-// a sixth of a retrieve's throughput (bench:api). So a connection remembers the header it last proved
+// a good part of a retrieve's time (README, Benchmarks). So a connection remembers the header it last proved
 // and the key it matched. The header is compared in constant time all the same: a proxy's upstream
 // connection may carry several clients' requests. The memo holds only while the key is the one master
 // data has now (issuing a key again replaces the object).
@@ -102,7 +102,7 @@ export function refuse(ctx: Context, detail: string): void {
   ctx.body = { detail };
 }
 
-// The one-shot hash: a Hash object per request cost several microseconds, a tenth of a retrieve.
+// The one-shot hash: a Hash object per request cost several microseconds, a visible share of a retrieve.
 function sha256(text: string): Buffer {
   return hash('sha256', text, 'buffer');
 }
