@@ -28,7 +28,7 @@ export async function startTestService(options: { dataDir?: string; key?: string
     ...service,
     dataDir,
     async request(method, path, { key = options.key ?? null, body, rawBody, headers = {} } = {}) {
-      const response = await fetch(service.url + path, {
+      const send = () => fetch(service.url + path, {
         method,
         headers: {
           ...(key ? { authorization: `Api-Key ${key}` } : {}),
@@ -36,6 +36,13 @@ export async function startTestService(options: { dataDir?: string; key?: string
           ...headers,
         },
         ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      // A test busy for seconds (parsing a PDF on a loaded machine) can miss the moment its idle
+      // keep-alive connection expires; the server has closed it, and the next request on it is reset.
+      // A GET is sent again, as any HTTP client may; a POST or PUT never is.
+      const response = await send().catch((error: { cause?: { code?: string } }) => {
+        if (method === 'GET' && error.cause?.code === 'ECONNRESET') return send();
+        throw error;
       });
       const text = await response.text();
       let parsed: unknown = text;
