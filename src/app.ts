@@ -5,7 +5,7 @@ import type { MasterDataService } from './master-data/master-data-service.js';
 import { masterDataRoutes } from './master-data/routes.js';
 import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
-import { requireAdminKey, requireApiKey } from './http/auth.js';
+import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -45,6 +45,8 @@ export function createApp(deps: AppDependencies): Koa {
       ctx.body = { detail: 'Internal server error.' };
     }
   });
+
+  app.use(refuseRepeatedAuthorization);
 
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (README, Benchmarks).

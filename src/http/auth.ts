@@ -106,3 +106,21 @@ export function refuse(ctx: Context, detail: string): void {
 function sha256(text: string): Buffer {
   return hash('sha256', text, 'buffer');
 }
+
+/**
+ * Two Authorization headers are ambiguous (Node keeps the first, a proxy may keep the last), so a
+ * request with more than one is refused before any key is looked at.
+ */
+export function refuseRepeatedAuthorization(ctx: Context, next: Next): Promise<void> | undefined {
+  const raw = ctx.req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
+      ctx.status = 400;
+      ctx.body = { detail: 'Send one Authorization header, not several.' };
+      return undefined;
+    }
+  }
+  return next();
+}

@@ -43,6 +43,7 @@ export const masterDataApi: ApiDescription = {
           '400': respond('The document is invalid or conflicts with stored master data: errors by field.', 'ValidationError'),
           '401': respond('Missing or wrong admin key, or no admin key configured.', 'ErrorDetail'),
           '413': bodyTooLarge,
+          '415': respond('The body was not sent as application/json.', 'ErrorDetail'),
         },
       },
     },

@@ -6,6 +6,7 @@ import { NON_FIELD_ERRORS } from '../validation/field-errors.js';
 import { reportAjvErrors } from '../validation/ajv-errors.js';
 import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector, type ErrorPath } from '../validation/error-collector.js';
+import { findJsonShapeProblem } from '../validation/json-shape-limits.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import { MasterDataDocumentSchema, type MasterDataDocumentInput } from './master-data-schema.js';
 
@@ -13,6 +14,12 @@ export type MasterDataValidation = { ok: true; value: MasterDataDocument } | { o
 
 export function validateMasterDataDocument(body: unknown): MasterDataValidation {
   const collector = new FieldErrorCollector(body);
+  // The admin route checked this already; the seed file comes here straight from JSON.parse.
+  const problem = findJsonShapeProblem(body);
+  if (problem) {
+    collector.add(problem.path, problem.message);
+    return { ok: false, errors: collector.errors };
+  }
   const validate = validatorFor(MasterDataDocumentSchema);
   if (!validate(body)) reportAjvErrors(validate.errors ?? [], body, collector);
   checkAcrossElements(body, collector);

@@ -12,7 +12,14 @@ import type { OrderEvent } from './order-events.js';
 const MAX_ATTEMPTS = 10;
 
 export type OrderCommandResult =
-  | { ok: true; events: OrderEvent[]; /** Log position of the last event appended; undefined when nothing was. */ position: bigint | undefined }
+  | {
+    ok: true;
+    events: OrderEvent[];
+    /** Log position of the last event appended; undefined when nothing was. */
+    position: bigint | undefined;
+    /** The state the command was decided on. */
+    state: OrderState;
+  }
   | { ok: false; errors: FieldErrors };
 
 export function orderStateOf(history: readonly RecordedEvent[]): OrderState {
@@ -22,13 +29,14 @@ export function orderStateOf(history: readonly RecordedEvent[]): OrderState {
 export async function handleOrderCommand(store: EventStore, stream: string, command: OrderCommand): Promise<OrderCommandResult> {
   for (let attempt = 1; ; attempt++) {
     const history = await store.readStream(stream);
-    const decision = decideOrder(command, orderStateOf(history));
+    const state = orderStateOf(history);
+    const decision = decideOrder(command, state);
     if (!decision.ok) return decision;
-    if (decision.events.length === 0) return { ok: true, events: [], position: undefined };
+    if (decision.events.length === 0) return { ok: true, events: [], position: undefined, state };
     const last = history.at(-1);
     try {
       const appended = await store.append(stream, decision.events, last ? exactly(last.revision) : NO_STREAM);
-      return { ok: true, events: decision.events, position: appended.position };
+      return { ok: true, events: decision.events, position: appended.position, state };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
     }

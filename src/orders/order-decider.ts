@@ -1,7 +1,8 @@
 // The order's rules, all of them: what an order's stream says about it (initialState, evolve) and
 // what each command on an order records (decideOrder). Submit checks what needs master data (shape
 // rules were checked before): the lane, its transportation modes, its containers, its items, and
-// the reference not being taken. The planner's result is recorded once; a download only of a
+// the reference not being taken, unless the order under it is this very one (a client's retry after a
+// lost response, which records nothing and learns the stored ids). The planner's result is recorded once; a download only of a
 // planned order. Nothing else builds order events.
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
@@ -41,6 +42,8 @@ export interface OrderState {
   service_ref: string;
   reference: string;
   company_group: string;
+  /** The order as submitted (normalized), so that a retry can be told from a second order. */
+  order: SubmitOrderPayload | undefined;
 }
 
 export type OrderDecision<E extends OrderEvent = OrderEvent> = { ok: true; events: E[] } | { ok: false; errors: FieldErrors };
@@ -50,14 +53,14 @@ export const NO_ORDER_MESSAGE = 'No order has been submitted in this stream.';
 export const NOT_PLANNED_MESSAGE = 'The order has no plan yet.';
 
 export function initialOrderState(): OrderState {
-  return { status: 'none', order_id: 0, service_ref: '', reference: '', company_group: '' };
+  return { status: 'none', order_id: 0, service_ref: '', reference: '', company_group: '', order: undefined };
 }
 
 export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
   switch (event.type) {
     case 'OrderSubmitted': {
       const { order_id, service_ref, company_group, order } = event.data;
-      return { status: 'submitted', order_id, service_ref, company_group, reference: order.reference };
+      return { status: 'submitted', order_id, service_ref, company_group, reference: order.reference, order };
     }
     case 'OrderPlanned':
       return { ...state, status: 'planned' };
@@ -92,7 +95,12 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderDeci
 export function decideSubmitOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted> {
   const { order, company_group, masterData } = command.data;
   const errors: FieldErrors = {};
-  if (state.status !== 'none') addError(errors, 'reference', REFERENCE_TAKEN_MESSAGE);
+  if (state.status !== 'none') {
+    // The same order again is the client retrying, whatever became of master data since: nothing
+    // to record, and the caller answers with the ids in the state.
+    if (isRetryOf(state, order)) return { ok: true, events: [] };
+    addError(errors, 'reference', REFERENCE_TAKEN_MESSAGE);
+  }
 
   const lane = findLane(masterData, company_group, order.supplier_name, order.consignee_name);
   if (!lane) {
@@ -133,6 +141,19 @@ export function decideSubmitOrder(command: SubmitOrder, state: OrderState): Orde
       },
     }],
   };
+}
+
+/** Whether a submit found its stream already holding this very order (same normalized payload). */
+export function isRetryOf(state: OrderState, order: SubmitOrderPayload): boolean {
+  return state.order !== undefined && canonicalJson(state.order) === canonicalJson(order);
+}
+
+// Key order is not part of an order's meaning: a stored payload read back from another store may list its keys differently.
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner);
 }
 
 // One result per order: a second one (another instance planned it too, or a replay) records nothing.

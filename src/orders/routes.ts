@@ -16,6 +16,8 @@ import {
 } from './order-view-schema.js';
 
 export const MAX_PAGE_SIZE = 100;
+/** 100 million orders at the largest page size; past it a page number is a mistake, not a page. */
+export const MAX_PAGE = 1_000_000;
 const DEFAULT_PAGE_SIZE = 10;
 
 const SUBMIT = '/api/v1/orders/submit-order/';
@@ -35,6 +37,11 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     if (!validated.ok) return badRequest(ctx, validated.errors);
     const result = await submitOrder(deps, caller(ctx).companyGroup, validated.value);
     if (!result.ok) return badRequest(ctx, underNamesSent(result.errors, body));
+    if (result.retry) {
+      ctx.status = 200;
+      ctx.body = { message: 'This order was already created with this reference and the same content; nothing new was recorded', order_id: result.order_id, service_ref: result.service_ref };
+      return;
+    }
     ctx.status = 201;
     ctx.body = { message: 'Order has been created and will be processed shortly', order_id: result.order_id, service_ref: result.service_ref };
   });
@@ -102,13 +109,18 @@ export const orderApi: ApiDescription = {
         summary: 'Submit an order',
         description:
           'Validates the order (all problems are reported at once), checks it against the lane master data and records it. ' +
-          'A blank reference is refused; unknown fields are refused at every level; decimals are stored as strings with six decimals.',
+          'A blank reference is refused; unknown fields are refused at every level; decimals are stored as strings with six decimals. ' +
+          'Safe to retry: sending an order whose reference is already used, with the same content, records nothing and answers 200 with the stored ' +
+          "order's order_id and service_ref; with different content it is a 400 under reference. The body must be sent as application/json (415 otherwise). " +
+          'Limits: at most 1000 rows in each of order_items, pre_builts and loose_boxes, count and container count bounded, 20000 units to plan in all; text fields have maximum lengths; nesting is at most 8 levels; text must be well-formed Unicode (lone surrogates are refused).',
         requestBody: { required: true, ...json(ref('SubmitOrderRequest')) },
         responses: {
+          '200': respond('A retry: this order (same reference, same content) was already recorded; nothing new was recorded, and these are its ids.', 'SubmitOrderCreated'),
           '201': respond('The order was recorded and will be processed shortly.', 'SubmitOrderCreated'),
           '400': respond('The body is not JSON, or the order is invalid: errors by field.', 'ValidationError'),
           '401': unauthorized,
           '413': bodyTooLarge,
+          '415': respond('The body was not sent as application/json.', 'ErrorDetail'),
         },
       },
     },
@@ -118,7 +130,7 @@ export const orderApi: ApiDescription = {
         summary: 'List orders',
         description: 'Orders of the API key\'s company group, newest first. Orders outside its scope and consolidated child orders are omitted.',
         parameters: [
-          { name: 'page', in: 'query', description: 'Page number.', schema: { type: 'integer', minimum: 1, default: 1 } },
+          { name: 'page', in: 'query', description: `Page number, at most ${MAX_PAGE}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } },
           {
             name: 'page_size',
             in: 'query',
@@ -197,18 +209,22 @@ function parseListQuery(ctx: Context): ListQuery | { errors: Record<string, stri
     const value = ctx.query[name];
     return Array.isArray(value) ? value[value.length - 1] : value;
   };
-  const positive = (name: string, fallback: number): number => {
+  const positive = (name: string, fallback: number, max: number): number => {
     const raw = single(name);
     if (raw === undefined || raw === '') return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < 1) {
       errors[name] = ['Enter a whole number of at least 1.'];
       return fallback;
     }
+    if (Number(raw) > max) {
+      errors[name] = [`Enter a whole number of at most ${max}.`];
+      return fallback;
+    }
     return Number(raw);
   };
-  const page = positive('page', 1);
+  const page = positive('page', 1, MAX_PAGE);
   // Larger pages are capped rather than refused: a client asking for 500 gets 100 and a `next` link.
-  const pageSize = Math.min(positive('page_size', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  const pageSize = Math.min(positive('page_size', DEFAULT_PAGE_SIZE, Infinity), MAX_PAGE_SIZE);
   const paginateRaw = single('paginate')?.toLowerCase();
   if (paginateRaw !== undefined && paginateRaw !== 'true' && paginateRaw !== 'false') errors.paginate = ['Use paginate=false for a bare array, or leave it out.'];
   const search = single('search')?.trim() || undefined;

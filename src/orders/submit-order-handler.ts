@@ -1,6 +1,7 @@
 // The story of a submit: decide against master data and the order's stream, take an id, append
 // the order expecting no stream (which reserves the reference), then answer once the order can be
-// read back.
+// read back. A retry of an order already stored (the decider's call) records nothing and answers
+// with the stored order's ids.
 import type { EventStore } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
@@ -11,7 +12,9 @@ import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
-export type SubmitOrderResult = { ok: true; order_id: number; service_ref: string } | { ok: false; errors: FieldErrors };
+export type SubmitOrderResult =
+  | { ok: true; order_id: number; service_ref: string; /** True when the order was already stored: nothing was recorded. */ retry: boolean }
+  | { ok: false; errors: FieldErrors };
 
 export interface SubmitOrderDependencies {
   store: EventStore;
@@ -26,14 +29,20 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => (
     { type: 'SubmitOrder', data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() } });
   // Decide once before taking an id, so that a rejected order records nothing at all.
-  const precheck = decideSubmitOrder(command({ order_id: 0, service_ref: '' }, ''), orderStateOf(await deps.store.readStream(stream)));
+  const state = orderStateOf(await deps.store.readStream(stream));
+  const precheck = decideSubmitOrder(command({ order_id: 0, service_ref: '' }, ''), state);
   if (!precheck.ok) return precheck;
+  if (precheck.events.length === 0) return { ok: true, order_id: state.order_id, service_ref: state.service_ref, retry: true };
 
   const id = await deps.allocateOrderId();
   // When another submit with this reference wins the race since the check above, this one is
   // decided again on the stream it wrote and refused; its id stays unused.
   const result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
   if (!result.ok) return result;
-  await deps.visible(result.position!);
-  return { ok: true, ...id };
+  if (result.position === undefined) {
+    // A retry of this order won the race since the check above (sent twice at once): its id stands.
+    return { ok: true, order_id: result.state.order_id, service_ref: result.state.service_ref, retry: true };
+  }
+  await deps.visible(result.position);
+  return { ok: true, ...id, retry: false };
 }

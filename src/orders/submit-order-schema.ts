@@ -17,11 +17,35 @@ export const WEIGHT_RULE: DecimalRule = { maxDigits: 15, exclusiveMinimum: '0' }
  * Spec 2.4 gives only the minimum. Stored with six decimals like every decimal; the 15-digit cap
  * (nine before the point) is ours, so a quantity fits the load planner's integer arithmetic.
  */
-export const QUANTITY_RULE: DecimalRule = { maxDigits: 15, minimum: '0.01' };
+export const QUANTITY_RULE: DecimalRule = { maxDigits: 15, minimum: '0.01', maximum: '20000' };
 
 export const REFERENCE_MAX_LENGTH = 64;
 export const NAME_MAX_LENGTH = 64;
 export const ORDER_LINE_MAX_LENGTH = 64;
+
+// Upper limits of an order (README, "Limits"). Each bounds the work one request can cause: the
+// validation and its error body, the stored event, and above all the planner, whose one thread
+// per order must finish within the time limit. 20,000 units is about three times the 6,000-unit
+// order the planner loads in under half a second, so the time limit is never what refuses an order.
+export const MAX_PLANNED_UNITS = 20_000;
+export const MAX_CARGO_ROWS = 1_000;
+export const MAX_PREBUILT_ITEMS = 200;
+export const MAX_CARGO_COUNT = MAX_PLANNED_UNITS;
+export const MAX_CONTAINER_COUNT = 100;
+export const MAX_RECIPIENTS = 50;
+export const PARTY_NAME_MAX_LENGTH = 200;
+export const SKU_MAX_LENGTH = 200;
+export const NOTES_MAX_LENGTH = 1_000;
+export const CUSTOMER_NOTES_MAX_LENGTH = 2_000;
+export const EMAIL_MAX_LENGTH = 254;
+/** Whole numbers that are only recorded (units on a pallet, packages), never planned one by one. */
+export const MAX_RECORDED_INTEGER = 1_000_000_000;
+
+/** The lists whose length is checked before anything else, with their limits. */
+export const LIST_LIMITS: Readonly<Record<string, number>> = {
+  order_items: MAX_CARGO_ROWS, shipment_skus: MAX_CARGO_ROWS, pre_builts: MAX_CARGO_ROWS, pallets: MAX_CARGO_ROWS,
+  loose_boxes: MAX_CARGO_ROWS, boxes: MAX_CARGO_ROWS, order_containers: 8, extra_recipients: MAX_RECIPIENTS, extra_cc_recipients: MAX_RECIPIENTS,
+};
 
 /** The input-only names of spec 2.1 and the canonical field each stands for. */
 export const ALIASES = { shipment_skus: 'order_items', pallets: 'pre_builts', boxes: 'loose_boxes' } as const;
@@ -33,7 +57,7 @@ function orderLine(description: string) {
 }
 
 function positiveIntegerOrNull(description: string) {
-  return Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, default: null, description: `${description} A whole number of at least 1; null or absent when not set.` });
+  return Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: MAX_RECORDED_INTEGER, default: null, description: `${description} A whole number from 1 to ${MAX_RECORDED_INTEGER}; null or absent when not set.` });
 }
 
 const dimension = (what: string) =>
@@ -44,14 +68,14 @@ const stackable = (what: string) => Type.Boolean({ default: false, description: 
 
 export const OrderItemInput = Type.Object(
   {
-    item: Type.String({ minLength: 1, description: 'Item (SKU) code; must be in the item master of the lane.' }),
+    item: Type.String({ minLength: 1, maxLength: SKU_MAX_LENGTH, description: `Item (SKU) code, at most ${SKU_MAX_LENGTH} characters; must be in the item master of the lane.` }),
     quantity: DecimalInput(QUANTITY_RULE, {
-      description: 'Quantity of the SKU, at least 0.01; decimals allowed for weight/volume quantities, at most 6 decimals.',
+      description: `Quantity of the SKU, at least 0.01 and at most ${QUANTITY_RULE.maximum}; decimals allowed for weight/volume quantities, at most 6 decimals. Planned as whole units (rounded up).`,
       examples: ['12', 12.5],
     }),
     purchase_order: Type.Optional(orderLine('Purchase order number.')),
     line_item_number: Type.Optional(orderLine('Line item number.')),
-    notes: Type.Optional(Type.String({ default: '', description: 'Free text.' })),
+    notes: Type.Optional(Type.String({ maxLength: NOTES_MAX_LENGTH, default: '', description: `Free text, at most ${NOTES_MAX_LENGTH} characters.` })),
   },
   { ...strict, title: 'OrderItemInput', description: 'Raw units without packaging, palletized by the service (spec 2.4).' },
 );
@@ -60,7 +84,7 @@ export const PreBuiltItemInput = Type.Object(
   {
     purchase_order: Type.Optional(orderLine('Purchase order number.')),
     line_item_number: Type.Optional(orderLine('Line item reference.')),
-    quantity: Type.Integer({ minimum: 1, description: 'Units of this SKU on one pallet.' }),
+    quantity: Type.Integer({ minimum: 1, maximum: MAX_RECORDED_INTEGER, description: `Units of this SKU on one pallet, 1 to ${MAX_RECORDED_INTEGER}.` }),
     packages: Type.Optional(positiveIntegerOrNull('Number of packages.')),
   },
   { ...strict, title: 'PreBuiltItemInput', description: 'An item on a pre-built pallet (spec 2.7).' },
@@ -73,8 +97,8 @@ export const PreBuiltInput = Type.Object(
     width: dimension('Outer width'),
     height: dimension('Outer height'),
     weight: weight('Total pallet weight'),
-    count: Type.Integer({ minimum: 1, description: 'Number of identical pallets this row describes.' }),
-    prebuiltitem_set: Type.Optional(Type.Array(PreBuiltItemInput, { default: [], description: 'Items on the pallet; may be empty.' })),
+    count: Type.Integer({ minimum: 1, maximum: MAX_CARGO_COUNT, description: `Number of identical pallets this row describes, 1 to ${MAX_CARGO_COUNT}.` }),
+    prebuiltitem_set: Type.Optional(Type.Array(PreBuiltItemInput, { maxItems: MAX_PREBUILT_ITEMS, default: [], description: `Items on the pallet; may be empty; at most ${MAX_PREBUILT_ITEMS}.` })),
     double_stacked_bottom: Type.Optional(stackable('The pallet can be stacked below another.')),
     double_stacked_top: Type.Optional(stackable('The pallet can be stacked above another.')),
     rotation_x: Type.Optional(Type.Boolean({ default: true, description: 'Allows turning in the floor plane (length and width may swap); false locks the submitted footprint.' })),
@@ -96,7 +120,7 @@ export const LooseBoxInput = Type.Object(
     width: dimension('Outer width'),
     height: dimension('Outer height'),
     weight: weight('Carton weight'),
-    count: Type.Integer({ minimum: 1, description: 'Number of identical cartons.' }),
+    count: Type.Integer({ minimum: 1, maximum: MAX_CARGO_COUNT, description: `Number of identical cartons, 1 to ${MAX_CARGO_COUNT}.` }),
     purchase_order: Type.Optional(orderLine('Related purchase order.')),
     line_item_number: Type.Optional(orderLine('Line item number.')),
     product_quantity: Type.Optional(positiveIntegerOrNull('Total quantity of items in a box.')),
@@ -121,20 +145,22 @@ export const OrderContainerInput = Type.Object(
   {
     code: Type.Enum(CONTAINER_CODES, { description: 'Container code; must also be enabled on the lane.' }),
     count: Type.Optional(
-      Type.Integer({ minimum: 1, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type; ${DEFAULT_CONTAINER_COUNT} when omitted.` }),
+      Type.Integer({ minimum: 1, maximum: MAX_CONTAINER_COUNT, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}; ${DEFAULT_CONTAINER_COUNT} when omitted.` }),
     ),
   },
   { ...strict, title: 'OrderContainerInput', description: 'A container type to plan with (spec 2.8).' },
 );
 
-const emails = (description: string) => Type.Array(Type.String({ format: 'email' }), { default: [], description });
-const cargo = <T extends TSchema>(element: T, description: string) => Type.Array(element, { default: [], description });
+const emails = (description: string) =>
+  Type.Array(Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH }), { maxItems: MAX_RECIPIENTS, default: [], description: `${description} At most ${MAX_RECIPIENTS}.` });
+const cargo = <T extends TSchema>(element: T, description: string) =>
+  Type.Array(element, { maxItems: MAX_CARGO_ROWS, default: [], description: `${description} At most ${MAX_CARGO_ROWS} rows.` });
 const aliasOf = (canonical: string) => `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
 
 export const SubmitOrderRequest = Type.Object(
   {
-    supplier_name: Type.String({ minLength: 1, description: 'Must match the configured supplier name exactly, case-sensitive.' }),
-    consignee_name: Type.String({ minLength: 1, description: 'Must match the configured consignee name exactly, case-sensitive.' }),
+    supplier_name: Type.String({ minLength: 1, maxLength: PARTY_NAME_MAX_LENGTH, description: `Must match the configured supplier name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.` }),
+    consignee_name: Type.String({ minLength: 1, maxLength: PARTY_NAME_MAX_LENGTH, description: `Must match the configured consignee name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.` }),
     reference: Type.String({
       minLength: 1,
       maxLength: REFERENCE_MAX_LENGTH,
@@ -153,9 +179,10 @@ export const SubmitOrderRequest = Type.Object(
     boxes: Type.Optional(cargo(LooseBoxInput, aliasOf('loose_boxes'))),
     order_containers: Type.Array(OrderContainerInput, {
       minItems: 1,
+      maxItems: LIST_LIMITS.order_containers!,
       description: 'The container types to plan with: a non-empty list (never a single object), each code at most once.',
     }),
-    customer_notes: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], default: null, description: 'Customer-related free text.' })),
+    customer_notes: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: CUSTOMER_NOTES_MAX_LENGTH, default: null, description: `Customer-related free text, at most ${CUSTOMER_NOTES_MAX_LENGTH} characters.` })),
     send_email: Type.Optional(Type.Boolean({ default: true, description: 'Whether to e-mail the packing instructions.' })),
     extra_recipients: Type.Optional(emails('E-mail addresses of additional To recipients of the packing instructions.')),
     extra_cc_recipients: Type.Optional(emails('E-mail addresses of Cc recipients of the packing instructions.')),
@@ -164,7 +191,7 @@ export const SubmitOrderRequest = Type.Object(
     ...strict,
     title: 'SubmitOrderRequest',
     description:
-      'A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data.',
+      `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_PLANNED_UNITS} in all.`,
   },
 );
 

@@ -8,7 +8,9 @@ import { reportAjvErrors, type Translated } from '../validation/ajv-errors.js';
 import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector } from '../validation/error-collector.js';
 import { parseDecimal, type DecimalRule } from '../validation/decimal.js';
-import { ALIASES, DIMENSION_RULE, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE } from './submit-order-schema.js';
+import {
+  ALIASES, DIMENSION_RULE, LIST_LIMITS, MAX_PLANNED_UNITS, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE,
+} from './submit-order-schema.js';
 import {
   DEFAULT_CONTAINER_COUNT, type Decimal, type LooseBox, type OrderItem, type PreBuilt, type SubmitOrderPayload,
 } from './submit-order-payload.js';
@@ -19,11 +21,36 @@ type Input = SubmitOrderRequest;
 
 export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
   const collector = new FieldErrorCollector(body);
+  // A list past its limit is refused before any element is looked at: checking 170,000 elements
+  // only to refuse the list would cost seconds and a long error body.
+  if (isObject(body)) checkListLengths(body, collector);
+  if (!collector.empty) return { ok: false, errors: collector.errors };
   const validate = validatorFor(SubmitOrderRequest);
   if (!validate(body)) reportAjvErrors(validate.errors ?? [], body, collector, wordSpecialCases);
   if (isObject(body)) checkAcrossFields(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
-  return { ok: true, value: normalize(body as Input) };
+  const order = normalize(body as Input);
+  const units = plannedUnits(order);
+  if (units > MAX_PLANNED_UNITS) {
+    collector.add([NON_FIELD_ERRORS], `The order asks to plan ${units} units (order_items quantities rounded up, plus pre_builts and loose_boxes counts); at most ${MAX_PLANNED_UNITS} are planned per order: split it into several orders.`);
+    return { ok: false, errors: collector.errors };
+  }
+  return { ok: true, value: order };
+}
+
+function checkListLengths(body: Record<string, unknown>, collector: FieldErrorCollector): void {
+  for (const [field, limit] of Object.entries(LIST_LIMITS)) {
+    const value = body[field];
+    if (Array.isArray(value) && value.length > limit) collector.add([field], `Ensure this list has no more than ${limit} elements (it has ${value.length}).`);
+  }
+}
+
+/** What the planner places one by one: each SKU unit (a part of one is a whole one), each pallet, each box. */
+function plannedUnits(order: SubmitOrderPayload): number {
+  let units = 0;
+  for (const item of order.order_items) units += Math.ceil(Number(item.quantity));
+  for (const row of [...order.pre_builts, ...order.loose_boxes]) units += row.count;
+  return units;
 }
 
 /** shipment_type inside a cargo element is a known mistake; say where it belongs. */

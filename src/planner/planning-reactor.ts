@@ -11,6 +11,7 @@ import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
+import { JobTimeoutError } from '../workers/worker-pool.js';
 
 const CONSUMER = 'planning';
 
@@ -60,7 +61,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       result = { plan: await options.planner.plan({ lane: submitted.lane, order: submitted.order }), planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;
-      result = { reason: (error as Error).message, failed_at: utcTimestamp() };
+      result = { reason: failureReason(error), failed_at: utcTimestamp() };
+      if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
     }
     // Another instance may have stored its result meanwhile: then the decider records nothing.
     const recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
@@ -83,4 +85,13 @@ async function forEachConcurrently<T>(items: readonly T[], concurrency: number, 
     while (next < items.length) await work(items[next++]!);
   });
   await Promise.all(lanes);
+}
+
+// The reason is shown to the client (pallet contents, the order's history): it says what happened
+// in the client's terms, and an internal error's own text ("Invalid array length") stays in the log.
+function failureReason(error: unknown): string {
+  if (error instanceof JobTimeoutError) {
+    return `The load planner could not finish this order within its time limit (${error.limitMs} ms); split it into smaller orders.`;
+  }
+  return 'The load planner failed on this order because of an internal error; the operator has it in the log.';
 }

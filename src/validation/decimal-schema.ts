@@ -18,7 +18,7 @@ export function DecimalInput(rule: DecimalRule, options: { description: string; 
     pattern: `^0*[0-9]{1,${whole}}(\\.[0-9]{1,${DECIMAL_PLACES}})?$`,
     ...(rule.minimum !== undefined ? { minimum: Number(rule.minimum) } : {}),
     ...(rule.exclusiveMinimum !== undefined ? { exclusiveMinimum: Number(rule.exclusiveMinimum) } : {}),
-    maximum: Number(`${'9'.repeat(whole)}.${'9'.repeat(DECIMAL_PLACES)}`),
+    maximum: rule.maximum !== undefined ? Number(rule.maximum) : Number(`${'9'.repeat(whole)}.${'9'.repeat(DECIMAL_PLACES)}`),
     [DECIMAL_KEYWORD]: { ...rule },
     ...options,
   });
@@ -44,6 +44,7 @@ export const decimalKeyword: FuncKeywordDefinition = {
       maxDigits: { type: 'integer', minimum: DECIMAL_PLACES + 1 },
       minimum: { type: 'string' },
       exclusiveMinimum: { type: 'string' },
+      maximum: { type: 'string' },
     },
     additionalProperties: false,
   },

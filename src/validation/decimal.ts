@@ -17,6 +17,8 @@ export interface DecimalRule {
   minimum?: string;
   /** Exclusive lower bound, as a plain decimal string. */
   exclusiveMinimum?: string;
+  /** Inclusive upper bound, as a plain decimal string. */
+  maximum?: string;
 }
 
 export type DecimalParseResult = { ok: true; value: Decimal } | { ok: false; errors: string[] };
@@ -68,6 +70,9 @@ export function parseDecimal(input: unknown, rule: DecimalRule): DecimalParseRes
   }
   if (rule.exclusiveMinimum !== undefined && compareDecimals(value, rule.exclusiveMinimum) <= 0) {
     errors.push(`Ensure this value is greater than ${rule.exclusiveMinimum}.`);
+  }
+  if (rule.maximum !== undefined && compareDecimals(value, rule.maximum) > 0) {
+    errors.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
   }
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: fromMicros(toMicros(value)) };

@@ -3,13 +3,13 @@ import { allEvents } from '../support/events.js';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 
-t.test('16 concurrent submits of one new reference: exactly one 201, fifteen 400 naming the reference', async (t) => {
+t.test('16 concurrent submits of different orders under one new reference: exactly one 201, fifteen 400 naming the reference', async (t) => {
   const service = await startTestService({ key: ACME_KEY });
   t.teardown(async () => {
     await service.stop();
     removeDataDir(service.dataDir);
   });
-  const responses = await Promise.all(Array.from({ length: 16 }, () => service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'RACE-1' }) })));
+  const responses = await Promise.all(Array.from({ length: 16 }, (_, i) => service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'RACE-1', customer_notes: `submitter ${i}` }) })));
   const created = responses.filter((response) => response.status === 201);
   const refused = responses.filter((response) => response.status === 400);
   t.equal(created.length, 1);
@@ -35,7 +35,7 @@ t.test('a restart on the same data directory keeps every order and goes on with 
   t.same(list.body.results.map((order: { id: number }) => order.id), [...ids].reverse());
   const next = await second.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'KEEP-5' }) });
   t.equal(next.body.order_id, ids.at(-1)! + 1);
-  const duplicate = await second.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'KEEP-0' }) });
+  const duplicate = await second.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'KEEP-0', customer_notes: 'another order' }) });
   t.equal(duplicate.status, 400, 'references stay reserved across restarts');
 });
 

@@ -42,13 +42,22 @@ t.test('submit', async (t) => {
       .thenMatch({ events: [{ type: 'OrderSubmitted', data: { lane: { items: [] } } }] });
   });
 
-  t.test('given an order with this reference, when it is submitted again, then the reference is refused', async (t) => {
-    order(t).given(submitted()).when(submit(payload())).then({ errors: { reference: ['An order with this reference already exists.'] } });
+  t.test('given an order with this reference, when another order is submitted under it, then the reference is refused', async (t) => {
+    order(t).given(submitted()).when(submit(payload({ customer_notes: 'a second order' }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
   });
 
-  t.test('given an order that was planned and downloaded, when its reference is submitted again, then it is still refused', async (t) => {
+  t.test('given an order with this reference, when the same order is submitted again (a retry), then nothing is recorded', async (t) => {
+    order(t).given(submitted()).when(submit(payload(), 'Acme Group', { order_id: 8, service_ref: 'SO-000008' })).then([]);
+  });
+
+  t.test('given an order, when it is retried after its lane was removed from master data, then it is still a retry', async (t) => {
+    const noLanes = { ...masterData, lanes: new Map() };
+    order(t).given(submitted()).when(submit(payload(), 'Acme Group', { masterData: noLanes })).then([]);
+  });
+
+  t.test('given an order that was planned and downloaded, when another order is submitted under its reference, then it is still refused', async (t) => {
     order(t).given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '' } })
-      .when(submit(payload())).then({ errors: { reference: ['An order with this reference already exists.'] } });
+      .when(submit(payload({ send_email: false }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
   });
 
   t.test('given no lane with that supplier, when submitted, then only supplier_name is named', async (t) => {
