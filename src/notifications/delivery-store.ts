@@ -84,6 +84,14 @@ export interface DeliveryStore {
   webhookAttempts(deliveryId: number): Promise<RecordedAttempt[]>;
 
   emailRecord(eventId: string): Promise<EmailRecord | undefined>;
+  /**
+   * Takes the right to send an event's e-mail until `leaseUntil` for `holder` (one id per running
+   * sender): true when it holds it (no one did, it did already, or another holder's lease ran out),
+   * false while another holder's lease runs. Two
+   * processes on one store never send the same e-mail at once; a holder that dies lets it go when
+   * its lease runs out.
+   */
+  claimEmail(eventId: string, holder: string, now: number, leaseUntil: number): Promise<boolean>;
   /** Records what became of an event's e-mail and moves the `email` checkpoint, in one transaction. */
   recordEmail(record: EmailRecord, checkpoint: bigint): Promise<void>;
 

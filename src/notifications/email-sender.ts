@@ -4,7 +4,9 @@
 // restart does not send again what the server accepted. A crash after the server accepted a message
 // and before the record commits sends it again on restart (at-least-once); the Message-ID is derived
 // from the event, so mail clients and archives can tell the copies are one message.
+import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
@@ -32,6 +34,8 @@ export interface EmailSenderOptions {
   /** Default `Orders service <orders@localhost>`. */
   from?: string;
   renderPdf: RenderPdf;
+  /** How long a claim on an e-mail holds off other replicas; default 2 min. */
+  claimMs?: number;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
   retryDelayMs?: number;
   log: Log;
@@ -43,9 +47,31 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
   const outbox = join(options.dataDir, 'outbox');
   const records = options.deliveries;
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
+  // Rendering the PDF and an SMTP exchange with its retries fit well within this; a replica that
+  // dies holding a claim delays that e-mail by at most this long.
+  const claimMs = options.claimMs ?? 120_000;
+  const claimPollMs = 200;
+  const holder = randomUUID();
 
-  async function handleOne(event: OrderPlannedEvent): Promise<void> {
-    if (await records.emailRecord(event.id)) {
+  // Another replica on the same delivery store may be sending this e-mail: wait until it has
+  // recorded the outcome, or its claim has run out and this one takes it over.
+  async function claimOrSkip(event: OrderPlannedEvent, stopping: () => boolean): Promise<'claimed' | 'recorded' | 'stopping'> {
+    for (;;) {
+      if (await records.emailRecord(event.id)) return 'recorded';
+      const now = Date.now();
+      if (await records.claimEmail(event.id, holder, now, now + claimMs)) {
+        // Recorded by the previous holder between the two calls: nothing to send.
+        return (await records.emailRecord(event.id)) ? 'recorded' : 'claimed';
+      }
+      if (stopping()) return 'stopping';
+      await sleep(claimPollMs);
+    }
+  }
+
+  async function handleOne(event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
+    const claim = await claimOrSkip(event, stopping);
+    if (claim === 'stopping') return;
+    if (claim === 'recorded') {
       await records.saveCheckpoint(EMAIL, event.position);
       return;
     }
@@ -106,7 +132,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async handle(events, stopping) {
         for (const event of events) {
           if (stopping()) return;
-          if (isOrderPlanned(event)) await handleOne(event);
+          if (isOrderPlanned(event)) await handleOne(event, stopping);
         }
       },
     });

@@ -84,6 +84,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       next_attempt_at INTEGER,
       PRIMARY KEY (delivery_id, attempt)
     );
+    CREATE TABLE IF NOT EXISTS email_claims (event_id TEXT PRIMARY KEY, holder TEXT NOT NULL, lease_until INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS emails (
       event_id TEXT PRIMARY KEY,
       service_ref TEXT NOT NULL,
@@ -122,6 +123,13 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   const insertEmail = db.prepare(`
     INSERT INTO emails (event_id, service_ref, result, detail, message_id, recorded_at) VALUES (@eventId, @serviceRef, @result, @detail, @messageId, @now)
     ON CONFLICT (event_id) DO NOTHING`);
+
+  // One statement: taking a free or expired claim and seeing it taken cannot be split by another process.
+  const claimEmailRow = db.prepare<[string, string, number, number], { event_id: string }>(`
+    INSERT INTO email_claims (event_id, holder, lease_until) VALUES (?, ?, ?)
+    ON CONFLICT (event_id) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+     WHERE email_claims.lease_until <= ? OR email_claims.holder = excluded.holder
+    RETURNING event_id`);
 
   const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number) => {
     for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
@@ -205,6 +213,10 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       open();
       const row = readEmail.get(eventId);
       return row && { eventId: row.event_id, serviceRef: row.service_ref, result: row.result as EmailResult, detail: row.detail, messageId: row.message_id };
+    },
+    async claimEmail(eventId, holder, now, leaseUntil) {
+      open();
+      return claimEmailRow.get(eventId, holder, leaseUntil, now) !== undefined;
     },
     async recordEmail(record, checkpoint) {
       open();
