@@ -1,0 +1,151 @@
+// The ways worth trying to put an order's SKU units on the lane's pallet types: for each type, the
+// best of (a) single-SKU layered pallets only, (b) full layered pallets and the block search on the
+// rest, (c) the block search on everything; and, with several types, each SKU's full pallets on the
+// type that gives it the least deck area per unit. plan-order.ts loads each into containers and keeps
+// the one needing the fewest containers, then pallets, then the fewest off the default type.
+import type { PlannerWasm } from './planner-wasm.js';
+import type { PlanLimits, Unplaced } from './plan-types.js';
+import {
+  layeredPallets, type OrderDemand, type PalletTypeMm, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+} from './palletize.js';
+import type { SingleSkuPallet } from './single-sku-pallet.js';
+
+export interface Palletization {
+  pallets: RawPallet[];
+  /** Units no pallet of the candidate's types takes. */
+  unplaced: Unplaced[];
+  timeLimited: boolean;
+  /** Pallets not of the lane's default type (the first): fewer wins a tie. */
+  offDefault: number;
+}
+
+interface Option {
+  pallets: RawPallet[];
+  left: Map<SkuDemand, number>;
+  timeLimited: boolean;
+}
+
+const leftUnits = (o: Option): number => [...o.left.values()].reduce((s, n) => s + n, 0);
+
+/** Fewest units left, then fewest pallets; a tie keeps the earlier (more regular) option. */
+function better(a: Option, b: Option): Option {
+  const la = leftUnits(a);
+  const lb = leftUnits(b);
+  return lb < la || (lb === la && b.pallets.length < a.pallets.length) ? b : a;
+}
+
+function offDefault(pallets: readonly RawPallet[], defaultCode: string): number {
+  return pallets.reduce((n, p) => n + (p.type.code === defaultCode ? 0 : 1), 0);
+}
+
+function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplaced['reason']>): Unplaced[] {
+  const out: Unplaced[] = [];
+  for (const [d, count] of left) if (count > 0) out.push({ kind: 'unit', ref: d.sku, count, reason: reasons.get(d) ?? 'too_large_for_pallet' });
+  return out;
+}
+
+export function palletizations(
+  wasm: PlannerWasm, demand: OrderDemand, types: readonly PalletTypeMm[], limits: PlanLimits, seed: number,
+): Palletization[] {
+  const skus = demand.skus;
+  if (types.length === 0 || skus.length === 0) return [];
+  const defaultCode = types[0]!.code;
+  // two searches per type, one more per type for the mixed-type candidate
+  const searches = types.length * 2 + (types.length > 1 ? types.length : 0);
+  const searchLimits = { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs / searches) };
+  const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined ? singleSkuPallet(d, t) : undefined)));
+  const out: Palletization[] = [];
+
+  types.forEach((type, ti) => {
+    const fits = single[ti]!;
+    const reasons = new Map<SkuDemand, Unplaced['reason']>();
+    const unfit = new Map<SkuDemand, number>();
+    skus.forEach((d, i) => {
+      if (fits[i]) return;
+      unfit.set(d, d.units);
+      reasons.set(d, unfitReason(d, type) ?? 'too_large_for_pallet');
+    });
+    const layered: Option = { pallets: skus.flatMap((d, i) => allLayered(d, type, fits[i])), left: unfit, timeLimited: false };
+    const full = skus.flatMap((d, i) => (fits[i] ? layeredPallets(d, type, fits[i]!, Math.floor(d.units / fits[i]!.units.length)) : []));
+    const rest = searchPallets(wasm, skus, skus.map((d, i) => (fits[i] ? d.units % fits[i]!.units.length : 0)), type, searchLimits, seed);
+    const fullFirst: Option = { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited };
+    const all = searchPallets(wasm, skus, skus.map((d, i) => (fits[i] ? d.units : 0)), type, searchLimits, seed);
+    const searched: Option = { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
+    const best = better(better(layered, fullFirst), searched);
+    out.push({
+      pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: rest.timeLimited || all.timeLimited,
+      offDefault: offDefault(best.pallets, defaultCode),
+    });
+  });
+
+  if (types.length > 1) {
+    const mixed = mixedTypes(wasm, skus, types, single, searchLimits, seed, defaultCode);
+    if (mixed) out.push(mixed);
+  }
+  return out;
+}
+
+/** Every unit on single-SKU layered pallets, the last one partly filled. */
+function allLayered(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet | undefined): RawPallet[] {
+  if (!pallet) return [];
+  const per = pallet.units.length;
+  const part = d.units % per;
+  return [...layeredPallets(d, type, pallet, Math.floor(d.units / per)), ...(part > 0 ? layeredPallets(d, type, pallet, 1, part) : [])];
+}
+
+function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDemand, number> {
+  const m = new Map(a);
+  for (const [d, n] of b) m.set(d, (m.get(d) ?? 0) + n);
+  return m;
+}
+
+/**
+ * Each SKU's full pallets on the type giving it the least deck area per unit (the container floor
+ * it takes), the rest by the block search on one type (the best of each), or layered on its own
+ * type where that type does not take it. Undefined when every SKU prefers the same type.
+ */
+function mixedTypes(
+  wasm: PlannerWasm, skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
+  limits: PlanLimits, seed: number, defaultCode: string,
+): Palletization | undefined {
+  const choice = skus.map((_, i) => {
+    let best = -1;
+    types.forEach((t, ti) => {
+      const s = single[ti]![i];
+      if (!s) return;
+      const area = (t.l * t.w) / s.units.length;
+      if (best < 0 || area < (types[best]!.l * types[best]!.w) / single[best]![i]!.units.length) best = ti;
+    });
+    return best;
+  });
+  const placeable = choice.filter((c) => c >= 0);
+  if (placeable.every((c) => c === placeable[0])) return undefined;
+  const unfit = new Map<SkuDemand, number>();
+  const reasons = new Map<SkuDemand, Unplaced['reason']>();
+  skus.forEach((d, i) => {
+    if (choice[i]! >= 0) return;
+    unfit.set(d, d.units);
+    reasons.set(d, unfitReason(d, types[0]!) ?? 'too_large_for_pallet');
+  });
+  const full = skus.flatMap((d, i) => {
+    const c = choice[i]!;
+    return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.units.length));
+  });
+  const layered: Option = { pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))), left: unfit, timeLimited: false };
+  let best = layered;
+  let timeLimited = false;
+  types.forEach((type, ti) => {
+    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? d.units % single[choice[i]!]![i]!.units.length : 0));
+    // a remainder this type cannot take stays on a layered pallet of its own type
+    const own = skus.flatMap((d, i) => {
+      const c = choice[i]!;
+      if (c < 0 || single[ti]![i]) return [];
+      const part = d.units % single[c]![i]!.units.length;
+      return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
+    });
+    const rest = searchPallets(wasm, skus, counts, type, limits, seed);
+    timeLimited ||= rest.timeLimited;
+    best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
+  });
+  return { pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited, offDefault: offDefault(best.pallets, defaultCode) };
+}
