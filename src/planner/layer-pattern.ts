@@ -11,7 +11,7 @@ export interface LayerSpot {
 }
 
 /** Work beyond this many steps falls back to the best simple grid (tiny cartons on a big deck). */
-const MAX_STEPS = 4_000_000;
+const MAX_STEPS = 2_000_000;
 
 /** Every sum i·a + j·b up to limit, ascending; 0 included. */
 function normalPoints(limit: number, a: number, b: number): number[] {
@@ -53,6 +53,11 @@ export function bestGuillotineLayer(deckL: number, deckW: number, a: number, b: 
   }
   // best[i][j]: most units in an xs[i] × ys[j] rectangle; how[i][j]: 0 grid a×b, 1 grid b×a,
   // 2 + k: cut across x at xs[k], -(1 + k): cut across y at ys[k]
+  // restX[i·nx + k]: the point index of xs[i] - xs[k], the far side of a cut
+  const restX = new Int32Array(nx * nx);
+  for (let i = 0; i < nx; i++) for (let k = 0; k <= i; k++) restX[i * nx + k] = floorIndex(xs, xs[i]! - xs[k]!);
+  const restY = new Int32Array(ny * ny);
+  for (let j = 0; j < ny; j++) for (let k = 0; k <= j; k++) restY[j * ny + k] = floorIndex(ys, ys[j]! - ys[k]!);
   const best = new Int32Array(nx * ny);
   const how = new Int32Array(nx * ny);
   for (let i = 1; i < nx; i++) {
@@ -63,15 +68,17 @@ export function bestGuillotineLayer(deckL: number, deckW: number, a: number, b: 
       const turned = Math.floor(X / b) * Math.floor(Y / a);
       let value = Math.max(straight, turned);
       let choice = turned > straight ? 1 : 0;
-      for (let k = 1; k < nx && 2 * xs[k]! <= X; k++) {
-        const v = best[k * ny + j]! + best[floorIndex(xs, X - xs[k]!) * ny + j]!;
+      // no cut beats a grid that already fills the rectangle's area
+      const areaBound = Math.floor((X * Y) / (a * b));
+      for (let k = 1; k < nx && 2 * xs[k]! <= X && value < areaBound; k++) {
+        const v = best[k * ny + j]! + best[restX[i * nx + k]! * ny + j]!;
         if (v > value) {
           value = v;
           choice = 2 + k;
         }
       }
-      for (let k = 1; k < ny && 2 * ys[k]! <= Y; k++) {
-        const v = best[i * ny + k]! + best[i * ny + floorIndex(ys, Y - ys[k]!)]!;
+      for (let k = 1; k < ny && 2 * ys[k]! <= Y && value < areaBound; k++) {
+        const v = best[i * ny + k]! + best[i * ny + restY[j * ny + k]!]!;
         if (v > value) {
           value = v;
           choice = -(1 + k);

@@ -7,6 +7,7 @@ import type { PlannerWasm } from './planner-wasm.js';
 import type { PlanLimits, Unplaced } from './plan-types.js';
 import {
   layeredPallets, type OrderDemand, type PalletTypeMm, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+  type WasmPalletizing,
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
 
@@ -50,9 +51,23 @@ export function palletizations(
   const skus = demand.skus;
   if (types.length === 0 || skus.length === 0) return [];
   const defaultCode = types[0]!.code;
-  // two searches per type, one more per type for the mixed-type candidate
-  const searches = types.length * 2 + (types.length > 1 ? types.length : 0);
-  const searchLimits = { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs / searches) };
+  // two searches per type, one more per type for the mixed-type candidate, each with its share of
+  // the time left; past the limit the searches are skipped and the layered pallets stand
+  const deadline = performance.now() + limits.timeLimitMs;
+  let searchesLeft = types.length * 2 + (types.length > 1 ? types.length : 0);
+  let skipped = false;
+  let ran = false;
+  const search = (counts: readonly number[], type: PalletTypeMm): WasmPalletizing | undefined => {
+    const left = deadline - performance.now();
+    searchesLeft--;
+    // the first search always runs: the block search on everything is today's plan, the fallback
+    if (left <= 0 && ran) {
+      skipped = true;
+      return undefined;
+    }
+    ran = true;
+    return searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed);
+  };
   const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined ? singleSkuPallet(d, t) : undefined)));
   const out: Palletization[] = [];
 
@@ -67,20 +82,20 @@ export function palletizations(
     });
     const layered: Option = { pallets: skus.flatMap((d, i) => allLayered(d, type, fits[i])), left: unfit, timeLimited: false };
     const full = skus.flatMap((d, i) => (fits[i] ? layeredPallets(d, type, fits[i]!, Math.floor(d.units / fits[i]!.units.length)) : []));
-    const rest = searchPallets(wasm, skus, skus.map((d, i) => (fits[i] ? d.units % fits[i]!.units.length : 0)), type, searchLimits, seed);
-    const fullFirst: Option = { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited };
-    const all = searchPallets(wasm, skus, skus.map((d, i) => (fits[i] ? d.units : 0)), type, searchLimits, seed);
-    const searched: Option = { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
-    const best = better(better(layered, fullFirst), searched);
-    out.push({
-      pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: rest.timeLimited || all.timeLimited,
-      offDefault: offDefault(best.pallets, defaultCode),
-    });
+    // the search on everything first: it is the fallback when time runs short
+    const all = search(skus.map((d, i) => (fits[i] ? d.units : 0)), type);
+    const rest = search(skus.map((d, i) => (fits[i] ? d.units % fits[i]!.units.length : 0)), type);
+    // on a tie the more regular wins: layered only, then full layered pallets first
+    let best = layered;
+    if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
+    if (all) best = better(best, { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited });
+    const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false);
+    out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
   });
 
   if (types.length > 1) {
-    const mixed = mixedTypes(wasm, skus, types, single, searchLimits, seed, defaultCode);
-    if (mixed) out.push(mixed);
+    const mixed = mixedTypes(skus, types, single, search, defaultCode);
+    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped });
   }
   return out;
 }
@@ -105,8 +120,8 @@ function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDe
  * type where that type does not take it. Undefined when every SKU prefers the same type.
  */
 function mixedTypes(
-  wasm: PlannerWasm, skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
-  limits: PlanLimits, seed: number, defaultCode: string,
+  skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
+  search: (counts: readonly number[], type: PalletTypeMm) => WasmPalletizing | undefined, defaultCode: string,
 ): Palletization | undefined {
   const choice = skus.map((_, i) => {
     let best = -1;
@@ -143,7 +158,8 @@ function mixedTypes(
       const part = d.units % single[c]![i]!.units.length;
       return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
     });
-    const rest = searchPallets(wasm, skus, counts, type, limits, seed);
+    const rest = search(counts, type);
+    if (!rest) return;
     timeLimited ||= rest.timeLimited;
     best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
   });

@@ -56,6 +56,11 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
   let best: Candidate | undefined;
   let timeLimited = false;
   options.forEach((option, k) => {
+    // past the time limit, the candidates not yet loaded are dropped: the plan says time_limited
+    if (best && performance.now() - t0 > limits.timeLimitMs) {
+      timeLimited = true;
+      return;
+    }
     const pallets = finishPallets(option.pallets);
     const remaining = Math.max(1, (limits.timeLimitMs - (performance.now() - t0)) / (options.length - k));
     const loaded = loadOrderContainers(
