@@ -41,9 +41,10 @@ export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom): SingleSkuPa
     const spots = bestGuillotineLayer(deck.l, deck.w, a, b);
     if (spots.length === 0) continue;
     const count = Math.min(spots.length * Math.floor(deck.loadHeight / h), byWeight);
-    // a tie goes to the lower stack: steadier, and lower in the container
+    // a tie goes to the lower stack (steadier, lower in the container), then to fewer layers to build
     const height = Math.ceil(count / spots.length) * h;
-    if (!best || count > best.count || (count === best.count && height < best.height)) best = { count, height, perLayer: spots.length, spots, h };
+    const tieBetter = best !== undefined && count === best.count && (height < best.height || (height === best.height && spots.length > best.perLayer));
+    if (!best || count > best.count || tieBetter) best = { count, height, perLayer: spots.length, spots, h };
   }
   if (!best || best.count <= 0) return undefined;
   const units: PlacedBox[] = [];

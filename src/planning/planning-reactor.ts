@@ -9,11 +9,13 @@ import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 import { utcTimestamp } from '../clock.js';
+import type { OrderPlan } from '../planner/plan-types.js';
+import { compactPlan } from '../planner/plan-storage.js';
 
 const CONSUMER = 'planning';
 
 export interface OrderPlanner {
-  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<unknown>;
+  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<OrderPlan>;
 }
 
 export interface PlanningReactorOptions {
@@ -56,7 +58,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const started = performance.now();
     let outcome: OrderPlanned | OrderPlanningFailed;
     try {
-      const plan = await options.planner.plan({ lane: submitted.lane, order: submitted.order });
+      // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
+      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }));
       outcome = {
         type: 'OrderPlanned',
         data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reference: submitted.order.reference, company_group: submitted.company_group, plan, planned_at: utcTimestamp() },
