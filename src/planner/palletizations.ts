@@ -57,16 +57,24 @@ export function palletizations(
   let searchesLeft = types.length * 2 + (types.length > 1 ? types.length : 0);
   let skipped = false;
   let ran = false;
+  // the same units on the same type search alike: asked again (no full pallets took any), the
+  // answer is the one already found
+  const found = new Map<string, WasmPalletizing>();
   const search = (counts: readonly number[], type: PalletTypeMm): WasmPalletizing | undefined => {
-    const left = deadline - performance.now();
+    const key = `${type.code}:${counts.join()}`;
+    const known = found.get(key);
     searchesLeft--;
+    if (known) return known;
+    const left = deadline - performance.now();
     // the first search always runs: the block search on everything is today's plan, the fallback
     if (left <= 0 && ran) {
       skipped = true;
       return undefined;
     }
     ran = true;
-    return searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed);
+    const result = searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed);
+    found.set(key, result);
+    return result;
   };
   const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined ? singleSkuPallet(d, t) : undefined)));
   const out: Palletization[] = [];
