@@ -76,25 +76,33 @@ export function palletizations(
     found.set(key, result);
     return result;
   };
-  const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined ? singleSkuPallet(d, t) : undefined)));
+  // layers only for SKUs with half a pallet's worth or more: smaller ones share pallets with others,
+  // and many SKUs of a few cartons each would spend the time on layers no plan uses
+  const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
+    2 * d.units * d.l * d.w * d.h >= t.l * t.w * t.loadHeight || 2 * d.units * d.weightG >= t.loadWeightG;
+  const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)));
   const out: Palletization[] = [];
 
   types.forEach((type, ti) => {
-    const fits = single[ti]!;
+    const layers = single[ti]!;
+    const fit = skus.map((d) => unfitReason(d, type) === undefined);
     const reasons = new Map<SkuDemand, Unplaced['reason']>();
     const unfit = new Map<SkuDemand, number>();
     skus.forEach((d, i) => {
-      if (fits[i]) return;
+      if (fit[i]) return;
       unfit.set(d, d.units);
       reasons.set(d, unfitReason(d, type) ?? 'too_large_for_pallet');
     });
-    const layered: Option = { pallets: skus.flatMap((d, i) => allLayered(d, type, fits[i])), left: unfit, timeLimited: false };
-    const full = skus.flatMap((d, i) => (fits[i] ? layeredPallets(d, type, fits[i]!, Math.floor(d.units / fits[i]!.units.length)) : []));
+    // cartons too small to list by the layer go to the block search only
+    const layerable = skus.every((_, i) => !fit[i] || layers[i]);
+    const layered: Option | undefined = layerable ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false } : undefined;
+    const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
     // the search on everything first: it is the fallback when time runs short
-    const all = search(skus.map((d, i) => (fits[i] ? d.units : 0)), type);
-    const rest = search(skus.map((d, i) => (fits[i] ? d.units % fits[i]!.units.length : 0)), type);
-    // on a tie the more regular wins: layered only, then full layered pallets first
-    let best = layered;
+    const all = search(skus.map((d, i) => (fit[i] ? d.units : 0)), type);
+    const rest = search(skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units)), type);
+    // on a tie the more regular wins: layered only, then full layered pallets first; the first
+    // search always runs, so there is at least one option
+    let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
     if (all) best = better(best, { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false);
@@ -111,7 +119,7 @@ export function palletizations(
 /** Every unit on single-SKU layered pallets, the last one partly filled. */
 function allLayered(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet | undefined): RawPallet[] {
   if (!pallet) return [];
-  const per = pallet.units.length;
+  const per = pallet.perPallet;
   const part = d.units % per;
   return [...layeredPallets(d, type, pallet, Math.floor(d.units / per)), ...(part > 0 ? layeredPallets(d, type, pallet, 1, part) : [])];
 }
@@ -136,34 +144,36 @@ function mixedTypes(
     types.forEach((t, ti) => {
       const s = single[ti]![i];
       if (!s) return;
-      const area = (t.l * t.w) / s.units.length;
-      if (best < 0 || area < (types[best]!.l * types[best]!.w) / single[best]![i]!.units.length) best = ti;
+      const area = (t.l * t.w) / s.perPallet;
+      if (best < 0 || area < (types[best]!.l * types[best]!.w) / single[best]![i]!.perPallet) best = ti;
     });
     return best;
   });
   const placeable = choice.filter((c) => c >= 0);
   if (placeable.every((c) => c === placeable[0])) return undefined;
+  const fitsSome = skus.map((d) => types.some((t) => unfitReason(d, t) === undefined));
   const unfit = new Map<SkuDemand, number>();
   const reasons = new Map<SkuDemand, Unplaced['reason']>();
   skus.forEach((d, i) => {
-    if (choice[i]! >= 0) return;
+    if (fitsSome[i]) return;
     unfit.set(d, d.units);
     reasons.set(d, unfitReason(d, types[0]!) ?? 'too_large_for_pallet');
   });
+  if (skus.some((_, i) => fitsSome[i] && choice[i]! < 0)) return undefined; // cartons too small for layers: the per-type candidates cover them
   const full = skus.flatMap((d, i) => {
     const c = choice[i]!;
-    return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.units.length));
+    return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.perPallet));
   });
   const layered: Option = { pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))), left: unfit, timeLimited: false };
   let best = layered;
   let timeLimited = false;
   types.forEach((type, ti) => {
-    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? d.units % single[choice[i]!]![i]!.units.length : 0));
+    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? d.units % single[choice[i]!]![i]!.perPallet : 0));
     // a remainder this type cannot take stays on a layered pallet of its own type
     const own = skus.flatMap((d, i) => {
       const c = choice[i]!;
       if (c < 0 || single[ti]![i]) return [];
-      const part = d.units % single[c]![i]!.units.length;
+      const part = d.units % single[c]![i]!.perPallet;
       return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
     });
     const rest = search(counts, type);

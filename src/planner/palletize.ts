@@ -103,7 +103,7 @@ export function unfitReason(d: SkuDemand, p: PalletTypeMm): UnplacedReason | und
 }
 
 export function singleSkuPallet(d: SkuDemand, p: PalletTypeMm): SingleSkuPallet | undefined {
-  return bestSingleSkuPallet(d, { l: p.l, w: p.w, loadHeight: p.loadHeight, loadWeightG: p.loadWeightG });
+  return bestSingleSkuPallet(d, { l: p.l, w: p.w, loadHeight: p.loadHeight, loadWeightG: p.loadWeightG }, d.units);
 }
 
 /** A pallet before numbering: its type and its boxes, each of one SKU. */
@@ -112,8 +112,8 @@ export interface RawPallet {
   boxes: { d: SkuDemand; box: PlacedBox }[];
 }
 
-/** `copies` pallets holding `units` of the single-SKU pallet each. */
-export function layeredPallets(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet, copies: number, units = pallet.units.length): RawPallet[] {
+/** `copies` pallets holding `units` of the single-SKU pallet each (never more than the SKU's units). */
+export function layeredPallets(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet, copies: number, units = pallet.perPallet): RawPallet[] {
   const boxes = pallet.units.slice(0, units).map((box) => ({ d, box }));
   return Array.from({ length: copies }, () => ({ type, boxes }));
 }

@@ -22,10 +22,15 @@ export interface DeckRoom {
 }
 
 export interface SingleSkuPallet {
-  /** Units on a full pallet, bottom layer first, each layer in rows. */
-  units: PlacedBox[];
+  /** Units on a full pallet. */
+  perPallet: number;
   perLayer: number;
+  /** The first units of a full pallet (no more than asked for), bottom layer first, each layer in rows. */
+  units: PlacedBox[];
 }
+
+/** Cartons so small that a layer holds more are left to the block search, which counts rather than lists. */
+const MAX_LAYER_UNITS = 20_000;
 
 /** The faces a unit may stand on, as [footprint a, footprint b, height]; an upright one only its base. */
 function stances(u: UnitSize): [number, number, number][] {
@@ -33,11 +38,11 @@ function stances(u: UnitSize): [number, number, number][] {
   return u.upright ? all.slice(0, 1) : all.filter((s, i) => all.findIndex((o) => o[2] === s[2]) === i);
 }
 
-export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom): SingleSkuPallet | undefined {
+export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom, maxUnits: number): SingleSkuPallet | undefined {
   const byWeight = unit.weightG > 0 ? Math.floor(deck.loadWeightG / unit.weightG) : Number.MAX_SAFE_INTEGER;
   let best: { count: number; height: number; perLayer: number; spots: ReturnType<typeof bestGuillotineLayer>; h: number } | undefined;
   for (const [a, b, h] of stances(unit)) {
-    if (h > deck.loadHeight) continue;
+    if (h > deck.loadHeight || (deck.l * deck.w) / (a * b) > MAX_LAYER_UNITS) continue;
     const spots = bestGuillotineLayer(deck.l, deck.w, a, b);
     if (spots.length === 0) continue;
     const count = Math.min(spots.length * Math.floor(deck.loadHeight / h), byWeight);
@@ -48,11 +53,12 @@ export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom): SingleSkuPa
   }
   if (!best || best.count <= 0) return undefined;
   const units: PlacedBox[] = [];
-  for (let k = 0; units.length < best.count; k++) {
+  const listed = Math.min(best.count, maxUnits);
+  for (let k = 0; units.length < listed; k++) {
     for (const s of best.spots) {
-      if (units.length === best.count) break;
+      if (units.length === listed) break;
       units.push({ x: s.x, y: s.y, z: k * best.h, l: s.l, w: s.w, h: best.h });
     }
   }
-  return { units, perLayer: best.perLayer };
+  return { perPallet: best.count, perLayer: best.perLayer, units };
 }
