@@ -54,7 +54,7 @@ t.test('a 100,000-unit plan is stored far below the 1 MiB append limit', async (
       order_containers: [{ code: '40ft-HC', count: 200 }],
     }),
   };
-  const plan = planOrder(new PlannerWasm(), input, { timeLimitMs: 3000, effort: DEFAULT_EFFORT });
+  const plan = planOrder(new PlannerWasm(), input, { timeLimitMs: 20_000, effort: DEFAULT_EFFORT });
   t.equal(plan.metrics.units_palletized, 100_000);
   const whole = JSON.stringify(plan).length;
   const compact = JSON.stringify(compactPlan(plan)).length;
