@@ -1,4 +1,4 @@
-// npm run bench:pallets -- [--orders N] [--seed S]
+// npm run bench:pallets -- [--orders N] [--seed S] [--effort E] [--time-limit-ms T]
 // Seeded realistic orders palletized and loaded on one thread, on lanes offering EUR and GMA
 // pallets: pallets used against the lower bound max(volume bound, weight bound) on the best type
 // for each unit, ms per order, the 6,000-unit order end to end, and the demo lane's big order.
@@ -30,7 +30,8 @@ function arg(name: string, fallback: number): number {
 
 const orders = arg('--orders', 30);
 const firstSeed = arg('--seed', 1);
-const limits = { timeLimitMs: 10_000, effort: arg('--effort', DEFAULT_EFFORT) };
+// --time-limit-ms: on a busy shared machine the default 10 s cuts searches the effort budget would finish
+const limits = { timeLimitMs: arg('--time-limit-ms', 10_000), effort: arg('--effort', DEFAULT_EFFORT) };
 const wasm = new PlannerWasm();
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
 const ratios: number[] = [];

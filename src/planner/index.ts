@@ -7,6 +7,7 @@ export type {
 } from './plan-types.js';
 export { CONTAINER_CATALOG, containerSpec, type ContainerSpec } from './containers.js';
 export { validatePlan } from './validate-plan.js';
+export { compactPlan, expandPlan, storedPalletContents, type StoredPlan } from './plan-storage.js';
 export { validateBrPacking, volumeUtilization } from './validate-br-packing.js';
 export type { BrBoxType, BrInstance, BrPlacement } from './br-instance.js';
 export { packContainer, type PackContainerOptions, type PackContainerResult } from './pack-container.js';

@@ -60,7 +60,10 @@ t.test('a 100,000-unit plan is stored far below the 1 MiB append limit', async (
   const compact = JSON.stringify(compactPlan(plan)).length;
   t.comment(`100,000 units on ${plan.pallets.length} pallets: ${(whole / 2 ** 20).toFixed(1)} MiB whole, ${(compact / 1024).toFixed(0)} KiB stored`);
   t.ok(compact < 256 * 1024, `${compact} bytes stored, under a quarter of 1 MiB`);
-  const back = expandPlan(JSON.parse(JSON.stringify(compactPlan(plan))));
+  const storedForm = JSON.parse(JSON.stringify(compactPlan(plan))) as { pallets: unknown[] };
+  t.ok(storedForm.pallets.length < plan.pallets.length / 10, `identical pallets stored once: ${storedForm.pallets.length} entries for ${plan.pallets.length} pallets`);
+  t.same(storedPalletContents(storedForm), plan.pallets.map((p) => ({ pallet_index: p.pallet_index, pallet_code: p.pallet_code, contents: p.contents })), 'pallet contents read without expanding');
+  const back = expandPlan(storedForm);
   t.same(validatePlan(input, back), [], 'what is read back passes the validator');
   t.equal(back.pallets.reduce((s, p) => s + p.units.length, 0), 100_000, 'every unit is listed again');
 });
