@@ -12,11 +12,13 @@ import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
+import type { OrderPlan } from './plan-types.js';
+import { compactPlan } from './plan-storage.js';
 
 const CONSUMER = 'planning';
 
 export interface OrderPlanner {
-  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<unknown>;
+  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<OrderPlan>;
 }
 
 export interface PlanningReactorOptions {
@@ -58,7 +60,9 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
-      result = { plan: await options.planner.plan({ lane: submitted.lane, order: submitted.order }), planned_at: utcTimestamp() };
+      // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
+      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }));
+      result = { plan, planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;
       result = { reason: failureReason(error), failed_at: utcTimestamp() };
@@ -93,5 +97,8 @@ function failureReason(error: unknown): string {
   if (error instanceof JobTimeoutError) {
     return `The load planner could not finish this order within its time limit (${error.limitMs} ms); split it into smaller orders.`;
   }
+  // The planner's own refusal (too many units for one plan) is written for the client already.
+  const message = error instanceof Error ? error.message : '';
+  if (/^the order has \d+ units; the load planner takes at most \d+ in one plan$/.test(message)) return message;
   return 'The load planner failed on this order because of an internal error; the operator has it in the log.';
 }
