@@ -1,19 +1,17 @@
 // Container loading: pallets, pre-built pallets and loose cartons into the order's container
-// types, as few containers as possible, then the least container volume.
+// types, as few containers as possible, then the least container volume. In a container nothing
+// stands on anything but a double-stacked top on its bottom, so each container is a floor plan of
+// stacks (floor-stacks.ts) laid in rows (floor-rows.ts) and balanced (floor-balance.ts).
 import { Bin, Cargo } from './cargo';
-import { generateBlocks } from './blocks';
-import { BlockSearch, deadlineHit, SearchLimits, SPACE_BACK } from './block-search';
-import { nowMs } from './clock';
-import { LoadState } from './load-state';
-import { InputReader, OutputWriter, writeBoxes } from './wire';
+import { balanceLoad, BalancedLoad } from './floor-balance';
+import { layFloor, RowScratch } from './floor-rows';
+import { buildStacks, countClasses, StackKind } from './floor-stacks';
+import { InputReader, OutputWriter } from './wire';
 
 export const FITS: i32 = 0;
 export const TOO_LARGE_FOR_EVERY_TYPE: i32 = 1;
 export const OVER_PAYLOAD: i32 = 2;
 export const OUT_OF_CONTAINERS: i32 = 3;
-
-const MAX_BLOCKS: i32 = 6000;
-const BEAM_WIDTH: i32 = 4;
 
 /**
  * Input: time limit ms, effort per container tried, seed, container types (n, then per type
@@ -22,23 +20,22 @@ const BEAM_WIDTH: i32 = 4;
  * w, h], then per cargo type: [count not loaded, reason].
  */
 export function loadContainersJob(input: InputReader): StaticArray<i32> {
-  const start = nowMs();
-  const timeLimit = input.next();
-  const effort = input.next();
-  const seed = <u32>input.next();
+  // the floor plans are deterministic and take milliseconds: no limits needed
+  input.next();
+  input.next();
+  input.next();
   const nBins = input.next();
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
+  let widest = 0;
   for (let k = 0; k < nBins; k++) {
     bins[k] = new Bin(input.next(), input.next(), input.next(), 0);
     bins[k].maxWeight = <f64>input.next();
     available[k] = input.next();
+    widest = max(widest, bins[k].w);
   }
   const cargo = input.readCargo();
-  const limits = new SearchLimits();
-  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
-  if (effort > 0) limits.effort = <i64>effort;
-  limits.maxWidth = BEAM_WIDTH;
+  const scratch = new RowScratch(widest);
 
   const counts = new StaticArray<i32>(cargo.n);
   const reason = new StaticArray<i32>(cargo.n);
@@ -51,12 +48,11 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     items += cargo.count[t];
   }
 
-  const searches = new StaticArray<BlockSearch | null>(nBins);
   const out = new OutputWriter(16 + items * 8);
-  const deadlineAt = out.reserve();
+  out.push(0);
   const containersAt = out.reserve();
   let containers = 0;
-  const chosen = new LoadState(2048, cargo.n, items + 1);
+  const loaded = new StaticArray<i32>(cargo.n);
   while (true) {
     let left = 0;
     for (let t = 0; t < cargo.n; t++) left += counts[t];
@@ -68,39 +64,28 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     let pickVolume: f64 = 0;
     for (let k = 0; k < nBins; k++) {
       if (available[k] <= 0) continue;
-      let search = searches[k];
-      if (search == null) {
-        const s = new BlockSearch(cargo, bins[k], generateBlocks(cargo, bins[k], counts, MAX_BLOCKS, 0, seed), limits, 2048, items + 1, BEAM_WIDTH);
-        s.spaceRule = SPACE_BACK;
-        s.anchorBack = true;
-        searches[k] = s;
-        search = s;
-      }
-      search.restart();
-      const best = search.run(search.root(counts));
-      if (best.np == 0) continue;
+      const load = loadOne(cargo, bins[k], counts, scratch, null, loaded);
+      if (load.volume <= 0) continue;
       let all = true;
-      for (let t = 0; t < cargo.n; t++) if (best.rem[t] > 0) all = false;
+      for (let t = 0; t < cargo.n; t++) if (loaded[t] < counts[t]) all = false;
       const better = pick < 0
         || (all && !pickAll)
         || (all && pickAll && bins[k].volume() < bins[pick].volume())
-        || (!all && !pickAll && (best.volume > pickVolume || (best.volume == pickVolume && bins[k].volume() < bins[pick].volume())));
+        || (!all && !pickAll && (load.volume > pickVolume || (load.volume == pickVolume && bins[k].volume() < bins[pick].volume())));
       if (better) {
         pick = k;
         pickAll = all;
-        pickVolume = best.volume;
-        chosen.copyFrom(best);
+        pickVolume = load.volume;
       }
     }
     if (pick < 0) break;
     out.push(pick);
-    writeBoxes(out, chosen, (searches[pick] as BlockSearch).blocks);
+    loadOne(cargo, bins[pick], counts, scratch, out, loaded);
     containers++;
     available[pick]--;
-    for (let t = 0; t < cargo.n; t++) counts[t] = chosen.rem[t];
+    for (let t = 0; t < cargo.n; t++) counts[t] -= loaded[t];
   }
   out.set(containersAt, containers);
-  out.set(deadlineAt, deadlineHit ? 1 : 0);
   for (let t = 0; t < cargo.n; t++) {
     if (refused[t] > 0) {
       out.push(refused[t]);
@@ -111,6 +96,55 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     }
   }
   return out.finish();
+}
+
+/**
+ * One container of this type loaded from counts[]: the stacks it can carry by weight (heaviest
+ * first), laid on its floor and balanced. loaded[] gets the items of each type it takes.
+ */
+function loadOne(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, scratch: RowScratch, out: OutputWriter | null, loaded: StaticArray<i32>): BalancedLoad {
+  const kinds = buildStacks(cargo, bin, counts);
+  const selected = selectByPayload(kinds, bin.maxWeight);
+  const nClasses = countClasses(kinds);
+  const avail = new StaticArray<i32>(nClasses);
+  const value = new StaticArray<f64>(nClasses);
+  for (let i = 0; i < kinds.length; i++) {
+    const c = kinds[i].floorClass;
+    avail[c] += selected[i];
+    value[c] += <f64>selected[i] * kinds[i].volume;
+  }
+  for (let c = 0; c < nClasses; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
+  const plan = layFloor(kinds, avail, value, bin, scratch);
+  const load = balanceLoad(cargo, bin, kinds, selected, plan, out);
+  for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const n = load.placedKinds[i];
+    loaded[kinds[i].bottom] += n;
+    if (kinds[i].top >= 0) loaded[kinds[i].top] += n;
+  }
+  return load;
+}
+
+/** How many stacks of each kind the payload allows: all when they fit, else heaviest first. */
+function selectByPayload(kinds: Array<StackKind>, payload: f64): StaticArray<i32> {
+  const selected = new StaticArray<i32>(kinds.length);
+  let total: f64 = 0;
+  for (let i = 0; i < kinds.length; i++) total += <f64>kinds[i].count * kinds[i].weight;
+  if (total <= payload) {
+    for (let i = 0; i < kinds.length; i++) selected[i] = kinds[i].count;
+    return selected;
+  }
+  const taken = new StaticArray<bool>(kinds.length);
+  let room = payload;
+  for (let step = 0; step < kinds.length; step++) {
+    let k = -1;
+    for (let i = 0; i < kinds.length; i++) if (!taken[i] && (k < 0 || kinds[i].weight > kinds[k].weight)) k = i;
+    taken[k] = true;
+    const n = kinds[k].weight > 0 ? <i32>Math.min(<f64>kinds[k].count, Math.floor(room / kinds[k].weight)) : kinds[k].count;
+    selected[k] = n;
+    room -= <f64>n * kinds[k].weight;
+  }
+  return selected;
 }
 
 /** Why type t can never be loaded into the listed types, or FITS. */

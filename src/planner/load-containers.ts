@@ -1,6 +1,7 @@
 // Loading the order's pallets, pre-built pallets and loose boxes into its containers.
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { LooseBox, OrderContainer, PreBuilt } from '../orders/submit-order-payload.js';
+import { containerCogFigures } from './container-cog.js';
 import { containerSpec } from './containers.js';
 import { loadingOrder } from './loading-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
@@ -115,6 +116,7 @@ export function loadOrderContainers(
       code: spec.code, index: k + 1, inner_mm: { l, w, h }, payload_g, placements,
       volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
       weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
+      ...containerCogFigures(placements, spec.inner_mm),
     });
   }
   const unplaced: Unplaced[] = [];

@@ -7,7 +7,7 @@ const empty = lane([item('A', 40, 30, 25, 9.5)]);
 const placed = (plan: OrderPlan, kind: string): number => plan.containers.reduce((s, c) => s + c.placements.filter((p) => p.kind === kind).length, 0);
 const reasons = (plan: OrderPlan): string[][] => plan.unplaced.map((u) => [u.kind, u.ref, String(u.count), u.reason]);
 
-t.test('service-built pallets, pre-builts and loose boxes load together, back to door', async (t) => {
+t.test('service-built pallets, pre-builts and loose boxes load together, in loading order', async (t) => {
   const plan = planChecked(t, {
     lane: empty,
     order: order({
@@ -23,7 +23,9 @@ t.test('service-built pallets, pre-builts and loose boxes load together, back to
   t.equal(placed(plan, 'pre_built'), 2);
   t.equal(placed(plan, 'loose_box'), 6);
   t.same(c.placements.map((p) => p.loading_order), c.placements.map((_, i) => i + 1));
-  t.equal(c.placements[0]!.x, 0, 'loading starts at the back wall');
+  t.ok(c.placements.every((p, i) => i === 0 || p.x >= c.placements[i - 1]!.x || p.z > 0), 'loading goes from the back wall to the door');
+  t.ok(c.placements[0]!.x > 0, 'a part load is not pushed to the back wall: the gap is left to dunnage');
+  t.ok(c.within_cog_limits);
   t.ok(c.volume_utilization > 0 && c.volume_utilization < 1);
   t.ok(c.weight_utilization > 0 && c.weight_utilization < 1);
   t.same(plan.unplaced, []);
