@@ -25,6 +25,9 @@ export class BalancedLoad {
   placedKinds: StaticArray<i32>;
   weight: f64 = 0;
   volume: f64 = 0;
+  stacks: i32 = 0;
+  /** Within the CTU Code's limits, by the stacks' centres (the boxes' weight at their centres). */
+  balanced: bool = true;
   constructor(nKinds: i32) {
     this.placedKinds = new StaticArray<i32>(nKinds);
   }
@@ -133,6 +136,7 @@ export function balanceLoad(
       mx += kind.weight * (centreX[best] - cx);
       my += kind.weight * (centreY[best] - cy);
       result.placedKinds[k]++;
+      result.stacks++;
       result.weight += kind.weight;
       result.volume += kind.volume;
     }
@@ -165,6 +169,15 @@ export function balanceLoad(
     x += plan.rowDepth[rowOrder[i]];
   }
   centreRowsAcross(plan, places, kinds, rowShift, rowWeight, result.weight, bin.w);
+  let fx: f64 = 0, fy: f64 = 0;
+  for (let p = 0; p < np; p++) {
+    const k = places.kind[p];
+    if (k < 0) continue;
+    const col = places.col[p], r = places.row[p];
+    fx += kinds[k].weight * (<f64>(rowX[r] + places.dx[p]) + <f64>plan.colFx[col] / 2);
+    fy += kinds[k].weight * (<f64>(rowShift[r] + places.y[p]) + <f64>plan.colFy[col] / 2);
+  }
+  result.balanced = abs(fx / result.weight - <f64>bin.l / 2) <= limitX && abs(fy / result.weight - <f64>bin.w / 2) <= limitY;
 
   if (out != null) {
     let boxes = 0;

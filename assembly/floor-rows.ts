@@ -55,8 +55,11 @@ export function classKinds(kinds: Array<StackKind>, nClasses: i32): StaticArray<
   return rep;
 }
 
-/** Lays out avail[c] stacks of each class, row by row from x = 0; what does not fit stays off. */
-export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotValue: StaticArray<f64>, bin: Bin, scratch: RowScratch): FloorPlan {
+/**
+ * Lays out avail[c] stacks of each class, row by row from x = 0; what does not fit stays off.
+ * maxColumns > 0 limits the columns of a row.
+ */
+export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotValue: StaticArray<f64>, bin: Bin, scratch: RowScratch, maxColumns: i32): FloorPlan {
   const nClasses = avail.length;
   const rep = classKinds(kinds, nClasses);
   const left = new StaticArray<i32>(nClasses);
@@ -84,7 +87,7 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
     let bestDepth = -1;
     for (let i = 0; i < depths.length; i++) {
       const d = depths[i];
-      const value = fillRow(kinds, rep, left, slotValue, d, bin.w, scratch, null, used);
+      const value = fillRow(kinds, rep, left, slotValue, d, maxColumns > 0 ? maxColumns : bin.w, bin.w, scratch, null, used);
       if (value <= 0) continue;
       const score = value / (<f64>scratch.depth * <f64>bin.w);
       if (bestDepth < 0 || score > bestScore * (1 + 1e-9) || (score >= bestScore * (1 - 1e-9) && value > bestValue)) {
@@ -94,7 +97,7 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
       }
     }
     if (bestDepth < 0) break;
-    fillRow(kinds, rep, left, slotValue, bestDepth, bin.w, scratch, plan, used);
+    fillRow(kinds, rep, left, slotValue, bestDepth, maxColumns > 0 ? maxColumns : bin.w, bin.w, scratch, plan, used);
     const r = plan.rows - 1;
     rest -= plan.rowDepth[r];
     for (let c = 0; c < nClasses; c++) {
@@ -111,7 +114,7 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
  * s.depth. With a plan, appends the row to it.
  */
 function fillRow(
-  kinds: Array<StackKind>, rep: StaticArray<i32>, left: StaticArray<i32>, slotValue: StaticArray<f64>, d: i32, width: i32,
+  kinds: Array<StackKind>, rep: StaticArray<i32>, left: StaticArray<i32>, slotValue: StaticArray<f64>, d: i32, maxColumns: i32, width: i32,
   s: RowScratch, plan: FloorPlan | null, used: StaticArray<i32>,
 ): f64 {
   s.optClass.length = 0;
@@ -138,6 +141,7 @@ function fillRow(
   }
   const nOpt = s.optClass.length;
   if (nOpt == 0) return 0;
+  if (maxColumns == 1) return oneColumn(s, left, slotValue, used, plan);
   const dp = s.dp, choice = s.choice;
   dp[0] = 0;
   choice[0] = -1;
@@ -195,4 +199,26 @@ function fillRow(
     plan.colFy.push(s.optFy[q]);
   }
   return value;
+}
+
+/** The single column of most value (rows centred one column wide balance a heavy stack). */
+function oneColumn(s: RowScratch, left: StaticArray<i32>, slotValue: StaticArray<f64>, used: StaticArray<i32>, plan: FloorPlan | null): f64 {
+  let q = 0;
+  for (let i = 1; i < s.optClass.length; i++) if (s.optValue[i] > s.optValue[q]) q = i;
+  const c = s.optClass[q];
+  const n = min(s.optN[q], left[c]);
+  used[c] = n;
+  s.depth = n * s.optFx[q];
+  if (plan != null) {
+    plan.rowDepth.push(s.depth);
+    plan.rowWidth.push(s.optFy[q]);
+    plan.rowFirst.push(plan.colClass.length);
+    plan.rowCols.push(1);
+    plan.colClass.push(c);
+    plan.colFp.push(s.optFp[q]);
+    plan.colN.push(n);
+    plan.colFx.push(s.optFx[q]);
+    plan.colFy.push(s.optFy[q]);
+  }
+  return <f64>n * slotValue[c];
 }

@@ -114,8 +114,15 @@ function loadOne(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, scratch: RowS
     value[c] += <f64>selected[i] * kinds[i].volume;
   }
   for (let c = 0; c < nClasses; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
-  const plan = layFloor(kinds, avail, value, bin, scratch);
-  const load = balanceLoad(cargo, bin, kinds, selected, plan, out);
+  // Rows of several columns put a heavy stack off the centreline; when no place balances it,
+  // rows of one column each (centred) may, if they load as much.
+  let columns = 0;
+  let load = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, 0), null);
+  if (!load.balanced) {
+    const single = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, 1), null);
+    if (single.balanced && single.stacks >= load.stacks) columns = 1;
+  }
+  if (out != null || columns != 0) load = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, columns), out);
   for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
   for (let i = 0; i < kinds.length; i++) {
     const n = load.placedKinds[i];

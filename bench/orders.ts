@@ -28,7 +28,7 @@ interface FamilyFigures {
   refPallets: number;
   containers: number;
   refContainers: number;
-  /** Orders whose pallets / containers equal (exact families) or stay within (others) the reference. */
+  /** Orders whose pallets stay within the reference, whose containers equal it (exact families) or stay within it (others). */
   palletsOk: number;
   containersOk: number;
   cogInside: number;
@@ -63,7 +63,8 @@ for (const b of benchOrders(seed, perFamily)) {
     f.refPallets += ref.pallets;
     f.containers += plan.containers.length;
     f.refContainers += ref.containers;
-    if (ref.exact ? pallets === ref.pallets : pallets <= ref.pallets) f.palletsOk++;
+    // a palletizer may beat the guillotine reference (layers of different faces), never lose to it
+    if (pallets <= ref.pallets) f.palletsOk++;
     if (ref.exact ? plan.containers.length === ref.containers : plan.containers.length <= ref.containers) f.containersOk++;
     f.unplacedWithPlan += unplaced;
     f.cogContainers += plan.containers.length;
@@ -74,7 +75,7 @@ for (const b of benchOrders(seed, perFamily)) {
     ref_containers: ref.plan ? ref.containers : 'no plan', cog_inside: `${plan.containers.filter((c) => c.within_cog_limits).length}/${plan.containers.length}`,
     unplaced, ms: Math.round(ms), violations: violations.length,
   };
-  const off = ref.plan && (ref.exact ? pallets !== ref.pallets || plan.containers.length !== ref.containers : plan.containers.length > ref.containers || unplaced > 0);
+  const off = ref.plan && (pallets > ref.pallets || (ref.exact ? plan.containers.length !== ref.containers : plan.containers.length > ref.containers) || unplaced > 0);
   if (verbose || off || violations.length > 0) process.stdout.write(`${JSON.stringify(row)}\n`);
   for (const v of violations.slice(0, 3)) process.stderr.write(`VIOLATION ${b.name}: ${v}\n`);
 }

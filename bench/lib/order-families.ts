@@ -15,7 +15,7 @@ export interface Reference {
   containers: number;
   /** false: the reference finds no plan in the listed containers (its figures are then not a target). */
   plan: boolean;
-  /** Identical-pallet families must equal the reference; the others must not exceed it. */
+  /** Containers must equal the reference (one SKU, identical pallets) or not exceed it (the others). */
   exact: boolean;
 }
 
