@@ -48,21 +48,55 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     items += cargo.count[t];
   }
 
+  const start = new StaticArray<i32>(cargo.n);
+  for (let t = 0; t < cargo.n; t++) start[t] = counts[t];
+  const loaded = new StaticArray<i32>(cargo.n);
+  const greedy = greedyTypes(cargo, bins, available, counts, scratch, loaded);
+  let chosen = greedy;
+  let everything = true;
+  for (let t = 0; t < cargo.n; t++) if (counts[t] > 0) everything = false;
+  if (everything && greedy.length > 1) {
+    const better = fewerOrSmaller(cargo, bins, available, start, greedy, scratch, loaded);
+    if (better != null) chosen = better;
+  }
+
   const out = new OutputWriter(16 + items * 8);
   out.push(0);
-  const containersAt = out.reserve();
-  let containers = 0;
-  const loaded = new StaticArray<i32>(cargo.n);
+  out.push(chosen.length);
+  for (let t = 0; t < cargo.n; t++) counts[t] = start[t];
+  for (let i = 0; i < chosen.length; i++) {
+    out.push(chosen[i]);
+    loadOne(cargo, bins[chosen[i]], counts, scratch, out, loaded);
+    for (let t = 0; t < cargo.n; t++) counts[t] -= loaded[t];
+  }
+  for (let t = 0; t < cargo.n; t++) {
+    if (refused[t] > 0) {
+      out.push(refused[t]);
+      out.push(reason[t]);
+    } else {
+      out.push(counts[t]);
+      out.push(counts[t] > 0 ? OUT_OF_CONTAINERS : FITS);
+    }
+  }
+  return out.finish();
+}
+
+/**
+ * Container types one at a time: of those still available, one that takes everything left (the
+ * smallest such), else the one that loads the most volume. Leaves in counts[] what stays behind.
+ */
+function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticArray<i32>, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): Array<i32> {
+  const available = new StaticArray<i32>(bins.length);
+  for (let k = 0; k < bins.length; k++) available[k] = availableIn[k];
+  const picks = new Array<i32>();
   while (true) {
     let left = 0;
     for (let t = 0; t < cargo.n; t++) left += counts[t];
     if (left == 0) break;
-    // Try every type still available; prefer one that takes everything left (the smallest
-    // such), otherwise the one that loads the most volume.
     let pick = -1;
     let pickAll = false;
     let pickVolume: f64 = 0;
-    for (let k = 0; k < nBins; k++) {
+    for (let k = 0; k < bins.length; k++) {
       if (available[k] <= 0) continue;
       const load = loadOne(cargo, bins[k], counts, scratch, null, loaded);
       if (load.volume <= 0) continue;
@@ -79,23 +113,113 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
       }
     }
     if (pick < 0) break;
-    out.push(pick);
-    loadOne(cargo, bins[pick], counts, scratch, out, loaded);
-    containers++;
-    available[pick]--;
+    loadOne(cargo, bins[pick], counts, scratch, null, loaded);
     for (let t = 0; t < cargo.n; t++) counts[t] -= loaded[t];
+    available[pick]--;
+    picks.push(pick);
   }
-  out.set(containersAt, containers);
+  return picks;
+}
+
+/** Sets of containers tried against the greedy choice, and how many at most. */
+const MAX_SETS: i32 = 4000;
+const MAX_TRIES: i32 = 24;
+
+/**
+ * The greedy choice can miss the fewest containers or the least volume (a 45ft-HC and a 40ft-HC
+ * where two 40ft-HC do). Sets of one container fewer, then of as many with less volume, are tried
+ * in that order, each filled largest first; the first that takes everything wins. Returns null when
+ * none does (or there are too many sets to try).
+ */
+function fewerOrSmaller(
+  cargo: Cargo, bins: StaticArray<Bin>, available: StaticArray<i32>, counts: StaticArray<i32>, greedy: Array<i32>,
+  scratch: RowScratch, loaded: StaticArray<i32>,
+): Array<i32> | null {
+  const m = greedy.length;
+  let greedyVolume: f64 = 0;
+  for (let i = 0; i < m; i++) greedyVolume += bins[greedy[i]].volume();
+  let cargoVolume: f64 = 0, cargoWeight: f64 = 0;
   for (let t = 0; t < cargo.n; t++) {
-    if (refused[t] > 0) {
-      out.push(refused[t]);
-      out.push(reason[t]);
-    } else {
-      out.push(counts[t]);
-      out.push(counts[t] > 0 ? OUT_OF_CONTAINERS : FITS);
-    }
+    cargoVolume += <f64>counts[t] * cargo.volumeOf(t);
+    cargoWeight += <f64>counts[t] * <f64>cargo.weight[t];
   }
-  return out.finish();
+  // every set of m - 1 or m containers within the counts: per type how many
+  const sets = new Array<StaticArray<i32>>();
+  const pick = new StaticArray<i32>(bins.length);
+  if (!collectSets(bins, available, pick, 0, m - 1, sets) || !collectSets(bins, available, pick, 0, m, sets)) return null;
+  const size = new Array<i32>(), volume = new Array<f64>(), order = new Array<i32>();
+  for (let i = 0; i < sets.length; i++) {
+    let n = 0, v: f64 = 0, payload: f64 = 0;
+    for (let k = 0; k < bins.length; k++) {
+      n += sets[i][k];
+      v += <f64>sets[i][k] * bins[k].volume();
+      payload += <f64>sets[i][k] * bins[k].maxWeight;
+    }
+    size.push(n);
+    volume.push(v);
+    if (v < cargoVolume || payload < cargoWeight || (n == m && v >= greedyVolume)) continue;
+    order.push(i);
+  }
+  for (let i = 1; i < order.length; i++) {
+    const a = order[i];
+    let j = i;
+    while (j > 0 && (size[order[j - 1]] > size[a] || (size[order[j - 1]] == size[a] && volume[order[j - 1]] > volume[a]))) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = a;
+  }
+  const left = new StaticArray<i32>(cargo.n);
+  for (let i = 0; i < order.length && i < MAX_TRIES; i++) {
+    const set = sets[order[i]];
+    // largest first
+    const types = new Array<i32>();
+    for (let k = 0; k < bins.length; k++) for (let c = 0; c < set[k]; c++) types.push(k);
+    for (let a = 1; a < types.length; a++) {
+      const k = types[a];
+      let j = a;
+      while (j > 0 && bins[types[j - 1]].volume() < bins[k].volume()) {
+        types[j] = types[j - 1];
+        j--;
+      }
+      types[j] = k;
+    }
+    for (let t = 0; t < cargo.n; t++) left[t] = counts[t];
+    let rest = 0;
+    for (let c = 0; c < types.length; c++) {
+      loadOne(cargo, bins[types[c]], left, scratch, null, loaded);
+      rest = 0;
+      for (let t = 0; t < cargo.n; t++) {
+        left[t] -= loaded[t];
+        rest += left[t];
+      }
+      if (rest == 0) {
+        types.length = c + 1;
+        break;
+      }
+    }
+    if (rest == 0) return types;
+  }
+  return null;
+}
+
+/** Adds to sets every choice of n containers from type k on within the counts; false past MAX_SETS. */
+function collectSets(bins: StaticArray<Bin>, available: StaticArray<i32>, pick: StaticArray<i32>, k: i32, n: i32, sets: Array<StaticArray<i32>>): bool {
+  if (n <= 0 && k == 0) return true;
+  if (k == bins.length) {
+    if (n != 0) return true;
+    if (sets.length >= MAX_SETS) return false;
+    const set = new StaticArray<i32>(bins.length);
+    for (let i = 0; i < bins.length; i++) set[i] = pick[i];
+    sets.push(set);
+    return true;
+  }
+  for (let c = min(n, available[k]); c >= 0; c--) {
+    pick[k] = c;
+    if (!collectSets(bins, available, pick, k + 1, n - c, sets)) return false;
+  }
+  pick[k] = 0;
+  return true;
 }
 
 /**

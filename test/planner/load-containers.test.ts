@@ -207,4 +207,6 @@ t.test('containers per spec 2.8: each listed type up to its count, the fewest, t
   const heavy = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 1400, 25)], order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) });
   t.same(heavy.containers.map((c) => [c.code, c.placements.length]), [['40ft', 19], ['20ft', 6]], '35 t: a 40ft takes 19 (its payload), a 20ft the other 6');
   t.ok(heavy.containers.every((c) => c.within_cog_limits));
+  const smaller = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 30)], order_containers: [{ code: '45ft-HC', count: 5 }, { code: '40ft-HC', count: 5 }] }) });
+  t.same(smaller.containers.map((c) => c.code), ['40ft-HC', '40ft-HC'], 'two 40ft-HC hold 30 with less volume than a 45ft-HC and a 40ft-HC');
 });
