@@ -92,15 +92,7 @@ export function balanceLoad(
     order[p] = p;
     dist[p] = deviation(centreX[p] - cx, centreY[p] - cy, <f64>bin.l, <f64>bin.w);
   }
-  for (let i = 1; i < np; i++) {
-    const p = order[i];
-    let j = i;
-    while (j > 0 && dist[order[j - 1]] > dist[p]) {
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = p;
-  }
+  sortByKey(order, dist);
   // stacks heaviest first
   const byWeight = new Array<i32>();
   for (let k = 0; k < kinds.length; k++) if (selected[k] > 0) byWeight.push(k);
@@ -113,17 +105,33 @@ export function balanceLoad(
     }
     byWeight[j] = k;
   }
+  // per class its places nearest the middle first, and where its first free one may be
+  const nClasses = plan.placed.length;
+  const classStart = new StaticArray<i32>(nClasses + 1);
+  for (let p = 0; p < np; p++) classStart[plan.colClass[places.col[p]] + 1]++;
+  for (let c = 0; c < nClasses; c++) classStart[c + 1] += classStart[c];
+  const byClass = new StaticArray<i32>(np);
+  const fill = new StaticArray<i32>(nClasses);
+  for (let j = 0; j < np; j++) {
+    const p = order[j];
+    const c = plan.colClass[places.col[p]];
+    byClass[classStart[c] + fill[c]++] = p;
+  }
+  const firstFree = new StaticArray<i32>(nClasses);
+  for (let c = 0; c < nClasses; c++) firstFree[c] = classStart[c];
   let mx: f64 = 0, my: f64 = 0;
   for (let i = 0; i < byWeight.length; i++) {
     const k = byWeight[i];
     const kind = kinds[k];
+    const c = kind.floorClass;
     for (let s = 0; s < selected[k]; s++) {
+      while (firstFree[c] < classStart[c + 1] && places.kind[byClass[firstFree[c]]] >= 0) firstFree[c]++;
       let best = -1;
       let bestDev: f64 = 0;
       let tried = 0;
-      for (let j = 0; j < np && tried < PLACE_WINDOW; j++) {
-        const p = order[j];
-        if (places.kind[p] >= 0 || plan.colClass[places.col[p]] != kind.floorClass) continue;
+      for (let j = firstFree[c]; j < classStart[c + 1] && tried < PLACE_WINDOW; j++) {
+        const p = byClass[j];
+        if (places.kind[p] >= 0) continue;
         tried++;
         const d = deviation(mx + kind.weight * (centreX[p] - cx), my + kind.weight * (centreY[p] - cy), limitX, limitY);
         if (best < 0 || d < bestDev) {
@@ -298,5 +306,36 @@ function centreRowsAcross(plan: FloorPlan, places: Places, kinds: Array<StackKin
     const target = <i32>Math.round(Math.min(Math.max(<f64>rowShift[r] + need / rowWeight[r], 0), <f64>slack));
     need -= rowWeight[r] * <f64>(target - rowShift[r]);
     rowShift[r] = target;
+  }
+}
+
+/** Heap sort of the indexes in order by key ascending, ties by index (deterministic). */
+function sortByKey(order: StaticArray<i32>, key: StaticArray<f64>): void {
+  const n = order.length;
+  for (let s = (n >> 1) - 1; s >= 0; s--) siftDown(order, key, s, n);
+  for (let end = n - 1; end > 0; end--) {
+    const t = order[0];
+    order[0] = order[end];
+    order[end] = t;
+    siftDown(order, key, 0, end);
+  }
+}
+
+@inline function after(a: i32, b: i32, key: StaticArray<f64>): bool {
+  const ka = unchecked(key[a]), kb = unchecked(key[b]);
+  return ka > kb || (ka == kb && a > b);
+}
+
+function siftDown(order: StaticArray<i32>, key: StaticArray<f64>, start: i32, end: i32): void {
+  let root = start;
+  while (true) {
+    let child = 2 * root + 1;
+    if (child >= end) return;
+    if (child + 1 < end && after(unchecked(order[child + 1]), unchecked(order[child]), key)) child++;
+    if (!after(unchecked(order[child]), unchecked(order[root]), key)) return;
+    const t = unchecked(order[root]);
+    unchecked((order[root] = order[child]));
+    unchecked((order[child] = t));
+    root = child;
   }
 }
