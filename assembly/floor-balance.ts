@@ -49,7 +49,10 @@ export function balanceLoad(
 ): BalancedLoad {
   const result = new BalancedLoad(kinds.length);
   const rows = plan.rows;
-  if (rows == 0) return result;
+  if (rows == 0) {
+    if (out != null) out.push(0);
+    return result;
+  }
   // rows packed from the front, each centred across; every other row mirrored, so columns of
   // different widths alternate sides
   const rowShift = new StaticArray<i32>(rows);
@@ -149,7 +152,8 @@ export function balanceLoad(
       result.volume += kind.volume;
     }
   }
-  if (result.weight <= 0) return result;
+  // weightless stacks (the wire clamps weights to whole grams, so only a 0 g order): as laid
+  if (result.weight <= 0) result.weight = 1;
 
   // each row's weight and moment about its front; then the row order that balances best
   const rowWeight = new StaticArray<f64>(rows), rowMoment = new StaticArray<f64>(rows);

@@ -4,9 +4,22 @@
 // floor area), over depths of one to three stacks of each footprint and the whole length left; a
 // row the whole length long is the lane pattern (EUR: 15 across and 10 lengthwise in a 40ft).
 import { Bin } from './cargo';
+import { nowMs } from './clock';
 import { StackKind } from './floor-stacks';
 
 const ROWS_PER_DEPTH: i32 = 3;
+/** Row depths tried at most per row, and columns to choose from across it: an order of thousands of carton sizes stays bounded. */
+const MAX_DEPTHS: i32 = 32;
+const MAX_OPTIONS: i32 = 24;
+
+/** The job's time limit: past it no row is added (the plan says so) and the rest stays unplaced. */
+export let floorDeadlineMs: f64 = f64.MAX_VALUE;
+export let floorDeadlineHit = false;
+
+export function setFloorDeadline(ms: f64): void {
+  floorDeadlineMs = ms;
+  floorDeadlineHit = false;
+}
 
 export class FloorPlan {
   rowDepth: Array<i32> = new Array<i32>();
@@ -76,7 +89,7 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
       const k = kinds[rep[c]];
       for (let i = 0; i < k.n; i++) {
         if (k.fy[i] > bin.w) continue;
-        for (let m = 1; m <= ROWS_PER_DEPTH && m <= left[c] && m * k.fx[i] <= rest; m++) {
+        for (let m = 1; m <= ROWS_PER_DEPTH && m <= left[c] && m * k.fx[i] <= rest && depths.length < MAX_DEPTHS; m++) {
           const d = m * k.fx[i];
           if (!depths.includes(d)) depths.push(d);
         }
@@ -86,6 +99,10 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
     let bestValue: f64 = 0;
     let bestDepth = -1;
     for (let i = 0; i < depths.length; i++) {
+      if (nowMs() >= floorDeadlineMs) {
+        floorDeadlineHit = true;
+        break;
+      }
       const d = depths[i];
       const value = fillRow(kinds, rep, left, slotValue, d, maxColumns > 0 ? maxColumns : bin.w, bin.w, scratch, null, used);
       if (value <= 0) continue;
@@ -96,7 +113,7 @@ export function layFloor(kinds: Array<StackKind>, avail: StaticArray<i32>, slotV
         bestDepth = d;
       }
     }
-    if (bestDepth < 0) break;
+    if (bestDepth < 0 || floorDeadlineHit) break;
     fillRow(kinds, rep, left, slotValue, bestDepth, maxColumns > 0 ? maxColumns : bin.w, bin.w, scratch, plan, used);
     const r = plan.rows - 1;
     rest -= plan.rowDepth[r];
@@ -139,11 +156,12 @@ function fillRow(
       s.optValue.push(<f64>n * slotValue[c]);
     }
   }
+  if (s.optClass.length > MAX_OPTIONS) keepDensest(s);
   const nOpt = s.optClass.length;
   if (nOpt == 0) return 0;
   if (maxColumns == 1) return oneColumn(s, left, slotValue, used, plan);
   // widths in steps of their greatest common divisor (10 mm in a cm lane): the same knapsack, smaller
-  let step = width;
+  let step = 0;
   for (let q = 0; q < nOpt; q++) step = gcd(step, s.optFy[q]);
   const cells = width / step;
   const dp = s.dp, choice = s.choice;
@@ -234,4 +252,35 @@ function gcd(a: i32, b: i32): i32 {
     b = t;
   }
   return a;
+}
+
+/** Keeps the MAX_OPTIONS columns of most value per width, in their order. */
+function keepDensest(s: RowScratch): void {
+  const n = s.optClass.length;
+  const keep = new StaticArray<bool>(n);
+  for (let k = 0; k < MAX_OPTIONS; k++) {
+    let best = -1;
+    for (let q = 0; q < n; q++) {
+      if (keep[q]) continue;
+      if (best < 0 || s.optValue[q] * <f64>s.optFy[best] > s.optValue[best] * <f64>s.optFy[q]) best = q;
+    }
+    keep[best] = true;
+  }
+  let w = 0;
+  for (let q = 0; q < n; q++) {
+    if (!keep[q]) continue;
+    s.optClass[w] = s.optClass[q];
+    s.optFp[w] = s.optFp[q];
+    s.optN[w] = s.optN[q];
+    s.optFx[w] = s.optFx[q];
+    s.optFy[w] = s.optFy[q];
+    s.optValue[w] = s.optValue[q];
+    w++;
+  }
+  s.optClass.length = w;
+  s.optFp.length = w;
+  s.optN.length = w;
+  s.optFx.length = w;
+  s.optFy.length = w;
+  s.optValue.length = w;
 }

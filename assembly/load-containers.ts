@@ -4,7 +4,9 @@
 // stacks (floor-stacks.ts) laid in rows (floor-rows.ts) and balanced (floor-balance.ts).
 import { Bin, Cargo } from './cargo';
 import { balanceLoad, BalancedLoad } from './floor-balance';
-import { layFloor, RowScratch } from './floor-rows';
+import { FloorPlan } from './floor-rows';
+import { nowMs } from './clock';
+import { floorDeadlineHit, layFloor, RowScratch, setFloorDeadline } from './floor-rows';
 import { buildStacks, countClasses, StackKind } from './floor-stacks';
 import { InputReader, OutputWriter } from './wire';
 
@@ -20,10 +22,13 @@ export const OUT_OF_CONTAINERS: i32 = 3;
  * w, h], then per cargo type: [count not loaded, reason].
  */
 export function loadContainersJob(input: InputReader): StaticArray<i32> {
-  // the floor plans are deterministic and take milliseconds: no limits needed
+  // floor plans are deterministic and take milliseconds; the time limit only guards against
+  // orders of thousands of different sizes
+  const started = nowMs();
+  const timeLimit = input.next();
   input.next();
   input.next();
-  input.next();
+  setFloorDeadline(timeLimit > 0 ? started + <f64>timeLimit : f64.MAX_VALUE);
   const nBins = input.next();
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
@@ -55,20 +60,22 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
   let chosen = greedy;
   let everything = true;
   for (let t = 0; t < cargo.n; t++) if (counts[t] > 0) everything = false;
-  if (everything && greedy.length > 1) {
+  if (everything && greedy.length > 1 && !floorDeadlineHit) {
     const better = fewerOrSmaller(cargo, bins, available, start, greedy, scratch, loaded);
     if (better != null) chosen = better;
   }
 
   const out = new OutputWriter(16 + items * 8);
-  out.push(0);
+  const deadlineAt = out.reserve();
   out.push(chosen.length);
   for (let t = 0; t < cargo.n; t++) counts[t] = start[t];
   for (let i = 0; i < chosen.length; i++) {
-    out.push(chosen[i]);
-    loadOne(cargo, bins[chosen[i]], counts, scratch, out, loaded);
-    for (let t = 0; t < cargo.n; t++) counts[t] -= loaded[t];
+    const c = chosen[i];
+    out.push(c.type);
+    balanceLoad(cargo, bins[c.type], c.kinds, c.selected, c.plan, out);
+    takeLoaded(c, counts);
   }
+  out.set(deadlineAt, floorDeadlineHit ? 1 : 0);
   for (let t = 0; t < cargo.n; t++) {
     if (refused[t] > 0) {
       out.push(refused[t]);
@@ -85,10 +92,10 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
  * Container types one at a time: of those still available, one that takes everything left (the
  * smallest such), else the one that loads the most volume. Leaves in counts[] what stays behind.
  */
-function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticArray<i32>, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): Array<i32> {
+function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticArray<i32>, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): Array<ContainerLoad> {
   const available = new StaticArray<i32>(bins.length);
   for (let k = 0; k < bins.length; k++) available[k] = availableIn[k];
-  const picks = new Array<i32>();
+  const picks = new Array<ContainerLoad>();
   while (true) {
     let left = 0;
     for (let t = 0; t < cargo.n; t++) left += counts[t];
@@ -96,9 +103,11 @@ function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticAr
     let pick = -1;
     let pickAll = false;
     let pickVolume: f64 = 0;
+    let pickLoad: ContainerLoad | null = null;
     for (let k = 0; k < bins.length; k++) {
       if (available[k] <= 0) continue;
-      const load = loadOne(cargo, bins[k], counts, scratch, null, loaded);
+      const tried = loadOne(cargo, bins, k, counts, scratch, loaded);
+      const load = tried.load;
       if (load.volume <= 0) continue;
       let all = true;
       for (let t = 0; t < cargo.n; t++) if (loaded[t] < counts[t]) all = false;
@@ -110,13 +119,14 @@ function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticAr
         pick = k;
         pickAll = all;
         pickVolume = load.volume;
+        pickLoad = tried;
       }
     }
-    if (pick < 0) break;
-    loadOne(cargo, bins[pick], counts, scratch, null, loaded);
-    for (let t = 0; t < cargo.n; t++) counts[t] -= loaded[t];
+    if (pickLoad == null) break;
+    const chosen = pickLoad as ContainerLoad;
+    picks.push(chosen);
+    takeLoaded(chosen, counts);
     available[pick]--;
-    picks.push(pick);
   }
   return picks;
 }
@@ -132,12 +142,12 @@ const MAX_TRIES: i32 = 24;
  * none does (or there are too many sets to try).
  */
 function fewerOrSmaller(
-  cargo: Cargo, bins: StaticArray<Bin>, available: StaticArray<i32>, counts: StaticArray<i32>, greedy: Array<i32>,
+  cargo: Cargo, bins: StaticArray<Bin>, available: StaticArray<i32>, counts: StaticArray<i32>, greedy: Array<ContainerLoad>,
   scratch: RowScratch, loaded: StaticArray<i32>,
-): Array<i32> | null {
+): Array<ContainerLoad> | null {
   const m = greedy.length;
   let greedyVolume: f64 = 0;
-  for (let i = 0; i < m; i++) greedyVolume += bins[greedy[i]].volume();
+  for (let i = 0; i < m; i++) greedyVolume += bins[greedy[i].type].volume();
   let cargoVolume: f64 = 0, cargoWeight: f64 = 0;
   for (let t = 0; t < cargo.n; t++) {
     cargoVolume += <f64>counts[t] * cargo.volumeOf(t);
@@ -186,19 +196,17 @@ function fewerOrSmaller(
     }
     for (let t = 0; t < cargo.n; t++) left[t] = counts[t];
     let rest = 0;
-    for (let c = 0; c < types.length; c++) {
-      loadOne(cargo, bins[types[c]], left, scratch, null, loaded);
+    const loads = new Array<ContainerLoad>();
+    for (let c = 0; c < types.length && !floorDeadlineHit; c++) {
+      loads.push(loadOne(cargo, bins, types[c], left, scratch, loaded));
       rest = 0;
       for (let t = 0; t < cargo.n; t++) {
         left[t] -= loaded[t];
         rest += left[t];
       }
-      if (rest == 0) {
-        types.length = c + 1;
-        break;
-      }
+      if (rest == 0) break;
     }
-    if (rest == 0) return types;
+    if (rest == 0 && !floorDeadlineHit) return loads;
   }
   return null;
 }
@@ -222,11 +230,28 @@ function collectSets(bins: StaticArray<Bin>, available: StaticArray<i32>, pick: 
   return true;
 }
 
+/** Takes what the load carries off counts[]. */
+function takeLoaded(c: ContainerLoad, counts: StaticArray<i32>): void {
+  for (let k = 0; k < c.kinds.length; k++) {
+    const n = c.load.placedKinds[k];
+    counts[c.kinds[k].bottom] -= n;
+    if (c.kinds[k].top >= 0) counts[c.kinds[k].top] -= n;
+  }
+}
+
+/** One container's load as planned: written out later exactly as it was judged. */
+class ContainerLoad {
+  constructor(
+    public type: i32, public kinds: Array<StackKind>, public selected: StaticArray<i32>, public plan: FloorPlan, public load: BalancedLoad,
+  ) {}
+}
+
 /**
- * One container of this type loaded from counts[]: the stacks it can carry by weight (heaviest
+ * One container of type k loaded from counts[]: the stacks it can carry by weight (heaviest
  * first), laid on its floor and balanced. loaded[] gets the items of each type it takes.
  */
-function loadOne(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, scratch: RowScratch, out: OutputWriter | null, loaded: StaticArray<i32>): BalancedLoad {
+function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): ContainerLoad {
+  const bin = bins[k];
   const kinds = buildStacks(cargo, bin, counts);
   const selected = selectByPayload(kinds, bin.maxWeight);
   const nClasses = countClasses(kinds);
@@ -238,22 +263,25 @@ function loadOne(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, scratch: RowS
     value[c] += <f64>selected[i] * kinds[i].volume;
   }
   for (let c = 0; c < nClasses; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
+  let plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  let load = balanceLoad(cargo, bin, kinds, selected, plan, null);
   // Rows of several columns put a heavy stack off the centreline; when no place balances it,
   // rows of one column each (centred) may, if they load as much.
-  let columns = 0;
-  let load = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, 0), null);
   if (!load.balanced) {
-    const single = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, 1), null);
-    if (single.balanced && single.stacks >= load.stacks) columns = 1;
+    const singlePlan = layFloor(kinds, avail, value, bin, scratch, 1);
+    const single = balanceLoad(cargo, bin, kinds, selected, singlePlan, null);
+    if (single.balanced && single.stacks >= load.stacks) {
+      plan = singlePlan;
+      load = single;
+    }
   }
-  if (out != null || columns != 0) load = balanceLoad(cargo, bin, kinds, selected, layFloor(kinds, avail, value, bin, scratch, columns), out);
   for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
   for (let i = 0; i < kinds.length; i++) {
     const n = load.placedKinds[i];
     loaded[kinds[i].bottom] += n;
     if (kinds[i].top >= 0) loaded[kinds[i].top] += n;
   }
-  return load;
+  return new ContainerLoad(k, kinds, selected, plan, load);
 }
 
 /** How many stacks of each kind the payload allows: all when they fit, else heaviest first. */

@@ -210,3 +210,12 @@ t.test('containers per spec 2.8: each listed type up to its count, the fewest, t
   const smaller = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 30)], order_containers: [{ code: '45ft-HC', count: 5 }, { code: '40ft-HC', count: 5 }] }) });
   t.same(smaller.containers.map((c) => c.code), ['40ft-HC', '40ft-HC'], 'two 40ft-HC hold 30 with less volume than a 45ft-HC and a 40ft-HC');
 });
+
+t.test('thousands of carton sizes: the time limit stops the floor plans, the plan says so and stays valid', async (t) => {
+  const rows = Array.from({ length: 2000 }, (_, i) => looseBox(`B${i}`, 20 + (i % 97), 15 + ((i * 7) % 83), 10 + ((i * 13) % 61), 5, 3));
+  const input = { lane: empty, order: order({ loose_boxes: rows, order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) };
+  const plan = planChecked(t, input, undefined, 300);
+  t.ok(plan.metrics.time_limited);
+  t.ok(plan.containers.every((c) => c.placements.length > 0), 'no empty container is listed');
+  t.equal(plan.containers.reduce((s, c) => s + c.placements.length, 0) + plan.unplaced.reduce((s, u) => s + u.count, 0), 6000);
+});
