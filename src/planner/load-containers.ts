@@ -75,6 +75,13 @@ function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preB
   return groups;
 }
 
+/**
+ * Floor plans of ordinary orders take milliseconds; the loader's own limit only guards against
+ * thousands of carton sizes. When palletizing has used up the order's time, the loader still gets
+ * this much, so an overrun never leaves every pallet unplaced.
+ */
+const MIN_LOADING_MS = 250;
+
 const REASONS: (UnplacedReason | undefined)[] = [undefined, 'too_large_for_every_type', 'over_payload', 'out_of_containers'];
 
 export interface LoadResult {
@@ -93,7 +100,7 @@ export function loadOrderContainers(
     const spec = containerSpec(c.code);
     return spec ? [{ spec, count: c.count }] : [];
   });
-  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
+  const input = [Math.max(MIN_LOADING_MS, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
   for (const { spec, count } of types) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
   pushCargo(input, groups.map((g) => g.wire));
   const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
@@ -105,11 +112,14 @@ export function loadOrderContainers(
     const { spec } = types[reader.next()]!;
     const boxes = readBoxes(reader);
     const order = loadingOrder(boxes);
-    const placements: ContainerPlacement[] = boxes.map((b, i) => {
-      const g = groups[b.type]!;
-      return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order: order[i]! };
-    });
-    placements.sort((a, b) => a.loading_order - b.loading_order);
+    // refs in loading order: the identical items of a row are numbered as they go in
+    const placements: ContainerPlacement[] = boxes
+      .map((b, i) => ({ b, loading_order: order[i]! }))
+      .sort((p, q) => p.loading_order - q.loading_order)
+      .map(({ b, loading_order }) => {
+        const g = groups[b.type]!;
+        return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order };
+      });
     const { l, w, h } = spec.inner_mm;
     const payload_g = spec.payload_kg * 1000;
     containers.push({
