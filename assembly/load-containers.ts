@@ -230,6 +230,20 @@ function collectSets(bins: StaticArray<Bin>, available: StaticArray<i32>, pick: 
   return true;
 }
 
+/** Stacks of each floor class and their mean volume (what a row's value counts per stack). */
+function classTotals(kinds: Array<StackKind>, selected: StaticArray<i32>, avail: StaticArray<i32>, value: StaticArray<f64>): void {
+  for (let c = 0; c < avail.length; c++) {
+    avail[c] = 0;
+    value[c] = 0;
+  }
+  for (let i = 0; i < kinds.length; i++) {
+    const c = kinds[i].floorClass;
+    avail[c] += selected[i];
+    value[c] += <f64>selected[i] * kinds[i].volume;
+  }
+  for (let c = 0; c < avail.length; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
+}
+
 /** Takes what the load carries off counts[]. */
 function takeLoaded(c: ContainerLoad, counts: StaticArray<i32>): void {
   for (let k = 0; k < c.kinds.length; k++) {
@@ -253,17 +267,25 @@ class ContainerLoad {
 function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): ContainerLoad {
   const bin = bins[k];
   const kinds = buildStacks(cargo, bin, counts);
-  const selected = selectByPayload(kinds, bin.maxWeight);
   const nClasses = countClasses(kinds);
+  let selected = new StaticArray<i32>(kinds.length);
+  let total: f64 = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    selected[i] = kinds[i].count;
+    total += <f64>kinds[i].count * kinds[i].weight;
+  }
   const avail = new StaticArray<i32>(nClasses);
   const value = new StaticArray<f64>(nClasses);
-  for (let i = 0; i < kinds.length; i++) {
-    const c = kinds[i].floorClass;
-    avail[c] += selected[i];
-    value[c] += <f64>selected[i] * kinds[i].volume;
-  }
-  for (let c = 0; c < nClasses; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
+  classTotals(kinds, selected, avail, value);
   let plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  if (total > bin.maxWeight) {
+    // the payload binds: choose what goes for as many stacks as that floor took, then lay again
+    let room = 0;
+    for (let c = 0; c < nClasses; c++) room += plan.placed[c];
+    selected = selectByPayload(kinds, bin.maxWeight, room);
+    classTotals(kinds, selected, avail, value);
+    plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  }
   let load = balanceLoad(cargo, bin, kinds, selected, plan, null);
   // Rows of several columns put a heavy stack off the centreline; when no place balances it,
   // rows of one column each (centred) may, if they load as much.
@@ -284,24 +306,46 @@ function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArr
   return new ContainerLoad(k, kinds, selected, plan, load);
 }
 
-/** How many stacks of each kind the payload allows: all when they fit, else heaviest first. */
-function selectByPayload(kinds: Array<StackKind>, payload: f64): StaticArray<i32> {
+/**
+ * How many stacks of each kind go when the payload binds: as many as the floor takes (room), the
+ * lightest first, then heavier ones swapped in for lighter while the payload allows, so a
+ * container carries the most weight the floor and payload both allow (heavy pallets alone would
+ * fill the payload on half a floor and leave the light ones a container of their own).
+ */
+function selectByPayload(kinds: Array<StackKind>, payload: f64, room: i32): StaticArray<i32> {
   const selected = new StaticArray<i32>(kinds.length);
-  let total: f64 = 0;
-  for (let i = 0; i < kinds.length; i++) total += <f64>kinds[i].count * kinds[i].weight;
-  if (total <= payload) {
-    for (let i = 0; i < kinds.length; i++) selected[i] = kinds[i].count;
-    return selected;
+  const order = new Array<i32>();
+  for (let i = 0; i < kinds.length; i++) {
+    let j = order.length;
+    order.push(i);
+    while (j > 0 && kinds[order[j - 1]].weight > kinds[i].weight) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
   }
-  const taken = new StaticArray<bool>(kinds.length);
-  let room = payload;
-  for (let step = 0; step < kinds.length; step++) {
-    let k = -1;
-    for (let i = 0; i < kinds.length; i++) if (!taken[i] && (k < 0 || kinds[i].weight > kinds[k].weight)) k = i;
-    taken[k] = true;
-    const n = kinds[k].weight > 0 ? <i32>Math.min(<f64>kinds[k].count, Math.floor(room / kinds[k].weight)) : kinds[k].count;
-    selected[k] = n;
-    room -= <f64>n * kinds[k].weight;
+  let n = 0;
+  let weight: f64 = 0;
+  for (let q = 0; q < order.length && n < room; q++) {
+    const k = kinds[order[q]];
+    const take = <i32>Math.min(<f64>min(k.count, room - n), k.weight > 0 ? Math.floor((payload - weight) / k.weight) : <f64>k.count);
+    if (take <= 0) break;
+    selected[order[q]] = take;
+    n += take;
+    weight += <f64>take * k.weight;
+  }
+  let hi = order.length - 1, lo = 0;
+  while (hi > lo) {
+    const h = order[hi], l = order[lo];
+    if (selected[h] >= kinds[h].count) { hi--; continue; }
+    if (selected[l] <= 0) { lo++; continue; }
+    const gain = kinds[h].weight - kinds[l].weight;
+    if (gain <= 0) break;
+    const m = <i32>Math.min(<f64>min(kinds[h].count - selected[h], selected[l]), Math.floor((payload - weight) / gain));
+    if (m <= 0) { hi--; continue; }
+    selected[h] += m;
+    selected[l] -= m;
+    weight += <f64>m * gain;
   }
   return selected;
 }

@@ -252,6 +252,8 @@ export function benchOrders(seed: number, perFamily: number): BenchOrder[] {
     out.push(identical(code, 'EUR', 0, true, k++));
   }
   out.push(heavyLight(rnd, 0, 8, 12, '40ft', 2000));
+  // payload and floor both bind: 30 x 1.4 t and 20 light need two 40ft only if they share them
+  out.push(heavyLight(rnd, 100, 30, 20, '40ft', 1400));
   for (let i = 1; i < perFamily; i++) {
     const code = (['20ft', '40ft', '40ft-HC'] as ContainerCode[])[i % 3]!;
     const floor = code === '20ft' ? 11 : 25;

@@ -207,6 +207,9 @@ t.test('containers per spec 2.8: each listed type up to its count, the fewest, t
   const heavy = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 1400, 25)], order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) });
   t.same(heavy.containers.map((c) => [c.code, c.placements.length]), [['40ft', 19], ['20ft', 6]], '35 t: a 40ft takes 19 (its payload), a 20ft the other 6');
   t.ok(heavy.containers.every((c) => c.within_cog_limits));
+  const both = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('H', 120, 80, 150, 1400, 30), preBuilt('L', 120, 80, 150, 200, 20)], order_containers: [{ code: '40ft', count: 5 }] }) });
+  t.same(both.containers.map((c) => c.placements.length), [25, 25], '46 t on 50 floor places: heavy and light share both 40ft (payload and floor both bind)');
+  t.ok(both.containers.every((c) => c.cargo_weight_g <= c.payload_g && c.within_cog_limits));
   const smaller = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 30)], order_containers: [{ code: '45ft-HC', count: 5 }, { code: '40ft-HC', count: 5 }] }) });
   t.same(smaller.containers.map((c) => c.code), ['40ft-HC', '40ft-HC'], 'two 40ft-HC hold 30 with less volume than a 45ft-HC and a 40ft-HC');
 });
