@@ -15,6 +15,9 @@ export const TOO_LARGE_FOR_EVERY_TYPE: i32 = 1;
 export const OVER_PAYLOAD: i32 = 2;
 export const OUT_OF_CONTAINERS: i32 = 3;
 
+/** Floor plans of ordinary orders take milliseconds; the limit only guards against thousands of carton sizes. */
+const MIN_LOADING_MS: i32 = 250;
+
 /**
  * Input: time limit ms, effort per container tried, seed, container types (n, then per type
  * l, w, h, payload g, count), then the cargo.
@@ -28,7 +31,10 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
   const timeLimit = input.next();
   input.next();
   input.next();
-  setFloorDeadline(timeLimit > 0 ? started + <f64>timeLimit : f64.MAX_VALUE);
+  // the greedy choice gets at least MIN_LOADING_MS, so a palletizer that used up the order's time
+  // never leaves every pallet unplaced; the search for a better choice only runs within the limit
+  const limitAt = timeLimit > 0 ? started + <f64>timeLimit : f64.MAX_VALUE;
+  setFloorDeadline(timeLimit > 0 ? started + <f64>max(timeLimit, MIN_LOADING_MS) : f64.MAX_VALUE);
   const nBins = input.next();
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
@@ -60,7 +66,7 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
   let chosen = greedy;
   let everything = true;
   for (let t = 0; t < cargo.n; t++) if (counts[t] > 0) everything = false;
-  if (everything && greedy.length > 1 && !floorDeadlineHit) {
+  if (everything && greedy.length > 1 && !floorDeadlineHit && nowMs() < limitAt) {
     const better = fewerOrSmaller(cargo, bins, available, start, greedy, scratch, loaded);
     if (better != null) chosen = better;
   }

@@ -75,13 +75,6 @@ function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preB
   return groups;
 }
 
-/**
- * Floor plans of ordinary orders take milliseconds; the loader's own limit only guards against
- * thousands of carton sizes. When palletizing has used up the order's time, the loader still gets
- * this much, so an overrun never leaves every pallet unplaced.
- */
-const MIN_LOADING_MS = 250;
-
 const REASONS: (UnplacedReason | undefined)[] = [undefined, 'too_large_for_every_type', 'over_payload', 'out_of_containers'];
 
 export interface LoadResult {
@@ -100,7 +93,7 @@ export function loadOrderContainers(
     const spec = containerSpec(c.code);
     return spec ? [{ spec, count: c.count }] : [];
   });
-  const input = [Math.max(MIN_LOADING_MS, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
+  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
   for (const { spec, count } of types) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
   pushCargo(input, groups.map((g) => g.wire));
   const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
