@@ -87,16 +87,20 @@ export function drawPlanSummary(flow: PageFlow, submitted: OrderSubmitted['data'
   });
 }
 
+/** Tallest a value may be: longer notes are cut with an ellipsis (the order itself keeps them whole). */
+const MAX_VALUE_HEIGHT = 180;
+
 /** Label / value pairs, values wrapping in their own column. */
 function drawFields(flow: PageFlow, fields: [string, string][]): void {
   const labelWidth = 130;
   const valueX = flow.left + labelWidth;
   const valueWidth = flow.width - labelWidth;
+  const valueStyle = { size: 10, bold: true, color: INK, maxHeight: MAX_VALUE_HEIGHT };
   for (const [label, value] of fields) {
-    const height = Math.max(textHeight(flow.doc, value, valueWidth, { size: 10, bold: true }), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
+    const height = Math.max(textHeight(flow.doc, value, valueWidth, valueStyle), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
     flow.ensureRoom(height);
     drawText(flow.doc, label, flow.left, flow.y, labelWidth - 8, { size: 10, color: MUTED });
-    drawText(flow.doc, value, valueX, flow.y, valueWidth, { size: 10, bold: true, color: INK });
+    drawText(flow.doc, value, valueX, flow.y, valueWidth, valueStyle);
     flow.y += height;
   }
 }

@@ -13,7 +13,7 @@ const GAP_AFTER = 14;
 export function drawPalletSection(flow: PageFlow, pallet: PlannedPallet, location: PalletLocation | undefined, units: LaneUnits): void {
   const layers = palletLayers(pallet.units);
   const lines: [string, TextStyle][] = [
-    [`Pallet ${pallet.pallet_index}  (${pallet.pallet_code})`, { size: 14, bold: true }],
+    [`Pallet ${pallet.pallet_index} (${pallet.pallet_code})`, { size: 14, bold: true }],
     [
       location
         ? `Goes into container ${location.containerCode} #${location.containerIndex} as loading #${location.loadingOrder}.`

@@ -97,7 +97,7 @@ t.test('a large plan (3 containers, 40 pallets, 300 loose boxes) continues its t
     'SKUs too long for their footprints are drawn by key',
   );
   t.ok(render.drawn.some((d) => d.text === '16 units: H x 16'), 'and the layer captions count by key');
-  for (let i = 1; i <= 40; i++) t.equal(drawnOn(`Pallet AP${i}  (EUR)`).length, 1, `AP${i} has its section`);
+  for (let i = 1; i <= 40; i++) t.equal(drawnOn(`Pallet AP${i} (EUR)`).length, 1, `AP${i} has its section`);
 
   const { pages } = await readPdfText(render.pdf, { last: 1 });
   const last = pages[0] ?? '';
