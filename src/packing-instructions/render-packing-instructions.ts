@@ -8,6 +8,7 @@ import { drawOrderHeader, drawPlanSummary, formatUtc } from './order-header.js';
 import type { OrderPlan } from './order-plan.js';
 import { drawText, fitToWidth, MARGINS, MUTED, PageFlow, textWidth } from './page-flow.js';
 import { drawPalletSection } from './pallet-section.js';
+import { planColours } from './placement-colours.js';
 import { locatePallets } from './plan-summary.js';
 import { drawLooseBoxesTable, drawPreBuiltsTable } from './submitted-cargo-tables.js';
 
@@ -56,8 +57,9 @@ export function writePackingInstructions(doc: PDFKit.PDFDocument, input: Require
   drawOrderHeader(flow, submitted, generatedAt);
   drawPlanSummary(flow, submitted, plan);
 
+  const colours = planColours(plan);
   plan.containers.forEach((container, i) => {
-    drawContainerSection(flow, container, `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`, units);
+    drawContainerSection(flow, container, `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`, units, colours);
   });
 
   if (plan.pallets.length > 0) {
