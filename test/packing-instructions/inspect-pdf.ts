@@ -46,7 +46,7 @@ export interface InspectedRender {
   page: { width: number; height: number; margins: { top: number; bottom: number; left: number; right: number } };
 }
 
-export async function renderInspected(input: Required<PackingInstructionsInput>): Promise<InspectedRender> {
+export async function renderInspected(input: PackingInstructionsInput & { generatedAt: Date }): Promise<InspectedRender> {
   const doc = createPackingInstructionsDocument(input.submitted, input.generatedAt);
   const chunks: Uint8Array[] = [];
   const ended = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
