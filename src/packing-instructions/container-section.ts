@@ -59,7 +59,7 @@ export function drawContainerSection(flow: PageFlow, container: PlannedContainer
   const rowOf = new Map<ContainerPlacement, number>();
   loadingRows(container).forEach((row, i) => row.forEach((p) => rowOf.set(p, i + 1)));
   drawTable(flow, {
-    title: `Loading sequence, ${title} (1 goes in first, against the back wall; left and right as seen from the door)`,
+    title: `Loading sequence, ${title} (1 goes in first; left and right as seen from the door)`,
     columns: [
       { header: '#', weight: 4, align: 'right' },
       { header: 'What', weight: 18 },
