@@ -45,7 +45,11 @@ function placeRuns(doc: PDFKit.PDFDocument, text: string, style: FontStyle): Lin
   return { runs, width: runs.reduce((sum, r) => sum + r.width, 0) };
 }
 
+const PLAIN = /^[\x20-\x7e]*$/;
+
 export function measureText(doc: PDFKit.PDFDocument, text: string, style: FontStyle): number {
+  // Most text is ASCII in the first font: measured without building runs.
+  if (text.length <= MAX_CHARS && PLAIN.test(text)) return runWidth(doc, { text, family: 0, rightToLeft: false }, style);
   return placeRuns(doc, capped(text), style).width;
 }
 
