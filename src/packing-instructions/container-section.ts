@@ -87,7 +87,7 @@ const STEP_GUTTER = 10;
 const STEP_CAPTION = { size: 7, maxHeight: 7 * 1.2 * 3 };
 
 function drawPicture3d(flow: PageFlow, container: PlannedContainer, order: number[], colours: PlanColours): void {
-  const height = Math.min(isometricHeight(container, flow.width), 210);
+  const height = Math.min(isometricHeight(container, flow.width), 160);
   flow.ensureRoom(height + 16);
   flow.paragraph('3D view from above the door, the near side open (as the side view below)', { size: 8, bold: true });
   flow.gap(2);

@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import type { PdfJob } from './pdf-renderer.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 import { renderFromOrderStream } from './render-from-order-stream.js';
+import { prepareFonts } from './unicode-fonts.js';
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');
@@ -13,4 +14,5 @@ port.on('message', (job: PdfJob) => {
     (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
   );
 });
+prepareFonts();
 port.postMessage({ ready: true } satisfies WorkerReply);

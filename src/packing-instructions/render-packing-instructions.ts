@@ -79,7 +79,7 @@ export function writePackingInstructions(doc: PDFKit.PDFDocument, input: LaidOut
     });
     flow.gap(8);
     const located = locatePallets(plan);
-    for (const pallet of plan.pallets) drawPalletSection(flow, pallet, located.get(pallet.pallet_index), units);
+    for (const pallet of plan.pallets) drawPalletSection(flow, pallet, located.get(pallet.pallet_index), units, colours.sku);
   }
 
   const { pre_builts: preBuilts, loose_boxes: looseBoxes } = submitted.order;

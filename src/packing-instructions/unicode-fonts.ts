@@ -106,3 +106,11 @@ export function fontRuns(text: string): FontRun[] {
   }
   return runs;
 }
+
+/**
+ * Opens the first font and lets fontkit parse its layout tables (about a second of CPU), so the
+ * first document a worker renders does not pay for it.
+ */
+export function prepareFonts(): void {
+  for (const bold of [false, true]) font(0, bold).layout('Packing instructions AP1 0123456789 ÄÖÜ');
+}
