@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import type { SubmitOrderPayload } from '../src/orders/submit-order-payload.js';
 import { renderPackingInstructions } from '../src/packing-instructions/render-packing-instructions.js';
+import { prepareFonts } from '../src/packing-instructions/unicode-fonts.js';
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
@@ -30,6 +31,10 @@ process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
 const plan = planOrder(new PlannerWasm(), { lane, order }, { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
 const submitted = { order_id: 1, service_ref: 'SO-000001', company_group: 'Acme Group', submitted_at: '2026-11-24T00:00:00.000000', lane, order };
 const viewerUrl = 'http://127.0.0.1:8000/plans/SO-000001?token=1767225600.bench';
+// As the PDF worker does before it takes jobs.
+const prepared = performance.now();
+prepareFonts();
+const prepareMs = performance.now() - prepared;
 const times: number[] = [];
 // CPU time as well: on a shared machine the wall clock mostly measures the neighbours.
 const cpu: number[] = [];
@@ -51,7 +56,7 @@ const median = sorted[Math.floor(sorted.length / 2)] ?? first;
 const placements = plan.containers.reduce((sum, c) => sum + c.placements.length, 0);
 process.stdout.write(
   `6,000-unit 4-SKU demo order: ${plan.metrics.units} units, ${plan.pallets.length} pallets, ${plan.containers.length} container(s), ${placements} placements; ` +
-    `PDF ${(bytes / 1024).toFixed(0)} KiB; first render ${first.toFixed(0)} ms (fonts opened), then median ${median.toFixed(0)} ms, max ${Math.max(...rest).toFixed(0)} ms over ${rest.length} runs (target < 5,000 ms); ` +
+    `PDF ${(bytes / 1024).toFixed(0)} KiB; fonts prepared in ${prepareMs.toFixed(0)} ms; first render ${first.toFixed(0)} ms, then median ${median.toFixed(0)} ms, max ${Math.max(...rest).toFixed(0)} ms over ${rest.length} runs (target < 5,000 ms); ` +
     `CPU first ${cpu[0]?.toFixed(0)} ms, then median ${cpuRest[Math.floor(cpuRest.length / 2)]?.toFixed(0)} ms\n`,
 );
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);
