@@ -155,13 +155,15 @@ export function drawLine(doc: PDFKit.PDFDocument, line: Line, x: number, y: numb
     if (!run.rightToLeft) {
       doc.text(run.text, left, y, { lineBreak: false, baseline });
     } else {
-      // Spaces after the run belong to the line, not to the right-to-left phrase.
+      // Spaces and punctuation after the phrase belong to the line around it: they follow it on the right.
+      const tail = /[\p{Z}\p{P}\p{S}]*$/u.exec(run.text)?.[0] ?? '';
       let wordLeft = left;
-      for (const word of run.text.trimEnd().split(/( +)/).reverse()) {
+      for (const word of run.text.slice(0, run.text.length - tail.length).split(/( +)/).reverse()) {
         if (word === '') continue;
         doc.text(word, wordLeft, y, { lineBreak: false, baseline });
         wordLeft += doc.widthOfString(word);
       }
+      if (tail.trim() !== '') doc.text(tail, wordLeft, y, { lineBreak: false, baseline });
     }
     left += run.width;
   }
