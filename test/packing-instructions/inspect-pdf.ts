@@ -21,6 +21,9 @@ export async function readPdfText(pdf: Buffer, params: ParseParameters = {}): Pr
     return { text: result.text, total: result.total, pages: result.pages.map((p) => p.text) };
   } finally {
     await parser.destroy();
+    // pdf.js can hold the event loop for seconds on a loaded machine; meanwhile a service may close
+    // an idle keep-alive socket. A turn of the loop lets fetch see that before it reuses the socket.
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
