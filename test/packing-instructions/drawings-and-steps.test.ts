@@ -4,6 +4,7 @@ import { paintingOrder } from '../../src/packing-instructions/isometric.js';
 import { loadingRows, loadingSteps } from '../../src/packing-instructions/loading-steps.js';
 import type { ContainerPlacement, PlannedContainer } from '../../src/packing-instructions/order-plan.js';
 import { planColours } from '../../src/packing-instructions/placement-colours.js';
+import { containerCogFigures } from '../../src/planner/container-cog.js';
 import { readPdfText, renderInspected } from './inspect-pdf.js';
 import { GENERATED_AT, samplePlan, submittedOrder } from './sample-orders.js';
 
@@ -32,7 +33,11 @@ function placement(loading_order: number, kind: ContainerPlacement['kind'], ref:
 }
 
 function containerOf(placements: ContainerPlacement[]): PlannedContainer {
-  return { code: '40ft', index: 1, inner_mm: { l: 12000, w: 2350, h: 2390 }, payload_g: 26_000_000, placements, volume_utilization: 0, weight_utilization: 0 };
+  const inner_mm = { l: 12000, w: 2350, h: 2390 };
+  return {
+    code: '40ft', index: 1, inner_mm, payload_g: 26_000_000, placements, volume_utilization: 0, weight_utilization: 0,
+    ...containerCogFigures(placements, inner_mm),
+  };
 }
 
 t.test('loading steps say what goes where in words, row by row from the back wall', async (t) => {
