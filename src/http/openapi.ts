@@ -8,6 +8,7 @@ import {
 } from '../orders/order-view-schema.js';
 import { MAX_PAGE_SIZE } from '../orders/routes.js';
 import { SubmitOrderRequest } from '../orders/submit-order-schema.js';
+import { LoadPlanSchema } from '../load-plan/load-plan-schema.js';
 
 const SCHEMAS = {
   SubmitOrderRequest,
@@ -16,6 +17,7 @@ const SCHEMAS = {
   OrderList: OrderListSchema,
   OrderHistory: OrderHistorySchema,
   PalletContents: PalletContentsSchema,
+  LoadPlan: LoadPlanSchema,
   OrderLookupError: OrderLookupErrorSchema,
   ValidationError: ValidationErrorSchema,
   ErrorDetail: ErrorDetailSchema,
@@ -143,11 +145,28 @@ export function buildOpenApiDocument(): object {
           },
         },
       },
+      '/api/v1/orders/load-plan/': {
+        get: {
+          operationId: 'loadPlan',
+          summary: 'Retrieve the load plan',
+          description:
+            'Every container with its placements in loading order, centre of gravity and whether it is within the limits, every service-built pallet with its units, ' +
+            'and what could not be loaded. Same order lookup as pallet contents; also for orders of only pre-built pallets and loose boxes. ' +
+            'viewer_url opens the plan in 3D in a browser without an API key.',
+          parameters: [orderQuery],
+          responses: {
+            '200': respond('The load plan, in millimetres and kilograms.', 'LoadPlan'),
+            '400': orderLookupFailed,
+            '401': unauthorized,
+          },
+        },
+      },
       '/api/v1/orders/download-packing-instructions/': {
         get: {
           operationId: 'downloadPackingInstructions',
           summary: 'Download the packing instructions',
-          description: 'Same order lookup as pallet contents. Sets packing_instructions_downloaded of the order.',
+          description:
+            'Same order lookup as pallet contents. A GET whose file was received sets packing_instructions_downloaded of the order; HEAD answers the headers and records nothing.',
           parameters: [orderQuery],
           responses: {
             '200': { description: 'The packing instructions as a PDF file.', content: { 'application/pdf': {} } },

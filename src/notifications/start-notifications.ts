@@ -14,12 +14,13 @@ export interface NotificationsOptions {
   dataDir: string;
   masterData: () => MasterData;
   renderPdf: RenderPdf;
+  viewerUrl?: (serviceRef: string) => string;
   config: NotificationsConfig;
   log: Log;
 }
 
 export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
-  const { store, dataDir, masterData, renderPdf, config, log } = options;
+  const { store, dataDir, masterData, renderPdf, viewerUrl, config, log } = options;
   const started: NotificationConsumer[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((consumer) => consumer.stop()));
@@ -29,6 +30,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
     started.push(
       await startEmailSender({
         store, dataDir, masterData, renderPdf, log,
+        ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
       }),
