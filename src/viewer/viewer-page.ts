@@ -33,6 +33,7 @@ export function viewerPage(data: ViewerData): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Load plan ${escapeHtml(serviceRef)} (${escapeHtml(reference)})</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSETS_PATH}/viewer.css">
 </head>
 <body>
