@@ -2,7 +2,7 @@
 // order, details of a placement on click or tap, a pallet's layers, the centre of gravity against
 // its limits, and what each colour stands for.
 import './viewer.css';
-import { MeshLambertMaterial, type Mesh } from 'three';
+import { BoxGeometry, EdgesGeometry, LineBasicMaterial, LineSegments, MeshLambertMaterial, type Mesh } from 'three';
 import { containersScene, pick, sceneView } from './container-scene.js';
 import { el, facts } from './dom.js';
 import { palletView } from './pallet-view.js';
@@ -44,10 +44,14 @@ function showSteps(): void {
 }
 stepSlider.addEventListener('input', showSteps);
 
+// The selected placement glows a little and wears an outline that shows through whatever hides it.
+const outline = new LineSegments(new EdgesGeometry(new BoxGeometry(1.03, 1.03, 1.03)), new LineBasicMaterial({ color: '#d1006f', depthTest: false }));
+outline.renderOrder = 11;
 let selected: { mesh: Mesh; material: MeshLambertMaterial } | undefined;
 function select(mesh: Mesh | undefined): void {
   if (selected) selected.mesh.material = selected.material;
   selected = undefined;
+  outline.removeFromParent();
   const step = mesh && stepOf.get(mesh);
   if (!mesh || !step) {
     view.render();
@@ -55,9 +59,10 @@ function select(mesh: Mesh | undefined): void {
   }
   const material = mesh.material as MeshLambertMaterial;
   const highlighted = material.clone();
-  highlighted.emissive.set('#ffd33d');
-  highlighted.emissiveIntensity = 0.45;
+  highlighted.emissive.set('#ffffff');
+  highlighted.emissiveIntensity = 0.12;
   mesh.material = highlighted;
+  mesh.add(outline);
   selected = { mesh, material };
   const { placement, container } = step;
   const skus = placement.kind === 'pallet' ? (data.pallet_skus[placement.ref] ?? []) : [];
