@@ -27,6 +27,8 @@ export interface SceneView {
   camera: PerspectiveCamera;
   render(): void;
   resize(): void;
+  /** Turns the view to look at a sphere around `target`, keeping the direction it looks from. */
+  frame(target: Vector3, radius: number): void;
 }
 
 /**
@@ -50,6 +52,12 @@ export function sceneView(canvas: HTMLCanvasElement, scene: Scene, target: Vecto
     scene,
     camera,
     render: () => renderer.render(view.scene, camera),
+    frame(newTarget, newRadius) {
+      camera.position.sub(controls.target).add(newTarget);
+      controls.target.copy(newTarget);
+      radius = newRadius;
+      view.resize();
+    },
     resize() {
       const { clientWidth: width, clientHeight: height } = canvas;
       if (width === 0 || height === 0) return;
@@ -93,6 +101,10 @@ export interface ContainersScene {
   target: Vector3;
   /** Of a sphere around the target that holds every container. */
   radius: number;
+  /** The same for each container alone. */
+  frames: { target: Vector3; radius: number }[];
+  /** Each container's outline, floor, labels and centre of gravity. */
+  outlines: Group[];
 }
 
 export function containersScene(data: ViewerData, steps: Step[]): ContainersScene {
@@ -111,7 +123,8 @@ export function containersScene(data: ViewerData, steps: Step[]): ContainersScen
     offsets.push(across);
     across += container.inner_mm.w + GAP_MM;
   }
-  containers.forEach((container, i) => scene.add(containerFrame(data, i, offsets[i]!)));
+  const outlines = containers.map((_, i) => containerFrame(data, i, offsets[i]!));
+  scene.add(...outlines);
   const placements = steps.map((step) => {
     const mesh = boxMesh(step.placement, material(data.colours.placements[step.placement.ref] ?? '#999999'), offsets[step.containerIndex]);
     mesh.userData.ref = step.placement.ref;
@@ -126,6 +139,8 @@ export function containersScene(data: ViewerData, steps: Step[]): ContainersScen
     placements,
     target: new Vector3(longest / 2, height / 2, width / 2),
     radius: 0.5 * Math.hypot(longest, width, height),
+    outlines,
+    frames: containers.map(({ inner_mm: { l, w, h } }, i) => ({ target: new Vector3(l / 2, h / 2, offsets[i]! + w / 2), radius: 0.5 * Math.hypot(l, w, h) })),
   };
 }
 

@@ -18,21 +18,42 @@ const stage = el('section', { class: 'stage' }, canvas, el('p', { class: 'hint' 
 const stepSlider = el('input', { type: 'range', id: 'step', min: '0', max: String(steps.length), value: String(steps.length), step: '1' });
 const stepLabel = el('output', { for: 'step', id: 'step-label' });
 const stepNow = el('p', { class: 'step-now', id: 'step-now' });
-const controls = el('section', { class: 'card controls' }, el('label', { for: 'step', class: 'slider-label' }, 'Loading step ', stepLabel), stepSlider, stepNow);
+const containerChoice = el('select', { id: 'container' }, el('option', { value: '' }, `All ${data.load_plan.containers.length} containers`));
+data.load_plan.containers.forEach((c, i) => containerChoice.append(el('option', { value: String(i) }, `Container ${c.index}: ${c.code}, ${c.placements.length} placements`)));
+const controls = el(
+  'section',
+  { class: 'card controls' },
+  el('label', { for: 'container', class: 'slider-label' }, 'Look at'),
+  containerChoice,
+  el('label', { for: 'step', class: 'slider-label' }, 'Loading step ', stepLabel),
+  stepSlider,
+  stepNow,
+);
 const details = el('section', { class: 'card', id: 'details' }, el('h2', {}, 'Details'), el('p', { class: 'muted' }, 'Tap a pallet or box in the view to see what it is.'));
 const palletSection = el('section', { class: 'card', id: 'pallet-view' });
 palletSection.hidden = true;
 app.append(stage, controls, details, palletSection, centreOfGravity(data), legend(data), unplaced(data));
 
-const { scene, placements, target, radius } = containersScene(data, steps);
+const { scene, placements, target, radius, frames, outlines } = containersScene(data, steps);
 const view = sceneView(canvas, scene, target, radius);
+// One container alone, or all side by side; the step slider goes on counting over the whole plan.
+containerChoice.addEventListener('change', () => {
+  const only = containerChoice.value === '' ? undefined : Number(containerChoice.value);
+  outlines.forEach((outline, i) => (outline.visible = only === undefined || i === only));
+  const frame = only === undefined ? { target, radius } : frames[only];
+  if (frame) view.frame(frame.target.clone(), frame.radius);
+  showSteps();
+});
+if (data.load_plan.containers.length < 2) containerChoice.parentElement?.querySelector('label[for=container]')?.remove();
+if (data.load_plan.containers.length < 2) containerChoice.remove();
 const pallets = palletView(palletSection, data);
 const meshes = placements.map((p) => p.mesh);
 const stepOf = new Map<Mesh, Step>(placements.map((p) => [p.mesh, p.step]));
 
 function showSteps(): void {
   const shown = Number(stepSlider.value);
-  placements.forEach((p, i) => (p.mesh.visible = i < shown));
+  const only = containerChoice.value === '' ? undefined : Number(containerChoice.value);
+  placements.forEach((p, i) => (p.mesh.visible = i < shown && (only === undefined || p.step.containerIndex === only)));
   const drawn = placements.filter((p) => p.mesh.visible).length;
   canvas.dataset.drawn = String(drawn);
   stepLabel.textContent = `${shown} of ${steps.length}`;
