@@ -28,14 +28,22 @@ export async function startTestService(options: { dataDir?: string; key?: string
     ...service,
     dataDir,
     async request(method, path, { key = options.key ?? null, body, rawBody, headers = {} } = {}) {
-      const response = await fetch(service.url + path, {
-        method,
-        headers: {
-          ...(key ? { authorization: `Api-Key ${key}` } : {}),
-          ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      const send = () =>
+        fetch(service.url + path, {
+          method,
+          headers: {
+            ...(key ? { authorization: `Api-Key ${key}` } : {}),
+            ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
+          ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      // The service runs in this process: a test that holds the event loop for more than the server's
+      // 5 s keep-alive (parsing a PDF on a loaded machine) lets the server close the pooled connection
+      // just as the next request goes out on it. A GET changes nothing, so it is sent again on a new one.
+      const response = await send().catch((error: { cause?: { code?: string } }) => {
+        if (method === 'GET' && error.cause?.code === 'ECONNRESET') return send();
+        throw error;
       });
       const text = await response.text();
       let parsed: unknown = text;
