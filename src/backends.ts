@@ -1,15 +1,22 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
 // log when EVENTSTORE_CONNECTION_STRING is set, MongoDB for read models and checkpoints when
-// MONGODB_URL is set. The service and `npm run replay` both open their storage here.
+// MONGODB_URL is set. The service and `npm run replay` both open their storage here. The notification
+// delivery store is SQLite on every setting for now: its MongoDB adapter belongs to the hardening issue.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openMongoCheckpointStore } from './checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
-import { openMongoOrderReadModel } from './read-models/mongodb-order-read-model.js';
-import type { OrderReadModel } from './read-models/order-read-model.js';
-import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
+import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
+import { openSqliteOrderReadModel } from './orders/read-model/sqlite-order-read-model.js';
+import type { DeliveryStore } from './notifications/delivery-store.js';
+import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 
 export interface BackendSettings {
   dataDir: string;
@@ -21,14 +28,53 @@ export function openEventStore(settings: BackendSettings): EventStore {
   return settings.eventStoreConnectionString ? openKurrentDbEventStore(settings.eventStoreConnectionString) : openSqliteEventStore(settings.dataDir);
 }
 
-/** `scratch` opens an empty read model beside the live one (for replay), under that name. */
-export function openOrderReadModel(settings: BackendSettings, scratch?: string): Promise<OrderReadModel> {
-  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, scratch);
-  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir));
+export function openOrderReadModel(settings: BackendSettings): Promise<OrderReadModel> {
+  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl);
+  return Promise.resolve(openSqliteOrderReadModel(settings.dataDir));
+}
+
+export interface ScratchOrderReadModel {
+  readModel: OrderReadModel;
+  /** Closes the read model and deletes its storage. */
+  remove(): Promise<void>;
+}
+
+/** An empty order read model beside the live one, for replay: a scratch directory (SQLite) or database (MongoDB). */
+export async function openScratchOrderReadModel(settings: BackendSettings): Promise<ScratchOrderReadModel> {
+  const { mongodbUrl } = settings;
+  if (mongodbUrl) {
+    const database = `orders_replay_${Date.now()}`;
+    const readModel = await openMongoOrderReadModel(mongodbUrl, database);
+    return {
+      readModel,
+      async remove() {
+        await readModel.close();
+        const client = await MongoClient.connect(mongodbUrl);
+        try {
+          await client.db(database).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'orders-replay-'));
+  const readModel = openSqliteOrderReadModel(directory);
+  return {
+    readModel,
+    async remove() {
+      await readModel.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
   return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir));
+}
+
+export function openDeliveryStore(settings: BackendSettings): DeliveryStore {
+  return openSqliteDeliveryStore(settings.dataDir);
 }
 
 export function describeBackends(settings: BackendSettings): string {

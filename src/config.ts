@@ -1,6 +1,8 @@
 // Configuration comes from the environment only; every variable is documented in README.md.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_KAFKA_TOPIC } from './notifications/kafka-message.js';
+import type { NotificationsConfig } from './notifications/notifications-config.js';
 
 export const DEMO_SEED_FILE = fileURLToPath(new URL('../../demo/master-data.json', import.meta.url));
 
@@ -23,6 +25,9 @@ export interface Config {
   eventStoreConnectionString?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
   mongodbUrl?: string | undefined;
+  notifications: NotificationsConfig;
+  /** LOG_LEVEL: pino level, `silent` to `trace`. */
+  logLevel?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,7 +46,29 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
+    notifications: notificationsConfigFromEnv(env),
+    logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
+  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((broker) => broker.trim()).filter(Boolean);
+  return {
+    kafkaBrokers: brokers.length > 0 ? brokers : undefined,
+    kafkaTopic: env.ORDERS_KAFKA_TOPIC?.trim() || DEFAULT_KAFKA_TOPIC,
+    smtpUrl: env.ORDERS_SMTP_URL?.trim() || undefined,
+    mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
+    webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),
+  };
+}
+
+function retryDelays(raw: string | undefined): number[] | undefined {
+  if (!raw?.trim()) return undefined;
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+    throw new Error(`ORDERS_WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds, got "${raw}"`);
+  }
+  return delays;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -2,20 +2,18 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openEventStore, openOrderReadModel } from './backends.js';
-import { createApp } from './http/app.js';
+import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel } from './backends.js';
+import { createApp } from './app.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
-import { startPlanningReactor } from './planning/planning-reactor.js';
-import { startProjector } from './read-models/projector.js';
+import { startPlanningReactor } from './planner/planning-reactor.js';
+import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { notificationsConfigFromEnv } from './notifications/notifications-config.js';
-import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
@@ -32,7 +30,7 @@ export class SeedRejected extends Error {}
 /** How long readiness lets the read models trail the log. */
 const READY_LAG_MS = 2000;
 
-export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const log = serviceLog(logger);
   const metrics = createMetrics();
   const store = openEventStore(config);
@@ -63,16 +61,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
 
   const pdfRenderer = new PdfRenderer();
+  const deliveries = openDeliveryStore(config);
   const notifications = await startNotifications({
     store,
+    deliveries,
+    checkpoints,
     dataDir: config.dataDir,
     masterData: () => masterDataService.current,
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
-    config: notificationsConfigFromEnv(),
+    config: config.notifications,
     log,
   });
-  const deliveries = openSqliteDeliveryStore(config.dataDir);
   metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);
   metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
 

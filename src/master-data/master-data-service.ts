@@ -3,7 +3,7 @@
 // that applies a bootstrap document.
 import type { EventStore, Subscription } from '../eventstore/event-store.js';
 import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
-import type { FieldErrors } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import {

@@ -6,7 +6,8 @@ import type { Context } from 'koa';
 import { readFile } from 'node:fs/promises';
 import type { EventStore } from '../eventstore/event-store.js';
 import { plannedOrderIn } from '../load-plan/stored-plan.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import type { ApiDescription } from '../api-docs/openapi-parts.js';
 import type { ShareLinks } from './share-links.js';
 import { viewerDataOf } from './viewer-data.js';
 import { ASSETS_PATH, refusedPage, VIEWER_SECURITY_HEADERS, viewerPage } from './viewer-page.js';
@@ -73,3 +74,29 @@ function page(ctx: Context, status: number, html: string): void {
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;
 }
+
+export const viewerApi: ApiDescription = {
+  paths: {
+    '/plans/{service_ref}': {
+      get: {
+        operationId: 'viewLoadPlan',
+        summary: 'The load plan in 3D, in a browser',
+        description:
+          'The page viewer_url of the load plan points to. No API key: the token is signed over the service_ref and its expiry (30 days by default). ' +
+          'The page loads only its script and style sheet from this service, under a strict Content-Security-Policy.',
+        tags: ['viewer'],
+        security: [],
+        parameters: [
+          { name: 'service_ref', in: 'path', required: true, schema: { type: 'string' }, examples: { order: { value: 'SO-000042' } } },
+          { name: 'token', in: 'query', required: true, description: 'From viewer_url.', schema: { type: 'string', pattern: '^[0-9]+\\.[A-Za-z0-9_-]{43}$' } },
+        ],
+        responses: {
+          '200': { description: 'The viewer page.', content: { 'text/html': {} } },
+          '403': { description: 'The token is missing, altered, for another order or expired; the page shows nothing of the order.', content: { 'text/html': {} } },
+          '404': { description: 'The order has no load plan (yet, or its planning failed).', content: { 'text/html': {} } },
+        },
+      },
+    },
+  },
+  schemas: {},
+};

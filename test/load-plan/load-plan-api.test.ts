@@ -4,7 +4,7 @@
 import t from 'tap';
 import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
-import { NO_PALLETS_MESSAGE } from '../../src/orders/packing-instructions-routes.js';
+import { NO_PALLETS_MESSAGE } from '../../src/packing-instructions/routes.js';
 import { LoadPlanSchema } from '../../src/load-plan/load-plan-schema.js';
 import { validatorFor } from '../../src/validation/ajv.js';
 import { centerOfGravity } from '../../src/planner/center-of-gravity.js';

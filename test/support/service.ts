@@ -1,4 +1,5 @@
 // A real service on loopback with its own data directory, for tests that talk HTTP.
+import { notificationsConfigFromEnv } from '../../src/config.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,26 +22,25 @@ export async function startTestService(options: { dataDir?: string; key?: string
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, ...options.config },
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, notifications: notificationsConfigFromEnv(process.env), ...options.config },
     options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {
     ...service,
     dataDir,
     async request(method, path, { key = options.key ?? null, body, rawBody, headers = {} } = {}) {
-      const send = () =>
-        fetch(service.url + path, {
-          method,
-          headers: {
-            ...(key ? { authorization: `Api-Key ${key}` } : {}),
-            ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
-            ...headers,
-          },
-          ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-      // The service runs in this process: a test that holds the event loop for more than the server's
-      // 5 s keep-alive (parsing a PDF on a loaded machine) lets the server close the pooled connection
-      // just as the next request goes out on it. A GET changes nothing, so it is sent again on a new one.
+      const send = () => fetch(service.url + path, {
+        method,
+        headers: {
+          ...(key ? { authorization: `Api-Key ${key}` } : {}),
+          ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      // A test busy for seconds (parsing a PDF on a loaded machine) can miss the moment its idle
+      // keep-alive connection expires; the server has closed it, and the next request on it is reset.
+      // A GET is sent again, as any HTTP client may; a POST or PUT never is.
       const response = await send().catch((error: { cause?: { code?: string } }) => {
         if (method === 'GET' && error.cause?.code === 'ECONNRESET') return send();
         throw error;

@@ -1,14 +1,16 @@
 // Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
-// restart; what makes "once" hold after a crash is that an order whose stream already holds a
-// result is skipped, and the result is appended expecting the revision that was read.
-import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+// restart; what makes "once" hold after a crash is the order's decider: an order whose stream
+// already holds a result is skipped, and a second result records nothing.
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
-import { utcTimestamp } from '../clock.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
+import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 
 const CONSUMER = 'planning';
 
@@ -51,31 +53,20 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
 
   async function planOnce(event: RecordedEvent): Promise<void> {
     const submitted = event.data as OrderSubmitted['data'];
-    let history = await store.readStream(event.stream);
-    if (alreadyPlanned(history)) return;
+    if (!awaitsPlan(orderStateOf(await store.readStream(event.stream)))) return;
     const started = performance.now();
-    let outcome: OrderPlanned | OrderPlanningFailed;
+    let result: RecordPlanResult['data'];
     try {
-      const plan = await options.planner.plan({ lane: submitted.lane, order: submitted.order });
-      outcome = {
-        type: 'OrderPlanned',
-        data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reference: submitted.order.reference, company_group: submitted.company_group, plan, planned_at: utcTimestamp() },
-      };
+      result = { plan: await options.planner.plan({ lane: submitted.lane, order: submitted.order }), planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;
-      outcome = { type: 'OrderPlanningFailed', data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reason: (error as Error).message, failed_at: utcTimestamp() } };
+      result = { reason: (error as Error).message, failed_at: utcTimestamp() };
     }
-    for (;;) {
-      try {
-        await store.append(event.stream, [outcome], exactly(history.at(-1)!.revision));
-        options.onPlanned?.(outcome, performance.now() - started);
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error;
-        history = await store.readStream(event.stream);
-        if (alreadyPlanned(history)) return; // another instance stored its result first
-      }
-    }
+    // Another instance may have stored its result meanwhile: then the decider records nothing.
+    const recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
+    if (!recorded.ok) throw new Error(`planning ${event.stream}: ${JSON.stringify(recorded.errors)}`);
+    const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
+    if (outcome) options.onPlanned?.(outcome, performance.now() - started);
   }
 
   return {
@@ -84,10 +75,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       await follower.stop();
     },
   };
-}
-
-function alreadyPlanned(history: readonly RecordedEvent[]): boolean {
-  return history.some((event) => event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed');
 }
 
 async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 // Keeps a read model up to date from the log and lets a command wait until its own events are
 // visible (read-your-writes).
-import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
-import { followLog } from '../eventstore/follow-log.js';
+import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
+import { followLog } from '../../eventstore/follow-log.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;
