@@ -16,7 +16,7 @@ t.teardown(async () => {
 });
 const loadPlan = (order: string, key = ACME_KEY) => service.request('GET', `/api/v1/orders/load-plan/?order=${encodeURIComponent(order)}`, { key });
 const planned = async (orderId: number) => {
-  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${orderId}/`)).body.status !== 'submitted');
+  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${orderId}/`)).body.status !== 'submitted', 60_000);
   return (await service.request('GET', `/api/v1/orders/detailed-orders/${orderId}/`)).body;
 };
 const schemaValid = validatorFor(LoadPlanSchema);
@@ -90,7 +90,7 @@ t.test('lengths in mm and weights in kg on an inch and pound lane', async (t) =>
       loose_boxes: [{ name: 'Crate', length: 10, width: 10, height: 10, weight: 22.046226, count: 1 }], order_containers: [{ code: '40ft-HC' }] },
   });
   t.equal(created.status, 201, JSON.stringify(created.body));
-  await eventually(async () => (await loadPlan('LP-IN', OTHER_KEY)).status === 200);
+  await eventually(async () => (await loadPlan('LP-IN', OTHER_KEY)).status === 200, 60_000);
   const plan = (await loadPlan('LP-IN', OTHER_KEY)).body;
   t.match(plan.containers[0].placements[0], { kind: 'loose_box', ref: 'Crate #1', l: 254, w: 254, h: 254, weight_kg: 10 });
 });

@@ -20,7 +20,8 @@ const created = await service.request('POST', '/api/v1/orders/submit-order/', {
   body: acmeOrder({ reference: 'PO-</script><b>1', customer_notes: 'not on the page', loose_boxes: [{ name: 'Box "A" & <B>', length: 50, width: 40, height: 30, weight: 12, count: 2 }] }),
 });
 const serviceRef: string = created.body.service_ref;
-await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned');
+// Planning shares the machine with the rest of the suite (chromium among it): a minute, not 20 s.
+await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned', 60_000);
 
 t.test('viewer_url is built on ORDERS_PUBLIC_URL', async (t) => {
   const plan = await service.request('GET', `/api/v1/orders/load-plan/?order=${serviceRef}`);
