@@ -1,12 +1,13 @@
-// The one place that reads the plan an OrderPlanned event stores. The event holds the planner's
-// OrderPlan as it is today; should plans come to be stored compactly (identical units as blocks),
-// the expanding happens here and every reader (load-plan JSON, viewer) keeps getting every placement.
+// The one place the load plan and the viewer read the plan an OrderPlanned event stores: plans are
+// stored compactly (identical units as blocks, src/planner/plan-storage.ts), and expanded here, so
+// every reader gets every placement and unit.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';
+import { expandPlan } from '../planner/plan-storage.js';
 import type { OrderPlan } from '../planner/plan-types.js';
 
 export function planOf(planned: OrderPlanned['data']): OrderPlan {
-  return planned.plan as OrderPlan;
+  return expandPlan(planned.plan);
 }
 
 /** The order as submitted and the newest plan it was given; undefined while it has none. */
