@@ -12,6 +12,9 @@ import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
+import { loadPlanRoutes } from './load-plan/routes.js';
+import type { ShareLinks } from './viewer/share-links.js';
+import { viewerRoutes } from './viewer/viewer-routes.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
@@ -19,6 +22,7 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  shareLinks: ShareLinks;
 }
 
 export function createApp(deps: AppDependencies): Koa {
@@ -48,7 +52,7 @@ export function createApp(deps: AppDependencies): Koa {
 
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (README, Benchmarks).
-  const other = new Router(); // health, OpenAPI and admin: the paths outside /api/v1/orders/
+  const other = new Router(); // health, OpenAPI, admin and the viewer: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics);
   const openApi = JSON.stringify(buildOpenApiDocument());
   other.get(OPENAPI_PATH, (ctx) => {
@@ -56,9 +60,12 @@ export function createApp(deps: AppDependencies): Koa {
     ctx.body = openApi;
   });
   masterDataRoutes(other, deps.masterDataService, requireAdminKey(deps.adminKey));
+  viewerRoutes(other, deps);
   const orders = new Router();
   orderRoutes(orders, deps);
-  packingInstructionsRoutes(orders, deps);
+  const viewerUrl = (serviceRef: string) => deps.shareLinks.viewerUrl(serviceRef);
+  packingInstructionsRoutes(orders, { ...deps, viewerUrl });
+  loadPlanRoutes(orders, { ...deps, viewerUrl });
 
   // It reads the routes a request matched, in whichever router: one answers 405 and OPTIONS for both.
   app.use(other.allowedMethods());

@@ -15,6 +15,12 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** Where people reach the service (viewer links); undefined: the address it listens on. */
+  publicUrl?: string | undefined;
+  /** Signs viewer links; undefined: a secret generated once into the data directory. */
+  shareSecret?: string | undefined;
+  /** How long a viewer link stays valid. */
+  shareLinkDays?: number;
   /** Set: the log is on KurrentDB. */
   eventStoreConnectionString?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
@@ -35,6 +41,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
+    shareSecret: env.ORDERS_SHARE_SECRET || undefined,
+    shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
     notifications: notificationsConfigFromEnv(env),
@@ -68,4 +77,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+/** An http(s) origin, optionally with a path prefix (behind a proxy); no query, no trailing slash. */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`ORDERS_PUBLIC_URL must be an absolute http or https URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new Error(`ORDERS_PUBLIC_URL must be an http or https URL without query, fragment or credentials, got "${raw}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

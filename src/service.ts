@@ -15,6 +15,8 @@ import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
+import { shareLinks } from './viewer/share-links.js';
+import { loadShareSecret } from './viewer/share-secret.js';
 
 export interface RunningService {
   url: string;
@@ -49,6 +51,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
   });
 
+  // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
+  // known once it listens; nothing asks for a link before then.
+  let listeningUrl = `http://127.0.0.1:${config.port}`;
+  const links = shareLinks({
+    secret: loadShareSecret(config.shareSecret, config.dataDir),
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    validDays: config.shareLinkDays ?? 30,
+  });
+
   const pdfRenderer = new PdfRenderer();
   const deliveries = openDeliveryStore(config);
   const notifications = await startNotifications({
@@ -57,7 +68,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     checkpoints,
     dataDir: config.dataDir,
     masterData: () => masterDataService.current,
-    renderPdf: (events) => pdfRenderer.render(events),
+    renderPdf: (events, options) => pdfRenderer.render(events, options),
+    viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
     config: config.notifications,
     log,
   });
@@ -73,7 +85,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
     visible: (position) => projector.waitFor(position),
-    renderPdf: (events) => pdfRenderer.render(events),
+    renderPdf: (events, options) => pdfRenderer.render(events, options),
+    shareLinks: links,
     adminKey: config.adminKey,
     logger,
     metrics,
@@ -97,9 +110,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
-    url: `http://${host}:${port}`,
+    url: listeningUrl,
     server,
     async stop() {
       // close() stops accepting and resolves once in-flight requests are answered (idle keep-alive sockets are closed).

@@ -16,7 +16,7 @@ import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 
 /** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
-export type RenderPdf = (orderStreamEvents: RecordedEvent[]) => Promise<Buffer>;
+export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
@@ -32,6 +32,8 @@ export interface EmailSenderOptions {
   /** Default `Orders service <orders@localhost>`. */
   from?: string;
   renderPdf: RenderPdf;
+  /** A share link to the order's 3D load plan, for the text and the PDF; none when not given. */
+  viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
   retryDelayMs?: number;
   log: Log;
@@ -53,7 +55,8 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       records.recordEmail({ eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId }, event.position);
 
     const history = await store.readStream(event.stream);
-    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group));
+    const viewerUrl = options.viewerUrl?.(event.data.service_ref);
+    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
     if (!email.send) {
       log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
       await record('skipped', email.reason);
@@ -62,7 +65,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     // The PDF shows the order as it was planned, not as later events (downloads) left it.
     let pdf: Buffer;
     try {
-      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision));
+      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
     } catch (error) {
       // Rendering is a pure function of the stored events: trying again would fail again and hold up
       // every later e-mail. Record it for operators and go on.
