@@ -13,6 +13,8 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** How long a shutdown may take in all; requests in flight get half of it. */
+  shutdownTimeoutMs: number;
   /** Set: the log is on KurrentDB. */
   eventStoreConnectionString?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
@@ -24,12 +26,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const seedFile = env.ORDERS_SEED_FILE === undefined ? DEMO_SEED_FILE : env.ORDERS_SEED_FILE.trim() || undefined;
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
-    host: env.HOST ?? '0.0.0.0',
+    // Loopback unless told otherwise: a developer's `npm start` is not published to the network by accident.
+    host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.ORDERS_DATA_DIR ?? './data'),
     seedFile: seedFile && resolve(seedFile),
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
   };

@@ -8,12 +8,23 @@ const DEMO_API_KEY = 'acme-demo-key-0001';
 try {
   const config = configFromEnv();
   const service = await startService(config);
-  console.log(`Orders service listening on ${service.url} (${describeBackends(config)})`);
+  // service.url is the loopback address when HOST is a wildcard; say that the other interfaces listen too.
+  const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
+  console.log(`Orders service listening on ${service.url}${everywhere} (${describeBackends(config)})`);
   console.log(`OpenAPI document: ${service.url}/api/v1/openapi.json`);
   // Only the demo document's key is ever printed: real keys never reach a log.
   if (config.seedFile === DEMO_SEED_FILE) console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
   const shutdown = () => {
-    service.stop().then(() => process.exit(0), () => process.exit(1));
+    // Whatever is still running at the deadline is cut: every acknowledged write is already durable,
+    // and consumers resume from their checkpoints.
+    setTimeout(() => {
+      console.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms (ORDERS_SHUTDOWN_TIMEOUT_MS); exiting anyway`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    service.stop().then(() => process.exit(0), (error: unknown) => {
+      console.error('shutdown failed:', error);
+      process.exit(1);
+    });
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

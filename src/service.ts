@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { openCheckpointStore, openEventStore, openOrderReadModel } from './backends.js';
 import { createApp } from './http/app.js';
+import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
@@ -21,7 +22,11 @@ import type { Config } from './config.js';
 export interface RunningService {
   url: string;
   server: Server;
-  /** Graceful: stops accepting, finishes in-flight requests, stops consumers at a checkpoint, closes stores. */
+  /**
+   * Graceful: /readyz answers 503 at once, new connections are refused, idle ones closed; requests in
+   * flight get half of config.shutdownTimeoutMs, then their sockets are destroyed; consumers stop at a
+   * checkpoint and stores close. main.ts exits when the whole timeout has passed, whatever is left.
+   */
   stop(): Promise<void>;
 }
 
@@ -66,7 +71,9 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
+  let stopping = false;
   const app = createApp({
+    stopping: () => stopping,
     store,
     orders,
     masterData: () => masterDataService.current,
@@ -102,10 +109,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     url: `http://${host}:${port}`,
     server,
     async stop() {
-      // close() stops accepting and resolves once in-flight requests are answered (idle keep-alive sockets are closed).
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await reactor.stop();
-      await planner.close();
+      stopping = true;
+      await closeServer(server, config.shutdownTimeoutMs / 2);
+      // Closing the planner ends a plan in progress at once (its worker is terminated); the reactor
+      // then stops without moving its checkpoint past it, and the order is planned on the next start.
+      await Promise.all([reactor.stop(), planner.close()]);
       await notifications.stop();
       await pdfRenderer.close();
       await deliveries.close();

@@ -19,11 +19,18 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  /** True once shutdown began: /readyz answers 503 and every answer closes its connection. */
+  stopping: () => boolean;
 }
 
 export function createApp(deps: AppDependencies): Koa {
   const app = new Koa();
   app.use(requestLogging(deps.logger, deps.metrics));
+  app.use((ctx, next) => {
+    // A keep-alive connection would otherwise outlive the drain and be cut at its deadline.
+    if (deps.stopping()) ctx.set('Connection', 'close');
+    return next();
+  });
 
   app.use(async (ctx, next) => {
     try {
@@ -49,7 +56,7 @@ export function createApp(deps: AppDependencies): Koa {
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes (11 of them in one router cost a retrieve 3 %).
   const other = new Router(); // health, OpenAPI and admin: the paths outside /api/v1/orders/
-  healthRoutes(other, deps.readiness, deps.metrics);
+  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
   const openApi = JSON.stringify(buildOpenApiDocument());
   other.get('/api/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';
