@@ -9,7 +9,8 @@ import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
 import { openMongoOrderReadModel } from './read-models/mongodb-order-read-model.js';
 import type { OrderReadModel } from './read-models/order-read-model.js';
-import { openSqliteOrderReadModel } from './read-models/sqlite-order-read-model.js';
+import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './read-models/sqlite-order-read-model.js';
+import { join } from 'node:path';
 
 export interface BackendSettings {
   dataDir: string;
@@ -22,9 +23,19 @@ export function openEventStore(settings: BackendSettings): EventStore {
 }
 
 /** `scratch` opens an empty read model beside the live one (for replay), under that name. */
-export function openOrderReadModel(settings: BackendSettings, scratch?: string): Promise<OrderReadModel> {
+export function openOrderReadModel(settings: BackendSettings, scratch?: string, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
   if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, scratch);
-  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir));
+  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir, undefined, options));
+}
+
+/** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
+export function storageNames(settings: BackendSettings): { log: string; readModel: string; checkpoints: string; notifications: string } {
+  return {
+    log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : join(settings.dataDir, 'events.db'),
+    readModel: settings.mongodbUrl ? 'the MongoDB order read model' : join(settings.dataDir, 'read-models.db'),
+    checkpoints: settings.mongodbUrl ? 'the MongoDB consumer checkpoints' : join(settings.dataDir, 'checkpoints.db'),
+    notifications: join(settings.dataDir, 'notifications.db'),
+  };
 }
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {

@@ -1,6 +1,8 @@
 // `npm start`: the service on the embedded default.
 import { configFromEnv, DEMO_SEED_FILE } from './config.js';
 import { SeedRejected, startService } from './service.js';
+import { StorageRefused } from './storage/check-storage.js';
+import { DamagedStorage } from './storage/damaged-storage.js';
 import { describeBackends } from './backends.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
@@ -29,6 +31,8 @@ try {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (error) {
-  console.error(error instanceof SeedRejected ? error.message : error);
+  // Reasons an operator acts on get one line, not a stack trace.
+  const oneLine = error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage;
+  console.error(oneLine ? `Not starting: ${(error as Error).message}` : error);
   process.exit(1);
 }

@@ -2,7 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openEventStore, openOrderReadModel } from './backends.js';
+import { openCheckpointStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
+import { checkStorageAtStart } from './storage/check-storage.js';
+import { DamagedStorage } from './storage/damaged-storage.js';
+import { join } from 'node:path';
+import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createApp } from './http/app.js';
 import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
@@ -38,9 +42,28 @@ const READY_LAG_MS = 2000;
 export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
   const log = serviceLog(logger);
   const metrics = createMetrics();
+  const names = storageNames(config);
   const store = openEventStore(config);
-  const orders = await openOrderReadModel(config);
+  const orders = await openOrderReadModel(config, undefined, {
+    replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
+  });
   const checkpoints = await openCheckpointStore(config);
+  const deliveries = openSqliteDeliveryStore(config.dataDir);
+  try {
+    await checkStorageAtStart({
+      store,
+      logName: names.log,
+      orders,
+      readModelName: names.readModel,
+      checkpoints,
+      checkpointsName: names.checkpoints,
+      otherConsumers: [{ name: names.notifications, load: () => notificationCheckpoints(deliveries) }],
+      log: (message) => logger.warn(message),
+    });
+  } catch (error) {
+    await Promise.allSettled([store.close(), orders.close(), checkpoints.close(), deliveries.close()]);
+    throw error;
+  }
   const masterDataService = await startMasterDataService(store, log);
   const projector = await startProjector(store, orders, log);
 
@@ -65,7 +88,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     config: notificationsConfigFromEnv(),
     log,
   });
-  const deliveries = openSqliteDeliveryStore(config.dataDir);
   metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);
   metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
 
@@ -74,6 +96,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   let stopping = false;
   const app = createApp({
     stopping: () => stopping,
+    readModelsAvailable: () => projector.available,
+    onDamagedStorage: (error) => {
+      // Only the read model can be rebuilt; a damaged log answers 503 until an operator restores it.
+      if (error instanceof DamagedStorage && error.file === join(config.dataDir, 'read-models.db')) void projector.rebuild(error.message);
+    },
     store,
     orders,
     masterData: () => masterDataService.current,
@@ -125,6 +152,15 @@ export async function startService(config: Config, logger: Logger = createLogger
       await flushLogs(logger);
     },
   };
+}
+
+async function notificationCheckpoints(deliveries: DeliveryStore): Promise<Map<string, bigint>> {
+  const positions = new Map<string, bigint>();
+  for (const consumer of [WEBHOOKS, EMAIL, KAFKA]) {
+    const position = await deliveries.checkpoint(consumer);
+    if (position !== undefined) positions.set(consumer, position);
+  }
+  return positions;
 }
 
 async function applySeed(file: string, masterData: MasterDataService): Promise<void> {

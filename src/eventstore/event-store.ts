@@ -80,6 +80,8 @@ export interface EventStore {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of a stream in revision order; an empty array when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
+  /** The last event of a stream, read from its end (cost independent of its length); undefined when it does not exist. */
+  readLastEvent(stream: string): Promise<RecordedEvent | undefined>;
   /** Events of the whole log with position > after, in log order, at most `limit` of them. */
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log (undefined when empty): how far consumers have to go to be caught up. */

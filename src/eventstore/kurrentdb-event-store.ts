@@ -82,6 +82,21 @@ export class KurrentDbEventStore implements EventStore {
     });
   }
 
+  readLastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    return this.#track(async () => {
+      try {
+        for await (const resolved of this.#client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+          const event = toRecordedEvent(resolved);
+          if (event) return event;
+        }
+      } catch (error) {
+        if (isStreamNotFound(error)) return undefined;
+        throw error;
+      }
+      return undefined;
+    });
+  }
+
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]> {
     return this.#track(async () => {
       if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {

@@ -43,6 +43,7 @@ export class SqliteEventStore implements EventStore {
   readonly #writeBatch: (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[];
   readonly #readStream: Database.Statement<[string], EventRow>;
   readonly #readAll: Database.Statement<[bigint, number], EventRow>;
+  readonly #readLast: Database.Statement<[string], EventRow>;
   readonly #head: Database.Statement<[], { head: bigint | null }>;
   readonly #source: SubscriptionSource;
   readonly #pollIntervalMs: number;
@@ -63,6 +64,8 @@ export class SqliteEventStore implements EventStore {
     }
     this.#writeBatch = prepareAppendBatch(db);
     this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    // The (stream, revision) unique index, walked from its end.
+    this.#readLast = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`);
     this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
     this.#source = subscriptionSource(db);
@@ -87,6 +90,12 @@ export class SqliteEventStore implements EventStore {
   async readStream(stream: string): Promise<RecordedEvent[]> {
     this.#assertOpen();
     return this.#readStream.all(stream).map(toRecordedEvent);
+  }
+
+  async readLastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    this.#assertOpen();
+    const row = this.#readLast.get(stream);
+    return row && toRecordedEvent(row);
   }
 
   async readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]> {

@@ -7,6 +7,7 @@ import { orderRoutes, type OrderRoutesDependencies } from '../orders/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from '../orders/packing-instructions-routes.js';
 import { requireApiKey } from './auth.js';
 import { BodyRejected } from './json-body.js';
+import { isDamage } from '../storage/damaged-storage.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './health-routes.js';
 import { requestLogging } from './request-logging.js';
@@ -19,6 +20,10 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  /** False while the order read models are rebuilt from the log: order routes answer 503. */
+  readModelsAvailable: () => boolean;
+  /** A request found damaged storage: it answers 503; this decides what else (a rebuild). */
+  onDamagedStorage: (error: unknown) => void;
   /** True once shutdown began: /readyz answers 503 and every answer closes its connection. */
   stopping: () => boolean;
 }
@@ -48,6 +53,11 @@ export function createApp(deps: AppDependencies): Koa {
         return;
       }
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
+      if (isDamage(error)) {
+        deps.onDamagedStorage(error);
+        unavailable(ctx, 'Stored data was found damaged; it is being rebuilt or needs an operator. Try again shortly.');
+        return;
+      }
       ctx.status = 500;
       ctx.body = { detail: 'Internal server error.' };
     }
@@ -73,7 +83,18 @@ export function createApp(deps: AppDependencies): Koa {
   const authenticate = requireApiKey(() => deps.masterDataService.current);
   const routeOrders = orders.routes();
   const routeOther = other.routes();
-  app.use((ctx: RouterContext, next: Koa.Next) => (ctx.path.startsWith('/api/v1/orders/') ? authenticate(ctx, () => routeOrders(ctx, next)) : routeOther(ctx, next)));
+  app.use((ctx: RouterContext, next: Koa.Next) => {
+    if (!ctx.path.startsWith('/api/v1/orders/')) return routeOther(ctx, next);
+    // An order missing from a read model still being built would read as a 404: say "not now" instead.
+    if (!deps.readModelsAvailable()) return unavailable(ctx, 'The order read models are being rebuilt from the event log. Try again shortly.');
+    return authenticate(ctx, () => routeOrders(ctx, next));
+  });
 
   return app;
+}
+
+function unavailable(ctx: Koa.Context, detail: string): void {
+  ctx.status = 503;
+  ctx.set('Retry-After', '5');
+  ctx.body = { detail };
 }
