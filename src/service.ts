@@ -6,6 +6,7 @@ import { openCheckpointStore, openEventStore, openOrderReadModel, storageNames }
 import { checkStorageAtStart } from './storage/check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { join } from 'node:path';
+import { visibleWithin } from './read-models/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createApp } from './http/app.js';
 import { closeServer } from './http/close-server.js';
@@ -64,7 +65,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close(), deliveries.close()]);
     throw error;
   }
-  const masterDataService = await startMasterDataService(store, log);
+  const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
   const projector = await startProjector(store, orders, log);
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
@@ -106,7 +107,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     masterData: () => masterDataService.current,
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
-    visible: (position) => projector.waitFor(position),
+    visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
     renderPdf: (events) => pdfRenderer.render(events),
     adminKey: config.adminKey,
     logger,

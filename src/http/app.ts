@@ -8,6 +8,7 @@ import { packingInstructionsRoutes, type PackingInstructionsDependencies } from 
 import { requireApiKey } from './auth.js';
 import { BodyRejected } from './json-body.js';
 import { isDamage } from '../storage/damaged-storage.js';
+import { NotVisibleInTime } from '../read-models/visibility-deadline.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './health-routes.js';
 import { requestLogging } from './request-logging.js';
@@ -50,6 +51,12 @@ export function createApp(deps: AppDependencies): Koa {
       if (error instanceof BodyRejected) {
         ctx.status = error.status;
         ctx.body = error.body;
+        return;
+      }
+      if (error instanceof NotVisibleInTime) {
+        deps.logger.warn({ request_id: ctx.state.requestId }, error.message);
+        unavailable(ctx, `${error.message}: the read models are behind the log. Try again shortly.`);
+        Object.assign(ctx.body as object, error.stored);
         return;
       }
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);

@@ -5,6 +5,7 @@ import { NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore
 import type { FieldErrors } from '../http/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from '../clock.js';
+import { NotVisibleInTime } from '../read-models/visibility-deadline.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './submit-order.js';
@@ -33,7 +34,13 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   if (!decision.ok) return decision;
   try {
     const appended = await deps.store.append(stream, decision.events, NO_STREAM);
-    await deps.visible(appended.position);
+    try {
+      await deps.visible(appended.position);
+    } catch (error) {
+      // The order is stored: the 503 tells the client its id, so that it need not submit again.
+      if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${id.service_ref}`, error.ms, { ...id });
+      throw error;
+    }
     return { ok: true, ...id };
   } catch (error) {
     // Another submit with this reference won the race since the check above; its id stays unused.
