@@ -6,7 +6,8 @@
 // notification consumer.
 import type { EventStore, RecordedEvent, Subscription } from './event-store.js';
 
-export type Log = (message: string, error?: unknown) => void;
+/** With an error: logged at error level unless `level` says otherwise; without one: info unless it says so. */
+export type Log = (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
 
 export interface FollowOptions {
   store: EventStore;

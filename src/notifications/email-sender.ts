@@ -86,11 +86,11 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       const rejected = error as NodemailerError;
       if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
       // The server refused this message for good (5xx); retrying would block every later e-mail.
-      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`);
+      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
       await record('failed', rejected.response ?? rejected.message, messageId);
       return;
     }
-    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`);
+    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
     await record(outcome.result, outcome.detail, messageId);
   }
 

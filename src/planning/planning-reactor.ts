@@ -22,7 +22,7 @@ export interface PlanningReactorOptions {
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;
-  log: (message: string, error?: unknown) => void;
+  log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   /** Called after each order's result is stored (metrics, tests). */
   onPlanned?: (event: OrderPlanned | OrderPlanningFailed, ms: number) => void;
 }
@@ -68,6 +68,9 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     for (;;) {
       try {
         await store.append(event.stream, [outcome], exactly(history.at(-1)!.revision));
+        const ms = Math.round(performance.now() - started);
+        if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
+        else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
         options.onPlanned?.(outcome, performance.now() - started);
         return;
       } catch (error) {
