@@ -16,10 +16,13 @@ export interface BackendSettings {
   dataDir: string;
   eventStoreConnectionString?: string | undefined;
   mongodbUrl?: string | undefined;
+  /** The embedded store's append limit; KurrentDB applies its own MaxAppendSize. */
+  maxAppendBytes?: number | undefined;
 }
 
 export function openEventStore(settings: BackendSettings): EventStore {
-  return settings.eventStoreConnectionString ? openKurrentDbEventStore(settings.eventStoreConnectionString) : openSqliteEventStore(settings.dataDir);
+  if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
+  return openSqliteEventStore(settings.dataDir, settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes });
 }
 
 /** `scratch` opens an empty read model beside the live one (for replay), under that name. */

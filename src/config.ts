@@ -13,6 +13,8 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** Largest append the embedded event store accepts (KurrentDB's own limit applies there). */
+  maxAppendBytes?: number | undefined;
   /** How long a request waits for the read models to show what it stored before answering 503. */
   visibleWithinMs: number;
   /** How long a shutdown may take in all; requests in flight get half of it. */
@@ -35,6 +37,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,

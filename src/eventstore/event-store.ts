@@ -51,6 +51,19 @@ export class WrongExpectedRevision extends Error {
   }
 }
 
+/** The append is over the store's size limit (KurrentDB's MaxAppendSize, the embedded store's maxAppendBytes); nothing was written. */
+export class AppendTooLarge extends Error {
+  constructor(
+    readonly stream: string,
+    /** Undefined when the server does not say. */
+    readonly bytes: number | undefined,
+    readonly limit: number,
+  ) {
+    super(`append to ${stream}${bytes === undefined ? '' : ` of ${bytes} bytes`} is over the event store's limit of ${limit} bytes`);
+    this.name = 'AppendTooLarge';
+  }
+}
+
 function describe(expected: ExpectedRevision): string {
   return expected.kind === 'exact' ? `revision ${expected.revision}` : expected.kind.replace('_', ' ');
 }

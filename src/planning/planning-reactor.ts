@@ -2,7 +2,7 @@
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
 // restart; what makes "once" hold after a crash is that an order whose stream already holds a
 // result is skipped, and the result is appended expecting the revision that was read.
-import { exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import { AppendTooLarge, exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
@@ -74,6 +74,12 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         options.onPlanned?.(outcome, performance.now() - started);
         return;
       } catch (error) {
+        // A plan too large for the store would be retried for ever and hold up every later order: the
+        // order fails instead, with the reason, and planning goes on.
+        if (error instanceof AppendTooLarge && outcome.type === 'OrderPlanned') {
+          outcome = { type: 'OrderPlanningFailed', data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } };
+          continue;
+        }
         if (!(error instanceof WrongExpectedRevision)) throw error;
         history = await store.readStream(event.stream);
         if (alreadyPlanned(history)) return; // another instance stored its result first
