@@ -18,17 +18,22 @@ export interface BackendSettings {
   mongodbUrl?: string | undefined;
   /** The embedded store's append limit; KurrentDB applies its own MaxAppendSize. */
   maxAppendBytes?: number | undefined;
+  /** false: the SQLite files are opened without PRAGMA quick_check (which reads each file whole). */
+  quickCheck?: boolean | undefined;
 }
 
 export function openEventStore(settings: BackendSettings): EventStore {
   if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
-  return openSqliteEventStore(settings.dataDir, settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes });
+  return openSqliteEventStore(settings.dataDir, {
+    ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
+    quickCheck: settings.quickCheck ?? true,
+  });
 }
 
 /** `scratch` opens an empty read model beside the live one (for replay), under that name. */
 export function openOrderReadModel(settings: BackendSettings, scratch?: string, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
   if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, scratch);
-  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir, undefined, options));
+  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
 }
 
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
@@ -42,7 +47,7 @@ export function storageNames(settings: BackendSettings): { log: string; readMode
 }
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
-  return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir));
+  return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
 }
 
 export function describeBackends(settings: BackendSettings): string {

@@ -13,6 +13,8 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** PRAGMA quick_check on every SQLite file at start-up (ORDERS_STARTUP_QUICK_CHECK, default true). */
+  quickCheck?: boolean | undefined;
   /** Largest append the embedded event store accepts (KurrentDB's own limit applies there). */
   maxAppendBytes?: number | undefined;
   /** How long a request waits for the read models to show what it stored before answering 503. */
@@ -37,12 +39,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
     maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
   };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { damageIn, quickCheck } from '../storage/damaged-storage.js';
 
-export function openSqliteCheckpointStore(dataDir: string): CheckpointStore {
+export function openSqliteCheckpointStore(dataDir: string, check = true): CheckpointStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'checkpoints.db');
   let db: Database.Database | undefined;
@@ -16,7 +16,7 @@ export function openSqliteCheckpointStore(dataDir: string): CheckpointStore {
       CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS log_identity (only INTEGER PRIMARY KEY CHECK (only = 1), log_id TEXT NOT NULL);
     `);
-    quickCheck(db, file);
+    if (check) quickCheck(db, file);
   } catch (error) {
     db?.close();
     throw damageIn(file, error);

@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS events (
  * Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=FULL.
  * @throws DamagedStorage when the file is not a sound SQLite database: the log is never served damaged.
  */
-export function openEventsDatabase(dataDir: string): Database.Database {
+export function openEventsDatabase(dataDir: string, check = true): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, EVENTS_FILE);
   // timeout: how long a write waits for another process holding the write lock before SQLITE_BUSY.
@@ -45,7 +45,7 @@ export function openEventsDatabase(dataDir: string): Database.Database {
     // not only a crash of this process (NORMAL would only sync at checkpoints).
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
-    quickCheck(db, file);
+    if (check) quickCheck(db, file);
     // Positions and revisions are bigint at the port.
     db.defaultSafeIntegers(true);
     return db;

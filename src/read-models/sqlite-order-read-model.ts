@@ -34,6 +34,8 @@ export interface SqliteReadModelOptions {
    * reports it and leaves the file alone).
    */
   replaceDamaged?: (error: DamagedStorage) => void;
+  /** PRAGMA quick_check when opening. Default true. */
+  quickCheck?: boolean;
 }
 
 export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-models.db', options: SqliteReadModelOptions = {}): OrderReadModel {
@@ -44,13 +46,13 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   };
   const open = (): OrderTables => {
     try {
-      return openOrderTables(file);
+      return openOrderTables(file, options.quickCheck ?? true);
     } catch (error) {
       const damage = damageIn(file, error);
       if (!(damage instanceof DamagedStorage) || !options.replaceDamaged) throw damage;
       options.replaceDamaged(damage);
       remove();
-      return openOrderTables(file);
+      return openOrderTables(file, false);
     }
   };
   let tables = open();
@@ -76,7 +78,7 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       // The file itself, not its rows: a damaged file cannot be trusted to delete its own rows.
       tables.close();
       remove();
-      tables = openOrderTables(file);
+      tables = openOrderTables(file, false);
     },
     async close() {
       tables.close();
@@ -86,17 +88,17 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
 
 type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): void };
 
-function openOrderTables(file: string): OrderTables {
+function openOrderTables(file: string, check: boolean): OrderTables {
   const db = new Database(file);
   try {
-    return orderTables(db, file);
+    return orderTables(db, file, check);
   } catch (error) {
     db.close();
     throw error;
   }
 }
 
-function orderTables(db: Database.Database, file: string): OrderTables {
+function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most lookups among
@@ -129,7 +131,7 @@ function orderTables(db: Database.Database, file: string): OrderTables {
     CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, log_id TEXT NOT NULL);
   `);
   // The whole file once (about 1 s per GB here): pages damaged since the last run are found now, not by a request.
-  quickCheck(db, file);
+  if (check) quickCheck(db, file);
 
   const readCheckpoint = db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true);
   const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
