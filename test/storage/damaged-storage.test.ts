@@ -89,6 +89,17 @@ t.test('read-models.db with random bytes: rebuilt from the log at start, the ord
   t.match(started.output(), /"level":50[^\n]*read-models\.db is damaged[^"]*: replacing it, to be rebuilt from the log/, 'the damage is logged as an error');
 });
 
+t.test('read-models.db replaced by random bytes, header and all: rebuilt from the log at start', async (t) => {
+  const dir = copyOfData(t);
+  const file = join(dir, 'read-models.db');
+  writeFileSync(file, randomBytes(statSync(file).size));
+  const started = await startChild(dir);
+  if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
+  await eventually(async () => (await get(started.url, '/api/v1/orders/detailed-orders/1/')).status === 200);
+  t.equal(await stopChild(started.child), 0);
+  t.match(started.output(), /read-models\.db is damaged \(file is not a database\)/, 'logged with the reason');
+});
+
 t.test('read-model checkpoint past the log: rebuilt, and a new order is found at once', async (t) => {
   const dir = copyOfData(t);
   const db = new Database(join(dir, 'read-models.db'));
