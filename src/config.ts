@@ -40,7 +40,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
     quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
-    maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+    maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,

@@ -139,11 +139,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     async stop() {
       stopping = true;
       await closeServer(server, config.shutdownTimeoutMs / 2);
-      // Closing the planner ends a plan in progress at once (its worker is terminated); the reactor
-      // then stops without moving its checkpoint past it, and the order is planned on the next start.
-      await Promise.all([reactor.stop(), planner.close()]);
-      await notifications.stop();
-      await pdfRenderer.close();
+      // All at once, consumers first so that each knows it is stopping: closing the planner and the
+      // PDF renderer ends a plan or a render in progress (its worker is terminated), and the consumer
+      // waiting for it stops without moving its checkpoint past it; that work is redone at the next start.
+      await Promise.all([reactor.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
       await projector.stop();
       await masterDataService.stop();

@@ -21,13 +21,14 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** Most events handed to a subscription handler at once. Default 500. */
   pageSize?: number;
-  /** Largest append (its events' data, serialized) accepted; larger ones throw AppendTooLarge. Default 1 MiB, KurrentDB's default. */
+  /** Largest append (its events' data, serialized) accepted; larger ones throw AppendTooLarge. Default 4 MiB. */
   maxAppendBytes?: number;
   /** PRAGMA quick_check when opening (reads the whole file: about 7 ms per MiB on the dev VM). Default true. */
   quickCheck?: boolean;
 }
 
-export const DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
+// Above a 1 MiB submit body with its lane copied into OrderSubmitted; docker-compose.yml gives KurrentDB the same.
+export const DEFAULT_MAX_APPEND_BYTES = 4 * 1024 * 1024;
 
 /** Opens the embedded store in `<dataDir>/events.db`, creating the directory and file if missing. */
 export function openSqliteEventStore(dataDir: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {

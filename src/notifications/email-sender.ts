@@ -43,7 +43,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
   const records = openSqliteDeliveryStore(options.dataDir);
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
 
-  async function handleOne(event: OrderPlannedEvent): Promise<void> {
+  async function handleOne(event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
     if (await records.emailRecord(event.id)) {
       await records.saveCheckpoint(EMAIL, event.position);
       return;
@@ -63,6 +63,8 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     try {
       pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision));
     } catch (error) {
+      // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
+      if (stopping()) throw error;
       // Rendering is a pure function of the stored events: trying again would fail again and hold up
       // every later e-mail. Record it for operators and go on.
       log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
@@ -105,7 +107,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async handle(events, stopping) {
         for (const event of events) {
           if (stopping()) return;
-          if (isOrderPlanned(event)) await handleOne(event);
+          if (isOrderPlanned(event)) await handleOne(event, stopping);
         }
       },
     });

@@ -1,11 +1,12 @@
 // The story of a submit: decide against master data and the order's stream, take an id, append
 // the order expecting no stream (which reserves the reference), then answer once the order can be
 // read back.
-import { NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore/event-store.js';
+import { AppendTooLarge, NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../http/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from '../clock.js';
 import { NotVisibleInTime } from '../read-models/visibility-deadline.js';
+import { BodyRejected } from '../http/json-body.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import { decideSubmitOrder, REFERENCE_TAKEN_MESSAGE } from './submit-order.js';
@@ -45,6 +46,8 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   } catch (error) {
     // Another submit with this reference won the race since the check above; its id stays unused.
     if (error instanceof WrongExpectedRevision) return { ok: false, errors: { reference: [REFERENCE_TAKEN_MESSAGE] } };
+    // The order with its lane is over the event store's limit: nothing was stored; its id stays unused.
+    if (error instanceof AppendTooLarge) throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });
     throw error;
   }
 }
