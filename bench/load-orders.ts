@@ -6,7 +6,7 @@ import { exactly, NO_STREAM, type EventStore } from '../src/eventstore/event-sto
 import { orderStream, serviceRefFor, type OrderIdAllocated, type OrderPlanned, type OrderSubmitted } from '../src/orders/order-events.js';
 import { LoadPlanner } from '../src/planner/load-planner.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
-import { utcTimestamp } from '../src/clock.js';
+import { utcTimestamp } from '../src/orders/clock.js';
 
 export async function loadOrders(store: EventStore, count: number, companyGroup: string, lane: LaneDocument): Promise<void> {
   const chunk = 1000;

@@ -1,16 +1,22 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
 // log when EVENTSTORE_CONNECTION_STRING is set, MongoDB for read models and checkpoints when
-// MONGODB_URL is set. The service and `npm run replay` both open their storage here.
+// MONGODB_URL is set. The service and `npm run replay` both open their storage here. The notification
+// delivery store is SQLite on every setting for now: its MongoDB adapter belongs to the hardening issue.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openMongoCheckpointStore } from './checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
-import { openMongoOrderReadModel } from './read-models/mongodb-order-read-model.js';
-import type { OrderReadModel } from './read-models/order-read-model.js';
-import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './read-models/sqlite-order-read-model.js';
-import { join } from 'node:path';
+import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
+import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
+import type { DeliveryStore } from './notifications/delivery-store.js';
+import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 
 export interface BackendSettings {
   dataDir: string;
@@ -30,10 +36,9 @@ export function openEventStore(settings: BackendSettings): EventStore {
   });
 }
 
-/** `scratch` opens an empty read model beside the live one (for replay), under that name. */
-export function openOrderReadModel(settings: BackendSettings, scratch?: string, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
-  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, scratch);
-  return Promise.resolve(scratch ? openSqliteOrderReadModel(scratch) : openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
+export function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
+  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl);
+  return Promise.resolve(openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
 }
 
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
@@ -46,8 +51,48 @@ export function storageNames(settings: BackendSettings): { log: string; readMode
   };
 }
 
+export interface ScratchOrderReadModel {
+  readModel: OrderReadModel;
+  /** Closes the read model and deletes its storage. */
+  remove(): Promise<void>;
+}
+
+/** An empty order read model beside the live one, for replay: a scratch directory (SQLite) or database (MongoDB). */
+export async function openScratchOrderReadModel(settings: BackendSettings): Promise<ScratchOrderReadModel> {
+  const { mongodbUrl } = settings;
+  if (mongodbUrl) {
+    const database = `orders_replay_${Date.now()}`;
+    const readModel = await openMongoOrderReadModel(mongodbUrl, database);
+    return {
+      readModel,
+      async remove() {
+        await readModel.close();
+        const client = await MongoClient.connect(mongodbUrl);
+        try {
+          await client.db(database).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'orders-replay-'));
+  const readModel = openSqliteOrderReadModel(directory);
+  return {
+    readModel,
+    async remove() {
+      await readModel.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
   return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
+}
+
+export function openDeliveryStore(settings: BackendSettings): DeliveryStore {
+  return openSqliteDeliveryStore(settings.dataDir);
 }
 
 export function describeBackends(settings: BackendSettings): string {

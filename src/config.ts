@@ -1,6 +1,8 @@
 // Configuration comes from the environment only; every variable is documented in README.md.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_KAFKA_TOPIC } from './notifications/kafka-message.js';
+import type { NotificationsConfig } from './notifications/notifications-config.js';
 
 export const DEMO_SEED_FILE = fileURLToPath(new URL('../../demo/master-data.json', import.meta.url));
 
@@ -25,6 +27,9 @@ export interface Config {
   eventStoreConnectionString?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
   mongodbUrl?: string | undefined;
+  notifications: NotificationsConfig;
+  /** LOG_LEVEL: pino level, `silent` to `trace`. */
+  logLevel?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,6 +50,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
+    notifications: notificationsConfigFromEnv(env),
+    logLevel: env.LOG_LEVEL || 'info',
   };
 }
 
@@ -53,6 +60,26 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
+  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((broker) => broker.trim()).filter(Boolean);
+  return {
+    kafkaBrokers: brokers.length > 0 ? brokers : undefined,
+    kafkaTopic: env.ORDERS_KAFKA_TOPIC?.trim() || DEFAULT_KAFKA_TOPIC,
+    smtpUrl: env.ORDERS_SMTP_URL?.trim() || undefined,
+    mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
+    webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),
+  };
+}
+
+function retryDelays(raw: string | undefined): number[] | undefined {
+  if (!raw?.trim()) return undefined;
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+    throw new Error(`ORDERS_WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds, got "${raw}"`);
+  }
+  return delays;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

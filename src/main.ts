@@ -1,7 +1,7 @@
 // `npm start`: the service on the embedded default.
 import { configFromEnv, DEMO_SEED_FILE } from './config.js';
 import { SeedRejected, startService } from './service.js';
-import { StorageRefused } from './storage/check-storage.js';
+import { StorageRefused } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { describeBackends } from './backends.js';
 

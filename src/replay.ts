@@ -1,15 +1,11 @@
 // npm run replay: rebuilds every read model from the log into fresh storage and compares it with
 // the live read models, order by order. Prints each difference; exits 1 on a mismatch, 0 when
 // they agree. Uses ORDERS_DATA_DIR and the backend variables like the service.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { configFromEnv } from './config.js';
-import { MongoClient } from 'mongodb';
-import { describeBackends, openEventStore, openOrderReadModel } from './backends.js';
+import { describeBackends, openEventStore, openOrderReadModel, openScratchOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
-import type { OrderReadModel } from './read-models/order-read-model.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { orderIdOf } from '../projections/order-view.js';
 import { isDamage } from './storage/damaged-storage.js';
 
@@ -59,9 +55,8 @@ async function main(): Promise<number> {
   console.log(`replaying into fresh storage (${describeBackends(config)})`);
   const store = openEventStore(config);
   const live = await openOrderReadModel(config);
-  // SQLite: a scratch directory; MongoDB: a scratch database, both removed afterwards.
-  const scratch = config.mongodbUrl ? `orders_replay_${Date.now()}` : mkdtempSync(join(tmpdir(), 'orders-replay-'));
-  const fresh = await openOrderReadModel(config, scratch);
+  const scratch = await openScratchOrderReadModel(config);
+  const fresh = scratch.readModel;
   try {
     const started = performance.now();
     const report = await replayAndCompare(store, live, fresh);
@@ -69,14 +64,7 @@ async function main(): Promise<number> {
     console.log(`replayed ${report.events} events, compared ${report.orders} orders in ${Math.round(performance.now() - started)} ms: ${report.differences.length === 0 ? 'read models match the log' : `${report.differences.length} difference(s)`}`);
     return report.differences.length === 0 ? 0 : 1;
   } finally {
-    await Promise.all([store.close(), live.close(), fresh.close()]);
-    if (config.mongodbUrl) {
-      const client = await MongoClient.connect(config.mongodbUrl);
-      await client.db(scratch).dropDatabase();
-      await client.close();
-    } else {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    await Promise.all([store.close(), live.close(), scratch.remove()]);
   }
 }
 

@@ -2,13 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
-import { checkStorageAtStart } from './storage/check-storage.js';
+import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
+import { checkStorageAtStart } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { join } from 'node:path';
-import { visibleWithin } from './read-models/visibility-deadline.js';
+import { visibleWithin } from './orders/read-model/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
-import { createApp } from './http/app.js';
+import { createApp } from './app.js';
 import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
@@ -16,12 +16,10 @@ import { createLogger, flushLogs, serviceLog, type Logger } from './observabilit
 import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
-import { startPlanningReactor } from './planning/planning-reactor.js';
-import { startProjector } from './read-models/projector.js';
+import { startPlanningReactor } from './planner/planning-reactor.js';
+import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { notificationsConfigFromEnv } from './notifications/notifications-config.js';
-import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 import type { Config } from './config.js';
 
 export interface RunningService {
@@ -40,16 +38,16 @@ export class SeedRejected extends Error {}
 /** How long readiness lets the read models trail the log. */
 const READY_LAG_MS = 2000;
 
-export async function startService(config: Config, logger: Logger = createLogger()): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const log = serviceLog(logger);
   const metrics = createMetrics();
   const names = storageNames(config);
   const store = openEventStore(config);
-  const orders = await openOrderReadModel(config, undefined, {
+  const orders = await openOrderReadModel(config, {
     replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
   });
   const checkpoints = await openCheckpointStore(config);
-  const deliveries = openSqliteDeliveryStore(config.dataDir);
+  const deliveries = openDeliveryStore(config);
   try {
     await checkStorageAtStart({
       store,
@@ -83,10 +81,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   const pdfRenderer = new PdfRenderer();
   const notifications = await startNotifications({
     store,
+    deliveries,
+    checkpoints,
     dataDir: config.dataDir,
     masterData: () => masterDataService.current,
     renderPdf: (events) => pdfRenderer.render(events),
-    config: notificationsConfigFromEnv(),
+    config: config.notifications,
     log,
   });
   metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);

@@ -3,13 +3,10 @@
 // neither the comparison nor an early exit tells an attacker how close a guess was.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { ApiKey, MasterData } from '../master-data/master-data.js';
+import { hashApiKey } from '../master-data/apply-master-data.js';
+import type { ApiKey, Caller, MasterData } from '../master-data/master-data.js';
 
 const SCHEME = /^Api-Key (\S+)$/;
-
-export interface Caller {
-  companyGroup: string;
-}
 
 /** The key in an Authorization header, or undefined when it is empty or not of the Api-Key scheme. */
 export function presentedApiKey(authorization: string): string | undefined {
@@ -30,7 +27,7 @@ function findKey(masterData: MasterData, presented: string): ApiKey | undefined 
 }
 
 // A keep-alive connection presents the same header on every request, and hashing it each time cost
-// a sixth of a retrieve's throughput (bench:api). So a connection remembers the header it last proved
+// a good part of a retrieve's time (README, Benchmarks). So a connection remembers the header it last proved
 // and the key it matched. The header is compared in constant time all the same: a proxy's upstream
 // connection may carry several clients' requests. The memo holds only while the key is the one master
 // data has now (issuing a key again replaces the object).
@@ -82,6 +79,22 @@ function provedNow(ctx: Context, authorization: string, current: MasterData): Ap
   return undefined;
 }
 
+/**
+ * The admin API's guard: the operator's ORDERS_ADMIN_KEY, checked before the body is read. Without
+ * an admin key configured, the admin API refuses everyone.
+ */
+export function requireAdminKey(adminKey: string | undefined) {
+  const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
+  return function authenticateAdmin(ctx: Context, next: Next): Promise<void> | undefined {
+    const presented = presentedApiKey(ctx.get('authorization'));
+    if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
+      refuse(ctx, adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.');
+      return undefined;
+    }
+    return next();
+  };
+}
+
 /** Answers 401 with the Api-Key challenge and the reason as `detail`. */
 export function refuse(ctx: Context, detail: string): void {
   ctx.status = 401;
@@ -89,7 +102,7 @@ export function refuse(ctx: Context, detail: string): void {
   ctx.body = { detail };
 }
 
-// The one-shot hash: a Hash object per request cost several microseconds, a tenth of a retrieve.
+// The one-shot hash: a Hash object per request cost several microseconds, a visible share of a retrieve.
 function sha256(text: string): Buffer {
   return hash('sha256', text, 'buffer');
 }

@@ -3,6 +3,7 @@
 // /metrics: Prometheus text format.
 import type Router from '@koa/router';
 import type { Metrics } from '../observability/metrics.js';
+import { json, type ApiDescription } from '../api-docs/openapi-parts.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -37,3 +38,33 @@ export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], 
     ctx.body = await metrics.registry.metrics();
   });
 }
+
+/** Operational endpoints: public, outside /api/v1, for load balancers and monitoring. */
+const operational = (operationId: string, summary: string, responses: object) => ({ get: { operationId, summary, tags: ['operations'], security: [], responses } });
+
+function readiness(status: string) {
+  return {
+    type: 'object',
+    required: ['status', 'checks'],
+    properties: {
+      status: { const: status },
+      checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: "ok" or what failed.' },
+    },
+  };
+}
+
+export const healthApi: ApiDescription = {
+  paths: {
+    '/healthz': operational('health', 'The process answers', {
+      '200': { description: 'Alive.', ...json({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
+    }),
+    '/readyz': operational('readiness', 'The backends answer and the read models are caught up', {
+      '200': { description: 'Ready for traffic.', ...json(readiness('ready')) },
+      '503': { description: 'Not ready; checks names each failing check.', ...json(readiness('not ready')) },
+    }),
+    '/metrics': operational('metrics', 'Prometheus metrics', {
+      '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+    }),
+  },
+  schemas: {},
+};

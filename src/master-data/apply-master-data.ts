@@ -2,7 +2,7 @@
 // document and what is already known, so applying the same document twice records nothing.
 // The document only adds and updates; what it does not name stays as it is.
 import { createHash } from 'node:crypto';
-import { addElementError, hasErrors, type FieldErrors } from '../http/field-errors.js';
+import { addElementError, hasErrors, type FieldErrors } from '../validation/field-errors.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import type { MasterData, MasterDataEvent } from './master-data.js';
 

@@ -3,9 +3,9 @@
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import { visibleWithin } from '../read-models/visibility-deadline.js';
+import { visibleWithin } from '../orders/read-model/visibility-deadline.js';
 import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
-import type { FieldErrors } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import {

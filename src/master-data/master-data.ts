@@ -38,6 +38,10 @@ export interface ApiKey {
   name: string;
   key_hash: string;
 }
+/** Who an order API request acts for: the company group of the API key it presented. */
+export interface Caller {
+  companyGroup: string;
+}
 export interface Lane {
   company_group: string;
   settings: LaneSettings;

@@ -1,21 +1,17 @@
 // PUT /api/v1/admin/master-data/: the bootstrap document at run time, for the operator holding
-// ORDERS_ADMIN_KEY. Without an admin key configured, the admin API refuses everyone.
+// ORDERS_ADMIN_KEY. The app hands in the guard that checks that key before the body is read.
 import type Router from '@koa/router';
-import { keyMatches, presentedApiKey, refuse } from '../http/auth.js';
-import { readJsonObject } from '../http/json-body.js';
-import { hashApiKey } from './apply-master-data.js';
+import type { Middleware } from 'koa';
+import { readJsonObject } from '../validation/json-body.js';
 import type { MasterDataService } from './master-data-service.js';
 import { validateMasterDataDocument } from './validate-master-data.js';
+import { MasterDataAppliedSchema, MasterDataDocumentSchema } from './master-data-schema.js';
+import { bodyTooLarge, json, ref, respond, type ApiDescription } from '../api-docs/openapi-parts.js';
 
-export function masterDataRoutes(router: Router, masterData: MasterDataService, adminKey: string | undefined): void {
-  const adminKeyHash = adminKey ? hashApiKey(adminKey) : undefined;
+const MASTER_DATA = '/api/v1/admin/master-data/';
 
-  router.put('/api/v1/admin/master-data/', async (ctx) => {
-    const presented = presentedApiKey(ctx.get('authorization'));
-    if (!adminKeyHash || presented === undefined || !keyMatches(presented, adminKeyHash)) {
-      refuse(ctx, adminKeyHash ? 'Invalid or missing admin API key.' : 'The admin API is disabled: no ORDERS_ADMIN_KEY is configured.');
-      return;
-    }
+export function masterDataRoutes(router: Router, masterData: MasterDataService, requireAdmin: Middleware): void {
+  router.put(MASTER_DATA, requireAdmin, async (ctx) => {
     const validated = validateMasterDataDocument(await readJsonObject(ctx));
     if (!validated.ok) {
       ctx.status = 400;
@@ -31,3 +27,25 @@ export function masterDataRoutes(router: Router, masterData: MasterDataService, 
     ctx.body = { applied: true, changes: result.changes };
   });
 }
+
+export const masterDataApi: ApiDescription = {
+  paths: {
+    [MASTER_DATA]: {
+      put: {
+        operationId: 'applyMasterData',
+        summary: 'Apply the master-data document',
+        description:
+          'Adds and updates company groups, API keys, lanes and items. Applied whole or not at all; the same document twice changes nothing. ' +
+          'Authorised by the admin key (ORDERS_ADMIN_KEY), not by a company group key.',
+        requestBody: { required: true, ...json(ref('MasterDataDocument')) },
+        responses: {
+          '200': respond('The document was applied.', 'MasterDataApplied'),
+          '400': respond('The document is invalid or conflicts with stored master data: errors by field.', 'ValidationError'),
+          '401': respond('Missing or wrong admin key, or no admin key configured.', 'ErrorDetail'),
+          '413': bodyTooLarge,
+        },
+      },
+    },
+  },
+  schemas: { MasterDataDocument: MasterDataDocumentSchema, MasterDataApplied: MasterDataAppliedSchema },
+};

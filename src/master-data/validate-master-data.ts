@@ -1,8 +1,8 @@
 // Validation of the bootstrap document (master-data.md), for the seed file and the admin API alike.
 // An invalid document is refused whole, with every problem named by path in the order API's error
 // shape: {"company_groups": [{"lanes": [{}, {"items": [{"weight": ["..."]}]}]}]}.
-import type { FieldErrors } from '../http/field-errors.js';
-import { NON_FIELD_ERRORS } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
+import { NON_FIELD_ERRORS } from '../validation/field-errors.js';
 import { reportAjvErrors } from '../validation/ajv-errors.js';
 import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector, type ErrorPath } from '../validation/error-collector.js';

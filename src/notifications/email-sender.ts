@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { EMAIL, type EmailRecord } from './delivery-store.js';
+import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
 import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
-import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
 
 /** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
 export type RenderPdf = (orderStreamEvents: RecordedEvent[]) => Promise<Buffer>;
@@ -23,7 +22,9 @@ export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
 export interface EmailSenderOptions {
   store: EventStore;
-  /** notifications.db, and outbox/ when there is no SMTP URL, live here. */
+  /** What became of each event's e-mail, with this consumer's checkpoint; the caller opens and closes it. */
+  deliveries: DeliveryStore;
+  /** outbox/ lives here when there is no SMTP URL. */
   dataDir: string;
   masterData: () => MasterData;
   /** e.g. smtp://user:pass@mail.example:587 or smtps://...; without it messages are written to <dataDir>/outbox. */
@@ -40,7 +41,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
   const { store, log } = options;
   const from = options.from ?? DEFAULT_MAIL_FROM;
   const outbox = join(options.dataDir, 'outbox');
-  const records = openSqliteDeliveryStore(options.dataDir);
+  const records = options.deliveries;
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
 
   async function handleOne(event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
@@ -115,12 +116,10 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async stop() {
         await follower.stop();
         deliver.close();
-        await records.close();
       },
     };
   } catch (error) {
     deliver.close();
-    await records.close();
     throw error;
   }
 }

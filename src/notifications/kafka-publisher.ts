@@ -8,12 +8,12 @@ import { KAFKA } from './delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
-import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
+import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 
 export interface KafkaPublisherOptions {
   store: EventStore;
-  /** The checkpoint lives in notifications.db here. */
-  dataDir: string;
+  /** Where this consumer's checkpoint is kept (as `kafka`); the caller opens and closes it. */
+  checkpoints: CheckpointStore;
   /** host:port of the bootstrap brokers. */
   brokers: readonly string[];
   /** Default `orders.packing-instructions`. */
@@ -48,7 +48,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     retry: { retries: Number.MAX_SAFE_INTEGER },
     createPartitioner: Partitioners.DefaultPartitioner,
   });
-  const checkpoints = openSqliteDeliveryStore(options.dataDir);
+  const { checkpoints } = options;
   // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
   // the service from starting, only delay publishing.
   let connected: Promise<void> | undefined;
@@ -60,43 +60,37 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   let stop!: () => void;
   const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
 
-  try {
-    const follower = await followLog({
-      store: options.store,
-      name: 'kafka',
-      types: ['OrderPlanned'],
-      loadCheckpoint: () => checkpoints.checkpoint(KAFKA),
-      retryDelayMs: options.retryDelayMs ?? 1000,
-      log,
-      async handle(events) {
-        const record = kafkaRecordFor(events, topic);
-        if (record.messages.length > 0) {
-          const sent = (async () => {
-            await connect();
-            await producer.send(record);
-          })();
-          // The idempotent producer retries a send without end while the brokers are away; shutdown must
-          // not wait for them. A send given up on here may still land: then it is published again on the
-          // next start, which at-least-once allows.
-          sent.catch(() => undefined);
-          if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
-        }
-        await checkpoints.saveCheckpoint(KAFKA, events.at(-1)!.position);
-      },
-    });
-    return {
-      async stop() {
-        stop();
-        await follower.stop();
-        if (connected) {
-          const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
-          await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-        }
-        await checkpoints.close();
-      },
-    };
-  } catch (error) {
-    await checkpoints.close();
-    throw error;
-  }
+  const follower = await followLog({
+    store: options.store,
+    name: 'kafka',
+    types: ['OrderPlanned'],
+    loadCheckpoint: () => checkpoints.load(KAFKA),
+    retryDelayMs: options.retryDelayMs ?? 1000,
+    log,
+    async handle(events) {
+      const record = kafkaRecordFor(events, topic);
+      if (record.messages.length > 0) {
+        const sent = (async () => {
+          await connect();
+          await producer.send(record);
+        })();
+        // The idempotent producer retries a send without end while the brokers are away; shutdown must
+        // not wait for them. A send given up on here may still land: then it is published again on the
+        // next start, which at-least-once allows.
+        sent.catch(() => undefined);
+        if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
+      }
+      await checkpoints.save(KAFKA, events.at(-1)!.position);
+    },
+  });
+  return {
+    async stop() {
+      stop();
+      await follower.stop();
+      if (connected) {
+        const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
+        await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      }
+    },
+  };
 }

@@ -11,7 +11,6 @@ import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type NewWebhookDeliv
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
-import { openSqliteDeliveryStore } from './sqlite-delivery-store.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
@@ -19,8 +18,8 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface WebhookDeliveryOptions {
   store: EventStore;
-  /** notifications.db lives here. */
-  dataDir: string;
+  /** Where deliveries and this consumer's checkpoint are kept; the caller opens and closes it. */
+  deliveries: DeliveryStore;
   /** Read at send time, so a rotated secret signs the next attempt. */
   masterData: () => MasterData;
   /** Pause before the 2nd, 3rd, ... attempt; attempts = length + 1. Default 30 s, 2 min, 10 min. */
@@ -37,32 +36,26 @@ export interface WebhookDeliveryOptions {
 }
 
 export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<NotificationConsumer> {
-  const deliveries = openSqliteDeliveryStore(options.dataDir);
-  try {
-    const loop = startDeliveryLoop(deliveries, options);
-    const follower = await followLog({
-      store: options.store,
-      name: 'webhooks',
-      types: ['OrderPlanned'],
-      loadCheckpoint: () => deliveries.checkpoint(WEBHOOKS),
-      retryDelayMs: options.consumerRetryDelayMs ?? 1000,
-      log: options.log,
-      async handle(events) {
-        await deliveries.enqueueWebhooks(deliveriesFor(events, options.masterData()), events.at(-1)!.position, Date.now());
-        loop.wake();
-      },
-    });
-    return {
-      async stop() {
-        await follower.stop();
-        await loop.stop();
-        await deliveries.close();
-      },
-    };
-  } catch (error) {
-    await deliveries.close();
-    throw error;
-  }
+  const { deliveries } = options;
+  const loop = startDeliveryLoop(deliveries, options);
+  const follower = await followLog({
+    store: options.store,
+    name: 'webhooks',
+    types: ['OrderPlanned'],
+    loadCheckpoint: () => deliveries.checkpoint(WEBHOOKS),
+    retryDelayMs: options.consumerRetryDelayMs ?? 1000,
+    log: options.log,
+    async handle(events) {
+      await deliveries.enqueueWebhooks(deliveriesFor(events, options.masterData()), events.at(-1)!.position, Date.now());
+      loop.wake();
+    },
+  });
+  return {
+    async stop() {
+      await follower.stop();
+      await loop.stop();
+    },
+  };
 }
 
 /** The endpoints are the group's as master data stands when the event is handled. */

@@ -1,16 +1,27 @@
-// Order API routes (spec 4.1-4.3).
+// Order API routes (spec 4.1-4.3) and their OpenAPI path items: a path, a parameter and its default
+// are written once, here.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Caller } from '../http/auth.js';
-import { readJsonObject } from '../http/json-body.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { Caller } from '../master-data/master-data.js';
+import { readJsonObject } from '../validation/json-body.js';
+import type { OrderReadModel } from './read-model/order-read-model.js';
 import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
 import { validateSubmitOrder } from './validate-submit-order.js';
 import { ALIASES } from './submit-order-schema.js';
-import type { FieldErrors } from '../http/field-errors.js';
+import type { FieldErrors } from '../validation/field-errors.js';
+import { bodyTooLarge, json, openApiPath, ref, respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { SubmitOrderRequest } from './submit-order-schema.js';
+import {
+  ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderViewSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
+} from './order-view-schema.js';
 
 export const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
+
+const SUBMIT = '/api/v1/orders/submit-order/';
+const LIST = '/api/v1/orders/detailed-orders/';
+const RETRIEVE = '/api/v1/orders/detailed-orders/:id/';
+const HISTORY = '/api/v1/orders/detailed-orders/:id/history/';
 
 export interface OrderRoutesDependencies extends SubmitOrderDependencies {
   orders: OrderReadModel;
@@ -18,7 +29,7 @@ export interface OrderRoutesDependencies extends SubmitOrderDependencies {
 
 export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void {
 
-  router.post('/api/v1/orders/submit-order/', async (ctx) => {
+  router.post(SUBMIT, async (ctx) => {
     const body = await readJsonObject(ctx);
     const validated = validateSubmitOrder(body);
     if (!validated.ok) return badRequest(ctx, validated.errors);
@@ -28,7 +39,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     ctx.body = { message: 'Order has been created and will be processed shortly', order_id: result.order_id, service_ref: result.service_ref };
   });
 
-  router.get('/api/v1/orders/detailed-orders/', async (ctx) => {
+  router.get(LIST, async (ctx) => {
     const query = parseListQuery(ctx);
     if ('errors' in query) return badRequest(ctx, query.errors);
     const { companyGroup } = caller(ctx);
@@ -53,7 +64,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     };
   });
 
-  router.get('/api/v1/orders/detailed-orders/:id/', async (ctx) => {
+  router.get(RETRIEVE, async (ctx) => {
     const order = await orderInScope(ctx, (id) => deps.orders.getViewJson(id));
     if (!order) return;
     // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
@@ -62,7 +73,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
   });
 
   // For auditors: the order's events as recorded, oldest first.
-  router.get('/api/v1/orders/detailed-orders/:id/history/', async (ctx) => {
+  router.get(HISTORY, async (ctx) => {
     const order = await orderInScope(ctx, (id) => deps.orders.getById(id));
     if (!order) return;
     const events = await deps.store.readStream(order.stream);
@@ -76,6 +87,85 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     }));
   });
 }
+
+const orderIdParameter = { name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } };
+const orderNotVisible = {
+  '403': respond("The order exists but is outside the API key's scope.", 'ErrorDetail'),
+  '404': respond('No order has this id.', 'ErrorDetail'),
+};
+
+export const orderApi: ApiDescription = {
+  paths: {
+    [SUBMIT]: {
+      post: {
+        operationId: 'submitOrder',
+        summary: 'Submit an order',
+        description:
+          'Validates the order (all problems are reported at once), checks it against the lane master data and records it. ' +
+          'A blank reference is refused; unknown fields are refused at every level; decimals are stored as strings with six decimals.',
+        requestBody: { required: true, ...json(ref('SubmitOrderRequest')) },
+        responses: {
+          '201': respond('The order was recorded and will be processed shortly.', 'SubmitOrderCreated'),
+          '400': respond('The body is not JSON, or the order is invalid: errors by field.', 'ValidationError'),
+          '401': unauthorized,
+          '413': bodyTooLarge,
+        },
+      },
+    },
+    [LIST]: {
+      get: {
+        operationId: 'listOrders',
+        summary: 'List orders',
+        description: 'Orders of the API key\'s company group, newest first. Orders outside its scope and consolidated child orders are omitted.',
+        parameters: [
+          { name: 'page', in: 'query', description: 'Page number.', schema: { type: 'integer', minimum: 1, default: 1 } },
+          {
+            name: 'page_size',
+            in: 'query',
+            description: `Results per page; values above ${MAX_PAGE_SIZE} are capped to ${MAX_PAGE_SIZE}.`,
+            schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+          },
+          { name: 'paginate', in: 'query', description: 'false returns a bare JSON array of orders instead of the envelope.', schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
+          { name: 'search', in: 'query', description: "Filters by the order's service_ref, related shipment references, or transportation mode name.", schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': {
+            description: 'The envelope, or with paginate=false an array of the same order objects.',
+            ...json({ oneOf: [ref('OrderList'), { type: 'array', items: ref('Order') }] }),
+          },
+          '400': respond('A query parameter is invalid.', 'ValidationError'),
+          '401': unauthorized,
+          '404': respond('The page is past the last page.', 'ErrorDetail'),
+        },
+      },
+    },
+    [openApiPath(RETRIEVE)]: {
+      get: {
+        operationId: 'retrieveOrder',
+        summary: 'Retrieve an order',
+        parameters: [orderIdParameter],
+        responses: { '200': respond('The order.', 'Order'), '401': unauthorized, ...orderNotVisible },
+      },
+    },
+    [openApiPath(HISTORY)]: {
+      get: {
+        operationId: 'orderHistory',
+        summary: "An order's recorded events, for auditors",
+        parameters: [orderIdParameter],
+        responses: { '200': respond('The events of the order, oldest first.', 'OrderHistory'), '401': unauthorized, ...orderNotVisible },
+      },
+    },
+  },
+  schemas: {
+    SubmitOrderRequest,
+    SubmitOrderCreated: SubmitOrderCreatedSchema,
+    Order: OrderViewSchema,
+    OrderList: OrderListSchema,
+    OrderHistory: OrderHistorySchema,
+    ValidationError: ValidationErrorSchema,
+    ErrorDetail: ErrorDetailSchema,
+  },
+};
 
 /** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
 async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {

@@ -1,6 +1,8 @@
 // The submit payload after validation and normalization (spec 2.3-2.8): aliases resolved to their
 // canonical names, defaults filled in, decimals as canonical strings with exactly six decimals
 // ("120.000000"). This is what OrderSubmitted records and what retrieve shows back.
+import type { ContainerCode } from '../master-data/container-codes.js';
+import type { Decimal } from '../validation/decimal.js';
 
 export const TRANSPORTATION_MODES = ['OceanFCL', 'TruckFTL'] as const;
 export type TransportationMode = (typeof TRANSPORTATION_MODES)[number];
@@ -8,13 +10,12 @@ export type TransportationMode = (typeof TRANSPORTATION_MODES)[number];
 export const SHIPMENT_TYPES = ['normal', 'dangerous_goods', 'dedicated_container'] as const;
 export type ShipmentType = (typeof SHIPMENT_TYPES)[number];
 
-export const CONTAINER_CODES = ['20ft', '40ft', '40ft-HC', '45ft-HC', '20ft-RF', '40ft-HC RF', '20ft-OT', '40ft-OT'] as const;
-export type ContainerCode = (typeof CONTAINER_CODES)[number];
+// Lanes enable container codes, so master data names them; an order is built of them too.
+export { CONTAINER_CODES, type ContainerCode } from '../master-data/container-codes.js';
 
 export const DEFAULT_CONTAINER_COUNT = 5;
 
-/** A decimal as a canonical string with six decimals, e.g. "120.000000". */
-export type Decimal = string;
+export type { Decimal };
 
 export interface OrderItem {
   item: string;

@@ -4,7 +4,7 @@
 // Cross-field rules JSON Schema cannot state plainly (a name and its alias, at least one cargo list,
 // a container code once) are in the descriptions and checked in validate-submit-order.ts.
 import Type, { type Static, type TSchema } from 'typebox';
-import type { DecimalRule } from './decimal.js';
+import type { DecimalRule } from '../validation/decimal.js';
 import { CONTAINER_CODES, DEFAULT_CONTAINER_COUNT, SHIPMENT_TYPES, TRANSPORTATION_MODES } from './submit-order-payload.js';
 import { DecimalInput } from '../validation/decimal-schema.js';
 import { NO_AMPERSAND_OR_COMMA, NOT_BLANK } from '../validation/patterns.js';

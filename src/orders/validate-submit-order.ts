@@ -3,11 +3,11 @@
 // reported at once, under the names the client sent; a valid payload comes back normalized:
 // aliases resolved, defaults filled in, decimals as canonical six-decimal strings.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { NON_FIELD_ERRORS, type FieldErrors } from '../http/field-errors.js';
+import { NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
 import { reportAjvErrors, type Translated } from '../validation/ajv-errors.js';
 import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector } from '../validation/error-collector.js';
-import { parseDecimal, type DecimalRule } from './decimal.js';
+import { parseDecimal, type DecimalRule } from '../validation/decimal.js';
 import { ALIASES, DIMENSION_RULE, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE } from './submit-order-schema.js';
 import {
   DEFAULT_CONTAINER_COUNT, type Decimal, type LooseBox, type OrderItem, type PreBuilt, type SubmitOrderPayload,

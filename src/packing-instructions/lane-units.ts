@@ -1,14 +1,16 @@
 // The plan is in mm and grams; a warehouse worker reads the lane's units, the same ones the
 // shipper submitted in. Submitted decimals ("120.500000") are shown without their padding.
 import type { LengthUnit, WeightUnit } from '../master-data/master-data-document.js';
+import { GRAMS_PER_UNIT, MM_PER_UNIT } from '../master-data/unit-factors.js';
 
 export interface LaneUnits {
   length: LengthUnit;
   weight: WeightUnit;
 }
 
-const MM_PER: Record<LengthUnit, number> = { mm: 1, cm: 10, in: 25.4 };
-const G_PER: Record<WeightUnit, number> = { kg: 1000, lb: 453.59237 };
+const asNumber = ([numerator, denominator]: readonly [bigint, bigint]): number => Number(numerator) / Number(denominator);
+const mmPer = (unit: LengthUnit): number => asNumber(MM_PER_UNIT[unit]);
+const gramsPer = (unit: WeightUnit): number => asNumber(GRAMS_PER_UNIT[unit]);
 
 // mm are whole; cm and inches keep one decimal, enough to place a carton by hand.
 const LENGTH_DIGITS: Record<LengthUnit, number> = { mm: 0, cm: 1, in: 1 };
@@ -18,7 +20,7 @@ function plain(value: number, maxDigits: number): string {
 }
 
 export function formatLength(mm: number, unit: LengthUnit): string {
-  return plain(mm / MM_PER[unit], LENGTH_DIGITS[unit]);
+  return plain(mm / mmPer(unit), LENGTH_DIGITS[unit]);
 }
 
 /** "1200 x 800 x 1650" in the lane's length unit. */
@@ -28,13 +30,13 @@ export function formatSize(l: number, w: number, h: number, unit: LengthUnit): s
 
 /** Light cartons keep two decimals so that 0.25 kg does not read as 0.3. */
 export function formatWeight(g: number, unit: WeightUnit): string {
-  const value = g / G_PER[unit];
+  const value = g / gramsPer(unit);
   return plain(value, Math.abs(value) < 10 ? 2 : 1);
 }
 
 /** A total for the summary, grouped for reading: "24,512.3 kg". */
 export function formatTotalWeight(g: number, unit: WeightUnit): string {
-  const value = g / G_PER[unit];
+  const value = g / gramsPer(unit);
   return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(value)} ${unit}`;
 }
 

@@ -2,8 +2,8 @@
 // addressed by the client's own field names (ajv's instancePath follows the payload), so an error
 // inside `shipment_skus` is reported under `shipment_skus`, not under `order_items`.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { NON_FIELD_ERRORS } from '../http/field-errors.js';
-import { parseDecimal, type DecimalRule } from '../orders/decimal.js';
+import { NON_FIELD_ERRORS } from './field-errors.js';
+import { parseDecimal, type DecimalRule } from './decimal.js';
 import { DECIMAL_KEYWORD } from './decimal-schema.js';
 import { EMAIL_MESSAGE } from './email.js';
 import type { ErrorPath, FieldErrorCollector } from './error-collector.js';

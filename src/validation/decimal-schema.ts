@@ -7,7 +7,7 @@
 import Type, { type TUnsafe } from 'typebox';
 import type { FuncKeywordDefinition } from 'ajv/dist/2020.js';
 import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
-import { DECIMAL_PLACES, maxWholeDigits, parseDecimal, type DecimalRule } from '../orders/decimal.js';
+import { DECIMAL_PLACES, maxWholeDigits, parseDecimal, type DecimalRule } from './decimal.js';
 
 export const DECIMAL_KEYWORD = 'x-decimal';
 

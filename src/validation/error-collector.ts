@@ -3,7 +3,7 @@
 // lists) nest as objects keyed by index, `{"extra_recipients": {"1": ["..."]}}`, because a list
 // of messages cannot sit inside a list of element errors. The input is needed to know how long
 // each list must be.
-import { NON_FIELD_ERRORS, type FieldErrors } from '../http/field-errors.js';
+import { NON_FIELD_ERRORS, type FieldErrors } from './field-errors.js';
 
 export type ErrorPath = readonly (string | number)[];
 

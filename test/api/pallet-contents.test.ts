@@ -3,7 +3,7 @@
 import t from 'tap';
 import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
-import { NO_PALLETS_MESSAGE, NOT_READY_MESSAGE } from '../../src/orders/packing-instructions-routes.js';
+import { NO_PALLETS_MESSAGE, NOT_READY_MESSAGE } from '../../src/packing-instructions/routes.js';
 
 const service = await startTestService({ key: ACME_KEY });
 t.teardown(async () => {

@@ -47,8 +47,9 @@ async function setup(t: Tap): Promise<Setup> {
     logs,
     rendered,
     async start(masterData, overrides = {}) {
+      const deliveries = openSqliteDeliveryStore(dir);
       const consumer = await startEmailSender({
-        store, dataDir: dir, masterData: () => masterData, from: 'Orders <orders@acme.example>', retryDelayMs: 20,
+        store, deliveries, dataDir: dir, masterData: () => masterData, from: 'Orders <orders@acme.example>', retryDelayMs: 20,
         renderPdf: async (events) => {
           rendered.push(events);
           return FAKE_PDF;
@@ -57,7 +58,7 @@ async function setup(t: Tap): Promise<Setup> {
         ...overrides,
       });
       let stopped = false;
-      const handle = { stop: async () => { if (!stopped) { stopped = true; await consumer.stop(); } } };
+      const handle = { stop: async () => { if (!stopped) { stopped = true; await consumer.stop(); await deliveries.close(); } } };
       running.push(handle);
       return handle;
     },

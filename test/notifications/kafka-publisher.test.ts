@@ -11,7 +11,7 @@ import { KAFKA } from '../../src/notifications/delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
 import { startKafkaPublisher } from '../../src/notifications/kafka-publisher.js';
 import { readyEnvelopeBody, type OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
 import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -66,7 +66,9 @@ t.test(
     const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
     t.teardown(() => store.close());
     const logs: string[] = [];
-    const start = () => startKafkaPublisher({ store, dataDir: dir, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
+    const checkpoints = openSqliteCheckpointStore(dir);
+    t.teardown(() => checkpoints.close());
+    const start = () => startKafkaPublisher({ store, checkpoints, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
 
     const received: KafkaMessage[] = [];
     const consumer = kafka.consumer({ groupId: `notifications-test-${randomUUID()}` });
@@ -81,9 +83,7 @@ t.test(
     await waitFor('3 messages', () => received.length >= 3, 30_000);
     await first.stop();
 
-    const records = openSqliteDeliveryStore(dir);
-    t.equal(await records.checkpoint(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
-    await records.close();
+    t.equal(await checkpoints.load(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
 
     const second = await start();
     t.teardown(() => second.stop());
@@ -110,14 +110,14 @@ t.test('a broker that cannot be reached: the publisher starts anyway, keeps its 
   const dir = await tempDataDir(t, 'kafka-down');
   const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
   t.teardown(() => store.close());
-  const publisher = await startKafkaPublisher({ store, dataDir: dir, brokers: [unreachable], retryDelayMs: 50, log: () => undefined });
+  const checkpoints = openSqliteCheckpointStore(dir);
+  t.teardown(() => checkpoints.close());
+  const publisher = await startKafkaPublisher({ store, checkpoints, brokers: [unreachable], retryDelayMs: 50, log: () => undefined });
   await appendPlannedOrder(store, { orderId: 1 });
   await sleep(500); // the publisher is now trying to connect (kafkajs retries for several seconds)
   const started = Date.now();
   await publisher.stop();
   const took = Date.now() - started;
   t.ok(took < 2000, `stop does not wait for kafkajs's retries (${took} ms)`);
-  const records = openSqliteDeliveryStore(dir);
-  t.equal(await records.checkpoint(KAFKA), undefined, 'nothing published, checkpoint not moved');
-  await records.close();
+  t.equal(await checkpoints.load(KAFKA), undefined, 'nothing published, checkpoint not moved');
 });

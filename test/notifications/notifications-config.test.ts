@@ -1,5 +1,5 @@
 import t from 'tap';
-import { notificationsConfigFromEnv } from '../../src/notifications/notifications-config.js';
+import { notificationsConfigFromEnv } from '../../src/config.js';
 
 t.test('defaults: no Kafka, no SMTP (outbox), the default topic', async (t) => {
   t.strictSame(notificationsConfigFromEnv({}), { kafkaBrokers: undefined, kafkaTopic: 'orders.packing-instructions', smtpUrl: undefined, mailFrom: undefined, webhookRetryDelaysMs: undefined });

@@ -3,7 +3,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { notificationsConfigFromEnv } from '../../src/notifications/notifications-config.js';
+import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
+import { notificationsConfigFromEnv } from '../../src/config.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
 import { startNotifications } from '../../src/notifications/start-notifications.js';
 import { appendPlannedOrder, masterDataWith, SECRET } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
@@ -17,8 +19,16 @@ t.test('startNotifications without Kafka or SMTP: a webhook and an .eml per plan
   const receiver = await startWebhookReceiver(SECRET, () => 200);
   t.teardown(() => receiver.close());
   const masterData = masterDataWith({ notification_emails: ['logistics@acme.example'], webhooks: [{ url: receiver.url(), secret: SECRET }] });
+  const deliveries = openSqliteDeliveryStore(dir);
+  const checkpoints = openSqliteCheckpointStore(dir);
+  t.teardown(async () => {
+    await deliveries.close();
+    await checkpoints.close();
+  });
   const notifications = await startNotifications({
     store,
+    deliveries,
+    checkpoints,
     dataDir: dir,
     masterData: () => masterData,
     renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),

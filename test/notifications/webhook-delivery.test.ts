@@ -37,12 +37,13 @@ async function setup(t: Tap): Promise<Setup> {
     store,
     logs,
     async start(masterData, overrides = {}) {
+      const deliveries = openSqliteDeliveryStore(dir);
       const consumer = await startWebhookDelivery({
-        store, dataDir: dir, masterData: () => masterData, retryDelaysMs: [30, 30, 30], timeoutMs: 2000, pollIntervalMs: 50,
+        store, deliveries, masterData: () => masterData, retryDelaysMs: [30, 30, 30], timeoutMs: 2000, pollIntervalMs: 50,
         log: (message) => logs.push(message), ...overrides,
       });
       const once = { stopped: false };
-      const handle = { stop: async () => { if (!once.stopped) { once.stopped = true; await consumer.stop(); } } };
+      const handle = { stop: async () => { if (!once.stopped) { once.stopped = true; await consumer.stop(); await deliveries.close(); } } };
       running.push(handle);
       return handle;
     },

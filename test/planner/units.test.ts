@@ -1,5 +1,6 @@
 import t from 'tap';
-import { lengthToMm, toMicros, wholeUnits, weightToG } from '../../src/planner/units.js';
+import { lengthToMm, wholeUnits, weightToG } from '../../src/planner/units.js';
+import { toMicros } from '../../src/validation/decimal.js';
 
 t.test('lane lengths become whole millimetres, cargo rounded up and limits down', async (t) => {
   t.equal(lengthToMm('14.400000', 'cm', 'up'), 144);
@@ -22,5 +23,5 @@ t.test('fractional quantities round up to whole units', async (t) => {
   t.equal(wholeUnits('12.000000'), 12);
   t.equal(wholeUnits('12.010000'), 13);
   t.equal(wholeUnits('0.010000'), 1);
-  t.equal(toMicros('3.1234567'), 3_123_457n, 'digits past the sixth round up');
+  t.equal(toMicros('3.1234567', 'round-away'), 3_123_457n, 'digits past the sixth round up');
 });

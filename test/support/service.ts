@@ -1,4 +1,5 @@
 // A real service on loopback with its own data directory, for tests that talk HTTP.
+import { notificationsConfigFromEnv } from '../../src/config.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,14 +21,14 @@ export async function startTestService(options: { dataDir?: string; key?: string
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes },
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(process.env) },
     options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {
     ...service,
     dataDir,
     async request(method, path, { key = options.key ?? null, body, rawBody, headers = {} } = {}) {
-      const response = await fetch(service.url + path, {
+      const send = () => fetch(service.url + path, {
         method,
         headers: {
           ...(key ? { authorization: `Api-Key ${key}` } : {}),
@@ -35,6 +36,13 @@ export async function startTestService(options: { dataDir?: string; key?: string
           ...headers,
         },
         ...(rawBody !== undefined ? { body: rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      // A test busy for seconds (parsing a PDF on a loaded machine) can miss the moment its idle
+      // keep-alive connection expires; the server has closed it, and the next request on it is reset.
+      // A GET is sent again, as any HTTP client may; a POST or PUT never is.
+      const response = await send().catch((error: { cause?: { code?: string } }) => {
+        if (method === 'GET' && error.cause?.code === 'ECONNRESET') return send();
+        throw error;
       });
       const text = await response.text();
       let parsed: unknown = text;

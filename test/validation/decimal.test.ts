@@ -1,6 +1,6 @@
 // src/orders/decimal.ts: parsing with digit limits, canonical form, integer millionths.
 import t from 'tap';
-import { compareDecimals, fromMicros, isCanonicalDecimal, parseDecimal, toMicros, type DecimalRule } from '../../src/orders/decimal.js';
+import { compareDecimals, fromMicros, isCanonicalDecimal, parseDecimal, toMicros, type DecimalRule } from '../../src/validation/decimal.js';
 
 const DIMENSION: DecimalRule = { maxDigits: 12, exclusiveMinimum: '0' };
 const WEIGHT: DecimalRule = { maxDigits: 15, exclusiveMinimum: '0' };

@@ -1,7 +1,7 @@
 // validateMasterDataDocument: the example of master-data.md is accepted as is, and each rule of the
 // document is checked with one bad value, asserting the whole error body (field and nesting).
 import t, { type TAP } from 'tap';
-import type { FieldErrors } from '../../src/http/field-errors.js';
+import type { FieldErrors } from '../../src/validation/field-errors.js';
 import { validateMasterDataDocument } from '../../src/master-data/validate-master-data.js';
 import type { MasterDataDocument } from '../../src/master-data/master-data-document.js';
 

@@ -1,7 +1,7 @@
-// src/http/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
+// src/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
 // service validates with, naming every operation and status of the service.
 import t from 'tap';
-import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { buildOpenApiDocument } from '../../src/openapi.js';
 import { MasterDataDocumentSchema } from '../../src/master-data/master-data-schema.js';
 import { SubmitOrderRequest } from '../../src/orders/submit-order-schema.js';
 import { validateSubmitOrder } from '../../src/orders/validate-submit-order.js';

@@ -2,7 +2,7 @@
 // Each bad case changes one thing in a valid order and asserts the WHOLE error body, so the field,
 // its nesting and the absence of any other error are all checked.
 import t, { type TAP } from 'tap';
-import type { FieldErrors } from '../../src/http/field-errors.js';
+import type { FieldErrors } from '../../src/validation/field-errors.js';
 import { validateSubmitOrder } from '../../src/orders/validate-submit-order.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { normalizedAcmeOrder } from '../support/seed.js';

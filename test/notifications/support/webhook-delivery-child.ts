@@ -2,6 +2,7 @@
 // Usage: node webhook-delivery-child.js <dataDir> <webhookUrl> <secret>
 // Prints "ready" once delivery has started; SIGTERM stops it cleanly (exit 0).
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteDeliveryStore } from '../../../src/notifications/sqlite-delivery-store.js';
 import { startWebhookDelivery } from '../../../src/notifications/webhook-delivery.js';
 import { masterDataWith } from './order-fixtures.js';
 
@@ -16,9 +17,10 @@ if (!dataDir || !url || !secret) {
 setTimeout(() => process.exit(2), 60_000).unref();
 
 const store = openSqliteEventStore(dataDir, { pollIntervalMs: 20 });
+const deliveries = openSqliteDeliveryStore(dataDir);
 const delivery = await startWebhookDelivery({
   store,
-  dataDir,
+  deliveries,
   masterData: () => masterDataWith({ webhooks: [{ url, secret }] }),
   retryDelaysMs: [50, 50, 50],
   timeoutMs: 1000,
@@ -29,5 +31,5 @@ const delivery = await startWebhookDelivery({
 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
-  delivery.stop().then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
+  delivery.stop().then(() => deliveries.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
 });

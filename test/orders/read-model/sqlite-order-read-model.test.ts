@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
-import { openSqliteOrderReadModel } from '../../src/read-models/sqlite-order-read-model.js';
-import { removeDataDir, tempDataDir } from '../support/service.js';
+import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
+import { removeDataDir, tempDataDir } from '../../support/service.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';

@@ -2,7 +2,8 @@
 // JSON numbers or decimal strings and are kept as canonical strings with exactly six decimals
 // ("120.5" -> "120.500000"), so that what is stored and shown back never depends on binary
 // floating point. Arithmetic (the load planner) works on integer millionths: toMicros/fromMicros.
-import type { Decimal } from './submit-order-payload.js';
+/** A decimal as a canonical string with six decimals, e.g. "120.000000". */
+export type Decimal = string;
 
 /** Every decimal of the API is stored with this many decimals. */
 export const DECIMAL_PLACES = 6;
@@ -23,6 +24,8 @@ export type DecimalParseResult = { ok: true; value: Decimal } | { ok: false; err
 // Digits, optionally a point followed by at least one digit. A sign other than "-", spaces,
 // exponents, hex, "1." and ".5" are refused: an ERP that sends them has a formatting bug worth seeing.
 const PLAIN_DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+// What the planner was always given leeway on: "12.", ".5".
+const LENIENT_DECIMAL = /^(-?)([0-9]*)(?:\.([0-9]*))?$/;
 const CANONICAL_DECIMAL = /^-?(?:0|[1-9][0-9]*)\.[0-9]{6}$/;
 
 export const DECIMAL_SYNTAX_MESSAGE =
@@ -75,14 +78,25 @@ export function isCanonicalDecimal(value: string): boolean {
   return CANONICAL_DECIMAL.test(value) && value !== '-0.000000';
 }
 
-/** A decimal string with at most six decimals ("120.500000", "120.5", "12") as integer millionths. */
-export function toMicros(decimal: string): bigint {
-  const match = PLAIN_DECIMAL.exec(decimal);
-  if (!match || (match[3] ?? '').length > DECIMAL_PLACES) {
-    throw new RangeError(`Not a decimal with at most ${DECIMAL_PLACES} decimals: ${JSON.stringify(decimal)}`);
+/**
+ * A decimal ("120.500000", "120.5", "12") as integer millionths. `exact` refuses what it cannot
+ * convert exactly. The load planner uses `round-away`: a JSON number of the master data converts
+ * like its decimal string, and digits past the sixth round away from zero, so a size never shrinks.
+ */
+export function toMicros(value: string | number, pastSixthDigit: 'exact' | 'round-away' = 'exact'): bigint {
+  let text = typeof value === 'number' ? String(value) : value;
+  if (pastSixthDigit === 'round-away') {
+    text = text.trim();
+    if (/e/i.test(text)) text = Number(text).toFixed(DECIMAL_PLACES);
+  }
+  const match = (pastSixthDigit === 'exact' ? PLAIN_DECIMAL : LENIENT_DECIMAL).exec(text);
+  if (!match || (pastSixthDigit === 'exact' && (match[3] ?? '').length > DECIMAL_PLACES)) {
+    throw new RangeError(`Not a decimal with at most ${DECIMAL_PLACES} decimals: ${JSON.stringify(value)}`);
   }
   const [, sign = '', whole = '', decimals = ''] = match;
-  const micros = BigInt(whole) * MICROS_PER_UNIT + BigInt(decimals.padEnd(DECIMAL_PLACES, '0'));
+  const kept = decimals.padEnd(DECIMAL_PLACES, '0');
+  const roundedAway = /[1-9]/.test(kept.slice(DECIMAL_PLACES)) ? 1n : 0n;
+  const micros = BigInt(whole || '0') * MICROS_PER_UNIT + BigInt(kept.slice(0, DECIMAL_PLACES)) + roundedAway;
   return sign === '-' ? -micros : micros;
 }
 

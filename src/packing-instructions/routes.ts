@@ -3,13 +3,18 @@
 // 400 {"order": [...]} until the plan is ready.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { ANY, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
-import type { Caller } from '../http/auth.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import type { Caller } from '../master-data/master-data.js';
+import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
-import { utcTimestamp } from '../clock.js';
-import type { PackingInstructionsDownloaded } from './order-events.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand } from '../orders/handle-order-command.js';
+import { OrderLookupErrorSchema, PalletContentsSchema } from '../orders/order-view-schema.js';
+import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+
+const PALLET_CONTENTS = '/api/v1/orders/pallet-contents/';
+const DOWNLOAD = '/api/v1/orders/download-packing-instructions/';
 
 export const NOT_READY_MESSAGE =
   'The optimization results for this order are not ready yet. Please try again in a couple of minutes, and contact support if they are not ready within 10 minutes.';
@@ -41,26 +46,70 @@ async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise
 
 export function packingInstructionsRoutes(router: Router, deps: PackingInstructionsDependencies): void {
 
-  router.get('/api/v1/orders/pallet-contents/', async (ctx) => {
+  router.get(PALLET_CONTENTS, async (ctx) => {
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
     if (found.plan.pallets.length === 0) return badRequest(ctx, { order: [NO_PALLETS_MESSAGE] });
     ctx.body = found.plan.pallets;
   });
 
-  router.get('/api/v1/orders/download-packing-instructions/', async (ctx) => {
+  router.get(DOWNLOAD, async (ctx) => {
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
     const { view, stream } = found.document;
     const pdf = await deps.renderPdf(await deps.store.readStream(stream));
-    const downloaded: PackingInstructionsDownloaded = { type: 'PackingInstructionsDownloaded', data: { order_id: view.id, downloaded_at: utcTimestamp() } };
-    const appended = await deps.store.append(stream, [downloaded], ANY);
-    await deps.visible(appended.position);
+    const recorded = await handleOrderCommand(deps.store, stream, { type: 'RecordDownload', data: { downloaded_at: utcTimestamp() } });
+    if (!recorded.ok) return badRequest(ctx, recorded.errors);
+    await deps.visible(recorded.position!);
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `attachment; filename="packing-instructions-${view.service_ref}.pdf"`);
     ctx.body = pdf;
   });
 }
+
+const orderQuery = {
+  name: 'order',
+  in: 'query',
+  required: true,
+  description: "The caller's reference or the order's service_ref. When several orders share a reference, the newest match is used.",
+  schema: { type: 'string', minLength: 1 },
+};
+const orderLookupFailed = respond(
+  'No order given, unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), planning failed, or (pallet contents) no service-built pallets.',
+  'OrderLookupError',
+);
+
+export const packingInstructionsApi: ApiDescription = {
+  paths: {
+    [PALLET_CONTENTS]: {
+      get: {
+        operationId: 'palletContents',
+        summary: 'Retrieve the pallets built by the optimizer',
+        description: 'Only for orders with order_items, after optimization (event packing_instructions.ready).',
+        parameters: [orderQuery],
+        responses: {
+          '200': respond('One entry per service-built pallet, in optimizer order.', 'PalletContents'),
+          '400': orderLookupFailed,
+          '401': unauthorized,
+        },
+      },
+    },
+    [DOWNLOAD]: {
+      get: {
+        operationId: 'downloadPackingInstructions',
+        summary: 'Download the packing instructions',
+        description: 'Same order lookup as pallet contents. Sets packing_instructions_downloaded of the order.',
+        parameters: [orderQuery],
+        responses: {
+          '200': { description: 'The packing instructions as a PDF file.', content: { 'application/pdf': {} } },
+          '400': orderLookupFailed,
+          '401': unauthorized,
+        },
+      },
+    },
+  },
+  schemas: { PalletContents: PalletContentsSchema, OrderLookupError: OrderLookupErrorSchema },
+};
 
 function badRequest(ctx: Context, errors: object): void {
   ctx.status = 400;

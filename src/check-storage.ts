@@ -3,10 +3,10 @@
 // ahead of it. A read model that fails is rebuilt from the log. Anything that shows the log itself is
 // missing or has lost events stops start-up with a one-line reason: serving on it would hand out ids
 // again, announce orders twice, or show orders the log cannot explain.
-import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
-import type { EventStore } from '../eventstore/event-store.js';
-import { lastAllocatedOrderId } from '../orders/order-id-allocator.js';
-import type { OrderReadModel } from '../read-models/order-read-model.js';
+import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
+import type { EventStore } from './eventstore/event-store.js';
+import { lastAllocatedOrderId } from './orders/order-id-allocator.js';
+import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 
 export interface StorageFacts {
   log: { name: string; head: bigint | undefined; firstEventId: string | undefined; lastOrderId: number };

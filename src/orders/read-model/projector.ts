@@ -2,9 +2,9 @@
 // visible (read-your-writes). A read model found damaged while running is rebuilt from the log; while
 // it is being built from empty, it is not `available`, so requests answer 503 rather than 404s for
 // orders it has not reached yet.
-import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
-import { followLog, type Follower } from '../eventstore/follow-log.js';
-import { isDamage } from '../storage/damaged-storage.js';
+import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
+import { followLog, type Follower } from '../../eventstore/follow-log.js';
+import { isDamage } from '../../storage/damaged-storage.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;

@@ -10,11 +10,12 @@
 // write misses, it re-reads and re-folds. The checkpoint moves after the documents, with $max so that it
 // never goes back; it only saves re-reading events, the positions on the documents are what keep them right.
 import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient } from 'mongodb';
-import type { RecordedEvent } from '../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
-import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
+import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
+import { searchText } from './search-text.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -73,12 +74,6 @@ export function orderRow(id: number, document: OrderDocument, position: bigint):
 
 export function palletContentsRow(id: number, document: PalletContentsDocument, position: bigint): PalletContentsRow {
   return { _id: id, document: asJson(document), position: toStoredPosition(position) };
-}
-
-// The fields search looks in, lower-cased once at write time; the newline keeps a match from spanning two fields.
-export function searchText(document: OrderDocument): string {
-  const { service_ref, reference, transport_name } = document.view;
-  return [service_ref, reference, transport_name].join('\n').toLowerCase();
 }
 
 /** The document as the SQLite adapter stores it (JSON): undefined members dropped rather than stored as null. */

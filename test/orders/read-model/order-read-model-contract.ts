@@ -1,7 +1,7 @@
 // The contract every OrderReadModel adapter keeps, run against each of them.
-import type { OrderReadModel } from '../../src/read-models/order-read-model.js';
-import type { RecordedEvent } from '../../src/eventstore/event-store.js';
-import type { OrderSubmitted } from '../../src/orders/order-events.js';
+import type { OrderReadModel } from '../../../src/orders/read-model/order-read-model.js';
+import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
+import type { OrderSubmitted } from '../../../src/orders/order-events.js';
 
 type TapTest = typeof import('tap').default;
 

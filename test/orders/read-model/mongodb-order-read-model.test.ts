@@ -2,10 +2,10 @@
 // (skipped, with the reason, when not), and always: the documents and queries it builds, the fold that
 // makes writes idempotent, and the compare-and-set writes against a stand-in for the five collection
 // calls they make (find by ids, findOne, countDocuments, replaceOne, insertOne), with races injected.
-import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
+import { dropDatabase, scratchDatabaseName } from '../../support/mongodb.js';
 import { BSON, type Collection } from 'mongodb';
 import t from 'tap';
-import type { RecordedEvent } from '../../src/eventstore/event-store.js';
+import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
 import {
   ORDER_INDEXES,
   applyProjection,
@@ -17,11 +17,11 @@ import {
   orderRow,
   pageOptions,
   palletContentsRow,
-  searchText,
   type VersionedRow,
-} from '../../src/read-models/mongodb-order-read-model.js';
-import { projectOrderView, type OrderDocument } from '../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
+} from '../../../src/orders/read-model/mongodb-order-read-model.js';
+import { searchText } from '../../../src/orders/read-model/search-text.js';
+import { projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
 
 const url = process.env.MONGODB_URL;

@@ -1,14 +1,16 @@
 // Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
-// restart; what makes "once" hold after a crash is that an order whose stream already holds a
-// result is skipped, and the result is appended expecting the revision that was read.
-import { AppendTooLarge, exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+// restart; what makes "once" hold after a crash is the order's decider: an order whose stream
+// already holds a result is skipped, and a second result records nothing.
+import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
-import { utcTimestamp } from '../clock.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
+import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 
 const CONSUMER = 'planning';
 
@@ -51,40 +53,32 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
 
   async function planOnce(event: RecordedEvent): Promise<void> {
     const submitted = event.data as OrderSubmitted['data'];
-    let history = await store.readStream(event.stream);
-    if (alreadyPlanned(history)) return;
+    if (!awaitsPlan(orderStateOf(await store.readStream(event.stream)))) return;
     const started = performance.now();
-    let outcome: OrderPlanned | OrderPlanningFailed;
+    let result: RecordPlanResult['data'];
     try {
-      const plan = await options.planner.plan({ lane: submitted.lane, order: submitted.order });
-      outcome = {
-        type: 'OrderPlanned',
-        data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reference: submitted.order.reference, company_group: submitted.company_group, plan, planned_at: utcTimestamp() },
-      };
+      result = { plan: await options.planner.plan({ lane: submitted.lane, order: submitted.order }), planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;
-      outcome = { type: 'OrderPlanningFailed', data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reason: (error as Error).message, failed_at: utcTimestamp() } };
+      result = { reason: (error as Error).message, failed_at: utcTimestamp() };
     }
-    for (;;) {
-      try {
-        await store.append(event.stream, [outcome], exactly(history.at(-1)!.revision));
-        const ms = Math.round(performance.now() - started);
-        if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
-        else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
-        options.onPlanned?.(outcome, performance.now() - started);
-        return;
-      } catch (error) {
-        // A plan too large for the store would be retried for ever and hold up every later order: the
-        // order fails instead, with the reason, and planning goes on.
-        if (error instanceof AppendTooLarge && outcome.type === 'OrderPlanned') {
-          outcome = { type: 'OrderPlanningFailed', data: { order_id: submitted.order_id, service_ref: submitted.service_ref, reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } };
-          continue;
-        }
-        if (!(error instanceof WrongExpectedRevision)) throw error;
-        history = await store.readStream(event.stream);
-        if (alreadyPlanned(history)) return; // another instance stored its result first
-      }
+    // Another instance may have stored its result meanwhile: then the decider records nothing.
+    let recorded;
+    try {
+      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
+    } catch (error) {
+      // A plan too large for the store would be retried for ever and hold up every later order: the
+      // order fails instead, with the reason, and planning goes on.
+      if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
+      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
     }
+    if (!recorded.ok) throw new Error(`planning ${event.stream}: ${JSON.stringify(recorded.errors)}`);
+    const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
+    if (!outcome) return;
+    const ms = Math.round(performance.now() - started);
+    if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
+    else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
+    options.onPlanned?.(outcome, performance.now() - started);
   }
 
   return {
@@ -93,10 +87,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       await follower.stop();
     },
   };
-}
-
-function alreadyPlanned(history: readonly RecordedEvent[]): boolean {
-  return history.some((event) => event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed');
 }
 
 async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -4,11 +4,12 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordedEvent } from '../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from '../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../projections/pallet-contents.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
-import { DamagedStorage, damageIn, quickCheck } from '../storage/damaged-storage.js';
+import { searchText } from './search-text.js';
+import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -102,7 +103,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most lookups among
-  // 100,000 orders read a page from the OS again (a pread: 3.5 % of a retrieve's CPU by perf).
+  // 100,000 orders read a page from the OS again (a pread per lookup; README, Benchmarks).
   // The cache grows only as pages are read: about 1 MiB per 1,000 orders.
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
@@ -190,7 +191,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
 
   // The reads of one event-loop turn share one read transaction. On its own each statement is a
   // transaction of its own, and beginning and ending one costs two fcntl locks and an fstat: half
-  // of a lookup, 5 % of a retrieve's CPU. The read ends before this connection writes (so a read
+  // of a lookup (README, Benchmarks). The read ends before this connection writes (so a read
   // after a write sees it, as read-your-writes needs) and at the latest when the turn's I/O is done.
   const beginRead = db.prepare('BEGIN');
   const commitRead = db.prepare('COMMIT');
@@ -260,10 +261,4 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       db.close();
     },
   };
-}
-
-// The fields search looks in, lower-cased once at write time; the newline keeps a match from spanning two fields.
-function searchText(document: OrderDocument): string {
-  const { service_ref, reference, transport_name } = document.view;
-  return [service_ref, reference, transport_name].join('\n').toLowerCase();
 }

@@ -1,0 +1,19 @@
+// What each feature's OpenAPI path items are made of. A feature writes its paths, parameters and
+// defaults once, beside its routes, and lists the schemas its path items refer to by name;
+// src/openapi.ts joins them into one document.
+
+/** A feature's part of the document: its path items and the component schemas they refer to. */
+export interface ApiDescription {
+  paths: Record<string, object>;
+  schemas: Record<string, object>;
+}
+
+/** The router's `/orders/:id/` as OpenAPI writes it, `/orders/{id}/`. */
+export const openApiPath = (routerPath: string): string => routerPath.replace(/:(\w+)/g, '{$1}');
+
+export const ref = (schemaName: string) => ({ $ref: `#/components/schemas/${schemaName}` });
+export const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+export const respond = (description: string, schemaName: string) => ({ description, ...json(ref(schemaName)) });
+
+export const unauthorized = respond('Missing or invalid API key (Authorization: Api-Key <key>).', 'ErrorDetail');
+export const bodyTooLarge = respond('The request body is larger than 1 MiB.', 'ErrorDetail');

@@ -1,0 +1,52 @@
+// The OpenAPI 3.1 document served at GET /api/v1/openapi.json: the path items each feature exports
+// beside its routes, joined. Their schemas are the typebox schemas the service validates requests
+// with and types its responses by; OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
+// typebox emits, so they are used as they are.
+import type { ApiDescription } from './api-docs/openapi-parts.js';
+import { json } from './api-docs/openapi-parts.js';
+import { healthApi } from './http/health-routes.js';
+import { masterDataApi } from './master-data/routes.js';
+import { orderApi } from './orders/routes.js';
+import { packingInstructionsApi } from './packing-instructions/routes.js';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, masterDataApi, healthApi];
+
+const thisDocument: ApiDescription = {
+  paths: {
+    [OPENAPI_PATH]: {
+      get: {
+        operationId: 'openApiDocument',
+        summary: 'This OpenAPI document',
+        security: [],
+        responses: { '200': { description: 'The OpenAPI 3.1 document.', ...json({ type: 'object' }) } },
+      },
+    },
+  },
+  schemas: {},
+};
+
+export function buildOpenApiDocument(): object {
+  const parts = [...FEATURES, thisDocument];
+  const document = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Shipment orders API',
+      version: '1.0.0',
+      description:
+        'Submit full-container-load and full-truck-load shipment orders, read them back, and retrieve the pallets the service built. ' +
+        'Every operation except this document requires an API key: Authorization: Api-Key <key>.',
+    },
+    security: [{ ApiKey: [] }],
+    paths: Object.assign({}, ...parts.map((part) => part.paths)) as Record<string, object>,
+    components: {
+      schemas: Object.assign({}, ...parts.map((part) => part.schemas)) as Record<string, object>,
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Api-Key <key>' },
+      },
+    },
+  };
+  // A plain JSON copy: callers may serialize or change it without touching the live schemas.
+  return JSON.parse(JSON.stringify(document)) as object;
+}

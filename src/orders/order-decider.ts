@@ -1,0 +1,166 @@
+// The order's rules, all of them: what an order's stream says about it (initialState, evolve) and
+// what each command on an order records (decideOrder). Submit checks what needs master data (shape
+// rules were checked before): the lane, its transportation modes, its containers, its items, and
+// the reference not being taken. The planner's result is recorded once; a download only of a
+// planned order. Nothing else builds order events.
+import { findLane, type MasterData } from '../master-data/master-data.js';
+import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
+import type { OrderEvent, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded } from './order-events.js';
+import type { SubmitOrderPayload } from './submit-order-payload.js';
+
+export interface SubmitOrder {
+  type: 'SubmitOrder';
+  data: {
+    order: SubmitOrderPayload;
+    company_group: string;
+    order_id: number;
+    service_ref: string;
+    submitted_at: string;
+    /** The master data the order is checked against and whose lane it keeps. */
+    masterData: MasterData;
+  };
+}
+
+/** The planner's outcome: a plan, or the reason there is none. */
+export interface RecordPlanResult {
+  type: 'RecordPlanResult';
+  data: { plan: unknown; planned_at: string } | { reason: string; failed_at: string };
+}
+
+export interface RecordDownload {
+  type: 'RecordDownload';
+  data: { downloaded_at: string };
+}
+
+export type OrderCommand = SubmitOrder | RecordPlanResult | RecordDownload;
+
+export interface OrderState {
+  /** `none`: the stream holds no order yet, so its reference is free. */
+  status: 'none' | 'submitted' | 'planned' | 'planning_failed';
+  order_id: number;
+  service_ref: string;
+  reference: string;
+  company_group: string;
+}
+
+export type OrderDecision<E extends OrderEvent = OrderEvent> = { ok: true; events: E[] } | { ok: false; errors: FieldErrors };
+
+export const REFERENCE_TAKEN_MESSAGE = 'An order with this reference already exists.';
+export const NO_ORDER_MESSAGE = 'No order has been submitted in this stream.';
+export const NOT_PLANNED_MESSAGE = 'The order has no plan yet.';
+
+export function initialOrderState(): OrderState {
+  return { status: 'none', order_id: 0, service_ref: '', reference: '', company_group: '' };
+}
+
+export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
+  switch (event.type) {
+    case 'OrderSubmitted': {
+      const { order_id, service_ref, company_group, order } = event.data;
+      return { status: 'submitted', order_id, service_ref, company_group, reference: order.reference };
+    }
+    case 'OrderPlanned':
+      return { ...state, status: 'planned' };
+    case 'OrderPlanningFailed':
+      return { ...state, status: 'planning_failed' };
+    default:
+      // Downloads change nothing the rules look at; event types this version does not know neither.
+      return state;
+  }
+}
+
+/** Whether the planner still has to run for this order: submitted, and no result recorded. */
+export function awaitsPlan(state: OrderState): boolean {
+  return state.status === 'submitted';
+}
+
+export function decideOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted>;
+export function decideOrder(command: RecordPlanResult, state: OrderState): OrderDecision<OrderPlanned | OrderPlanningFailed>;
+export function decideOrder(command: RecordDownload, state: OrderState): OrderDecision<PackingInstructionsDownloaded>;
+export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision;
+export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision {
+  switch (command.type) {
+    case 'SubmitOrder':
+      return decideSubmitOrder(command, state);
+    case 'RecordPlanResult':
+      return decideRecordPlanResult(command, state);
+    case 'RecordDownload':
+      return decideRecordDownload(command, state);
+  }
+}
+
+export function decideSubmitOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted> {
+  const { order, company_group, masterData } = command.data;
+  const errors: FieldErrors = {};
+  if (state.status !== 'none') addError(errors, 'reference', REFERENCE_TAKEN_MESSAGE);
+
+  const lane = findLane(masterData, company_group, order.supplier_name, order.consignee_name);
+  if (!lane) {
+    explainMissingLane(errors, masterData, company_group, order);
+    return { ok: false, errors };
+  }
+  const settings = lane.settings;
+
+  if (!settings.transportation_modes.includes(order.transportation_mode)) {
+    addError(errors, 'transportation_mode', `Lane ${settings.id} does not accept ${order.transportation_mode}; it accepts ${settings.transportation_modes.join(', ')}.`);
+  }
+  order.order_containers.forEach((container, i) => {
+    if (!settings.container_codes.includes(container.code)) {
+      addElementError(errors, 'order_containers', order.order_containers.length, i, 'code',
+        `Container code ${container.code} is not enabled on lane ${settings.id}; enabled: ${settings.container_codes.join(', ')}.`);
+    }
+  });
+  order.order_items.forEach((item, i) => {
+    if (!lane.items.has(item.item)) {
+      addElementError(errors, 'order_items', order.order_items.length, i, 'item', `SKU ${item.item} is not in the item master of lane ${settings.id}.`);
+    }
+  });
+  if (hasErrors(errors)) return { ok: false, errors };
+
+  const skus = new Set(order.order_items.map((item) => item.item));
+  const items = [...lane.items.values()].filter((item) => skus.has(item.sku));
+  return {
+    ok: true,
+    events: [{
+      type: 'OrderSubmitted',
+      data: {
+        order_id: command.data.order_id,
+        service_ref: command.data.service_ref,
+        company_group,
+        lane: { ...settings, items },
+        order,
+        submitted_at: command.data.submitted_at,
+      },
+    }],
+  };
+}
+
+// One result per order: a second one (another instance planned it too, or a replay) records nothing.
+export function decideRecordPlanResult(command: RecordPlanResult, state: OrderState): OrderDecision<OrderPlanned | OrderPlanningFailed> {
+  if (state.status === 'none') return { ok: false, errors: { [NON_FIELD_ERRORS]: [NO_ORDER_MESSAGE] } };
+  if (!awaitsPlan(state)) return { ok: true, events: [] };
+  const { order_id, service_ref } = state;
+  if ('reason' in command.data) {
+    return { ok: true, events: [{ type: 'OrderPlanningFailed', data: { order_id, service_ref, reason: command.data.reason, failed_at: command.data.failed_at } }] };
+  }
+  const { plan, planned_at } = command.data;
+  return { ok: true, events: [{ type: 'OrderPlanned', data: { order_id, service_ref, reference: state.reference, company_group: state.company_group, plan, planned_at } }] };
+}
+
+// Every download is recorded (auditors count them), but only of an order whose plan exists.
+export function decideRecordDownload(command: RecordDownload, state: OrderState): OrderDecision<PackingInstructionsDownloaded> {
+  if (state.status !== 'planned') return { ok: false, errors: { order: [state.status === 'none' ? NO_ORDER_MESSAGE : NOT_PLANNED_MESSAGE] } };
+  return { ok: true, events: [{ type: 'PackingInstructionsDownloaded', data: { order_id: state.order_id, downloaded_at: command.data.downloaded_at } }] };
+}
+
+// Say which half of the pair is unknown, so an integrator knows what to fix.
+function explainMissingLane(errors: FieldErrors, masterData: MasterData, companyGroup: string, order: SubmitOrderPayload): void {
+  const lanes = [...masterData.lanes.values()].filter((lane) => lane.company_group === companyGroup);
+  const supplierKnown = lanes.some((lane) => lane.settings.supplier === order.supplier_name);
+  const consigneeKnown = lanes.some((lane) => lane.settings.consignee === order.consignee_name);
+  if (!supplierKnown) addError(errors, 'supplier_name', `No lane of your company group has the supplier "${order.supplier_name}" (names match exactly, case-sensitive).`);
+  if (!consigneeKnown) addError(errors, 'consignee_name', `No lane of your company group has the consignee "${order.consignee_name}" (names match exactly, case-sensitive).`);
+  if (supplierKnown && consigneeKnown) {
+    addError(errors, NON_FIELD_ERRORS, `No lane of your company group connects supplier "${order.supplier_name}" to consignee "${order.consignee_name}".`);
+  }
+}

@@ -1,0 +1,143 @@
+import t, { type Test } from 'tap';
+import type { OrderCommand, SubmitOrder } from '../../src/orders/order-decider.js';
+import type { OrderEvent, OrderPlanned, OrderSubmitted } from '../../src/orders/order-events.js';
+import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
+import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
+import { eventsFor, masterDataFrom, orderDecider, spec } from './given.js';
+
+const masterData = masterDataFrom(eventsFor(testSeed()));
+const payload = normalizedAcmeOrder;
+const order = (t: Test) => spec(t, orderDecider);
+
+function submit(orderPayload: SubmitOrderPayload, companyGroup = 'Acme Group', data: Partial<SubmitOrder['data']> = {}): OrderCommand {
+  return { type: 'SubmitOrder', data: { order: orderPayload, company_group: companyGroup, order_id: 7, service_ref: 'SO-000007', submitted_at: '2026-11-20T09:15:02.123456', masterData, ...data } };
+}
+
+function submitted(): OrderSubmitted {
+  const decision = orderDecider.decide(submit(payload()), orderDecider.initialState());
+  if (!decision.ok) throw new Error('the test order is refused');
+  return decision.events[0] as OrderSubmitted;
+}
+
+const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: { containers: [] }, planned_at: '2026-11-20T09:15:03.000000' } };
+const failed: OrderEvent = { type: 'OrderPlanningFailed', data: { order_id: 7, service_ref: 'SO-000007', reason: 'no container fits', failed_at: '2026-11-20T09:15:03.000000' } };
+const planResult: OrderCommand = { type: 'RecordPlanResult', data: { plan: { containers: [1] }, planned_at: '2026-11-20T09:16:00.000000' } };
+const planFailure: OrderCommand = { type: 'RecordPlanResult', data: { reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' } };
+const download: OrderCommand = { type: 'RecordDownload', data: { downloaded_at: '2026-11-20T10:00:00.000000' } };
+
+t.test('submit', async (t) => {
+  t.test('given no order, when a valid order is submitted, then OrderSubmitted carries the order and a snapshot of the lane with only its items', async (t) => {
+    const { decision } = order(t).given().when(submit(payload()));
+    if (!decision.ok) return t.fail('refused');
+    const [event] = decision.events as OrderSubmitted[];
+    t.match(event?.data, { order_id: 7, service_ref: 'SO-000007', company_group: 'Acme Group', submitted_at: '2026-11-20T09:15:02.123456' });
+    t.equal(event?.data.lane.id, 101);
+    t.same(event?.data.lane.items.map((item) => item.sku), ['SKU-1001']);
+    t.same(event?.data.lane.pallet_types[0]?.code, 'EUR');
+    t.same(event?.data.order, payload());
+  });
+
+  t.test('given no order, when an order with only loose boxes is submitted, then no item master is needed', async (t) => {
+    order(t).given().when(submit(payload({ order_items: [], loose_boxes: [{ name: 'Carton', length: '40.000000', width: '30.000000', height: '20.000000', weight: '5.000000', count: 3, purchase_order: '', line_item_number: '', product_quantity: null, product_packages: null, double_stacked_bottom: false, double_stacked_top: false, rotation_x: true, rotation_y: true, rotation_z: true }] })))
+      .thenMatch({ events: [{ type: 'OrderSubmitted', data: { lane: { items: [] } } }] });
+  });
+
+  t.test('given an order with this reference, when it is submitted again, then the reference is refused', async (t) => {
+    order(t).given(submitted()).when(submit(payload())).then({ errors: { reference: ['An order with this reference already exists.'] } });
+  });
+
+  t.test('given an order that was planned and downloaded, when its reference is submitted again, then it is still refused', async (t) => {
+    order(t).given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '' } })
+      .when(submit(payload())).then({ errors: { reference: ['An order with this reference already exists.'] } });
+  });
+
+  t.test('given no lane with that supplier, when submitted, then only supplier_name is named', async (t) => {
+    const { decision } = order(t).given().when(submit(payload({ supplier_name: 'acme supplier ltd' })));
+    t.match(decision, { ok: false, errors: { supplier_name: [/case-sensitive/] } });
+    t.notOk(!decision.ok && 'consignee_name' in decision.errors);
+  });
+
+  t.test('given no lane with that consignee, when submitted, then consignee_name is named', async (t) => {
+    order(t).given().when(submit(payload({ consignee_name: 'Nobody' }))).thenMatch({ errors: { consignee_name: [/Nobody/] } });
+  });
+
+  t.test('given supplier and consignee known only on different lanes, when submitted, then the pair is refused under non_field_errors', async (t) => {
+    const seed = testSeed();
+    const acme = seed.company_groups[0]!;
+    acme.lanes.push({ ...acme.lanes[1]!, id: 103, supplier: 'Wayne Supplies', consignee: 'Initech Receiving' });
+    order(t).given().when(submit(payload({ supplier_name: 'Wayne Supplies' }), 'Acme Group', { masterData: masterDataFrom(eventsFor(seed)) }))
+      .then({ errors: { non_field_errors: ['No lane of your company group connects supplier "Wayne Supplies" to consignee "Globex Consignee GmbH".'] } });
+  });
+
+  t.test("given another group's lane, when this group submits on it, then the lane is not found", async (t) => {
+    order(t).given().when(submit(payload({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee' })))
+      .thenMatch({ errors: { supplier_name: [/Other Supplier/], consignee_name: [/Other Consignee/] } });
+  });
+
+  t.test('given a lane that only accepts TruckFTL, when an OceanFCL order comes, then transportation_mode is named', async (t) => {
+    order(t).given().when(submit(payload({ consignee_name: 'Initech Receiving', order_items: [], loose_boxes: [], pre_builts: [], order_containers: [{ code: '20ft', count: 5 }] })))
+      .thenMatch({ errors: { transportation_mode: [/does not accept OceanFCL/] } });
+  });
+
+  t.test('given containers not enabled on the lane, when submitted, then each is named by index', async (t) => {
+    order(t).given().when(submit(payload({ order_containers: [{ code: '40ft', count: 1 }, { code: '45ft-HC', count: 2 }] })))
+      .then({ errors: { order_containers: [{}, { code: ['Container code 45ft-HC is not enabled on lane 101; enabled: 20ft, 40ft, 40ft-HC.'] }] } });
+  });
+
+  t.test('given SKUs outside the item master, when submitted, then each is named by index', async (t) => {
+    order(t).given().when(submit(payload({ order_items: [
+      { item: 'SKU-1001', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
+      { item: 'SKU-9999', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
+    ] }))).then({ errors: { order_items: [{}, { item: ['SKU SKU-9999 is not in the item master of lane 101.'] }] } });
+  });
+});
+
+t.test('record the plan result', async (t) => {
+  t.test('given a submitted order, when the planner returns a plan, then OrderPlanned names the order, its reference and group', async (t) => {
+    order(t).given(submitted()).when(planResult).then([{ type: 'OrderPlanned', data: {
+      order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: { containers: [1] }, planned_at: '2026-11-20T09:16:00.000000' } }]);
+  });
+
+  t.test('given a submitted order, when the planner fails, then OrderPlanningFailed carries the reason', async (t) => {
+    order(t).given(submitted()).when(planFailure).then([{ type: 'OrderPlanningFailed', data: {
+      order_id: 7, service_ref: 'SO-000007', reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' } }]);
+  });
+
+  t.test('given a planned order, when another result comes (a second instance, a replay), then nothing is recorded', async (t) => {
+    order(t).given(submitted(), planned).when(planResult).then([]);
+    order(t).given(submitted(), planned).when(planFailure).then([]);
+  });
+
+  t.test('given an order whose planning failed, when another result comes, then nothing is recorded', async (t) => {
+    order(t).given(submitted(), failed).when(planResult).then([]);
+  });
+
+  t.test('given no order, when a plan result comes, then it is refused', async (t) => {
+    order(t).given().when(planResult).then({ errors: { non_field_errors: ['No order has been submitted in this stream.'] } });
+  });
+});
+
+t.test('record a download', async (t) => {
+  t.test('given a planned order, when its packing instructions are downloaded, then the download is recorded', async (t) => {
+    order(t).given(submitted(), planned).when(download).then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
+  });
+
+  t.test('given a planned order downloaded before, when it is downloaded again, then that download is recorded too', async (t) => {
+    order(t).given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '2026-11-20T09:30:00.000000' } })
+      .when(download).thenMatch({ events: [{ type: 'PackingInstructionsDownloaded' }] });
+  });
+
+  t.test('given an order without a plan, when a download is recorded, then it is refused', async (t) => {
+    order(t).given(submitted()).when(download).then({ errors: { order: ['The order has no plan yet.'] } });
+    order(t).given(submitted(), failed).when(download).then({ errors: { order: ['The order has no plan yet.'] } });
+  });
+
+  t.test('given no order, when a download is recorded, then it is refused', async (t) => {
+    order(t).given().when(download).then({ errors: { order: ['No order has been submitted in this stream.'] } });
+  });
+});
+
+t.test('given an event type this version does not know, when the order is folded, then the event changes nothing', async (t) => {
+  const unknown = { type: 'OrderStatusNoted', data: {} } as unknown as OrderEvent;
+  order(t).given(submitted(), unknown).when(planResult).thenMatch({ events: [{ type: 'OrderPlanned' }] });
+});
