@@ -2,6 +2,7 @@
 // service-built pallets in planner order, as spec 2.2 shows them.
 import type { RecordedEvent } from '../src/eventstore/event-store.js';
 import type { OrderEvent } from '../src/orders/order-events.js';
+import { storedPalletContents } from '../src/planner/plan-storage.js';
 
 export interface PalletContents {
   pallet_index: string;
@@ -14,21 +15,15 @@ export type PalletContentsDocument =
   | { status: 'planned'; pallets: PalletContents[] }
   | { status: 'failed'; reason: string };
 
-/** The part of the planner's plan this read model keeps. */
-interface PlanWithPallets {
-  pallets: PalletContents[];
-}
-
 export function projectPalletContents(document: PalletContentsDocument | undefined, event: RecordedEvent): PalletContentsDocument | undefined {
   const orderEvent = event as unknown as OrderEvent;
   switch (orderEvent.type) {
     case 'OrderSubmitted':
       return { status: 'pending' };
     case 'OrderPlanned': {
-      const plan = orderEvent.data.plan as PlanWithPallets;
       return {
         status: 'planned',
-        pallets: plan.pallets.map(({ pallet_index, pallet_code, contents }) => ({
+        pallets: storedPalletContents(orderEvent.data.plan).map(({ pallet_index, pallet_code, contents }) => ({
           pallet_index,
           pallet_code,
           contents: contents.map(({ sku, purchase_order, line_item_number, quantity }) => ({ sku, purchase_order, line_item_number, quantity })),

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { OrderPlan } from './order-plan.js';
 import { renderPackingInstructions } from './render-packing-instructions.js';
+import { expandPlan } from '../planner/plan-storage.js';
 
 /** The order has no load plan (yet, or planning failed): there is nothing to print. */
 export class OrderNotPlannedError extends Error {
@@ -31,8 +32,9 @@ export async function renderFromOrderStream(events: readonly RecordedEvent[], op
     );
     throw new OrderNotPlannedError(submitted.data.service_ref, failed?.data.reason);
   }
-  assertPlanShape(planned.data.plan, submitted.data.service_ref);
-  return renderPackingInstructions({ submitted: submitted.data, plan: planned.data.plan, ...options });
+  const plan = expandPlan(planned.data.plan);
+  assertPlanShape(plan, submitted.data.service_ref);
+  return renderPackingInstructions({ submitted: submitted.data, plan, ...options });
 }
 
 // The plan is stored whole as the planner wrote it; a stored shape this code cannot read should

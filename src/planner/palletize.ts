@@ -1,8 +1,11 @@
-// Palletizing an order's SKU units (order_items) on the lane's pallet type.
+// Palletizing an order's SKU units (order_items) on one pallet type: the pieces the pallet-type
+// choice (choose-palletization.ts) builds its candidates from. A pallet is first built "raw" (its
+// type and boxes per SKU); finishPallets numbers them and gives each unit its order line.
 import type { ItemDocument, LaneDocument, PalletTypeDocument } from '../master-data/master-data-document.js';
 import type { OrderItem } from '../orders/submit-order-payload.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { PalletContentsLine, PalletLayer, PalletUnit, PlanLimits, PlannedPallet, Unplaced } from './plan-types.js';
+import type { PalletContentsLine, PalletLayer, PalletUnit, PlacedBox, PlanLimits, PlannedPallet, Unplaced, UnplacedReason } from './plan-types.js';
+import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
 import { lengthToMm, wholeUnits, weightToG } from './units.js';
 import { ANY_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
 
@@ -33,7 +36,7 @@ export function palletTypeMm(lane: LaneDocument, p: PalletTypeDocument): PalletT
   };
 }
 
-interface SkuDemand {
+export interface SkuDemand {
   sku: string;
   l: number;
   w: number;
@@ -45,31 +48,15 @@ interface SkuDemand {
   units: number;
 }
 
-function fitsPallet(d: SkuDemand, p: PalletTypeMm): boolean {
-  const dims = [d.l, d.w, d.h];
-  const verticals = d.upright ? [d.h] : dims;
-  return verticals.some((v) => {
-    const rest = [...dims];
-    rest.splice(rest.indexOf(v), 1);
-    const [a = 0, b = 0] = rest;
-    return v <= p.loadHeight && ((a <= p.l && b <= p.w) || (a <= p.w && b <= p.l));
-  });
-}
-
-export interface PalletizeResult {
-  pallets: PlannedPallet[];
+export interface OrderDemand {
+  /** SKUs with master data and units, in first-ordered order. */
+  skus: SkuDemand[];
+  /** SKUs without master data. */
   unplaced: Unplaced[];
-  lowerBound: number;
   units: number;
-  unitsPalletized: number;
-  timeLimited: boolean;
 }
 
-export function palletizeOrder(
-  wasm: PlannerWasm, lane: LaneDocument, items: readonly OrderItem[], palletType: PalletTypeMm | undefined,
-  limits: PlanLimits, seed: number,
-): PalletizeResult {
-  const unplaced: Unplaced[] = [];
+export function orderDemand(lane: LaneDocument, items: readonly OrderItem[]): OrderDemand {
   const master = new Map<string, ItemDocument>(lane.items.map((i) => [i.sku, i]));
   const demands = new Map<string, SkuDemand>();
   let units = 0;
@@ -89,76 +76,126 @@ export function palletizeOrder(
     d.lines.push({ purchase_order: line.purchase_order, line_item_number: line.line_item_number, units: count });
     d.units += count;
   }
-  const loadable: SkuDemand[] = [];
+  const skus: SkuDemand[] = [];
+  const unplaced: Unplaced[] = [];
   for (const d of demands.values()) {
     if (d.units === 0) continue;
-    const reason = !master.has(d.sku) ? 'no_item_master_data'
-      : !palletType ? 'no_pallet_type'
-      : !fitsPallet(d, palletType) ? 'too_large_for_pallet'
-      : d.weightG > palletType.loadWeightG ? 'over_pallet_max_weight'
-      : undefined;
-    if (reason) unplaced.push({ kind: 'unit', ref: d.sku, count: d.units, reason });
-    else loadable.push(d);
+    if (master.has(d.sku)) skus.push(d);
+    else unplaced.push({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_item_master_data' });
   }
-  if (!palletType || loadable.length === 0) {
-    return { pallets: [], unplaced, lowerBound: 0, units, unitsPalletized: 0, timeLimited: false };
-  }
-  const p = palletType;
+  return { skus, unplaced, units };
+}
+
+function fitsPallet(d: SkuDemand, p: PalletTypeMm): boolean {
+  const dims = [d.l, d.w, d.h];
+  const verticals = d.upright ? [d.h] : dims;
+  return verticals.some((v) => {
+    const rest = [...dims];
+    rest.splice(rest.indexOf(v), 1);
+    const [a = 0, b = 0] = rest;
+    return v <= p.loadHeight && ((a <= p.l && b <= p.w) || (a <= p.w && b <= p.l));
+  });
+}
+
+/** Why a SKU's units cannot go on pallets of this type, or undefined when they can. */
+export function unfitReason(d: SkuDemand, p: PalletTypeMm): UnplacedReason | undefined {
+  return !fitsPallet(d, p) ? 'too_large_for_pallet' : d.weightG > p.loadWeightG ? 'over_pallet_max_weight' : undefined;
+}
+
+export function singleSkuPallet(d: SkuDemand, p: PalletTypeMm): SingleSkuPallet | undefined {
+  return bestSingleSkuPallet(d, { l: p.l, w: p.w, loadHeight: p.loadHeight, loadWeightG: p.loadWeightG }, d.units);
+}
+
+/** A pallet before numbering: its type and its boxes, each of one SKU. */
+export interface RawPallet {
+  type: PalletTypeMm;
+  boxes: { d: SkuDemand; box: PlacedBox }[];
+}
+
+/** `copies` pallets holding `units` of the single-SKU pallet each (never more than the SKU's units). */
+export function layeredPallets(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet, copies: number, units = pallet.perPallet): RawPallet[] {
+  const boxes = pallet.units.slice(0, units).map((box) => ({ d, box }));
+  return Array.from({ length: copies }, () => ({ type, boxes }));
+}
+
+export interface WasmPalletizing {
+  pallets: RawPallet[];
+  /** Units of each SKU the search left off (none fits where a unit fits a pallet alone). */
+  left: Map<SkuDemand, number>;
+  timeLimited: boolean;
+}
+
+/** The block search (assembly/palletize.ts) on `counts` units of each SKU, all on one type. */
+export function searchPallets(
+  wasm: PlannerWasm, skus: readonly SkuDemand[], counts: readonly number[], type: PalletTypeMm, limits: PlanLimits, seed: number,
+): WasmPalletizing {
+  const loadable = skus.map((d, i) => ({ d, count: counts[i]! })).filter((x) => x.count > 0);
+  if (loadable.length === 0) return { pallets: [], left: new Map(), timeLimited: false };
+  const p = type;
   const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed];
-  pushCargo(input, loadable.map((d) => ({
-    l: d.l, w: d.w, h: d.h, weightG: d.weightG, count: d.units,
+  pushCargo(input, loadable.map(({ d, count }) => ({
+    l: d.l, w: d.w, h: d.h, weightG: d.weightG, count,
     orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0,
   })));
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
   const timeLimited = reader.next() === 1;
   const count = reader.next();
-  // units of a SKU go to its order lines in line order
-  const cursor = loadable.map((d) => ({ line: 0, used: 0, placed: 0, d }));
-  const pallets: PlannedPallet[] = [];
-  let unitsPalletized = 0;
+  const placed = loadable.map(() => 0);
+  const pallets: RawPallet[] = [];
   for (let k = 0; k < count; k++) {
-    const boxes = readBoxes(reader);
-    const placed: PalletUnit[] = boxes.map((b) => {
-      const c = cursor[b.type]!;
-      while (c.used >= c.d.lines[c.line]!.units) {
+    const boxes = readBoxes(reader).map((b) => {
+      placed[b.type]!++;
+      return { d: loadable[b.type]!.d, box: { x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h } };
+    });
+    pallets.push({ type, boxes });
+  }
+  const left = new Map<SkuDemand, number>();
+  loadable.forEach(({ d, count: n }, i) => {
+    if (placed[i]! < n) left.set(d, n - placed[i]!);
+  });
+  return { pallets, left, timeLimited };
+}
+
+/** Numbers the pallets AP1, AP2, ... and hands each SKU's units to its order lines in line order. */
+export function finishPallets(raw: readonly RawPallet[]): PlannedPallet[] {
+  const cursor = new Map<SkuDemand, { line: number; used: number }>();
+  return raw.map((r, k) => {
+    const units: PalletUnit[] = r.boxes.map(({ d, box }) => {
+      let c = cursor.get(d);
+      if (!c) cursor.set(d, (c = { line: 0, used: 0 }));
+      while (c.used >= d.lines[c.line]!.units) {
         c.line++;
         c.used = 0;
       }
       c.used++;
-      c.placed++;
-      const line = c.d.lines[c.line]!;
-      return { sku: c.d.sku, purchase_order: line.purchase_order, line_item_number: line.line_item_number, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h };
+      const line = d.lines[c.line]!;
+      return { sku: d.sku, purchase_order: line.purchase_order, line_item_number: line.line_item_number, x: box.x, y: box.y, z: box.z, l: box.l, w: box.w, h: box.h };
     });
-    unitsPalletized += placed.length;
-    const weightG = p.weightG + boxes.reduce((s, b) => s + loadable[b.type]!.weightG, 0);
-    pallets.push({
+    const p = r.type;
+    return {
       pallet_index: `AP${k + 1}`,
       pallet_code: p.code,
       length_mm: p.l,
       width_mm: p.w,
-      height_mm: p.h + placed.reduce((m, u) => Math.max(m, u.z + u.h), 0),
-      weight_g: weightG,
-      units: placed,
-      layers: layersOf(placed),
-      contents: contentsOf(placed),
-    });
-  }
-  // the palletizer leaves a unit only when no pallet can take it
-  for (const c of cursor) {
-    if (c.placed < c.d.units) unplaced.push({ kind: 'unit', ref: c.d.sku, count: c.d.units - c.placed, reason: 'too_large_for_pallet' });
-  }
-  const volume = loadable.reduce((s, d) => s + d.units * d.l * d.w * d.h, 0);
-  const weight = loadable.reduce((s, d) => s + d.units * d.weightG, 0);
-  const lowerBound = Math.max(Math.ceil(volume / (p.l * p.w * p.loadHeight)), Math.ceil(weight / p.loadWeightG));
-  return { pallets, unplaced, lowerBound, units, unitsPalletized, timeLimited };
+      height_mm: p.h + units.reduce((m, u) => Math.max(m, u.z + u.h), 0),
+      weight_g: p.weightG + r.boxes.reduce((s, b) => s + b.d.weightG, 0),
+      units,
+      layers: layersOf(units),
+      contents: contentsOf(units),
+    };
+  });
 }
 
-function layersOf(units: readonly PalletUnit[]): PalletLayer[] {
+export function layersOf(units: readonly PalletUnit[]): PalletLayer[] {
   const byZ = new Map<number, number[]>();
-  units.forEach((u, i) => byZ.set(u.z, [...(byZ.get(u.z) ?? []), i]));
+  units.forEach((u, i) => {
+    const layer = byZ.get(u.z);
+    if (layer) layer.push(i);
+    else byZ.set(u.z, [i]);
+  });
   return [...byZ.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([z, unit_indexes]) => ({ z, height: Math.max(...unit_indexes.map((i) => units[i]!.h)), unit_indexes }));
+    .map(([z, unit_indexes]) => ({ z, height: unit_indexes.reduce((m, i) => Math.max(m, units[i]!.h), 0), unit_indexes }));
 }
 
 /** Spec 2.2: grouped by SKU / purchase order / line item, quantities summed, in first-seen order. */

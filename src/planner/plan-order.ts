@@ -1,10 +1,12 @@
 // Plans an order: its SKU units onto pallets, then pallets, pre-built pallets and loose boxes
 // into its containers. Runs inside a planner worker (load-planner.ts); same input and seed give
 // the same plan unless the time limit cuts a search short (metrics.time_limited).
-import { loadOrderContainers } from './load-containers.js';
-import { palletizeOrder, palletTypeMm } from './palletize.js';
+import { loadOrderContainers, type LoadResult } from './load-containers.js';
+import { finishPallets, orderDemand, palletTypeMm } from './palletize.js';
+import { palletizations } from './palletizations.js';
+import { palletLowerBound } from './pallet-lower-bound.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { OrderPlan, PlanLimits, PlanOrderInput } from './plan-types.js';
+import type { OrderPlan, PlanLimits, PlanOrderInput, PlannedPallet, Unplaced } from './plan-types.js';
 
 export type {
   ContainerPlacement, OrderPlan, PalletContentsLine, PalletLayer, PalletUnit, PlacementKind, PlanLimits, PlanMetrics,
@@ -14,31 +16,79 @@ export type {
 /** Greedy placements per search; sized so a large order plans well within the time limit. */
 export const DEFAULT_EFFORT = 4000;
 export const DEFAULT_SEED = 1;
+/** Units one plan takes: far above a container load of cartons, and the plan's memory stays bounded. */
+export const MAX_PLANNED_UNITS = 1_000_000;
+
+interface Candidate {
+  pallets: PlannedPallet[];
+  unitsUnplaced: Unplaced[];
+  loaded: LoadResult;
+  offDefault: number;
+  timeLimited: boolean;
+}
+
+/** What a candidate leaves behind, counted in units (a pallet left counts its units). */
+function leftBehind(c: Candidate): number {
+  const onPallet = new Map(c.pallets.map((p) => [p.pallet_index, p.units.length]));
+  return c.unitsUnplaced.reduce((s, u) => s + u.count, 0)
+    + c.loaded.unplaced.reduce((s, u) => s + (u.kind === 'pallet' ? onPallet.get(u.ref) ?? 1 : u.count), 0);
+}
+
+/** Least left behind, then fewest containers, then fewest pallets, then fewest off the default type. */
+function score(c: Candidate): number[] {
+  return [leftBehind(c), c.loaded.containers.length, c.pallets.length, c.offDefault];
+}
+
+function isBetter(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+}
 
 export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
   const t0 = performance.now();
   const { lane, order } = input;
   const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
-  const palletDoc = input.palletCode === undefined ? lane.pallet_types[0] : lane.pallet_types.find((p) => p.code === input.palletCode);
-  const palletType = palletDoc ? palletTypeMm(lane, palletDoc) : undefined;
+  const docs = input.palletCode === undefined ? lane.pallet_types : lane.pallet_types.filter((p) => p.code === input.palletCode);
+  const types = docs.map((p) => palletTypeMm(lane, p));
+  const demand = orderDemand(lane, order.order_items);
+  if (demand.units > MAX_PLANNED_UNITS) {
+    throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_PLANNED_UNITS} in one plan`);
+  }
+  const noType: Unplaced[] = types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
   // palletizing gets most of the time; loading works on far fewer, larger items
-  const palletized = palletizeOrder(wasm, lane, order.order_items, palletType, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
-  const remaining = Math.max(1, limits.timeLimitMs - (performance.now() - t0));
-  const loaded = loadOrderContainers(
-    wasm, lane, order.order_containers, palletized.pallets, order.pre_builts, order.loose_boxes, { ...limits, timeLimitMs: remaining }, seed,
-  );
+  const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
+  if (options.length === 0) options.push({ pallets: [], unplaced: [], timeLimited: false, offDefault: 0 });
+  let best: Candidate | undefined;
+  let timeLimited = false;
+  options.forEach((option, k) => {
+    // past the time limit, the candidates not yet loaded are dropped: the plan says time_limited
+    if (best && performance.now() - t0 > limits.timeLimitMs) {
+      timeLimited = true;
+      return;
+    }
+    const pallets = finishPallets(option.pallets);
+    const remaining = Math.max(1, (limits.timeLimitMs - (performance.now() - t0)) / (options.length - k));
+    const loaded = loadOrderContainers(
+      wasm, lane, order.order_containers, pallets, order.pre_builts, order.loose_boxes, { ...limits, timeLimitMs: remaining }, seed,
+    );
+    const candidate = { pallets, unitsUnplaced: option.unplaced, loaded, offDefault: option.offDefault, timeLimited: option.timeLimited || loaded.timeLimited };
+    timeLimited ||= candidate.timeLimited;
+    if (!best || isBetter(score(candidate), score(best))) best = candidate;
+  });
+  const chosen = best!;
+  const unitsPalletized = chosen.pallets.reduce((s, p) => s + p.units.length, 0);
   return {
-    pallets: palletized.pallets,
-    containers: loaded.containers,
-    unplaced: [...palletized.unplaced, ...loaded.unplaced],
+    pallets: chosen.pallets,
+    containers: chosen.loaded.containers,
+    unplaced: [...demand.unplaced, ...noType, ...chosen.unitsUnplaced, ...chosen.loaded.unplaced],
     metrics: {
       planner_ms: performance.now() - t0,
-      pallet_count: palletized.pallets.length,
-      container_count: loaded.containers.length,
-      pallet_lower_bound: palletized.lowerBound,
-      units: palletized.units,
-      units_palletized: palletized.unitsPalletized,
-      time_limited: palletized.timeLimited || loaded.timeLimited,
+      pallet_count: chosen.pallets.length,
+      container_count: chosen.loaded.containers.length,
+      pallet_lower_bound: palletLowerBound(demand, types),
+      units: demand.units,
+      units_palletized: unitsPalletized,
+      time_limited: timeLimited,
     },
   };
 }

@@ -11,11 +11,13 @@ import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
+import type { OrderPlan } from './plan-types.js';
+import { compactPlan } from './plan-storage.js';
 
 const CONSUMER = 'planning';
 
 export interface OrderPlanner {
-  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<unknown>;
+  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<OrderPlan>;
 }
 
 export interface PlanningReactorOptions {
@@ -57,7 +59,9 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
-      result = { plan: await options.planner.plan({ lane: submitted.lane, order: submitted.order }), planned_at: utcTimestamp() };
+      // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
+      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }));
+      result = { plan, planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;
       result = { reason: (error as Error).message, failed_at: utcTimestamp() };

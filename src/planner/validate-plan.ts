@@ -55,15 +55,18 @@ function firstNonJson(value: unknown, path: string): string | undefined {
 
 function checkPallets(input: PlanOrderInput, plan: OrderPlan, mm: number, g: number, v: string[]): void {
   const lane = input.lane;
-  const type = input.palletCode === undefined ? lane.pallet_types[0] : lane.pallet_types.find((p) => p.code === input.palletCode);
-  if (plan.pallets.length > 0 && !type) v.push('pallets built without a pallet type');
-  if (!type) return;
+  const types = new Map(lane.pallet_types.map((p) => [p.code, p]));
   const items = new Map<string, ItemDocument>(lane.items.map((i) => [i.sku, i]));
-  const deckL = type.length * mm, deckW = type.width * mm, palletH = type.height * mm;
   plan.pallets.forEach((p, k) => {
     const at = `${p.pallet_index}`;
     if (p.pallet_index !== `AP${k + 1}`) v.push(`pallet ${k}: index ${p.pallet_index}, expected AP${k + 1}`);
-    if (p.pallet_code !== type.code) v.push(`${at}: pallet code ${p.pallet_code}, expected ${type.code}`);
+    const type = types.get(p.pallet_code);
+    if (!type) {
+      v.push(`${at}: pallet code ${p.pallet_code} is no pallet type of the lane`);
+      return;
+    }
+    if (input.palletCode !== undefined && p.pallet_code !== input.palletCode) v.push(`${at}: pallet code ${p.pallet_code}, the input asked for ${input.palletCode}`);
+    const deckL = type.length * mm, deckW = type.width * mm, palletH = type.height * mm;
     if (p.units.length === 0) v.push(`${at}: no units`);
     let top = 0;
     let unitWeight = 0;
@@ -84,16 +87,28 @@ function checkPallets(input: PlanOrderInput, plan: OrderPlan, mm: number, g: num
       if (!matchesOneOf([u.l, u.w, u.h], options)) v.push(`${where}: sizes ${u.l}x${u.w}x${u.h} are no allowed orientation of the item`);
     });
     checkBoxes(at, p.units, v);
-    if (palletH + top > type.max_height * mm + EPS) v.push(`${at}: ${palletH + top} mm high, over max_height`);
+    if (palletH + top > type.max_height * mm + EPS) v.push(`${at}: ${palletH + top} mm high, over max_height of ${type.code}`);
     if (!roundedUpFrom(p.height_mm, palletH + top)) v.push(`${at}: height_mm ${p.height_mm}, computed ${palletH + top}`);
     const weight = type.weight * g + unitWeight;
-    if (weight > type.max_weight * g + EPS) v.push(`${at}: ${weight} g, over max_weight`);
+    if (weight > type.max_weight * g + EPS) v.push(`${at}: ${weight} g, over max_weight of ${type.code}`);
     if (p.weight_g < weight - EPS || p.weight_g > weight + p.units.length + 1 + EPS) v.push(`${at}: weight_g ${p.weight_g}, computed ${weight}`);
     if (Math.abs(p.length_mm - deckL) >= 1 || Math.abs(p.width_mm - deckW) >= 1) v.push(`${at}: deck ${p.length_mm}x${p.width_mm}, expected ${deckL}x${deckW}`);
     checkContents(p, v);
-    const inLayers = p.layers.flatMap((l) => l.unit_indexes);
-    if (inLayers.length !== p.units.length || new Set(inLayers).size !== p.units.length) v.push(`${at}: layers do not list every unit once`);
-    for (const layer of p.layers) for (const i of layer.unit_indexes) if (p.units[i]?.z !== layer.z) v.push(`${at}: unit ${i} is not at its layer's height ${layer.z}`);
+    checkLayers(at, p, v);
+  });
+}
+
+/** Layers list every unit once, each at its layer's base, bottom layer first. */
+function checkLayers(at: string, p: PlannedPallet, v: string[]): void {
+  const inLayers = p.layers.flatMap((l) => l.unit_indexes);
+  if (inLayers.length !== p.units.length || new Set(inLayers).size !== p.units.length) v.push(`${at}: layers do not list every unit once`);
+  p.layers.forEach((layer, k) => {
+    if (k > 0 && layer.z <= p.layers[k - 1]!.z) v.push(`${at}: layer ${k + 1} is not above layer ${k}`);
+    for (const i of layer.unit_indexes) {
+      const u = p.units[i];
+      if (u?.z !== layer.z) v.push(`${at}: unit ${i} is not at its layer's height ${layer.z}`);
+      else if (u.h > layer.height) v.push(`${at}: unit ${i} is taller than its layer (${layer.height} mm)`);
+    }
   });
 }
 

@@ -105,3 +105,14 @@ t.test('same input and seed, same plan', async (t) => {
   const input = { lane: boxes, order: order({ order_items: [line('A', 130), line('B', 45), line('C', 170)] }), seed: 7 };
   t.same(withoutTiming(planChecked(t, input)), withoutTiming(planChecked(t, input)));
 });
+
+t.test('cartons too small to list layer by layer still go on pallets, by the block search', async (t) => {
+  const plan = planChecked(t, { lane: lane([item('TINY', 0.5, 0.5, 0.5, 0.001), item('A', 40, 30, 25, 9.5)]), order: order({ order_items: [line('TINY', 300), line('A', 10)] }) });
+  t.equal(plan.metrics.units_palletized, 310);
+  t.same(plan.unplaced, []);
+});
+
+t.test('an order of more units than one plan takes fails with the reason', async (t) => {
+  const input = { lane: boxes, order: order({ order_items: [line('A', 600_000), line('C', 400_001)] }) };
+  t.throws(() => planChecked(t, input), /1000001 units; the load planner takes at most 1000000/);
+});

@@ -2,7 +2,7 @@
 import t, { type Test } from 'tap';
 import type { OrderPlan } from '../../src/planner/plan-types.js';
 import { validatePlan } from '../../src/planner/validate-plan.js';
-import { item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
+import { EUR, GMA, item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
 import { planChecked } from './plan.js';
 
 const input = {
@@ -73,4 +73,28 @@ t.test('each broken rule is caught', async (t) => {
   }, /loaded twice/);
   broken(t, 'a wrong utilization', (p) => { p.containers[0]!.volume_utilization = 0.99; }, /volume_utilization/);
   broken(t, 'a number JSON cannot hold', (p) => { p.containers[0]!.weight_utilization = NaN; }, /weight_utilization does not survive JSON/);
+});
+
+t.test('each pallet is checked against its own pallet type', async (t) => {
+  // GMA (fixtures): 200 cm high at most, 1,200 kg; EUR: 220 cm, 1,500 kg
+  const both = { lane: lane([item('X', 50, 50, 40, 10, true)], [EUR, GMA]), order: order({ order_items: [line('X', 40)] }) };
+  const plan = planChecked(t, both);
+  t.ok(plan.pallets.every((p) => p.pallet_code === 'GMA'), 'X goes on GMA');
+  const check = (what: string, mutate: (p: OrderPlan) => void, expected: RegExp): void => {
+    const copy = structuredClone(plan);
+    mutate(copy);
+    t.match(validatePlan(both, copy).join('\n'), expected, what);
+  };
+  check('over the GMA max_height, within EUR\'s', (p) => {
+    const pallet = p.pallets[0]!;
+    const top = pallet.units.reduce((m, u) => Math.max(m, u.z + u.h), 0);
+    pallet.units.push({ ...pallet.units[0]!, z: top, x: 0, y: 0 }, { ...pallet.units[0]!, z: top + 400, x: 0, y: 0 });
+    pallet.height_mm += 800;
+  }, /over max_height of GMA/);
+  // the same pallets read with X at 80 kg: 16 of them weigh 1,280 kg, over GMA's limit, within EUR's
+  const heavier = { ...both, lane: lane([item('X', 50, 50, 40, 80, true)], [EUR, GMA]) };
+  t.match(validatePlan(heavier, plan).join('\n'), /over max_weight of GMA/, 'over the GMA max_weight, within EUR\'s');
+  check('a pallet code the lane does not have', (p) => { p.pallets[0]!.pallet_code = 'CHEP'; }, /no pallet type of the lane/);
+  check('an EUR code on a GMA deck', (p) => { p.pallets[0]!.pallet_code = 'EUR'; }, /deck 1219x1016, expected 1200x800/);
+  t.match(validatePlan({ ...both, palletCode: 'EUR' }, plan).join('\n'), /the input asked for EUR/, 'a pallet code other than the one asked for');
 });

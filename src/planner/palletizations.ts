@@ -1,0 +1,185 @@
+// The ways worth trying to put an order's SKU units on the lane's pallet types: for each type, the
+// best of (a) single-SKU layered pallets only, (b) full layered pallets and the block search on the
+// rest, (c) the block search on everything; and, with several types, each SKU's full pallets on the
+// type that gives it the least deck area per unit. plan-order.ts loads each into containers and keeps
+// the one needing the fewest containers, then pallets, then the fewest off the default type.
+import type { PlannerWasm } from './planner-wasm.js';
+import type { PlanLimits, Unplaced } from './plan-types.js';
+import {
+  layeredPallets, type OrderDemand, type PalletTypeMm, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+  type WasmPalletizing,
+} from './palletize.js';
+import type { SingleSkuPallet } from './single-sku-pallet.js';
+
+export interface Palletization {
+  pallets: RawPallet[];
+  /** Units no pallet of the candidate's types takes. */
+  unplaced: Unplaced[];
+  timeLimited: boolean;
+  /** Pallets not of the lane's default type (the first): fewer wins a tie. */
+  offDefault: number;
+}
+
+interface Option {
+  pallets: RawPallet[];
+  left: Map<SkuDemand, number>;
+  timeLimited: boolean;
+}
+
+const leftUnits = (o: Option): number => [...o.left.values()].reduce((s, n) => s + n, 0);
+
+/** Fewest units left, then fewest pallets; a tie keeps the earlier (more regular) option. */
+function better(a: Option, b: Option): Option {
+  const la = leftUnits(a);
+  const lb = leftUnits(b);
+  return lb < la || (lb === la && b.pallets.length < a.pallets.length) ? b : a;
+}
+
+function offDefault(pallets: readonly RawPallet[], defaultCode: string): number {
+  return pallets.reduce((n, p) => n + (p.type.code === defaultCode ? 0 : 1), 0);
+}
+
+function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplaced['reason']>): Unplaced[] {
+  const out: Unplaced[] = [];
+  for (const [d, count] of left) if (count > 0) out.push({ kind: 'unit', ref: d.sku, count, reason: reasons.get(d) ?? 'too_large_for_pallet' });
+  return out;
+}
+
+export function palletizations(
+  wasm: PlannerWasm, demand: OrderDemand, types: readonly PalletTypeMm[], limits: PlanLimits, seed: number,
+): Palletization[] {
+  const skus = demand.skus;
+  if (types.length === 0 || skus.length === 0) return [];
+  const defaultCode = types[0]!.code;
+  // two searches per type, one more per type for the mixed-type candidate, each with its share of
+  // the time left; past the limit the searches are skipped and the layered pallets stand
+  const deadline = performance.now() + limits.timeLimitMs;
+  let searchesLeft = types.length * 2 + (types.length > 1 ? types.length : 0);
+  let skipped = false;
+  let ran = false;
+  // the same units on the same type search alike: asked again (no full pallets took any), the
+  // answer is the one already found
+  const found = new Map<string, WasmPalletizing>();
+  const search = (counts: readonly number[], type: PalletTypeMm): WasmPalletizing | undefined => {
+    const key = `${type.code}:${counts.join()}`;
+    const known = found.get(key);
+    searchesLeft--;
+    if (known) return known;
+    const left = deadline - performance.now();
+    // the first search always runs: the block search on everything is today's plan, the fallback
+    if (left <= 0 && ran) {
+      skipped = true;
+      return undefined;
+    }
+    ran = true;
+    const result = searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed);
+    found.set(key, result);
+    return result;
+  };
+  // layers only for SKUs with half a pallet's worth or more: smaller ones share pallets with others,
+  // and many SKUs of a few cartons each would spend the time on layers no plan uses
+  const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
+    2 * d.units * d.l * d.w * d.h >= t.l * t.w * t.loadHeight || 2 * d.units * d.weightG >= t.loadWeightG;
+  const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)));
+  const out: Palletization[] = [];
+
+  types.forEach((type, ti) => {
+    const layers = single[ti]!;
+    const fit = skus.map((d) => unfitReason(d, type) === undefined);
+    const reasons = new Map<SkuDemand, Unplaced['reason']>();
+    const unfit = new Map<SkuDemand, number>();
+    skus.forEach((d, i) => {
+      if (fit[i]) return;
+      unfit.set(d, d.units);
+      reasons.set(d, unfitReason(d, type) ?? 'too_large_for_pallet');
+    });
+    // cartons too small to list by the layer go to the block search only
+    const layerable = skus.every((_, i) => !fit[i] || layers[i]);
+    const layered: Option | undefined = layerable ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false } : undefined;
+    const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
+    // the search on everything first: it is the fallback when time runs short
+    const all = search(skus.map((d, i) => (fit[i] ? d.units : 0)), type);
+    const rest = search(skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units)), type);
+    // on a tie the more regular wins: layered only, then full layered pallets first; the first
+    // search always runs, so there is at least one option
+    let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
+    if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
+    if (all) best = better(best, { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited });
+    const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false);
+    out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
+  });
+
+  if (types.length > 1) {
+    const mixed = mixedTypes(skus, types, single, search, defaultCode);
+    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped });
+  }
+  return out;
+}
+
+/** Every unit on single-SKU layered pallets, the last one partly filled. */
+function allLayered(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet | undefined): RawPallet[] {
+  if (!pallet) return [];
+  const per = pallet.perPallet;
+  const part = d.units % per;
+  return [...layeredPallets(d, type, pallet, Math.floor(d.units / per)), ...(part > 0 ? layeredPallets(d, type, pallet, 1, part) : [])];
+}
+
+function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDemand, number> {
+  const m = new Map(a);
+  for (const [d, n] of b) m.set(d, (m.get(d) ?? 0) + n);
+  return m;
+}
+
+/**
+ * Each SKU's full pallets on the type giving it the least deck area per unit (the container floor
+ * it takes), the rest by the block search on one type (the best of each), or layered on its own
+ * type where that type does not take it. Undefined when every SKU prefers the same type.
+ */
+function mixedTypes(
+  skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
+  search: (counts: readonly number[], type: PalletTypeMm) => WasmPalletizing | undefined, defaultCode: string,
+): Palletization | undefined {
+  const choice = skus.map((_, i) => {
+    let best = -1;
+    types.forEach((t, ti) => {
+      const s = single[ti]![i];
+      if (!s) return;
+      const area = (t.l * t.w) / s.perPallet;
+      if (best < 0 || area < (types[best]!.l * types[best]!.w) / single[best]![i]!.perPallet) best = ti;
+    });
+    return best;
+  });
+  const placeable = choice.filter((c) => c >= 0);
+  if (placeable.every((c) => c === placeable[0])) return undefined;
+  const fitsSome = skus.map((d) => types.some((t) => unfitReason(d, t) === undefined));
+  const unfit = new Map<SkuDemand, number>();
+  const reasons = new Map<SkuDemand, Unplaced['reason']>();
+  skus.forEach((d, i) => {
+    if (fitsSome[i]) return;
+    unfit.set(d, d.units);
+    reasons.set(d, unfitReason(d, types[0]!) ?? 'too_large_for_pallet');
+  });
+  if (skus.some((_, i) => fitsSome[i] && choice[i]! < 0)) return undefined; // cartons too small for layers: the per-type candidates cover them
+  const full = skus.flatMap((d, i) => {
+    const c = choice[i]!;
+    return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.perPallet));
+  });
+  const layered: Option = { pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))), left: unfit, timeLimited: false };
+  let best = layered;
+  let timeLimited = false;
+  types.forEach((type, ti) => {
+    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? d.units % single[choice[i]!]![i]!.perPallet : 0));
+    // a remainder this type cannot take stays on a layered pallet of its own type
+    const own = skus.flatMap((d, i) => {
+      const c = choice[i]!;
+      if (c < 0 || single[ti]![i]) return [];
+      const part = d.units % single[c]![i]!.perPallet;
+      return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
+    });
+    const rest = search(counts, type);
+    if (!rest) return;
+    timeLimited ||= rest.timeLimited;
+    best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
+  });
+  return { pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited, offDefault: offDefault(best.pallets, defaultCode) };
+}
