@@ -46,7 +46,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
   const records = options.deliveries;
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
 
-  async function handleOne(event: OrderPlannedEvent): Promise<void> {
+  async function handleOne(event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
     if (await records.emailRecord(event.id)) {
       await records.saveCheckpoint(EMAIL, event.position);
       return;
@@ -67,6 +67,8 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     try {
       pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
     } catch (error) {
+      // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
+      if (stopping()) throw error;
       // Rendering is a pure function of the stored events: trying again would fail again and hold up
       // every later e-mail. Record it for operators and go on.
       log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
@@ -90,11 +92,11 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       const rejected = error as NodemailerError;
       if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
       // The server refused this message for good (5xx); retrying would block every later e-mail.
-      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`);
+      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
       await record('failed', rejected.response ?? rejected.message, messageId);
       return;
     }
-    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`);
+    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
     await record(outcome.result, outcome.detail, messageId);
   }
 
@@ -109,7 +111,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async handle(events, stopping) {
         for (const event of events) {
           if (stopping()) return;
-          if (isOrderPlanned(event)) await handleOne(event);
+          if (isOrderPlanned(event)) await handleOne(event, stopping);
         }
       },
     });

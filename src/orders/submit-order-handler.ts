@@ -1,7 +1,7 @@
 // The story of a submit: decide against master data and the order's stream, take an id, append
 // the order expecting no stream (which reserves the reference), then answer once the order can be
 // read back.
-import type { EventStore } from '../eventstore/event-store.js';
+import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from './clock.js';
@@ -10,6 +10,8 @@ import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
+import { NotVisibleInTime } from './read-model/visibility-deadline.js';
+import { BodyRejected } from '../validation/json-body.js';
 
 export type SubmitOrderResult = { ok: true; order_id: number; service_ref: string } | { ok: false; errors: FieldErrors };
 
@@ -32,8 +34,21 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   const id = await deps.allocateOrderId();
   // When another submit with this reference wins the race since the check above, this one is
   // decided again on the stream it wrote and refused; its id stays unused.
-  const result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
+  let result;
+  try {
+    result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
+  } catch (error) {
+    // The order with its lane is over the event store's limit: nothing was stored; its id stays unused.
+    if (error instanceof AppendTooLarge) throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });
+    throw error;
+  }
   if (!result.ok) return result;
-  await deps.visible(result.position!);
+  try {
+    await deps.visible(result.position!);
+  } catch (error) {
+    // The order is stored: the 503 tells the client its id, so that it need not submit again.
+    if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${id.service_ref}`, error.ms, { ...id });
+    throw error;
+  }
   return { ok: true, ...id };
 }
