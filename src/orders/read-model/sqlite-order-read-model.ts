@@ -14,7 +14,7 @@ import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-stor
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 const PAGE_CACHE_KIB = 256 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
