@@ -6,16 +6,16 @@ import { ACME_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
 import { allEvents } from '../support/events.js';
 
-// Skipped since the compact plan (issue 13) merged: no order on the test lane yet found whose compact
-// plan is over a limit that its OrderSubmitted and the master data fit under. It passed before that merge.
-t.test('an OrderPlanned over the store limit becomes OrderPlanningFailed with the reason; the reactor is not stuck', { skip: 'needs an order whose compact plan exceeds a limit that OrderSubmitted and the master data fit under (sizes changed with the compact plan); to be re-sized' }, async (t) => {
+t.test('an OrderPlanned over the store limit becomes OrderPlanningFailed with the reason; the reactor is not stuck', async (t) => {
   const service = await startTestService({ key: ACME_KEY, maxAppendBytes: 2000 });
   t.teardown(async () => {
     await service.stop();
     removeDataDir(service.dataDir);
   });
-  // Stored compact, twelve lines of two SKUs make a plan over 2,000 bytes; one unit, under it.
-  const big = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'BIG', order_items: Array.from({ length: 12 }, (_, i) => ({ item: i % 2 ? 'SKU-1002' : 'SKU-1001', quantity: 7 + i, purchase_order: `PO-${i}`, line_item_number: String(i + 1) })) }) });
+  // Stored compact, a plan is still a row per placement: 150 loose cartons make one over 2,000 bytes
+  // from a short submit; one unit stays under it.
+  const cartons = [{ name: 'Carton', length: 30, width: 20, height: 20, weight: 5, count: 150 }];
+  const big = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'BIG', order_items: undefined, loose_boxes: cartons }) });
   const small = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'SMALL', order_items: [{ item: 'SKU-1001', quantity: 1 }] }) });
   t.equal(big.status, 201);
   t.equal(small.status, 201);
