@@ -73,14 +73,16 @@ t.test('a link to an order that does not exist is refused like a bad one', async
 
 t.test('the e-mail carries the viewer link', async (t) => {
   const outbox = join(service.dataDir, 'outbox');
+  // The .eml only: the outbox writes a .tmp first and renames it once whole.
+  const isEmail = (file: string) => file.startsWith(serviceRef) && file.endsWith('.eml');
   await eventually(async () => {
     try {
-      return readdirSync(outbox).some((file) => file.startsWith(serviceRef));
+      return readdirSync(outbox).some(isEmail);
     } catch {
       return false;
     }
   });
-  const eml = readFileSync(join(outbox, readdirSync(outbox).find((file) => file.startsWith(serviceRef))!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const eml = readFileSync(join(outbox, readdirSync(outbox).find(isEmail)!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   t.match(eml, new RegExp(`https://orders\\.example\\.com/ops/plans/${serviceRef}\\?token=\\d+\\.[\\w-]+`));
   t.notMatch(eml, ACME_KEY);
 });
