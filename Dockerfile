@@ -14,7 +14,9 @@ RUN npm ci && npm prune --omit=dev
 
 # Run: the built service, its production dependencies and the demo seed document, as the `node` user.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=8000 ORDERS_DATA_DIR=/data
+# HOST: a container's loopback is unreachable from outside it; the service's own default is 127.0.0.1.
+# ORDERS_SEED_FILE empty: no demo document (its API key is published); give your own master data.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 ORDERS_DATA_DIR=/data ORDERS_SEED_FILE=
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -13,8 +13,6 @@ import { Placement } from './placement';
 export const SPACE_LOWEST: i32 = 0;
 /** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
 export const SPACE_CORNER: i32 = 1;
-/** Nearest the back wall, then lowest: a load a warehouse fills from the back to the door. */
-export const SPACE_BACK: i32 = 2;
 
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
@@ -37,7 +35,6 @@ export class BlockSearch {
   effort: i64 = 0;
   stopped: bool = false;
   spaceRule: i32 = SPACE_CORNER;
-  anchorBack: bool = false;
   // the current move: space and ranked candidate blocks
   moveSpace: i32 = -1;
   candBlock: StaticArray<i32>;
@@ -148,8 +145,6 @@ export class BlockSearch {
       let a = 0, c = 0, d = 0;
       if (rule == SPACE_LOWEST) {
         a = z; c = min(dx, dy); d = max(dx, dy);
-      } else if (rule == SPACE_BACK) {
-        a = x1; c = z; d = dy;
       } else {
         // sorted (dx, dy, z)
         a = dx; c = dy; d = z;
@@ -211,14 +206,14 @@ export class BlockSearch {
     return false;
   }
 
-  /** Where block b goes in space i: the corner nearest the bin's corner (or the back wall). */
+  /** Where block b goes in space i: the corner nearest the bin's corner. */
   anchor(s: LoadState, i: i32, b: i32): void {
     const sp = s.sp;
     const o = i * SP_STRIDE;
     const x1 = unchecked(sp[o + SP_X1]), y1 = unchecked(sp[o + SP_Y1]);
     const x2 = unchecked(sp[o + SP_X2]), y2 = unchecked(sp[o + SP_Y2]);
     const l = unchecked(this.blocks.l[b]), w = unchecked(this.blocks.w[b]);
-    this.anchorX = this.anchorBack || x1 <= this.bin.l - x2 ? x1 : x2 - l;
+    this.anchorX = x1 <= this.bin.l - x2 ? x1 : x2 - l;
     this.anchorY = y1 <= this.bin.w - y2 ? y1 : y2 - w;
   }
 

@@ -1,19 +1,22 @@
 // Container loading: pallets, pre-built pallets and loose cartons into the order's container
-// types, as few containers as possible, then the least container volume.
+// types, as few containers as possible, then the least container volume. In a container nothing
+// stands on anything but a double-stacked top on its bottom, so each container is a floor plan of
+// stacks (floor-stacks.ts) laid in rows (floor-rows.ts) and balanced (floor-balance.ts).
 import { Bin, Cargo } from './cargo';
-import { generateBlocks } from './blocks';
-import { BlockSearch, deadlineHit, SearchLimits, SPACE_BACK } from './block-search';
+import { balanceLoad, BalancedLoad } from './floor-balance';
+import { FloorPlan } from './floor-rows';
 import { nowMs } from './clock';
-import { LoadState } from './load-state';
-import { InputReader, OutputWriter, writeBoxes } from './wire';
+import { floorDeadlineHit, layFloor, RowScratch, setFloorDeadline } from './floor-rows';
+import { buildStacks, countClasses, StackKind } from './floor-stacks';
+import { InputReader, OutputWriter } from './wire';
 
 export const FITS: i32 = 0;
 export const TOO_LARGE_FOR_EVERY_TYPE: i32 = 1;
 export const OVER_PAYLOAD: i32 = 2;
 export const OUT_OF_CONTAINERS: i32 = 3;
 
-const MAX_BLOCKS: i32 = 6000;
-const BEAM_WIDTH: i32 = 4;
+/** Floor plans of ordinary orders take milliseconds; the limit only guards against thousands of carton sizes. */
+const MIN_LOADING_MS: i32 = 250;
 
 /**
  * Input: time limit ms, effort per container tried, seed, container types (n, then per type
@@ -22,23 +25,28 @@ const BEAM_WIDTH: i32 = 4;
  * w, h], then per cargo type: [count not loaded, reason].
  */
 export function loadContainersJob(input: InputReader): StaticArray<i32> {
-  const start = nowMs();
+  // floor plans are deterministic and take milliseconds; the time limit only guards against
+  // orders of thousands of different sizes
+  const started = nowMs();
   const timeLimit = input.next();
-  const effort = input.next();
-  const seed = <u32>input.next();
+  input.next();
+  input.next();
+  // the greedy choice gets at least MIN_LOADING_MS, so a palletizer that used up the order's time
+  // never leaves every pallet unplaced; the search for a better choice only runs within the limit
+  const limitAt = timeLimit > 0 ? started + <f64>timeLimit : f64.MAX_VALUE;
+  setFloorDeadline(timeLimit > 0 ? started + <f64>max(timeLimit, MIN_LOADING_MS) : f64.MAX_VALUE);
   const nBins = input.next();
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
+  let widest = 0;
   for (let k = 0; k < nBins; k++) {
     bins[k] = new Bin(input.next(), input.next(), input.next(), 0);
     bins[k].maxWeight = <f64>input.next();
     available[k] = input.next();
+    widest = max(widest, bins[k].w);
   }
   const cargo = input.readCargo();
-  const limits = new SearchLimits();
-  if (timeLimit > 0) limits.deadlineMs = start + <f64>timeLimit;
-  if (effort > 0) limits.effort = <i64>effort;
-  limits.maxWidth = BEAM_WIDTH;
+  const scratch = new RowScratch(widest);
 
   const counts = new StaticArray<i32>(cargo.n);
   const reason = new StaticArray<i32>(cargo.n);
@@ -51,56 +59,29 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     items += cargo.count[t];
   }
 
-  const searches = new StaticArray<BlockSearch | null>(nBins);
+  const start = new StaticArray<i32>(cargo.n);
+  for (let t = 0; t < cargo.n; t++) start[t] = counts[t];
+  const loaded = new StaticArray<i32>(cargo.n);
+  const greedy = greedyTypes(cargo, bins, available, counts, scratch, loaded);
+  let chosen = greedy;
+  let everything = true;
+  for (let t = 0; t < cargo.n; t++) if (counts[t] > 0) everything = false;
+  if (everything && greedy.length > 1 && !floorDeadlineHit && nowMs() < limitAt) {
+    const better = fewerOrSmaller(cargo, bins, available, start, greedy, scratch, loaded);
+    if (better != null) chosen = better;
+  }
+
   const out = new OutputWriter(16 + items * 8);
   const deadlineAt = out.reserve();
-  const containersAt = out.reserve();
-  let containers = 0;
-  const chosen = new LoadState(2048, cargo.n, items + 1);
-  while (true) {
-    let left = 0;
-    for (let t = 0; t < cargo.n; t++) left += counts[t];
-    if (left == 0) break;
-    // Try every type still available; prefer one that takes everything left (the smallest
-    // such), otherwise the one that loads the most volume.
-    let pick = -1;
-    let pickAll = false;
-    let pickVolume: f64 = 0;
-    for (let k = 0; k < nBins; k++) {
-      if (available[k] <= 0) continue;
-      let search = searches[k];
-      if (search == null) {
-        const s = new BlockSearch(cargo, bins[k], generateBlocks(cargo, bins[k], counts, MAX_BLOCKS, 0, seed), limits, 2048, items + 1, BEAM_WIDTH);
-        s.spaceRule = SPACE_BACK;
-        s.anchorBack = true;
-        searches[k] = s;
-        search = s;
-      }
-      search.restart();
-      const best = search.run(search.root(counts));
-      if (best.np == 0) continue;
-      let all = true;
-      for (let t = 0; t < cargo.n; t++) if (best.rem[t] > 0) all = false;
-      const better = pick < 0
-        || (all && !pickAll)
-        || (all && pickAll && bins[k].volume() < bins[pick].volume())
-        || (!all && !pickAll && (best.volume > pickVolume || (best.volume == pickVolume && bins[k].volume() < bins[pick].volume())));
-      if (better) {
-        pick = k;
-        pickAll = all;
-        pickVolume = best.volume;
-        chosen.copyFrom(best);
-      }
-    }
-    if (pick < 0) break;
-    out.push(pick);
-    writeBoxes(out, chosen, (searches[pick] as BlockSearch).blocks);
-    containers++;
-    available[pick]--;
-    for (let t = 0; t < cargo.n; t++) counts[t] = chosen.rem[t];
+  out.push(chosen.length);
+  for (let t = 0; t < cargo.n; t++) counts[t] = start[t];
+  for (let i = 0; i < chosen.length; i++) {
+    const c = chosen[i];
+    out.push(c.type);
+    balanceLoad(cargo, bins[c.type], c.kinds, c.selected, c.plan, out);
+    takeLoaded(c, counts);
   }
-  out.set(containersAt, containers);
-  out.set(deadlineAt, deadlineHit ? 1 : 0);
+  out.set(deadlineAt, floorDeadlineHit ? 1 : 0);
   for (let t = 0; t < cargo.n; t++) {
     if (refused[t] > 0) {
       out.push(refused[t]);
@@ -111,6 +92,268 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     }
   }
   return out.finish();
+}
+
+/**
+ * Container types one at a time: of those still available, one that takes everything left (the
+ * smallest such), else the one that loads the most volume. Leaves in counts[] what stays behind.
+ */
+function greedyTypes(cargo: Cargo, bins: StaticArray<Bin>, availableIn: StaticArray<i32>, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): Array<ContainerLoad> {
+  const available = new StaticArray<i32>(bins.length);
+  for (let k = 0; k < bins.length; k++) available[k] = availableIn[k];
+  const picks = new Array<ContainerLoad>();
+  while (true) {
+    let left = 0;
+    for (let t = 0; t < cargo.n; t++) left += counts[t];
+    if (left == 0) break;
+    let pick = -1;
+    let pickAll = false;
+    let pickVolume: f64 = 0;
+    let pickLoad: ContainerLoad | null = null;
+    for (let k = 0; k < bins.length; k++) {
+      if (available[k] <= 0) continue;
+      const tried = loadOne(cargo, bins, k, counts, scratch, loaded);
+      const load = tried.load;
+      if (load.volume <= 0) continue;
+      let all = true;
+      for (let t = 0; t < cargo.n; t++) if (loaded[t] < counts[t]) all = false;
+      const better = pick < 0
+        || (all && !pickAll)
+        || (all && pickAll && bins[k].volume() < bins[pick].volume())
+        || (!all && !pickAll && (load.volume > pickVolume || (load.volume == pickVolume && bins[k].volume() < bins[pick].volume())));
+      if (better) {
+        pick = k;
+        pickAll = all;
+        pickVolume = load.volume;
+        pickLoad = tried;
+      }
+    }
+    if (pickLoad == null) break;
+    const chosen = pickLoad as ContainerLoad;
+    picks.push(chosen);
+    takeLoaded(chosen, counts);
+    available[pick]--;
+  }
+  return picks;
+}
+
+/** Sets of containers tried against the greedy choice, and how many at most. */
+const MAX_SETS: i32 = 4000;
+const MAX_TRIES: i32 = 24;
+
+/**
+ * The greedy choice can miss the fewest containers or the least volume (a 45ft-HC and a 40ft-HC
+ * where two 40ft-HC do). Sets of one container fewer, then of as many with less volume, are tried
+ * in that order, each filled largest first; the first that takes everything wins. Returns null when
+ * none does (or there are too many sets to try).
+ */
+function fewerOrSmaller(
+  cargo: Cargo, bins: StaticArray<Bin>, available: StaticArray<i32>, counts: StaticArray<i32>, greedy: Array<ContainerLoad>,
+  scratch: RowScratch, loaded: StaticArray<i32>,
+): Array<ContainerLoad> | null {
+  const m = greedy.length;
+  let greedyVolume: f64 = 0;
+  for (let i = 0; i < m; i++) greedyVolume += bins[greedy[i].type].volume();
+  let cargoVolume: f64 = 0, cargoWeight: f64 = 0;
+  for (let t = 0; t < cargo.n; t++) {
+    cargoVolume += <f64>counts[t] * cargo.volumeOf(t);
+    cargoWeight += <f64>counts[t] * <f64>cargo.weight[t];
+  }
+  // every set of m - 1 or m containers within the counts: per type how many
+  const sets = new Array<StaticArray<i32>>();
+  const pick = new StaticArray<i32>(bins.length);
+  if (!collectSets(bins, available, pick, 0, m - 1, sets) || !collectSets(bins, available, pick, 0, m, sets)) return null;
+  const size = new Array<i32>(), volume = new Array<f64>(), order = new Array<i32>();
+  for (let i = 0; i < sets.length; i++) {
+    let n = 0, v: f64 = 0, payload: f64 = 0;
+    for (let k = 0; k < bins.length; k++) {
+      n += sets[i][k];
+      v += <f64>sets[i][k] * bins[k].volume();
+      payload += <f64>sets[i][k] * bins[k].maxWeight;
+    }
+    size.push(n);
+    volume.push(v);
+    if (v < cargoVolume || payload < cargoWeight || (n == m && v >= greedyVolume)) continue;
+    order.push(i);
+  }
+  for (let i = 1; i < order.length; i++) {
+    const a = order[i];
+    let j = i;
+    while (j > 0 && (size[order[j - 1]] > size[a] || (size[order[j - 1]] == size[a] && volume[order[j - 1]] > volume[a]))) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = a;
+  }
+  const left = new StaticArray<i32>(cargo.n);
+  for (let i = 0; i < order.length && i < MAX_TRIES; i++) {
+    const set = sets[order[i]];
+    // largest first
+    const types = new Array<i32>();
+    for (let k = 0; k < bins.length; k++) for (let c = 0; c < set[k]; c++) types.push(k);
+    for (let a = 1; a < types.length; a++) {
+      const k = types[a];
+      let j = a;
+      while (j > 0 && bins[types[j - 1]].volume() < bins[k].volume()) {
+        types[j] = types[j - 1];
+        j--;
+      }
+      types[j] = k;
+    }
+    for (let t = 0; t < cargo.n; t++) left[t] = counts[t];
+    let rest = 0;
+    const loads = new Array<ContainerLoad>();
+    for (let c = 0; c < types.length && !floorDeadlineHit; c++) {
+      loads.push(loadOne(cargo, bins, types[c], left, scratch, loaded));
+      rest = 0;
+      for (let t = 0; t < cargo.n; t++) {
+        left[t] -= loaded[t];
+        rest += left[t];
+      }
+      if (rest == 0) break;
+    }
+    if (rest == 0 && !floorDeadlineHit) return loads;
+  }
+  return null;
+}
+
+/** Adds to sets every choice of n containers from type k on within the counts; false past MAX_SETS. */
+function collectSets(bins: StaticArray<Bin>, available: StaticArray<i32>, pick: StaticArray<i32>, k: i32, n: i32, sets: Array<StaticArray<i32>>): bool {
+  if (n <= 0 && k == 0) return true;
+  if (k == bins.length) {
+    if (n != 0) return true;
+    if (sets.length >= MAX_SETS) return false;
+    const set = new StaticArray<i32>(bins.length);
+    for (let i = 0; i < bins.length; i++) set[i] = pick[i];
+    sets.push(set);
+    return true;
+  }
+  for (let c = min(n, available[k]); c >= 0; c--) {
+    pick[k] = c;
+    if (!collectSets(bins, available, pick, k + 1, n - c, sets)) return false;
+  }
+  pick[k] = 0;
+  return true;
+}
+
+/** Stacks of each floor class and their mean volume (what a row's value counts per stack). */
+function classTotals(kinds: Array<StackKind>, selected: StaticArray<i32>, avail: StaticArray<i32>, value: StaticArray<f64>): void {
+  for (let c = 0; c < avail.length; c++) {
+    avail[c] = 0;
+    value[c] = 0;
+  }
+  for (let i = 0; i < kinds.length; i++) {
+    const c = kinds[i].floorClass;
+    avail[c] += selected[i];
+    value[c] += <f64>selected[i] * kinds[i].volume;
+  }
+  for (let c = 0; c < avail.length; c++) if (avail[c] > 0) value[c] /= <f64>avail[c];
+}
+
+/** Takes what the load carries off counts[]. */
+function takeLoaded(c: ContainerLoad, counts: StaticArray<i32>): void {
+  for (let k = 0; k < c.kinds.length; k++) {
+    const n = c.load.placedKinds[k];
+    counts[c.kinds[k].bottom] -= n;
+    if (c.kinds[k].top >= 0) counts[c.kinds[k].top] -= n;
+  }
+}
+
+/** One container's load as planned: written out later exactly as it was judged. */
+class ContainerLoad {
+  constructor(
+    public type: i32, public kinds: Array<StackKind>, public selected: StaticArray<i32>, public plan: FloorPlan, public load: BalancedLoad,
+  ) {}
+}
+
+/**
+ * One container of type k loaded from counts[]: the stacks it can carry by weight (heaviest
+ * first), laid on its floor and balanced. loaded[] gets the items of each type it takes.
+ */
+function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): ContainerLoad {
+  const bin = bins[k];
+  const kinds = buildStacks(cargo, bin, counts);
+  const nClasses = countClasses(kinds);
+  let selected = new StaticArray<i32>(kinds.length);
+  let total: f64 = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    selected[i] = kinds[i].count;
+    total += <f64>kinds[i].count * kinds[i].weight;
+  }
+  const avail = new StaticArray<i32>(nClasses);
+  const value = new StaticArray<f64>(nClasses);
+  classTotals(kinds, selected, avail, value);
+  let plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  if (total > bin.maxWeight) {
+    // the payload binds: choose what goes for as many stacks as that floor took, then lay again
+    let room = 0;
+    for (let c = 0; c < nClasses; c++) room += plan.placed[c];
+    selected = selectByPayload(kinds, bin.maxWeight, room);
+    classTotals(kinds, selected, avail, value);
+    plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  }
+  let load = balanceLoad(cargo, bin, kinds, selected, plan, null);
+  // Rows of several columns put a heavy stack off the centreline; when no place balances it,
+  // rows of one column each (centred) may, if they load as much.
+  if (!load.balanced) {
+    const singlePlan = layFloor(kinds, avail, value, bin, scratch, 1);
+    const single = balanceLoad(cargo, bin, kinds, selected, singlePlan, null);
+    if (single.balanced && single.stacks >= load.stacks) {
+      plan = singlePlan;
+      load = single;
+    }
+  }
+  for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const n = load.placedKinds[i];
+    loaded[kinds[i].bottom] += n;
+    if (kinds[i].top >= 0) loaded[kinds[i].top] += n;
+  }
+  return new ContainerLoad(k, kinds, selected, plan, load);
+}
+
+/**
+ * How many stacks of each kind go when the payload binds: as many as the floor takes (room), the
+ * lightest first, then heavier ones swapped in for lighter while the payload allows, so a
+ * container carries the most weight the floor and payload both allow (heavy pallets alone would
+ * fill the payload on half a floor and leave the light ones a container of their own).
+ */
+function selectByPayload(kinds: Array<StackKind>, payload: f64, room: i32): StaticArray<i32> {
+  const selected = new StaticArray<i32>(kinds.length);
+  const order = new Array<i32>();
+  for (let i = 0; i < kinds.length; i++) {
+    let j = order.length;
+    order.push(i);
+    while (j > 0 && kinds[order[j - 1]].weight > kinds[i].weight) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+  let n = 0;
+  let weight: f64 = 0;
+  for (let q = 0; q < order.length && n < room; q++) {
+    const k = kinds[order[q]];
+    const take = <i32>Math.min(<f64>min(k.count, room - n), k.weight > 0 ? Math.floor((payload - weight) / k.weight) : <f64>k.count);
+    if (take <= 0) break;
+    selected[order[q]] = take;
+    n += take;
+    weight += <f64>take * k.weight;
+  }
+  let hi = order.length - 1, lo = 0;
+  while (hi > lo) {
+    const h = order[hi], l = order[lo];
+    if (selected[h] >= kinds[h].count) { hi--; continue; }
+    if (selected[l] <= 0) { lo++; continue; }
+    const gain = kinds[h].weight - kinds[l].weight;
+    if (gain <= 0) break;
+    const m = <i32>Math.min(<f64>min(kinds[h].count - selected[h], selected[l]), Math.floor((payload - weight) / gain));
+    if (m <= 0) { hi--; continue; }
+    selected[h] += m;
+    selected[l] -= m;
+    weight += <f64>m * gain;
+  }
+  return selected;
 }
 
 /** Why type t can never be loaded into the listed types, or FITS. */

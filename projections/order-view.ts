@@ -34,6 +34,8 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
           lane: lane.id,
           transport_name: order.transportation_mode,
           packing_instructions_downloaded: false,
+          status: 'submitted',
+          planning_failure_reason: null,
           order_items: order.order_items,
           pre_builts: order.pre_builts,
           loose_boxes: order.loose_boxes,
@@ -43,11 +45,14 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
       };
     }
     case 'OrderPlanned':
-    case 'OrderPlanningFailed': {
       if (!document) return document;
-      const at = orderEvent.type === 'OrderPlanned' ? orderEvent.data.planned_at : orderEvent.data.failed_at;
-      return { ...document, view: { ...document.view, updated_at: at } };
-    }
+      return { ...document, view: { ...document.view, status: 'planned', planning_failure_reason: null, updated_at: orderEvent.data.planned_at } };
+    case 'OrderPlanningFailed':
+      if (!document) return document;
+      return {
+        ...document,
+        view: { ...document.view, status: 'planning_failed', planning_failure_reason: orderEvent.data.reason, updated_at: orderEvent.data.failed_at },
+      };
     case 'PackingInstructionsDownloaded':
       if (!document) return document;
       return {

@@ -7,11 +7,16 @@ import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
 import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
+import { isDamage } from './storage/damaged-storage.js';
+import { NotVisibleInTime } from './orders/read-model/visibility-deadline.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
+import { loadPlanRoutes } from './load-plan/routes.js';
+import type { ShareLinks } from './viewer/share-links.js';
+import { viewerRoutes } from './viewer/viewer-routes.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
@@ -19,11 +24,23 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  shareLinks: ShareLinks;
+  /** False while the order read models are rebuilt from the log: order routes answer 503. */
+  readModelsAvailable: () => boolean;
+  /** A request found damaged storage: it answers 503; this decides what else (a rebuild). */
+  onDamagedStorage: (error: unknown) => void;
+  /** True once shutdown began: /readyz answers 503 and every answer closes its connection. */
+  stopping: () => boolean;
 }
 
 export function createApp(deps: AppDependencies): Koa {
   const app = new Koa();
   app.use(requestLogging(deps.logger, deps.metrics));
+  app.use((ctx, next) => {
+    // A keep-alive connection would otherwise outlive the drain and be cut at its deadline.
+    if (deps.stopping()) ctx.set('Connection', 'close');
+    return next();
+  });
 
   app.use(async (ctx, next) => {
     try {
@@ -40,7 +57,18 @@ export function createApp(deps: AppDependencies): Koa {
         ctx.body = error.body;
         return;
       }
+      if (error instanceof NotVisibleInTime) {
+        deps.logger.warn({ request_id: ctx.state.requestId }, error.message);
+        unavailable(ctx, `${error.message}: the read models are behind the log. Try again shortly.`);
+        Object.assign(ctx.body as object, error.stored);
+        return;
+      }
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
+      if (isDamage(error)) {
+        deps.onDamagedStorage(error);
+        unavailable(ctx, 'Stored data was found damaged; it is being rebuilt or needs an operator. Try again shortly.');
+        return;
+      }
       ctx.status = 500;
       ctx.body = { detail: 'Internal server error.' };
     }
@@ -50,17 +78,20 @@ export function createApp(deps: AppDependencies): Koa {
 
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (README, Benchmarks).
-  const other = new Router(); // health, OpenAPI and admin: the paths outside /api/v1/orders/
-  healthRoutes(other, deps.readiness, deps.metrics);
+  const other = new Router(); // health, OpenAPI, admin and the viewer: the paths outside /api/v1/orders/
+  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
   const openApi = JSON.stringify(buildOpenApiDocument());
   other.get(OPENAPI_PATH, (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openApi;
   });
   masterDataRoutes(other, deps.masterDataService, requireAdminKey(deps.adminKey));
+  viewerRoutes(other, deps);
   const orders = new Router();
   orderRoutes(orders, deps);
-  packingInstructionsRoutes(orders, deps);
+  const viewerUrl = (serviceRef: string) => deps.shareLinks.viewerUrl(serviceRef);
+  packingInstructionsRoutes(orders, { ...deps, viewerUrl });
+  loadPlanRoutes(orders, { ...deps, viewerUrl });
 
   // It reads the routes a request matched, in whichever router: one answers 405 and OPTIONS for both.
   app.use(other.allowedMethods());
@@ -68,7 +99,18 @@ export function createApp(deps: AppDependencies): Koa {
   const authenticate = requireApiKey(() => deps.masterDataService.current);
   const routeOrders = orders.routes();
   const routeOther = other.routes();
-  app.use((ctx: RouterContext, next: Koa.Next) => (ctx.path.startsWith('/api/v1/orders/') ? authenticate(ctx, () => routeOrders(ctx, next)) : routeOther(ctx, next)));
+  app.use((ctx: RouterContext, next: Koa.Next) => {
+    if (!ctx.path.startsWith('/api/v1/orders/')) return routeOther(ctx, next);
+    // An order missing from a read model still being built would read as a 404: say "not now" instead.
+    if (!deps.readModelsAvailable()) return unavailable(ctx, 'The order read models are being rebuilt from the event log. Try again shortly.');
+    return authenticate(ctx, () => routeOrders(ctx, next));
+  });
 
   return app;
+}
+
+function unavailable(ctx: Koa.Context, detail: string): void {
+  ctx.status = 503;
+  ctx.set('Retry-After', '5');
+  ctx.body = { detail };
 }

@@ -14,7 +14,7 @@ import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
 import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
-import { openSqliteOrderReadModel } from './orders/read-model/sqlite-order-read-model.js';
+import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 
@@ -22,15 +22,33 @@ export interface BackendSettings {
   dataDir: string;
   eventStoreConnectionString?: string | undefined;
   mongodbUrl?: string | undefined;
+  /** The embedded store's append limit; KurrentDB applies its own MaxAppendSize. */
+  maxAppendBytes?: number | undefined;
+  /** false: the SQLite files are opened without PRAGMA quick_check (which reads each file whole). */
+  quickCheck?: boolean | undefined;
 }
 
 export function openEventStore(settings: BackendSettings): EventStore {
-  return settings.eventStoreConnectionString ? openKurrentDbEventStore(settings.eventStoreConnectionString) : openSqliteEventStore(settings.dataDir);
+  if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
+  return openSqliteEventStore(settings.dataDir, {
+    ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
+    quickCheck: settings.quickCheck ?? true,
+  });
 }
 
-export function openOrderReadModel(settings: BackendSettings): Promise<OrderReadModel> {
+export function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
   if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl);
-  return Promise.resolve(openSqliteOrderReadModel(settings.dataDir));
+  return Promise.resolve(openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
+}
+
+/** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
+export function storageNames(settings: BackendSettings): { log: string; readModel: string; checkpoints: string; notifications: string } {
+  return {
+    log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : join(settings.dataDir, 'events.db'),
+    readModel: settings.mongodbUrl ? 'the MongoDB order read model' : join(settings.dataDir, 'read-models.db'),
+    checkpoints: settings.mongodbUrl ? 'the MongoDB consumer checkpoints' : join(settings.dataDir, 'checkpoints.db'),
+    notifications: join(settings.dataDir, 'notifications.db'),
+  };
 }
 
 export interface ScratchOrderReadModel {
@@ -70,7 +88,7 @@ export async function openScratchOrderReadModel(settings: BackendSettings): Prom
 }
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
-  return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir));
+  return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
 }
 
 export function openDeliveryStore(settings: BackendSettings): DeliveryStore {

@@ -15,6 +15,20 @@ export interface Config {
   adminKey: string | undefined;
   plannerThreads: number;
   plannerTimeLimitMs: number;
+  /** Where people reach the service (viewer links); undefined: the address it listens on. */
+  publicUrl?: string | undefined;
+  /** Signs viewer links; undefined: a secret generated once into the data directory. */
+  shareSecret?: string | undefined;
+  /** How long a viewer link stays valid. */
+  shareLinkDays?: number;
+  /** PRAGMA quick_check on every SQLite file at start-up (ORDERS_STARTUP_QUICK_CHECK, default true). */
+  quickCheck?: boolean | undefined;
+  /** Largest append the embedded event store accepts (KurrentDB's own limit applies there). */
+  maxAppendBytes?: number | undefined;
+  /** How long a request waits for the read models to show what it stored before answering 503. */
+  visibleWithinMs: number;
+  /** How long a shutdown may take in all; requests in flight get half of it. */
+  shutdownTimeoutMs: number;
   /** Set: the log is on KurrentDB. */
   eventStoreConnectionString?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
@@ -29,17 +43,32 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const seedFile = env.ORDERS_SEED_FILE === undefined ? DEMO_SEED_FILE : env.ORDERS_SEED_FILE.trim() || undefined;
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
-    host: env.HOST ?? '0.0.0.0',
+    // Loopback unless told otherwise: a developer's `npm start` is not published to the network by accident.
+    host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.ORDERS_DATA_DIR ?? './data'),
     seedFile: seedFile && resolve(seedFile),
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
+    shareSecret: env.ORDERS_SHARE_SECRET || undefined,
+    shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),
+    quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
+    maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+    visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
+    shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     mongodbUrl: env.MONGODB_URL || undefined,
     notifications: notificationsConfigFromEnv(env),
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
@@ -68,4 +97,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+/** An http(s) origin, optionally with a path prefix (behind a proxy); no query, no trailing slash. */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`ORDERS_PUBLIC_URL must be an absolute http or https URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new Error(`ORDERS_PUBLIC_URL must be an http or https URL without query, fragment or credentials, got "${raw}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

@@ -1,6 +1,8 @@
 // `npm start`: the service on the embedded default.
 import { configFromEnv, DEMO_SEED_FILE } from './config.js';
 import { SeedRejected, startService } from './service.js';
+import { StorageRefused } from './check-storage.js';
+import { DamagedStorage } from './storage/damaged-storage.js';
 import { describeBackends } from './backends.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
@@ -8,16 +10,29 @@ const DEMO_API_KEY = 'acme-demo-key-0001';
 try {
   const config = configFromEnv();
   const service = await startService(config);
-  console.log(`Orders service listening on ${service.url} (${describeBackends(config)})`);
+  // service.url is the loopback address when HOST is a wildcard; say that the other interfaces listen too.
+  const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
+  console.log(`Orders service listening on ${service.url}${everywhere} (${describeBackends(config)})`);
   console.log(`OpenAPI document: ${service.url}/api/v1/openapi.json`);
   // Only the demo document's key is ever printed: real keys never reach a log.
   if (config.seedFile === DEMO_SEED_FILE) console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
   const shutdown = () => {
-    service.stop().then(() => process.exit(0), () => process.exit(1));
+    // Whatever is still running at the deadline is cut: every acknowledged write is already durable,
+    // and consumers resume from their checkpoints.
+    setTimeout(() => {
+      console.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms (ORDERS_SHUTDOWN_TIMEOUT_MS); exiting anyway`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    service.stop().then(() => process.exit(0), (error: unknown) => {
+      console.error('shutdown failed:', error);
+      process.exit(1);
+    });
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (error) {
-  console.error(error instanceof SeedRejected ? error.message : error);
+  // Reasons an operator acts on get one line, not a stack trace.
+  const oneLine = error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage;
+  console.error(oneLine ? `Not starting: ${(error as Error).message}` : error);
   process.exit(1);
 }

@@ -8,10 +8,12 @@ import { healthApi } from './http/health-routes.js';
 import { masterDataApi } from './master-data/routes.js';
 import { orderApi } from './orders/routes.js';
 import { packingInstructionsApi } from './packing-instructions/routes.js';
+import { loadPlanApi } from './load-plan/routes.js';
+import { viewerApi } from './viewer/viewer-routes.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
-const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, masterDataApi, healthApi];
+const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi];
 
 const thisDocument: ApiDescription = {
   paths: {

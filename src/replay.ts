@@ -7,6 +7,7 @@ import { describeBackends, openEventStore, openOrderReadModel, openScratchOrderR
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { orderIdOf } from '../projections/order-view.js';
+import { isDamage } from './storage/damaged-storage.js';
 
 export interface ReplayReport {
   events: number;
@@ -68,5 +69,12 @@ async function main(): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await main();
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    if (!isDamage(error)) throw error;
+    // What an operator needs is which file and what to do, not a stack trace.
+    console.error(`replay stopped: ${(error as Error).message}. A damaged read-models.db is rebuilt by the service at its next start; a damaged events.db must be restored from a backup.`);
+    process.exitCode = 2;
+  }
 }

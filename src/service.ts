@@ -2,8 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel } from './backends.js';
+import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
+import { checkStorageAtStart } from './check-storage.js';
+import { DamagedStorage } from './storage/damaged-storage.js';
+import { join } from 'node:path';
+import { visibleWithin } from './orders/read-model/visibility-deadline.js';
+import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createApp } from './app.js';
+import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
@@ -15,11 +21,17 @@ import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
+import { shareLinks } from './viewer/share-links.js';
+import { loadShareSecret } from './viewer/share-secret.js';
 
 export interface RunningService {
   url: string;
   server: Server;
-  /** Graceful: stops accepting, finishes in-flight requests, stops consumers at a checkpoint, closes stores. */
+  /**
+   * Graceful: /readyz answers 503 at once, new connections are refused, idle ones closed; requests in
+   * flight get half of config.shutdownTimeoutMs, then their sockets are destroyed; consumers stop at a
+   * checkpoint and stores close. main.ts exits when the whole timeout has passed, whatever is left.
+   */
   stop(): Promise<void>;
 }
 
@@ -31,10 +43,29 @@ const READY_LAG_MS = 2000;
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const log = serviceLog(logger);
   const metrics = createMetrics();
+  const names = storageNames(config);
   const store = openEventStore(config);
-  const orders = await openOrderReadModel(config);
+  const orders = await openOrderReadModel(config, {
+    replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
+  });
   const checkpoints = await openCheckpointStore(config);
-  const masterDataService = await startMasterDataService(store, log);
+  const deliveries = openDeliveryStore(config);
+  try {
+    await checkStorageAtStart({
+      store,
+      logName: names.log,
+      orders,
+      readModelName: names.readModel,
+      checkpoints,
+      checkpointsName: names.checkpoints,
+      otherConsumers: [{ name: names.notifications, load: () => notificationCheckpoints(deliveries) }],
+      log: (message) => logger.warn(message),
+    });
+  } catch (error) {
+    await Promise.allSettled([store.close(), orders.close(), checkpoints.close(), deliveries.close()]);
+    throw error;
+  }
+  const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
   const projector = await startProjector(store, orders, log);
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
@@ -49,15 +80,24 @@ export async function startService(config: Config, logger: Logger = createLogger
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
   });
 
+  // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
+  // known once it listens; nothing asks for a link before then.
+  let listeningUrl = `http://127.0.0.1:${config.port}`;
+  const links = shareLinks({
+    secret: loadShareSecret(config.shareSecret, config.dataDir),
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    validDays: config.shareLinkDays ?? 30,
+  });
+
   const pdfRenderer = new PdfRenderer();
-  const deliveries = openDeliveryStore(config);
   const notifications = await startNotifications({
     store,
     deliveries,
     checkpoints,
     dataDir: config.dataDir,
     masterData: () => masterDataService.current,
-    renderPdf: (events) => pdfRenderer.render(events),
+    renderPdf: (events, options) => pdfRenderer.render(events, options),
+    viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
     config: config.notifications,
     log,
   });
@@ -66,14 +106,22 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
+  let stopping = false;
   const app = createApp({
+    stopping: () => stopping,
+    readModelsAvailable: () => projector.available,
+    onDamagedStorage: (error) => {
+      // Only the read model can be rebuilt; a damaged log answers 503 until an operator restores it.
+      if (error instanceof DamagedStorage && error.file === join(config.dataDir, 'read-models.db')) void projector.rebuild(error.message);
+    },
     store,
     orders,
     masterData: () => masterDataService.current,
     masterDataService,
     allocateOrderId: orderIdAllocator(store),
-    visible: (position) => projector.waitFor(position),
-    renderPdf: (events) => pdfRenderer.render(events),
+    visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
+    renderPdf: (events, options) => pdfRenderer.render(events, options),
+    shareLinks: links,
     adminKey: config.adminKey,
     logger,
     metrics,
@@ -97,17 +145,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
-    url: `http://${host}:${port}`,
+    url: listeningUrl,
     server,
     async stop() {
-      // close() stops accepting and resolves once in-flight requests are answered (idle keep-alive sockets are closed).
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await reactor.stop();
-      await planner.close();
-      await notifications.stop();
-      await pdfRenderer.close();
+      stopping = true;
+      await closeServer(server, config.shutdownTimeoutMs / 2);
+      // All at once, consumers first so that each knows it is stopping: closing the planner and the
+      // PDF renderer ends a plan or a render in progress (its worker is terminated), and the consumer
+      // waiting for it stops without moving its checkpoint past it; that work is redone at the next start.
+      await Promise.all([reactor.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
       await projector.stop();
       await masterDataService.stop();
@@ -117,6 +166,15 @@ export async function startService(config: Config, logger: Logger = createLogger
       await flushLogs(logger);
     },
   };
+}
+
+async function notificationCheckpoints(deliveries: DeliveryStore): Promise<Map<string, bigint>> {
+  const positions = new Map<string, bigint>();
+  for (const consumer of [WEBHOOKS, EMAIL, KAFKA]) {
+    const position = await deliveries.checkpoint(consumer);
+    if (position !== undefined) positions.set(consumer, position);
+  }
+  return positions;
 }
 
 async function applySeed(file: string, masterData: MasterDataService): Promise<void> {

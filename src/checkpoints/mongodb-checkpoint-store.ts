@@ -53,6 +53,7 @@ interface CheckpointDocument {
 }
 
 export const CONSUMER_CHECKPOINTS = 'consumer_checkpoints';
+const LOG_IDENTITY = '$log';
 
 export async function openMongoCheckpointStore(url: string, dbName?: string): Promise<CheckpointStore> {
   const client = await connectMongo(url);
@@ -60,10 +61,22 @@ export async function openMongoCheckpointStore(url: string, dbName?: string): Pr
   const collection: Collection<CheckpointDocument> = client
     .db(databaseName(url, dbName))
     .collection<CheckpointDocument>(CONSUMER_CHECKPOINTS, { useBigInt64: true, writeConcern: { w: 'majority', journal: true } });
+  // One more document in the same collection, under a name no consumer has (consumers are plain words).
+  const identity = client.db(databaseName(url, dbName)).collection<{ _id: string; log_id: string }>(CONSUMER_CHECKPOINTS, { writeConcern: { w: 'majority', journal: true } });
   return {
     async load(consumer) {
       const document = await collection.findOne({ _id: consumer }, { projection: { position: 1 } });
       return document ? fromStoredPosition(document.position) : undefined;
+    },
+    async all() {
+      const rows = await collection.find({ _id: { $ne: LOG_IDENTITY } }).toArray();
+      return new Map(rows.map((row) => [row._id, fromStoredPosition(row.position)]));
+    },
+    async logIdentity() {
+      return (await identity.findOne({ _id: LOG_IDENTITY }))?.log_id;
+    },
+    async bindToLog(logId) {
+      await identity.updateOne({ _id: LOG_IDENTITY }, { $set: { log_id: logId } }, { upsert: true });
     },
     async save(consumer, position) {
       // Last write wins, as in the SQLite store: the consumer decides what its checkpoint is.

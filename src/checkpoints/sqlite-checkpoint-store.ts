@@ -2,16 +2,43 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoint-store.js';
+import { damageIn, quickCheck } from '../storage/damaged-storage.js';
 
-export function openSqliteCheckpointStore(dataDir: string): CheckpointStore {
+export function openSqliteCheckpointStore(dataDir: string, check = true): CheckpointStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'checkpoints.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL)');
-  const read = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE consumer = ?').safeIntegers(true);
+  const file = join(dataDir, 'checkpoints.db');
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS log_identity (only INTEGER PRIMARY KEY CHECK (only = 1), log_id TEXT NOT NULL);
+    `);
+    if (check) quickCheck(db, file);
+  } catch (error) {
+    db?.close();
+    throw damageIn(file, error);
+  }
+  return sqliteCheckpoints(db);
+}
+
+function sqliteCheckpoints(db: Database.Database): CheckpointStore {  const read = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE consumer = ?').safeIntegers(true);
   const write = db.prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position');
+  const readAll = db.prepare<[], { consumer: string; position: bigint }>('SELECT consumer, position FROM checkpoints').safeIntegers(true);
+  const readLogId = db.prepare<[], string>('SELECT log_id FROM log_identity').pluck();
+  const writeLogId = db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id');
   return {
+    async all() {
+      return new Map(readAll.all().map((row) => [row.consumer, row.position]));
+    },
+    async logIdentity() {
+      return readLogId.get();
+    },
+    async bindToLog(logId) {
+      writeLogId.run(logId);
+    },
     async load(consumer) {
       return read.get(consumer)?.position;
     },

@@ -51,6 +51,19 @@ export class WrongExpectedRevision extends Error {
   }
 }
 
+/** The append is over the store's size limit (KurrentDB's MaxAppendSize, the embedded store's maxAppendBytes); nothing was written. */
+export class AppendTooLarge extends Error {
+  constructor(
+    readonly stream: string,
+    /** Undefined when the server does not say. */
+    readonly bytes: number | undefined,
+    readonly limit: number,
+  ) {
+    super(`append to ${stream}${bytes === undefined ? '' : ` of ${bytes} bytes`} is over the event store's limit of ${limit} bytes`);
+    this.name = 'AppendTooLarge';
+  }
+}
+
 function describe(expected: ExpectedRevision): string {
   return expected.kind === 'exact' ? `revision ${expected.revision}` : expected.kind.replace('_', ' ');
 }
@@ -80,6 +93,8 @@ export interface EventStore {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of a stream in revision order; an empty array when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
+  /** The last event of a stream, read from its end (cost independent of its length); undefined when it does not exist. */
+  readLastEvent(stream: string): Promise<RecordedEvent | undefined>;
   /** Events of the whole log with position > after, in log order, at most `limit` of them. */
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log (undefined when empty): how far consumers have to go to be caught up. */

@@ -6,7 +6,8 @@
 // notification consumer.
 import type { EventStore, RecordedEvent, Subscription } from './event-store.js';
 
-export type Log = (message: string, error?: unknown) => void;
+/** With an error: logged at error level unless `level` says otherwise; without one: info unless it says so. */
+export type Log = (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
 
 export interface FollowOptions {
   store: EventStore;
@@ -21,6 +22,8 @@ export interface FollowOptions {
   retryDelayMs: number;
   maxRetryDelayMs?: number;
   log: Log;
+  /** In [0, 1): the jitter of resubscribe pauses. Math.random unless a test fixes it. */
+  random?: () => number;
 }
 
 export interface Follower {
@@ -30,7 +33,10 @@ export interface Follower {
 export async function followLog(options: FollowOptions): Promise<Follower> {
   const { store, name, log } = options;
   const maxDelay = options.maxRetryDelayMs ?? Math.max(options.retryDelayMs, 60_000);
+  const random = options.random ?? Math.random;
   let stopping = false;
+  // Resubscribe failures in a row: the pause doubles with each, and a delivered batch resets it.
+  let subscribeFailures = 0;
   let subscription: Subscription | undefined;
   let resubscribeTimer: NodeJS.Timeout | undefined;
   let wakePause: (() => void) | undefined;
@@ -51,6 +57,7 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
     for (let failures = 1; !stopping; failures++) {
       try {
         await options.handle(events, () => stopping);
+        subscribeFailures = 0;
         return;
       } catch (error) {
         if (stopping) return;
@@ -71,20 +78,22 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
       onError(error) {
         // Only the store itself gets here (handle never throws): start again from the checkpoint.
         if (stopping) return;
-        log(`${name}: reading the log failed; resubscribing in ${options.retryDelayMs} ms`, error);
-        resubscribeLater();
+        resubscribeLater('reading the log failed', error);
       },
     });
   }
 
-  function resubscribeLater(): void {
+  // Exponential backoff with jitter: after a server restart every consumer of every replica comes
+  // back, and spread out rather than all in the same millisecond, retry after retry.
+  function resubscribeLater(what: string, error: unknown): void {
+    const ceiling = Math.min(maxDelay, options.retryDelayMs * 2 ** Math.min(subscribeFailures, 30));
+    subscribeFailures += 1;
+    const delay = Math.round(ceiling / 2 + (ceiling / 2) * random());
+    log(`${name}: ${what}; resubscribing from the checkpoint in ${delay} ms`, error);
     resubscribeTimer = setTimeout(() => {
       if (stopping) return;
-      subscribe().catch((error: unknown) => {
-        log(`${name}: resubscribing failed; trying again in ${options.retryDelayMs} ms`, error);
-        resubscribeLater();
-      });
-    }, options.retryDelayMs);
+      subscribe().catch((failure: unknown) => resubscribeLater('resubscribing failed', failure));
+    }, delay);
   }
 
   await subscribe();

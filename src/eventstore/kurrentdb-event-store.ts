@@ -10,6 +10,7 @@
 import { BACKWARDS, END, KurrentDBClient, type AllStreamResolvedEvent } from '@kurrent/kurrentdb-client';
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
 import {
+  appendTooLargeFrom,
   isStreamNotFound,
   logView,
   readPositionFrom,
@@ -60,7 +61,7 @@ export class KurrentDbEventStore implements EventStore {
       try {
         result = await this.#client.appendToStream(stream, data, { streamState });
       } catch (error) {
-        throw wrongExpectedRevisionFrom(error, stream, expected) ?? error;
+        throw wrongExpectedRevisionFrom(error, stream, expected) ?? appendTooLargeFrom(error, stream) ?? error;
       }
       return toAppendResult(result, stream, expected);
     });
@@ -79,6 +80,21 @@ export class KurrentDbEventStore implements EventStore {
         throw error;
       }
       return events;
+    });
+  }
+
+  readLastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    return this.#track(async () => {
+      try {
+        for await (const resolved of this.#client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+          const event = toRecordedEvent(resolved);
+          if (event) return event;
+        }
+      } catch (error) {
+        if (isStreamNotFound(error)) return undefined;
+        throw error;
+      }
+      return undefined;
     });
   }
 

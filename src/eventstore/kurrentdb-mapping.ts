@@ -26,7 +26,7 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import { WrongExpectedRevision, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import { AppendTooLarge, WrongExpectedRevision, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
 
 /** Largest value of a KurrentDB position or revision (unsigned 64-bit). */
 export const MAX_UINT64 = 2n ** 64n - 1n;
@@ -61,6 +61,17 @@ export function wrongExpectedRevisionFrom(error: unknown, stream: string, expect
   if (!isWrongVersion) return undefined;
   const actual = (error as { actualState?: unknown }).actualState;
   return new WrongExpectedRevision(stream, expected, typeof actual === 'bigint' ? toActualRevision(actual) : 'no_stream');
+}
+
+/** The server's append size limits (MaxAppendSize for the whole append, the record size for one event) as the port's AppendTooLarge. */
+export function appendTooLargeFrom(error: unknown, stream: string): AppendTooLarge | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) return new AppendTooLarge(stream, undefined, Number((error as { maxAppendSize?: unknown }).maxAppendSize));
+  if (type === ErrorType.APPEND_RECORD_SIZE_EXCEEDED) {
+    const { size, maxSize } = error as { size?: unknown; maxSize?: unknown };
+    return new AppendTooLarge(stream, Number(size), Number(maxSize));
+  }
+  return undefined;
 }
 
 /** Reading a stream that was never written fails with StreamNotFoundError; the port answers []. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { damageIn, quickCheck } from '../storage/damaged-storage.js';
 
 export const EVENTS_FILE = 'events.db';
 
@@ -22,12 +23,20 @@ CREATE TABLE IF NOT EXISTS events (
 ) STRICT;
 `;
 
-/** Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=FULL. */
-export function openEventsDatabase(dataDir: string): Database.Database {
+/**
+ * Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=FULL.
+ * @throws DamagedStorage when the file is not a sound SQLite database: the log is never served damaged.
+ */
+export function openEventsDatabase(dataDir: string, check = true): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, EVENTS_FILE);
   // timeout: how long a write waits for another process holding the write lock before SQLITE_BUSY.
-  const db = new Database(file, { timeout: 5000 });
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 5000 });
+  } catch (error) {
+    throw damageIn(file, error);
+  }
   try {
     // WAL: readers never block the writer and a commit is one append to the -wal file.
     const mode = db.pragma('journal_mode = WAL', { simple: true });
@@ -36,11 +45,12 @@ export function openEventsDatabase(dataDir: string): Database.Database {
     // not only a crash of this process (NORMAL would only sync at checkpoints).
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
+    if (check) quickCheck(db, file);
     // Positions and revisions are bigint at the port.
     db.defaultSafeIntegers(true);
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw damageIn(file, error);
   }
 }

@@ -10,11 +10,17 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics): void {
+export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics, stopping: () => boolean): void {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
+    // At once, without running the checks: the balancer must stop sending before the drain ends.
+    if (stopping()) {
+      ctx.status = 503;
+      ctx.body = { status: 'stopping', checks: { shutdown: 'the service is shutting down' } };
+      return;
+    }
     const results = await Promise.all(checks.map(async ({ name, check }) => {
       try {
         await check();

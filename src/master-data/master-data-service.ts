@@ -1,7 +1,9 @@
 // Master data as the rest of the service sees it: the folded `master-data` stream, kept current
 // by a subscription (so a second instance on the same log sees changes too), and the command
 // that applies a bootstrap document.
-import type { EventStore, Subscription } from '../eventstore/event-store.js';
+import type { EventStore } from '../eventstore/event-store.js';
+import { followLog } from '../eventstore/follow-log.js';
+import { visibleWithin } from '../orders/read-model/visibility-deadline.js';
 import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';
@@ -20,17 +22,22 @@ export interface MasterDataService {
   stop(): Promise<void>;
 }
 
-export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void): Promise<MasterDataService> {
+export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void, visibleWithinMs = 5000): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
   const state = foldMasterData(history);
   let position = history.at(-1)?.position ?? -1n;
   const waiters: { position: bigint; resolve: () => void }[] = [];
 
-  const subscription: Subscription = store.subscribe({
-    ...(position >= 0n ? { after: position } : {}),
+  // Like every consumer: a lost subscription (a KurrentDB restart) comes back from where the state is.
+  const follower = await followLog({
+    store,
+    name: 'master data',
     types: MASTER_DATA_EVENT_TYPES,
-    handle(events) {
+    loadCheckpoint: async () => (position >= 0n ? position : undefined),
+    retryDelayMs: 1000,
+    async handle(events) {
       for (const event of events) {
+        if (event.position <= position) continue;
         if (isMasterDataEvent(event)) evolveMasterData(state, event);
         position = event.position;
       }
@@ -38,11 +45,12 @@ export async function startMasterDataService(store: EventStore, log: (message: s
         if (waiters[i]!.position <= position) waiters.splice(i, 1)[0]!.resolve();
       }
     },
-    // Folding cannot fail on events this service wrote; if it ever does, keys and lanes stop changing, so say so loudly.
-    onError: (error) => log('master data stopped following the log', error),
+    log,
   });
   const waitFor = (target: bigint) =>
-    target <= position ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ position: target, resolve }));
+    target <= position
+      ? Promise.resolve()
+      : visibleWithin(new Promise<void>((resolve) => waiters.push({ position: target, resolve })), visibleWithinMs, 'the master-data document');
 
   async function apply(document: MasterDataDocument): Promise<ApplyResult> {
     // Decide on the stream as stored, not the cache, and append expecting exactly that revision:
@@ -67,7 +75,7 @@ export async function startMasterDataService(store: EventStore, log: (message: s
   return {
     current: state,
     apply,
-    stop: () => subscription.stop(),
+    stop: () => follower.stop(),
   };
 }
 

@@ -12,6 +12,7 @@ export function packingInstructionsEmail(
   planned: OrderPlanned['data'],
   submitted: OrderSubmitted['data'] | undefined,
   group: CompanyGroup | undefined,
+  viewerUrl?: string,
 ): PackingInstructionsEmail {
   if (!submitted) return { send: false, reason: `no OrderSubmitted in the stream of ${planned.service_ref}` };
   // send_email defaults to true (the submit payload is normalized, but older events may lack it).
@@ -31,7 +32,8 @@ export function packingInstructionsEmail(
     subject: `Packing instructions ready: ${serviceRef} (reference ${reference})`,
     text:
       `The packing instructions for order ${serviceRef} (your reference ${reference}) are ready.\n` +
-      `They are attached as a PDF, and can also be downloaded from the orders API.\n`,
+      `They are attached as a PDF, and can also be downloaded from the orders API.\n` +
+      (viewerUrl ? `\nSee the load plan in 3D in a browser (no login needed; the link expires after a while):\n${viewerUrl}\n` : ''),
     filename: `packing-instructions-${serviceRef}.pdf`,
   };
 }

@@ -18,7 +18,7 @@ import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 
 /** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
-export type RenderPdf = (orderStreamEvents: RecordedEvent[]) => Promise<Buffer>;
+export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
@@ -36,6 +36,8 @@ export interface EmailSenderOptions {
   renderPdf: RenderPdf;
   /** How long a claim on an e-mail holds off other replicas; default 2 min. */
   claimMs?: number;
+  /** A share link to the order's 3D load plan, for the text and the PDF; none when not given. */
+  viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
   retryDelayMs?: number;
   log: Log;
@@ -79,7 +81,8 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       records.recordEmail({ eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId }, event.position);
 
     const history = await store.readStream(event.stream);
-    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group));
+    const viewerUrl = options.viewerUrl?.(event.data.service_ref);
+    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
     if (!email.send) {
       log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
       await record('skipped', email.reason);
@@ -88,8 +91,10 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     // The PDF shows the order as it was planned, not as later events (downloads) left it.
     let pdf: Buffer;
     try {
-      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision));
+      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
     } catch (error) {
+      // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
+      if (stopping()) throw error;
       // Rendering is a pure function of the stored events: trying again would fail again and hold up
       // every later e-mail. Record it for operators and go on.
       log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
@@ -113,11 +118,11 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       const rejected = error as NodemailerError;
       if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
       // The server refused this message for good (5xx); retrying would block every later e-mail.
-      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`);
+      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
       await record('failed', rejected.response ?? rejected.message, messageId);
       return;
     }
-    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`);
+    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
     await record(outcome.result, outcome.detail, messageId);
   }
 

@@ -34,7 +34,8 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     // own retries (5 by default, ~10 s) would only make stop() and restarts slower.
     retry: { retries: 2 },
     logLevel: logLevel.WARN,
-    logCreator: () => (entry: LogEntry) => log(`kafka (${entry.namespace}): ${entry.log.message}`),
+    // Only WARN and ERROR reach here (logLevel above); they keep their level.
+    logCreator: () => (entry: LogEntry) => log(`kafka (${entry.namespace}): ${entry.log.message}`, undefined, entry.level === logLevel.ERROR ? 'error' : 'warn'),
   });
   // Idempotence needs one request in flight per connection and acks from all in-sync replicas.
   // Retries without end, as kafkajs does for an idempotent producer by default (an explicit value,

@@ -20,12 +20,13 @@ export interface NotificationsOptions {
   dataDir: string;
   masterData: () => MasterData;
   renderPdf: RenderPdf;
+  viewerUrl?: (serviceRef: string) => string;
   config: NotificationsConfig;
   log: Log;
 }
 
 export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
-  const { store, deliveries, checkpoints, dataDir, masterData, renderPdf, config, log } = options;
+  const { store, deliveries, checkpoints, dataDir, masterData, renderPdf, viewerUrl, config, log } = options;
   const started: NotificationConsumer[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((consumer) => consumer.stop()));
@@ -35,6 +36,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
     started.push(
       await startEmailSender({
         store, deliveries, dataDir, masterData, renderPdf, log,
+        ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
       }),

@@ -1,9 +1,14 @@
 // One delivery attempt: sign, POST, and what the answer means for the delivery (the issue's rules:
-// 2xx delivered; 5xx, connection errors and timeouts retried on the schedule; anything else final).
+// 2xx delivered; 5xx, 408, 429, connection errors and timeouts retried on the schedule, never sooner
+// than a Retry-After asks; anything else final).
 import type { AttemptOutcome } from './delivery-store.js';
 import { webhookHeaders } from './webhook-signature.js';
 
-export type PostResult = { status: number } | { error: string };
+/** retryAfterMs: the response's Retry-After, as a pause from now. */
+export type PostResult = { status: number; retryAfterMs?: number } | { error: string };
+
+/** Longest Retry-After honoured: a receiver cannot park a delivery for days. */
+export const MAX_RETRY_AFTER_MS = 60 * 60_000;
 
 export interface WebhookPost {
   url: string;
@@ -26,7 +31,8 @@ export async function postWebhook(post: WebhookPost): Promise<PostResult> {
     });
     // Only the status matters; drop the body so the connection is released.
     await response.body?.cancel().catch(() => undefined);
-    return { status: response.status };
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    return retryAfterMs === undefined ? { status: response.status } : { status: response.status, retryAfterMs };
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     return { error: timedOut ? `no answer within ${post.timeoutMs} ms` : describe(error) };
@@ -41,11 +47,22 @@ export function attemptOutcome(result: PostResult, attempt: number, retryDelaysM
   if ('status' in result && result.status >= 200 && result.status < 300) return { result: 'delivered', status: result.status };
   const status = 'status' in result ? result.status : null;
   const error = 'status' in result ? `HTTP ${result.status}` : result.error;
-  const retryable = status === null || status >= 500;
-  const delay = retryDelaysMs[attempt - 1];
+  // 408 and 429 say "not now" as plainly as a 5xx does.
+  const retryable = status === null || status >= 500 || status === 408 || status === 429;
+  const scheduled = retryDelaysMs[attempt - 1];
   if (!retryable) return { result: 'failed', status, error };
-  if (delay === undefined) return { result: 'failed', status, error: `${error} (attempt ${attempt}, giving up)` };
-  return { result: 'retry', status, error, nextAttemptAt: now + delay };
+  if (scheduled === undefined) return { result: 'failed', status, error: `${error} (attempt ${attempt}, giving up)` };
+  const asked = 'status' in result && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+  return { result: 'retry', status, error, nextAttemptAt: now + Math.max(scheduled, asked) };
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function describe(error: unknown): string {

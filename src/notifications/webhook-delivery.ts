@@ -150,13 +150,13 @@ function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOp
       await deliveries.recordWebhookAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome });
     } catch (error) {
       // The claim runs out and the delivery is attempted again: at-least-once, as after a crash.
-      log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error);
+      log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
       return;
     }
     if (outcome.result === 'retry') {
-      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`);
+      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`, undefined, 'warn');
     } else if (outcome.result === 'failed') {
-      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`);
+      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`, undefined, 'error');
     }
   }
 

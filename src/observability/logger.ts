@@ -49,7 +49,11 @@ export function flushLogs(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));
 }
 
-/** The `(message, error?)` shape the rest of the service logs with: an error when one is given, else information. */
-export function serviceLog(logger: Logger): (message: string, error?: unknown) => void {
-  return (message, error) => (error === undefined ? logger.info(message) : logger.error({ err: error }, message));
+/** The `(message, error?, level?)` shape the rest of the service logs with: error level when an error is given, else info, unless a level is named. */
+export function serviceLog(logger: Logger): (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void {
+  return (message, error, level) => {
+    const chosen = level ?? (error === undefined ? 'info' : 'error');
+    if (error === undefined) logger[chosen](message);
+    else logger[chosen]({ err: error }, message);
+  };
 }

@@ -2,7 +2,7 @@
 // checks at the bottom keep them equal to the TypeScript types the handlers return, so the
 // published document cannot drift from what the service sends.
 import Type, { type Static, type TSchema } from 'typebox';
-import type { OrderView } from './order-view.js';
+import { ORDER_STATUSES, type OrderView } from './order-view.js';
 import {
   CONTAINER_CODES, SHIPMENT_TYPES, type LooseBox, type OrderContainer, type OrderItem, type PreBuilt, type PreBuiltItem,
 } from './submit-order-payload.js';
@@ -93,6 +93,10 @@ export const OrderViewSchema = Type.Object(
     lane: Type.Integer({ description: 'Lane ID.' }),
     transport_name: Type.String({ description: 'Transportation mode name, such as OceanFCL.' }),
     packing_instructions_downloaded: Type.Boolean({ description: 'Whether the packing instructions file was downloaded through this API.' }),
+    status: Type.Enum(ORDER_STATUSES, {
+      description: 'submitted until the load planner has run; then planned (pallet contents, load plan and packing instructions are ready) or planning_failed.',
+    }),
+    planning_failure_reason: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Why planning failed; null unless status is planning_failed.' }),
     order_items: Type.Array(OrderItemSchema, { description: 'Submitted SKUs, normalized.' }),
     pre_builts: Type.Array(PreBuiltSchema, { description: 'Submitted pre-built pallets, normalized.' }),
     loose_boxes: Type.Array(LooseBoxSchema, { description: 'Submitted loose boxes, normalized.' }),

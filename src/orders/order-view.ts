@@ -1,6 +1,9 @@
 // The order's read representation (spec 2.1): what retrieve and list return, field for field.
 import type { LooseBox, OrderItem, PreBuilt, ShipmentType } from './submit-order-payload.js';
 
+export const ORDER_STATUSES = ['submitted', 'planned', 'planning_failed'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
 export interface OrderView {
   id: number;
   service_ref: string;
@@ -10,6 +13,10 @@ export interface OrderView {
   lane: number;
   transport_name: string;
   packing_instructions_downloaded: boolean;
+  /** Where the order is in its life (README, States). */
+  status: OrderStatus;
+  /** Why planning failed; null unless status is planning_failed. */
+  planning_failure_reason: string | null;
   order_items: OrderItem[];
   pre_builts: PreBuilt[];
   loose_boxes: LooseBox[];

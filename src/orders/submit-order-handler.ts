@@ -2,7 +2,7 @@
 // the order expecting no stream (which reserves the reference), then answer once the order can be
 // read back. A retry of an order already stored (the decider's call) records nothing and answers
 // with the stored order's ids.
-import type { EventStore } from '../eventstore/event-store.js';
+import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from './clock.js';
@@ -11,6 +11,8 @@ import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
+import { NotVisibleInTime } from './read-model/visibility-deadline.js';
+import { BodyRejected } from '../validation/json-body.js';
 
 export type SubmitOrderResult =
   | { ok: true; order_id: number; service_ref: string; /** True when the order was already stored: nothing was recorded. */ retry: boolean }
@@ -37,12 +39,25 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   const id = await deps.allocateOrderId();
   // When another submit with this reference wins the race since the check above, this one is
   // decided again on the stream it wrote and refused; its id stays unused.
-  const result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
+  let result;
+  try {
+    result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
+  } catch (error) {
+    // The order with its lane is over the event store's limit: nothing was stored; its id stays unused.
+    if (error instanceof AppendTooLarge) throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });
+    throw error;
+  }
   if (!result.ok) return result;
   if (result.position === undefined) {
     // A retry of this order won the race since the check above (sent twice at once): its id stands.
     return { ok: true, order_id: result.state.order_id, service_ref: result.state.service_ref, retry: true };
   }
-  await deps.visible(result.position);
+  try {
+    await deps.visible(result.position);
+  } catch (error) {
+    // The order is stored: the 503 tells the client its id, so that it need not submit again.
+    if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${id.service_ref}`, error.ms, { ...id });
+    throw error;
+  }
   return { ok: true, ...id, retry: false };
 }

@@ -28,10 +28,12 @@ export function fitLabel(
   minSize = 4,
 ): FittedLabel | undefined {
   for (const { lines, minSize: floor = minSize } of candidates) {
-    for (let size = maxSize; size >= floor; size -= 0.5) {
-      const fitsHeight = lines.length * size * LINE_HEIGHT <= h - 1;
-      if (fitsHeight && lines.every((line) => textWidth(doc, line, { size, bold: true }) <= w - 2)) return { lines, size };
-    }
+    // Widths grow in proportion to the size: one measurement per line gives the largest size that fits.
+    const widest = Math.max(...lines.map((line) => textWidth(doc, line, { size: 1, bold: true })));
+    const byWidth = widest > 0 ? (w - 2) / widest : maxSize;
+    const byHeight = (h - 1) / (lines.length * LINE_HEIGHT);
+    const size = Math.floor(Math.min(maxSize, byWidth, byHeight) * 2) / 2;
+    if (size >= floor) return { lines, size };
   }
   return undefined;
 }

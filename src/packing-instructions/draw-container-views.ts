@@ -3,12 +3,15 @@
 // numbered with its loading order. Things that share a spot in a view (a stack seen from above,
 // pallets side by side seen from the side) share one rectangle listing all their numbers.
 import type { LengthUnit } from '../master-data/master-data-document.js';
+import { centerOfGravity, cogLimits, withinCogLimits } from '../planner/center-of-gravity.js';
 import { compressRuns, drawLabel, fitLabel, type LabelCandidate } from './box-labels.js';
+import { rowName } from './cargo-colours.js';
 import { formatLength } from './lane-units.js';
 import type { ContainerPlacement, PlacementKind, PlannedContainer } from './order-plan.js';
 import { ALERT, drawText, MUTED, textWidth, type PageFlow } from './page-flow.js';
+import type { PlanColours } from './placement-colours.js';
 
-export const KIND_FILL: Record<PlacementKind, string> = { pallet: '#8dbbe6', pre_built: '#f7b36b', loose_box: '#dcedc8' };
+const COG_OK = '#1b5e20';
 export const KIND_NAME: Record<PlacementKind, string> = { pallet: 'Service-built pallet', pre_built: 'Pre-built pallet', loose_box: 'Loose box' };
 
 /** Neither view grows taller than this, so both views and the start of the sequence fit one page. */
@@ -38,13 +41,16 @@ export interface DrawnViews {
   unnumbered: number;
 }
 
-export function drawContainerViews(flow: PageFlow, container: PlannedContainer, unit: LengthUnit): DrawnViews {
+export function drawContainerViews(flow: PageFlow, container: PlannedContainer, unit: LengthUnit, colours: PlanColours): DrawnViews {
   const { l, w, h } = container.inner_mm;
   const scale = Math.min(flow.width / l, MAX_VIEW_HEIGHT / Math.max(w, h));
-  const height = 14 + 20 + 2 * (CAPTION + END_MARKS + 8) + (w + h) * scale + 12;
+  const height = 2 * 14 + 20 + 2 * (CAPTION + END_MARKS + 8) + (w + h) * scale + 24;
   flow.ensureRoom(height);
 
-  drawLegend(flow);
+  drawLegend(flow, container, colours);
+  const cog = centerOfGravity(container.placements);
+  const limits = cogLimits(container.inner_mm);
+  const cogColour = withinCogLimits(cog, container.inner_mm) ? COG_OK : ALERT;
   flow.paragraph(
     'Numbers are the loading order. In the side view one box holds everything side by side across the width. ' +
       '"25 +4": 25 is the one in sight, 4 more are under or behind it.',
@@ -56,12 +62,25 @@ export function drawContainerViews(flow: PageFlow, container: PlannedContainer, 
     scale,
     size: [l, w],
     spots: topViewSpots(container.placements, w),
+    colourOf: colours.placement,
+    // The centre of gravity and its allowed box (5 % of the length and width around the middle).
+    marks: (toPage) => {
+      if (!cog) return;
+      drawLimitBox(flow.doc, toPage({ left: limits.x[0], top: w - limits.y[1], width: limits.x[1] - limits.x[0], height: limits.y[1] - limits.y[0] }));
+      drawCross(flow.doc, toPage({ left: cog.x, top: w - cog.y, width: 0, height: 0 }), cogColour);
+    },
   });
   const numberedSide = drawView(flow, {
     caption: `Side view, from the lower edge of the top view (${formatLength(l, unit)} x ${formatLength(h, unit)} ${unit})`,
     scale,
     size: [l, h],
     spots: sideViewSpots(container.placements, h),
+    colourOf: colours.placement,
+    marks: (toPage) => {
+      if (!cog) return;
+      drawLimitBox(flow.doc, toPage({ left: limits.x[0], top: 0, width: limits.x[1] - limits.x[0], height: h }));
+      drawCross(flow.doc, toPage({ left: cog.x, top: h - cog.z, width: 0, height: 0 }), cogColour);
+    },
   });
   const unnumbered = container.placements.filter((p) => !numberedTop.has(p) && !numberedSide.has(p)).length;
   if (unnumbered > 0) {
@@ -71,17 +90,54 @@ export function drawContainerViews(flow: PageFlow, container: PlannedContainer, 
   return { unnumbered };
 }
 
-function drawLegend(flow: PageFlow): void {
+/** Colour key of what is in this container: each SKU, pre-built row and loose-box row, then the marks. */
+function drawLegend(flow: PageFlow, container: PlannedContainer, colours: PlanColours): void {
   const doc = flow.doc;
-  let x = flow.left;
-  for (const kind of ['pallet', 'pre_built', 'loose_box'] as const) {
-    doc.rect(x, flow.y + 1, 14, 8).fillAndStroke(KIND_FILL[kind], WALL);
-    drawText(doc, KIND_NAME[kind], x + 18, flow.y + 1, 120, { size: 8, noWrap: true });
-    x += 18 + textWidth(doc, KIND_NAME[kind], { size: 8 }) + 16;
+  const entries = new Map<string, string>();
+  for (const p of container.placements) {
+    const name = p.kind === 'pallet' ? palletKey(p, colours) : `${rowName(p.ref)}`;
+    if (!entries.has(name)) entries.set(name, colours.placement(p));
   }
-  doc.lineWidth(3).strokeColor(DOOR).moveTo(x, flow.y + 5).lineTo(x + 14, flow.y + 5).stroke();
-  drawText(doc, 'Door end', x + 18, flow.y + 1, 80, { size: 8, noWrap: true });
+  const shown = [...entries].slice(0, 24);
+  const items: [string, (x: number, y: number) => void][] = shown.map(([name, colour]) => [
+    name,
+    (x, y) => doc.lineWidth(0.5).rect(x, y + 1, 14, 8).fillAndStroke(colour, WALL),
+  ]);
+  if (entries.size > shown.length) items.push([`+${entries.size - shown.length} more`, () => undefined]);
+  items.push(['Door end', (x, y) => doc.lineWidth(3).strokeColor(DOOR).moveTo(x, y + 5).lineTo(x + 14, y + 5).stroke()]);
+  items.push(['Centre of gravity and its limits', (x, y) => {
+    drawLimitBox(doc, [x, y + 1, 14, 8]);
+    drawCross(doc, [x + 7, y + 5, 0, 0], COG_OK);
+  }]);
+  let x = flow.left;
+  for (const [name, mark] of items) {
+    const width = 18 + textWidth(doc, name, { size: 7.5 }) + 10;
+    if (x + width > flow.right) {
+      x = flow.left;
+      flow.y += 12;
+    }
+    mark(x, flow.y);
+    drawText(doc, name, x + 18, flow.y + 0.5, width, { size: 7.5, noWrap: true });
+    x += width;
+  }
   flow.y += 14;
+}
+
+function palletKey(p: ContainerPlacement, colours: PlanColours): string {
+  const colour = colours.placement(p);
+  const sku = colours.cargo.entries().find(([key, c]) => c === colour && key.startsWith('sku:'));
+  return sku ? `${sku[0].slice(4)} pallets` : 'Mixed pallets';
+}
+
+function drawLimitBox(doc: PDFKit.PDFDocument, [x, y, w, h]: [number, number, number, number]): void {
+  doc.lineWidth(0.8).strokeColor(COG_OK).dash(2, { space: 1.5 }).rect(x, y, w, h).stroke().undash();
+}
+
+function drawCross(doc: PDFKit.PDFDocument, [x, y]: [number, number, number, number], colour: string): void {
+  const r = 4;
+  doc.lineWidth(2.2).strokeColor('#ffffff').moveTo(x - r, y).lineTo(x + r, y).moveTo(x, y - r).lineTo(x, y + r).stroke();
+  doc.lineWidth(1.2).strokeColor(colour).moveTo(x - r, y).lineTo(x + r, y).moveTo(x, y - r).lineTo(x, y + r).stroke();
+  doc.lineWidth(0.8).circle(x, y, r * 0.6).stroke();
 }
 
 interface View {
@@ -90,6 +146,9 @@ interface View {
   /** Width and height of the view in mm. */
   size: [number, number];
   spots: ViewSpot[];
+  colourOf: (p: ContainerPlacement) => string;
+  /** Drawn over the placements, with the view's mm-to-page mapping. */
+  marks?: (toPage: (b: ViewBox) => [number, number, number, number]) => void;
 }
 
 /** Draws one view and returns the placements whose number is printed in it. */
@@ -118,7 +177,7 @@ function drawView(flow: PageFlow, view: View): Set<ContainerPlacement> {
   const toPage = (b: ViewBox): [number, number, number, number] => [x0 + b.left * view.scale, y0 + b.top * view.scale, b.width * view.scale, b.height * view.scale];
   for (const spot of view.spots) {
     for (const { placement, box } of spot.members) {
-      doc.lineWidth(0.5).rect(...toPage(box)).fillAndStroke(KIND_FILL[placement.kind], '#444444');
+      doc.lineWidth(0.5).rect(...toPage(box)).fillAndStroke(view.colourOf(placement), '#444444');
     }
     const [x, y, w, h] = toPage(spot.outline);
     const placements = spot.members.map((m) => m.placement);
@@ -128,6 +187,7 @@ function drawView(flow: PageFlow, view: View): Set<ContainerPlacement> {
     for (const p of placements) numbered.add(p);
   }
 
+  view.marks?.(toPage);
   doc.lineWidth(1.5).strokeColor(WALL).rect(x0, y0, frameWidth, frameHeight).stroke();
   doc.lineWidth(3).strokeColor(WALL).moveTo(x0, y0).lineTo(x0, y0 + frameHeight).stroke();
   doc.lineWidth(3).strokeColor(DOOR).moveTo(x0 + frameWidth, y0).lineTo(x0 + frameWidth, y0 + frameHeight).stroke();

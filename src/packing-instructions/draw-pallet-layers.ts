@@ -1,8 +1,9 @@
 // A service-built pallet, layer by layer: for each layer a small top-down drawing of the deck with
 // the units' footprints, so a worker can build it from the deck up. Footprints carry the SKU when
 // every footprint of the pallet has room for it, otherwise the SKU's key from the contents table:
-// one pallet never mixes the two.
+// one pallet never mixes the two. Footprints wear their SKU's colour, as in the viewer.
 import { drawLabel, fitLabel } from './box-labels.js';
+import { mix } from './draw-isometric.js';
 import { formatLength, type LaneUnits } from './lane-units.js';
 import type { PalletUnit, PlannedPallet } from './order-plan.js';
 import { palletLayers, type PalletLayer } from './pallet-layers.js';
@@ -13,7 +14,6 @@ const GUTTER = 12;
 const MAX_DECK_HEIGHT = 105;
 const CAPTION = 11;
 const ROW_GAP = 10;
-const UNIT_FILL = '#fff2cc';
 const DECK_FILL = '#d9c3a5';
 
 interface LayersLayout {
@@ -60,7 +60,7 @@ export function palletLayersHeight(flow: PageFlow, pallet: PlannedPallet, keys: 
   return introHeight(flow, layout) + (layout.rows.length === 0 ? 12 : layout.rows.reduce((sum, r) => sum + r.height, 0));
 }
 
-export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Map<string, string>, units: LaneUnits): void {
+export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Map<string, string>, units: LaneUnits, skuColour: (sku: string) => string): void {
   const doc = flow.doc;
   const layout = layOut(flow, pallet, keys);
   const { cellWidth, deckWidth, deckHeight, scale } = layout;
@@ -87,7 +87,8 @@ export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Ma
         const y = y0 + (pallet.width_mm - unit.y - unit.w) * scale;
         const w = unit.l * scale;
         const h = unit.w * scale;
-        doc.lineWidth(0.5).rect(x, y, w, h).fillAndStroke(UNIT_FILL, '#555555');
+        // The SKU's colour, lightened so that the label on it stays readable.
+        doc.lineWidth(0.5).rect(x, y, w, h).fillAndStroke(mix(skuColour(unit.sku), '#ffffff', 0.45), '#555555');
         const label = fitLabel(doc, [{ lines: [layout.labelOf(unit.sku)] }], w, h, 7, 3.5);
         if (label) drawLabel(doc, label, x, y, w, h);
       }

@@ -13,10 +13,14 @@ const mmPer = (unit: LengthUnit): number => asNumber(MM_PER_UNIT[unit]);
 const gramsPer = (unit: WeightUnit): number => asNumber(GRAMS_PER_UNIT[unit]);
 
 // mm are whole; cm and inches keep one decimal, enough to place a carton by hand.
-const LENGTH_DIGITS: Record<LengthUnit, number> = { mm: 0, cm: 1, in: 1 };
+const LENGTH_DIGITS: Record<LengthUnit, 0 | 1> = { mm: 0, cm: 1, in: 1 };
 
-function plain(value: number, maxDigits: number): string {
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDigits, useGrouping: false }).format(value);
+// Formatters are costly to make and a large document formats tens of thousands of figures.
+const PLAIN = [0, 1, 2].map((digits) => new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, useGrouping: false }));
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+function plain(value: number, maxDigits: 0 | 1 | 2): string {
+  return PLAIN[maxDigits]!.format(value);
 }
 
 export function formatLength(mm: number, unit: LengthUnit): string {
@@ -37,7 +41,7 @@ export function formatWeight(g: number, unit: WeightUnit): string {
 /** A total for the summary, grouped for reading: "24,512.3 kg". */
 export function formatTotalWeight(g: number, unit: WeightUnit): string {
   const value = g / gramsPer(unit);
-  return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(value)} ${unit}`;
+  return `${GROUPED.format(value)} ${unit}`;
 }
 
 /** "120.500000" -> "120.5"; anything that is not a plain decimal is shown as given. */

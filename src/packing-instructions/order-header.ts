@@ -2,7 +2,8 @@
 // could not load set apart in red so that it cannot be missed.
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { formatTotalWeight } from './lane-units.js';
-import type { OrderPlan } from './order-plan.js';
+import type { OrderPlan, Unplaced } from './order-plan.js';
+import { compressRuns } from './box-labels.js';
 import { ALERT, drawText, INK, MUTED, textHeight, type PageFlow } from './page-flow.js';
 import { summarizePlan } from './plan-summary.js';
 import { drawTable } from './tables.js';
@@ -76,27 +77,54 @@ export function drawPlanSummary(flow: PageFlow, submitted: OrderSubmitted['data'
   flow.y += bannerHeight + 4;
   drawTable(flow, {
     columns: [
-      { header: 'Kind', weight: 12 },
+      { header: 'Kind', weight: 16 },
       { header: 'What', weight: 22 },
       { header: 'Count', weight: 7, align: 'right' },
-      { header: 'Reason', weight: 40 },
+      { header: 'Reason', weight: 36 },
     ],
-    rows: plan.unplaced.map((u) => [describeUnplacedKind(u.kind), u.ref, String(u.count), describeUnplacedReason(u.reason)]),
+    rows: unplacedRows(plan.unplaced).map((u) => [describeUnplacedKind(u.kind), u.ref, String(u.count), describeUnplacedReason(u.reason)]),
     rowStyle: () => ({ color: ALERT, bold: true }),
     fontSize: 9,
   });
 }
+
+/** Service-built pallets left behind for one reason are one row ("AP166-AP234"), not one row each. */
+export function unplacedRows(unplaced: readonly Unplaced[]): Unplaced[] {
+  const rows: Unplaced[] = [];
+  const pallets = new Map<string, Unplaced[]>();
+  for (const u of unplaced) {
+    if (u.kind !== 'pallet' || !/^AP\d+$/.test(u.ref)) rows.push(u);
+    else {
+      const same = pallets.get(u.reason);
+      if (same) same.push(u);
+      else pallets.set(u.reason, [u]);
+    }
+  }
+  for (const [reason, group] of pallets) {
+    const numbers = group.map((u) => Number(u.ref.slice(2)));
+    const ref = compressRuns(numbers)
+      .split(',')
+      .map((run) => run.split('-').map((n) => `AP${n}`).join('-'))
+      .join(', ');
+    rows.push({ kind: 'pallet', ref, count: group.reduce((sum, u) => sum + u.count, 0), reason: reason as Unplaced['reason'] });
+  }
+  return rows;
+}
+
+/** Tallest a value may be: longer notes are cut with an ellipsis (the order itself keeps them whole). */
+const MAX_VALUE_HEIGHT = 180;
 
 /** Label / value pairs, values wrapping in their own column. */
 function drawFields(flow: PageFlow, fields: [string, string][]): void {
   const labelWidth = 130;
   const valueX = flow.left + labelWidth;
   const valueWidth = flow.width - labelWidth;
+  const valueStyle = { size: 10, bold: true, color: INK, maxHeight: MAX_VALUE_HEIGHT };
   for (const [label, value] of fields) {
-    const height = Math.max(textHeight(flow.doc, value, valueWidth, { size: 10, bold: true }), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
+    const height = Math.max(textHeight(flow.doc, value, valueWidth, valueStyle), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
     flow.ensureRoom(height);
     drawText(flow.doc, label, flow.left, flow.y, labelWidth - 8, { size: 10, color: MUTED });
-    drawText(flow.doc, value, valueX, flow.y, valueWidth, { size: 10, bold: true, color: INK });
+    drawText(flow.doc, value, valueX, flow.y, valueWidth, valueStyle);
     flow.y += height;
   }
 }

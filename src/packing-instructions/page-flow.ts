@@ -1,10 +1,8 @@
 // Where the next thing goes on the page. Every block asks for its height before it draws, and the
 // flow starts a new page itself when the block would not fit: pdfkit's own page breaking would
 // split a table row or a drawing in half, so nothing here lets pdfkit break a page.
-import { toWinAnsi } from './winansi-text.js';
+import { drawLine, LINE_HEIGHT, measureText, singleLine, wrapText, type FontStyle, type Line } from './text-layout.js';
 
-export const FONT = 'Helvetica';
-export const BOLD = 'Helvetica-Bold';
 export const INK = '#111111';
 export const MUTED = '#555555';
 export const ALERT = '#b00020';
@@ -24,40 +22,51 @@ export interface TextStyle {
 }
 
 /**
- * Draws text at an exact spot. All text of the document goes through here so that it is always
- * encodable in the standard fonts and never triggers a pdfkit page break.
+ * Draws text with its top at y. All text of the document goes through here, so that every script
+ * prints in an embedded font and no text ever triggers a pdfkit page break.
  */
 export function drawText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, style: TextStyle = {}): void {
-  doc
-    .font(style.bold ? BOLD : FONT)
-    .fontSize(style.size ?? 9)
-    .fillColor(style.color ?? INK)
-    .text(
-      toWinAnsi(text),
-      x,
-      y,
-      style.noWrap
-        ? { lineBreak: false }
-        : { width, align: style.align ?? 'left', ...(style.maxHeight === undefined ? {} : { height: style.maxHeight, ellipsis: true }) },
-    );
+  const font = fontStyle(style);
+  const lines = style.noWrap ? [singleLine(doc, text, Infinity, font)] : laidOut(doc, text, width, style);
+  const color = style.color ?? INK;
+  lines.forEach((line, i) => {
+    const free = style.noWrap ? 0 : width - line.width;
+    const left = style.align === 'right' ? x + free : style.align === 'center' ? x + free / 2 : x;
+    drawLine(doc, line, left, y + i * font.size * LINE_HEIGHT, { ...font, color });
+  });
 }
 
 export function textHeight(doc: PDFKit.PDFDocument, text: string, width: number, style: TextStyle = {}): number {
-  doc.font(style.bold ? BOLD : FONT).fontSize(style.size ?? 9);
-  return doc.heightOfString(toWinAnsi(text), { width });
+  const lines = laidOut(doc, text, width, style).length;
+  return Math.max(lines, 1) * fontStyle(style).size * LINE_HEIGHT;
 }
 
 export function textWidth(doc: PDFKit.PDFDocument, text: string, style: TextStyle = {}): number {
-  doc.font(style.bold ? BOLD : FONT).fontSize(style.size ?? 9);
-  return doc.widthOfString(toWinAnsi(text));
+  return measureText(doc, text, fontStyle(style));
 }
 
-/** Cuts single-line text to `width`, marking the cut with "...". */
+/** Cuts single-line text to `width`, marking the cut with an ellipsis. */
 export function fitToWidth(doc: PDFKit.PDFDocument, text: string, width: number, style: TextStyle = {}): string {
-  if (textWidth(doc, text, style) <= width) return text;
-  let cut = text;
-  while (cut.length > 0 && textWidth(doc, `${cut}...`, style) > width) cut = cut.slice(0, -1);
-  return `${cut}...`;
+  return singleLine(doc, text, width, fontStyle(style))
+    .runs.map((r) => r.text)
+    .join('');
+}
+
+function fontStyle(style: TextStyle): FontStyle {
+  return { size: style.size ?? 9, bold: style.bold ?? false };
+}
+
+// Heights are asked for just before the same text is drawn: the last layout is kept for that.
+let lastLayout: { doc: PDFKit.PDFDocument; key: string; lines: Line[] } | undefined;
+
+function laidOut(doc: PDFKit.PDFDocument, text: string, width: number, style: TextStyle): Line[] {
+  const font = fontStyle(style);
+  const maxLines = style.maxHeight === undefined ? Infinity : Math.max(1, Math.floor(style.maxHeight / (font.size * LINE_HEIGHT) + 0.01));
+  const key = `${width}|${font.size}|${font.bold}|${maxLines}|${text}`;
+  if (lastLayout?.doc === doc && lastLayout.key === key) return lastLayout.lines;
+  const lines = wrapText(doc, text, width, font, maxLines);
+  lastLayout = { doc, key, lines };
+  return lines;
 }
 
 export class PageFlow {

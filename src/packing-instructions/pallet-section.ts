@@ -10,10 +10,16 @@ import { drawTable, tableHeight, type Table } from './tables.js';
 
 const GAP_AFTER = 14;
 
-export function drawPalletSection(flow: PageFlow, pallet: PlannedPallet, location: PalletLocation | undefined, units: LaneUnits): void {
+export function drawPalletSection(
+  flow: PageFlow,
+  pallet: PlannedPallet,
+  location: PalletLocation | undefined,
+  units: LaneUnits,
+  skuColour: (sku: string) => string,
+): void {
   const layers = palletLayers(pallet.units);
   const lines: [string, TextStyle][] = [
-    [`Pallet ${pallet.pallet_index}  (${pallet.pallet_code})`, { size: 14, bold: true }],
+    [`Pallet ${pallet.pallet_index} (${pallet.pallet_code})`, { size: 14, bold: true }],
     [
       location
         ? `Goes into container ${location.containerCode} #${location.containerIndex} as loading #${location.loadingOrder}.`
@@ -41,7 +47,7 @@ export function drawPalletSection(flow: PageFlow, pallet: PlannedPallet, locatio
   for (const [text, style] of lines) flow.paragraph(text, style);
   flow.gap(4);
   drawTable(flow, contents);
-  drawPalletLayers(flow, pallet, keys, units);
+  drawPalletLayers(flow, pallet, keys, units, skuColour);
   flow.gap(GAP_AFTER);
 }
 

@@ -2,6 +2,17 @@
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 
+export interface PdfRenderOptions {
+  /** The share link to the order's 3D load plan, printed on the document. */
+  viewerUrl?: string;
+}
+
+/** What the renderer thread is sent. */
+export interface PdfRenderRequest {
+  events: RecordedEvent[];
+  options: PdfRenderOptions;
+}
+
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
 
@@ -13,9 +24,9 @@ export class PdfRenderer {
   }
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
-  async render(orderStream: RecordedEvent[]): Promise<Buffer> {
+  async render(orderStream: RecordedEvent[], options: PdfRenderOptions = {}): Promise<Buffer> {
     // A Buffer crosses the thread boundary as a plain Uint8Array.
-    const bytes = await this.pool.run<Uint8Array>(orderStream, RENDER_LIMIT_MS);
+    const bytes = await this.pool.run<Uint8Array>({ events: orderStream, options } satisfies PdfRenderRequest, RENDER_LIMIT_MS);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

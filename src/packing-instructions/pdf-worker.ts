@@ -1,16 +1,18 @@
 // A worker thread that renders packing-instructions PDFs: pdfkit is synchronous CPU work that
 // would otherwise hold up every HTTP request while a document is drawn.
 import { parentPort } from 'node:worker_threads';
-import type { RecordedEvent } from '../eventstore/event-store.js';
+import type { PdfRenderRequest } from './pdf-renderer.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 import { renderFromOrderStream } from './render-from-order-stream.js';
+import { prepareFonts } from './unicode-fonts.js';
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');
-port.on('message', (events: RecordedEvent[]) => {
-  renderFromOrderStream(events).then(
+port.on('message', ({ events, options }: PdfRenderRequest) => {
+  renderFromOrderStream(events, options).then(
     (pdf) => port.postMessage({ ok: true, result: pdf } satisfies WorkerReply),
     (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
   );
 });
+prepareFonts();
 port.postMessage({ ready: true } satisfies WorkerReply);

@@ -20,7 +20,7 @@ export class OrderNotPlannedError extends Error {
   }
 }
 
-export async function renderFromOrderStream(events: readonly RecordedEvent[], options: { generatedAt?: Date } = {}): Promise<Buffer> {
+export async function renderFromOrderStream(events: readonly RecordedEvent[], options: { generatedAt?: Date; viewerUrl?: string } = {}): Promise<Buffer> {
   const inOrder = [...events].sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
   const submitted = inOrder.find((e): e is RecordedEvent<'OrderSubmitted', OrderSubmitted['data']> => e.type === 'OrderSubmitted');
   if (!submitted) throw new Error('these events hold no OrderSubmitted: not an order stream');

@@ -8,6 +8,9 @@ import { drawOrderHeader, drawPlanSummary, formatUtc } from './order-header.js';
 import type { OrderPlan } from './order-plan.js';
 import { drawText, fitToWidth, MARGINS, MUTED, PageFlow, textWidth } from './page-flow.js';
 import { drawPalletSection } from './pallet-section.js';
+import { drawPalletPlacard } from './pallet-placards.js';
+import { planColours } from './placement-colours.js';
+import { drawQrCode } from './qr-code.js';
 import { locatePallets } from './plan-summary.js';
 import { drawLooseBoxesTable, drawPreBuiltsTable } from './submitted-cargo-tables.js';
 
@@ -16,7 +19,11 @@ export interface PackingInstructionsInput {
   plan: OrderPlan;
   /** Printed on the document; now when not given. */
   generatedAt?: Date;
+  /** The order's 3D load-plan page (a share link): printed on page 1 as text and a QR code. */
+  viewerUrl?: string;
 }
+
+export type LaidOutInput = PackingInstructionsInput & { generatedAt: Date };
 
 export async function renderPackingInstructions(input: PackingInstructionsInput): Promise<Buffer> {
   const generatedAt = input.generatedAt ?? new Date();
@@ -48,16 +55,18 @@ export function createPackingInstructionsDocument(submitted: OrderSubmitted['dat
 }
 
 /** Lays the document out on `doc`; returns how many pages the layout itself started. */
-export function writePackingInstructions(doc: PDFKit.PDFDocument, input: Required<PackingInstructionsInput>): { pages: number } {
+export function writePackingInstructions(doc: PDFKit.PDFDocument, input: LaidOutInput): { pages: number } {
   const { submitted, plan, generatedAt } = input;
   const units = submitted.lane.units;
   const flow = new PageFlow(doc);
 
   drawOrderHeader(flow, submitted, generatedAt);
+  if (input.viewerUrl) drawViewerLink(flow, input.viewerUrl);
   drawPlanSummary(flow, submitted, plan);
 
+  const colours = planColours(plan);
   plan.containers.forEach((container, i) => {
-    drawContainerSection(flow, container, `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`, units);
+    drawContainerSection(flow, container, `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`, units, colours);
   });
 
   if (plan.pallets.length > 0) {
@@ -70,7 +79,7 @@ export function writePackingInstructions(doc: PDFKit.PDFDocument, input: Require
     });
     flow.gap(8);
     const located = locatePallets(plan);
-    for (const pallet of plan.pallets) drawPalletSection(flow, pallet, located.get(pallet.pallet_index), units);
+    for (const pallet of plan.pallets) drawPalletSection(flow, pallet, located.get(pallet.pallet_index), units, colours.sku);
   }
 
   const { pre_builts: preBuilts, loose_boxes: looseBoxes } = submitted.order;
@@ -88,8 +97,26 @@ export function writePackingInstructions(doc: PDFKit.PDFDocument, input: Require
     if (looseBoxes.length > 0) drawLooseBoxesTable(flow, looseBoxes, units, notLoaded('loose_box'));
   }
 
+  if (plan.pallets.length > 0) {
+    // No cover page: each placard says what it is, and a cover would only be one more sheet to sort out.
+    const located = locatePallets(plan);
+    for (const pallet of plan.pallets) drawPalletPlacard(flow, submitted, pallet, located.get(pallet.pallet_index), units);
+  }
+
   drawFooters(flow, submitted, generatedAt);
   return { pages: flow.pagesStarted };
+}
+
+const VIEWER_QR = 72;
+
+function drawViewerLink(flow: PageFlow, url: string): void {
+  flow.ensureRoom(VIEWER_QR + 6);
+  const top = flow.y;
+  const textWidthLeft = flow.width - VIEWER_QR - 10;
+  drawText(flow.doc, '3D load plan in the browser (no login needed, the link expires):', flow.left, top + 8, textWidthLeft, { size: 10, bold: true });
+  drawText(flow.doc, url, flow.left, top + 24, textWidthLeft, { size: 8.5, color: '#1a4f8b', maxHeight: VIEWER_QR - 24 });
+  drawQrCode(flow.doc, url, flow.right - VIEWER_QR, top, VIEWER_QR);
+  flow.y = top + VIEWER_QR + 6;
 }
 
 function drawFooters(flow: PageFlow, submitted: OrderSubmitted['data'], generatedAt: Date): void {

@@ -25,12 +25,14 @@ export interface PackingInstructionsDependencies {
   store: EventStore;
   orders: OrderReadModel;
   visible: (position: bigint) => Promise<void>;
-  renderPdf: (orderStream: RecordedEvent[]) => Promise<Buffer>;
+  renderPdf: (orderStream: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
+  /** The share link printed on the PDF; none when not given. */
+  viewerUrl?: (serviceRef: string) => string;
 }
 
-type Lookup = { document: OrderDocument; plan: PalletContentsDocument & { status: 'planned' } } | { errors: { order: string[] } };
+export type Lookup = { document: OrderDocument; plan: PalletContentsDocument & { status: 'planned' } } | { errors: { order: string[] } };
 
-async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise<Lookup> {
+export async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise<Lookup> {
   const value = typeof ctx.query.order === 'string' ? ctx.query.order.trim() : '';
   if (!value) return { errors: { order: ['This query parameter is required: give the order reference or service_ref.'] } };
   // Another group's order is looked up like an unknown one: its existence is not the caller's business.
@@ -57,14 +59,50 @@ export function packingInstructionsRoutes(router: Router, deps: PackingInstructi
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
     const { view, stream } = found.document;
-    const pdf = await deps.renderPdf(await deps.store.readStream(stream));
-    const recorded = await handleOrderCommand(deps.store, stream, { type: 'RecordDownload', data: { downloaded_at: utcTimestamp() } });
-    if (!recorded.ok) return badRequest(ctx, recorded.errors);
-    await deps.visible(recorded.position!);
+    ctx.status = 200;
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `attachment; filename="packing-instructions-${view.service_ref}.pdf"`);
-    ctx.body = pdf;
+    // HEAD (link previews, download managers probing) gets the headers and records nothing.
+    if (ctx.method !== 'GET') return;
+    const viewerUrl = deps.viewerUrl?.(view.service_ref);
+    const pdf = await deps.renderPdf(await deps.store.readStream(stream), viewerUrl ? { viewerUrl } : {});
+    await sendThenRecord(ctx, pdf, async () => {
+      const recorded = await handleOrderCommand(deps.store, stream, { type: 'RecordDownload', data: { downloaded_at: utcTimestamp() } });
+      if (!recorded.ok) throw new Error(`recording the download of ${view.service_ref} was refused: ${JSON.stringify(recorded.errors)}`);
+      if (recorded.position !== undefined) await deps.visible(recorded.position);
+    });
   });
+}
+
+/**
+ * Only a download the client received is recorded: all but the last byte is handed to the socket
+ * first, and a client gone by then records nothing. The last byte waits for the record, so a client
+ * that has the whole file and then reads the order sees packing_instructions_downloaded true.
+ */
+async function sendThenRecord(ctx: Context, bytes: Buffer, record: () => Promise<void>): Promise<void> {
+  ctx.respond = false;
+  const res = ctx.res;
+  res.setHeader('Content-Length', bytes.length);
+  const delivered = await new Promise<boolean>((resolve) => {
+    const gone = () => resolve(false);
+    res.once('close', gone);
+    res.write(bytes.subarray(0, bytes.length - 1), (error) => {
+      res.off('close', gone);
+      resolve(!error);
+    });
+  });
+  if (!delivered) {
+    res.destroy();
+    return;
+  }
+  try {
+    await record();
+  } catch (error) {
+    // Half a response cannot turn into an error response: the client sees a cut download.
+    res.destroy();
+    throw error;
+  }
+  res.end(bytes.subarray(bytes.length - 1));
 }
 
 const orderQuery = {
@@ -98,7 +136,8 @@ export const packingInstructionsApi: ApiDescription = {
       get: {
         operationId: 'downloadPackingInstructions',
         summary: 'Download the packing instructions',
-        description: 'Same order lookup as pallet contents. Sets packing_instructions_downloaded of the order.',
+        description:
+          'Same order lookup as pallet contents. A GET whose file was received sets packing_instructions_downloaded of the order; HEAD answers the headers and records nothing.',
         parameters: [orderQuery],
         responses: {
           '200': { description: 'The packing instructions as a PDF file.', content: { 'application/pdf': {} } },

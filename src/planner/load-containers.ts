@@ -1,6 +1,7 @@
 // Loading the order's pallets, pre-built pallets and loose boxes into its containers.
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { LooseBox, OrderContainer, PreBuilt } from '../orders/submit-order-payload.js';
+import { containerCogFigures } from './container-cog.js';
 import { containerSpec } from './containers.js';
 import { loadingOrder } from './loading-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
@@ -104,17 +105,21 @@ export function loadOrderContainers(
     const { spec } = types[reader.next()]!;
     const boxes = readBoxes(reader);
     const order = loadingOrder(boxes);
-    const placements: ContainerPlacement[] = boxes.map((b, i) => {
-      const g = groups[b.type]!;
-      return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order: order[i]! };
-    });
-    placements.sort((a, b) => a.loading_order - b.loading_order);
+    // refs in loading order: the identical items of a row are numbered as they go in
+    const placements: ContainerPlacement[] = boxes
+      .map((b, i) => ({ b, loading_order: order[i]! }))
+      .sort((p, q) => p.loading_order - q.loading_order)
+      .map(({ b, loading_order }) => {
+        const g = groups[b.type]!;
+        return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order };
+      });
     const { l, w, h } = spec.inner_mm;
     const payload_g = spec.payload_kg * 1000;
     containers.push({
       code: spec.code, index: k + 1, inner_mm: { l, w, h }, payload_g, placements,
       volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
       weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
+      ...containerCogFigures(placements, spec.inner_mm),
     });
   }
   const unplaced: Unplaced[] = [];

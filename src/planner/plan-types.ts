@@ -77,6 +77,15 @@ export interface PlannedContainer {
   placements: ContainerPlacement[];
   volume_utilization: number;
   weight_utilization: number;
+  /** The placements' weight summed. */
+  cargo_weight_g: number;
+  /** The cargo's centre of gravity to the whole millimetre (center-of-gravity.ts); null when empty. */
+  center_of_gravity_mm: { x: number; y: number; z: number } | null;
+  /**
+   * Within the CTU Code's limits (5 % of the inner length from the middle, 5 % of the inner width
+   * from the centreline). false: no plan the loader found meets them; the container still loads.
+   */
+  within_cog_limits: boolean;
 }
 
 export type UnplacedReason =

@@ -2,7 +2,7 @@
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
 // restart; what makes "once" hold after a crash is the order's decider: an order whose stream
 // already holds a result is skipped, and a second result records nothing.
-import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
@@ -27,7 +27,7 @@ export interface PlanningReactorOptions {
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;
-  log: (message: string, error?: unknown) => void;
+  log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   /** Called after each order's result is stored (metrics, tests). */
   onPlanned?: (event: OrderPlanned | OrderPlanningFailed, ms: number) => void;
 }
@@ -69,10 +69,22 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
     }
     // Another instance may have stored its result meanwhile: then the decider records nothing.
-    const recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
+    let recorded;
+    try {
+      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
+    } catch (error) {
+      // A plan too large for the store would be retried for ever and hold up every later order: the
+      // order fails instead, with the reason, and planning goes on.
+      if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
+      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
+    }
     if (!recorded.ok) throw new Error(`planning ${event.stream}: ${JSON.stringify(recorded.errors)}`);
     const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
-    if (outcome) options.onPlanned?.(outcome, performance.now() - started);
+    if (!outcome) return;
+    const ms = Math.round(performance.now() - started);
+    if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
+    else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
+    options.onPlanned?.(outcome, performance.now() - started);
   }
 
   return {

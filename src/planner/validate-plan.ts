@@ -4,7 +4,7 @@
 import type { ItemDocument } from '../master-data/master-data-document.js';
 import type { LooseBox } from '../orders/submit-order-payload.js';
 import { CONTAINER_CATALOG } from './containers.js';
-import type { ContainerPlacement, OrderPlan, PlanOrderInput, PlannedPallet } from './plan-types.js';
+import type { ContainerPlacement, OrderPlan, PlannedContainer, PlanOrderInput, PlannedPallet } from './plan-types.js';
 import { boxesOverlap, containsFootprint, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
 
 const EPS = 1e-6;
@@ -242,6 +242,7 @@ function checkContainers(input: PlanOrderInput, plan: OrderPlan, mm: number, g: 
     const innerVolume = c.inner_mm.l * c.inner_mm.w * c.inner_mm.h;
     if (Math.abs(c.volume_utilization - volume / innerVolume) > 1e-9) v.push(`${at}: volume_utilization ${c.volume_utilization}, computed ${volume / innerVolume}`);
     if (Math.abs(c.weight_utilization - weight / c.payload_g) > 1e-9) v.push(`${at}: weight_utilization ${c.weight_utilization}, computed ${weight / c.payload_g}`);
+    checkCenterOfGravity(at, c, v);
   });
   const listed = new Map(input.order.order_containers.map((c) => [c.code as string, c.count]));
   for (const [code, n] of used) {
@@ -249,6 +250,37 @@ function checkContainers(input: PlanOrderInput, plan: OrderPlan, mm: number, g: 
     if (allowed === undefined) v.push(`container code ${code} is not in the order`);
     else if (n > allowed) v.push(`${n} containers of ${code}, the order allows ${allowed}`);
   }
+}
+
+/**
+ * The CTU Code's rule (annex 7, 3.1.4): the cargo's centre of gravity within 5 % of the inner length
+ * from the middle and 5 % of the inner width from the centreline. A container outside them must say
+ * so; its figures must be the placements' own. Computed here apart from center-of-gravity.ts.
+ */
+function checkCenterOfGravity(at: string, c: PlannedContainer, v: string[]): void {
+  let weight = 0;
+  const moment = [0, 0, 0];
+  for (const p of c.placements) {
+    weight += p.weight_g;
+    moment[0]! += p.weight_g * (p.x + p.l / 2);
+    moment[1]! += p.weight_g * (p.y + p.w / 2);
+    moment[2]! += p.weight_g * (p.z + p.h / 2);
+  }
+  if (c.cargo_weight_g !== weight) v.push(`${at}: cargo_weight_g ${c.cargo_weight_g}, computed ${weight}`);
+  if (weight === 0) {
+    if (c.center_of_gravity_mm !== null) v.push(`${at}: a centre of gravity without cargo weight`);
+    if (!c.within_cog_limits) v.push(`${at}: no cargo weight, yet outside the centre-of-gravity limits`);
+    return;
+  }
+  const [x, y, z] = moment.map((m) => m / weight) as [number, number, number];
+  const g = c.center_of_gravity_mm;
+  if (!g || Math.abs(g.x - x) > 0.5 + EPS || Math.abs(g.y - y) > 0.5 + EPS || Math.abs(g.z - z) > 0.5 + EPS) {
+    v.push(`${at}: centre of gravity ${JSON.stringify(g)}, computed ${x.toFixed(1)}, ${y.toFixed(1)}, ${z.toFixed(1)}`);
+  }
+  // how far inside the limits (positive) or outside (negative), in millimetres
+  const margin = Math.min(c.inner_mm.l * 0.05 - Math.abs(x - c.inner_mm.l / 2), c.inner_mm.w * 0.05 - Math.abs(y - c.inner_mm.w / 2));
+  if (c.within_cog_limits && margin < -1e-6) v.push(`${at}: says within the centre-of-gravity limits, but is ${(-margin).toFixed(0)} mm outside them`);
+  if (!c.within_cog_limits && margin > 1e-6) v.push(`${at}: says outside the centre-of-gravity limits, but is ${margin.toFixed(0)} mm inside them`);
 }
 
 /** Double stacking: a top-flagged item wholly on one bottom-flagged item of its class on the floor. */

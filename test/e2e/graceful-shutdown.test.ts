@@ -3,6 +3,7 @@
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +16,9 @@ const dataDir = tempDataDir();
 writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(testSeed()));
 t.teardown(() => removeDataDir(dataDir));
 
-function startChild(): Promise<{ child: ChildProcess; url: URL }> {
+function startChild(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: URL }> {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -69,4 +70,62 @@ t.test('SIGTERM answers the request in flight, refuses new ones, and exits 0', a
   t.equal(((await read.json()) as { count: number }).count, 1, 'and visible after a restart');
   again.child.kill('SIGTERM');
   t.equal(await new Promise((resolve) => again.child.once('exit', resolve)), 0);
+});
+
+/** A raw connection that has sent `head` and records what it receives and when it is closed. */
+function rawSocket(url: URL, head: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(head);
+      resolve({ socket, received: () => text, closed });
+    });
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    socket.once('error', reject);
+  });
+}
+
+t.test('SIGTERM with clients holding half-sent requests: /readyz 503 at once, idle and stalled sockets closed, exit within the deadline', async (t) => {
+  const { child, url } = await startChild({ ORDERS_SHUTDOWN_TIMEOUT_MS: '8000' });
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  // Never hang the suite, before the fix (the process waited for the client for ever) or after.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  t.teardown(() => clearTimeout(killer));
+
+  const acknowledged = await fetch(`${url.origin}/api/v1/orders/submit-order/`, {
+    method: 'POST',
+    headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(acmeOrder({ reference: 'BEFORE-STALL' })),
+  });
+  t.equal(acknowledged.status, 201, 'an order acknowledged before the signal');
+
+  const body = JSON.stringify(acmeOrder({ reference: 'NEVER-FINISHED' }));
+  const stalledHeaders = await rawSocket(url, 'POST /api/v1/orders/submit-order/ HTTP/1.1\r\nHost: x\r\n');
+  const stalledBody = await rawSocket(url, `POST /api/v1/orders/submit-order/ HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${ACME_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 30)}`);
+  const readyz = await rawSocket(url, 'GET /readyz HTTP/1.1\r\nHost: x\r\n');
+  const idle = await rawSocket(url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.match(idle.received(), /^HTTP\/1\.1 200/, 'the idle connection answered before the signal');
+
+  const signalled = Date.now();
+  child.kill('SIGTERM');
+  await idle.closed;
+  t.ok(Date.now() - signalled < 1000, `the idle keep-alive connection is closed at once (${Date.now() - signalled} ms)`);
+  readyz.socket.write('\r\n');
+  await readyz.closed;
+  t.match(readyz.received(), /^HTTP\/1\.1 503/, '/readyz, asked during the drain, answers 503');
+  t.match(readyz.received(), /Connection: close/i, 'and closes its connection');
+  t.equal(await fetch(`${url.origin}/healthz`).then(() => 'answered', () => 'refused'), 'refused', 'a new connection is refused');
+
+  await Promise.all([stalledHeaders.closed, stalledBody.closed]);
+  const { code, at } = await exited;
+  t.equal(code, 0, 'exits 0 once the stalled sockets are cut');
+  // The margin is for a machine under load; without the deadline the process waited for the client for ever.
+  t.ok(at - signalled < 8000 + 4000, `within the 8 s shutdown timeout (${at - signalled} ms)`);
+  t.equal(stalledBody.received(), '', 'the stalled submit got no answer');
+
+  const references = (await allEvents(dataDir)).filter((event) => event.type === 'OrderSubmitted').map((event) => (event.data as { order: { reference: string } }).order.reference);
+  t.ok(references.includes('BEFORE-STALL'), 'the acknowledged order is stored');
+  t.notOk(references.includes('NEVER-FINISHED'), 'the half-sent one is not');
 });

@@ -144,6 +144,21 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       t.strictSame(await store.readStream(n.stream('never-written')), []);
     });
 
+    test('readLastEvent is the last event of that stream only; undefined for a missing stream', async (t, store, n) => {
+      const s1 = n.stream('last-one');
+      const s2 = n.stream('last-two');
+      await store.append(s1, [ev('A'), ev('B')], NO_STREAM);
+      await store.append(s2, [ev('X')], NO_STREAM);
+      await store.append(s1, [ev('C')], exactly(1n));
+      const last = await store.readLastEvent(s1);
+      t.equal(last?.type, 'C');
+      t.equal(last?.revision, 2n);
+      t.equal(last?.stream, s1);
+      t.strictSame(last, (await store.readStream(s1)).at(-1), 'the same event as readStream gives');
+      t.equal((await store.readLastEvent(s2))?.type, 'X');
+      t.equal(await store.readLastEvent(n.stream('never-written')), undefined);
+    });
+
     test('readAll pages through the log in position order', async (t, store, n) => {
       const marker = await n.marker(store);
       const written: string[] = [];

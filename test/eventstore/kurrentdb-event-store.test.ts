@@ -25,7 +25,10 @@ import {
   toRecordedEvent,
   toStreamState,
   wrongExpectedRevisionFrom,
+  appendTooLargeFrom,
 } from '../../src/eventstore/kurrentdb-mapping.js';
+import { MaxAppendSizeExceededError } from '@kurrent/kurrentdb-client';
+import { AppendTooLarge } from '../../src/eventstore/event-store.js';
 import { KurrentDbSubscription, type KurrentDbSubscriptionOptions } from '../../src/eventstore/kurrentdb-subscription.js';
 import { eventStoreContract } from './event-store-contract.js';
 
@@ -38,6 +41,14 @@ if (connectionString) {
 } else {
   t.test('kurrentdb: event store contract', { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' }, async () => {});
 }
+
+t.test("the server's append size limits become AppendTooLarge", async (t) => {
+  const whole = appendTooLargeFrom(new MaxAppendSizeExceededError(undefined, 1048576), 'order-1');
+  t.ok(whole instanceof AppendTooLarge);
+  t.match(whole, { stream: 'order-1', bytes: undefined, limit: 1048576 });
+  t.match(appendTooLargeFrom(Object.assign(new Error('record'), { type: 'append-record-size-exceeded', size: 2000000, maxSize: 1048576 }), 's'), { bytes: 2000000, limit: 1048576 });
+  t.equal(appendTooLargeFrom(new UnavailableError(), 's'), undefined, 'other errors are not');
+});
 
 t.test('expected revisions map to the client stream states', async (t) => {
   t.equal(toStreamState(NO_STREAM), 'no_stream');

@@ -116,6 +116,35 @@ t.test('a 4xx answer is final: one attempt, state failed', async (t) => {
   t.match((await deliveries())[0], { state: 'failed', attempts: 1, lastStatus: 404, lastError: 'HTTP 404' });
 });
 
+t.test('408 and 429 are retried, never sooner than Retry-After asks; failures are logged at warn', async (t) => {
+  const { store, start, deliveries, logs } = await setup(t);
+  let answered = 0;
+  const receiver = await startWebhookReceiver(SECRET, (_request, response) => {
+    answered += 1;
+    if (answered === 1) return 408;
+    if (answered === 2) {
+      response.setHeader('Retry-After', '1');
+      return 429;
+    }
+    return 200;
+  });
+  t.teardown(() => receiver.close());
+  const levels: string[] = [];
+  await start(masterDataWith({ webhooks: [{ url: receiver.url(), secret: SECRET }] }), {
+    log: (message, _error, level) => {
+      logs.push(message);
+      levels.push(level ?? 'info');
+    },
+  });
+  await appendPlannedOrder(store, { orderId: 3 });
+  await waitFor('delivered', async () => (await deliveries())[0]?.state === 'delivered');
+  const [first, second, third] = receiver.received;
+  t.strictSame([first?.answer, second?.answer, third?.answer], [408, 429, 200]);
+  t.ok(third!.receivedAt - second!.receivedAt >= 950, `the 429's Retry-After: 1 held the retry back 1 s, not the 30 ms schedule (${third!.receivedAt - second!.receivedAt} ms)`);
+  t.ok(second!.receivedAt - first!.receivedAt < 900, 'the 408 was retried on the schedule');
+  t.strictSame(levels, ['warn', 'warn'], 'each failed attempt at warn');
+});
+
 t.test('a timeout is retried', async (t) => {
   const { store, start, deliveries } = await setup(t);
   const receiver = await startWebhookReceiver(SECRET, script(['hang']));

@@ -21,6 +21,9 @@ export async function readPdfText(pdf: Buffer, params: ParseParameters = {}): Pr
     return { text: result.text, total: result.total, pages: result.pages.map((p) => p.text) };
   } finally {
     await parser.destroy();
+    // pdf.js can hold the event loop for seconds on a loaded machine; meanwhile a service may close
+    // an idle keep-alive socket. A turn of the loop lets fetch see that before it reuses the socket.
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -46,7 +49,7 @@ export interface InspectedRender {
   page: { width: number; height: number; margins: { top: number; bottom: number; left: number; right: number } };
 }
 
-export async function renderInspected(input: Required<PackingInstructionsInput>): Promise<InspectedRender> {
+export async function renderInspected(input: PackingInstructionsInput & { generatedAt: Date }): Promise<InspectedRender> {
   const doc = createPackingInstructionsDocument(input.submitted, input.generatedAt);
   const chunks: Uint8Array[] = [];
   const ended = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));

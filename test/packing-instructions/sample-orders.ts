@@ -1,5 +1,6 @@
 // Orders and load plans built by hand, shaped like the planner's: a realistic small order (two
 // containers, layered pallets, pre-builts, loose boxes, one thing left behind) and a large one.
+import { containerCogFigures } from '../../src/planner/container-cog.js';
 import type { OrderSubmitted } from '../../src/orders/order-events.js';
 import type { LooseBox, PreBuilt, SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import type {
@@ -177,6 +178,7 @@ function container(spec: typeof HC40, index: number, placements: Omit<ContainerP
     placements: placements.map((p, i) => ({ ...p, loading_order: i + 1 })),
     volume_utilization: volume,
     weight_utilization: weight / spec.payload_g,
+    ...containerCogFigures(placements, spec.inner_mm),
   };
 }
 

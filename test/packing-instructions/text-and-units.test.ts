@@ -11,7 +11,7 @@ import {
 import { formatUtc } from '../../src/packing-instructions/order-header.js';
 import { looseBoxRotation } from '../../src/packing-instructions/submitted-cargo-tables.js';
 import { describeUnplacedKind, describeUnplacedReason } from '../../src/packing-instructions/unplaced-reasons.js';
-import { toWinAnsi } from '../../src/packing-instructions/winansi-text.js';
+import { fontName, fontRuns } from '../../src/packing-instructions/unicode-fonts.js';
 
 t.test('lengths and weights in the lane units', async (t) => {
   t.equal(formatLength(1144, 'mm'), '1144');
@@ -55,11 +55,14 @@ t.test('planner codes read as sentences; unknown ones still show', async (t) => 
   t.equal(describeUnplacedKind('pre_built'), 'Pre-built pallet');
 });
 
-t.test('text outside WinAnsi: accents stripped where that leaves a letter, "?" otherwise', async (t) => {
-  t.equal(toWinAnsi('Müller & Søn, Café'), 'Müller & Søn, Café', 'Latin-1 stays as is');
-  t.equal(toWinAnsi('Łódź Trading'), 'Lódz Trading');
-  t.equal(toWinAnsi('Şişecam'), 'Sisecam');
-  t.equal(toWinAnsi('深圳 Co'), '?? Co');
-  t.equal(toWinAnsi('€ 5 – “quoted”'), '€ 5 – “quoted”', 'the WinAnsi extras stay');
-  t.equal(toWinAnsi('tab\there'), 'tab here');
+t.test('text is split into runs of one font each, the first font that has the character', async (t) => {
+  const runs = (text: string) => fontRuns(text).map((r) => [r.text, fontName(r.family, false), r.rightToLeft]);
+  t.same(runs('PO-1 Müller & Søn'), [['PO-1 Müller & Søn', 'NotoSans', false]]);
+  t.same(runs('PO-日本-1'), [['PO-', 'NotoSans', false], ['日本-1', 'NotoSansJP', false]], 'digits and dashes stay with the run they follow');
+  t.same(runs('ООО Ромашка'), [['ООО Ромашка', 'NotoSans', false]], 'Cyrillic is in the first font');
+  t.same(runs('Al Waha شركة الواحة'), [['Al Waha ', 'NotoSans', false], ['شركة الواحة', 'NotoSansArabic', true]]);
+  t.same(runs('서울 무역'), [['서울 무역', 'NotoSansKR', false]]);
+  t.same(runs('东莞贸易有限公司'), [['东莞贸易有限公司', 'NotoSansSC', false]], 'simplified Chinese the Japanese font lacks, in one font');
+  t.same(runs('a\tb\u0007c'), [['a b?c', 'NotoSans', false]], 'tabs print as spaces, control characters as "?"');
+  t.same(runs('\u{10FFFD}x'), [['?x', 'NotoSans', false]], 'a character no font has prints as "?"');
 });

@@ -7,7 +7,7 @@ const empty = lane([item('A', 40, 30, 25, 9.5)]);
 const placed = (plan: OrderPlan, kind: string): number => plan.containers.reduce((s, c) => s + c.placements.filter((p) => p.kind === kind).length, 0);
 const reasons = (plan: OrderPlan): string[][] => plan.unplaced.map((u) => [u.kind, u.ref, String(u.count), u.reason]);
 
-t.test('service-built pallets, pre-builts and loose boxes load together, back to door', async (t) => {
+t.test('service-built pallets, pre-builts and loose boxes load together, in loading order', async (t) => {
   const plan = planChecked(t, {
     lane: empty,
     order: order({
@@ -23,7 +23,9 @@ t.test('service-built pallets, pre-builts and loose boxes load together, back to
   t.equal(placed(plan, 'pre_built'), 2);
   t.equal(placed(plan, 'loose_box'), 6);
   t.same(c.placements.map((p) => p.loading_order), c.placements.map((_, i) => i + 1));
-  t.equal(c.placements[0]!.x, 0, 'loading starts at the back wall');
+  t.ok(c.placements.every((p, i) => i === 0 || p.x >= c.placements[i - 1]!.x || p.z > 0), 'loading goes from the back wall to the door');
+  t.ok(c.placements[0]!.x > 0, 'a part load is not pushed to the back wall: the gap is left to dunnage');
+  t.ok(c.within_cog_limits);
   t.ok(c.volume_utilization > 0 && c.volume_utilization < 1);
   t.ok(c.weight_utilization > 0 && c.weight_utilization < 1);
   t.same(plan.unplaced, []);
@@ -140,4 +142,83 @@ t.test('pallets that do not fit any container are reported by pallet', async (t)
   t.ok(tooTall.length > 0);
   t.same(plan.unplaced.filter((u) => u.kind === 'pallet').map((u) => u.ref), tooTall);
   t.ok(plan.unplaced.every((u) => u.reason === 'too_large_for_every_type'));
+});
+
+const count = (plan: OrderPlan): number => plan.containers[0]?.placements.length ?? 0;
+
+t.test('identical pallets reach the standard floor counts', async (t) => {
+  const floors: [string, number][] = [['40ft', 25], ['40ft-HC', 25], ['20ft', 11], ['45ft-HC', 27]];
+  for (const [code, n] of floors) {
+    const plan = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('EUR', 120, 80, 150, 500, 30)], order_containers: [{ code: code as '20ft', count: 1 }] }) });
+    t.equal(count(plan), n, `${n} EUR pallets in a ${code}`);
+    t.ok(plan.containers[0]!.within_cog_limits, `the ${code} is balanced`);
+  }
+  const inches = lane([], [EUR], { length: 'in', weight: 'lb' });
+  for (const [code, n] of [['40ft', 20], ['20ft', 9]] as const) {
+    const plan = planChecked(t, { lane: inches, order: order({ pre_builts: [preBuilt('GMA', 48, 40, 50, 1100, 30)], order_containers: [{ code, count: 1 }] }) });
+    t.equal(count(plan), n, `${n} GMA pallets in a ${code}`);
+  }
+});
+
+t.test('double stacking where both flags allow it and the height fits: 50 EUR pallets of 110 cm in one 40ft-HC', async (t) => {
+  const stack = { double_stacked_bottom: true, double_stacked_top: true };
+  const plan = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 110, 400, 50, stack)], order_containers: [{ code: '40ft-HC', count: 1 }] }) });
+  t.equal(count(plan), 50);
+  t.equal(plan.containers[0]!.placements.filter((p) => p.z > 0).length, 25, 'half of them on the other half');
+  const tall = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 125, 400, 50, stack)], order_containers: [{ code: '40ft', count: 2 }] }) });
+  t.same(tall.containers.map((c) => c.placements.length), [25, 25], 'two of 125 cm do not fit under 239 cm: one tier');
+});
+
+t.test('weight distribution: 8 pre-built pallets of 2 t and 12 light ones in a 40ft', async (t) => {
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('HEAVY', 120, 80, 150, 2000, 8), preBuilt('LIGHT', 120, 80, 150, 150, 12)], order_containers: [{ code: '40ft', count: 1 }] }),
+  });
+  const c = plan.containers[0]!;
+  t.equal(c.placements.length, 20);
+  t.equal(c.cargo_weight_g, 8 * 2_000_000 + 12 * 150_000);
+  t.ok(c.within_cog_limits);
+  const g = c.center_of_gravity_mm!;
+  t.ok(Math.abs(g.x - 12_032 / 2) <= 601 && Math.abs(g.y - 2352 / 2) <= 117, `centre of gravity ${g.x}, ${g.y} within 5 %`);
+  t.ok(Math.min(...c.placements.map((p) => p.x)) > 0, 'rows are not pushed to the back wall');
+  t.ok(Math.min(...c.placements.map((p) => p.y)) > 0 && Math.max(...c.placements.map((p) => p.y + p.w)) < 2352, 'nor to a side wall: the gaps are left to dunnage');
+});
+
+t.test('where no plan meets the centre-of-gravity limits, the container says so with its figures, and still loads', async (t) => {
+  // two pallets as wide as the container and half its length each: nowhere to move the weight to
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({ pre_builts: [preBuilt('HEAVY', 290, 235, 150, 10_000, 1), preBuilt('LIGHT', 290, 235, 150, 100, 1)], order_containers: [{ code: '20ft', count: 1 }] }),
+  });
+  const c = plan.containers[0]!;
+  t.equal(c.placements.length, 2);
+  t.equal(c.within_cog_limits, false);
+  t.ok(Math.abs(c.center_of_gravity_mm!.x - 5898 / 2) > 295, `centre of gravity ${c.center_of_gravity_mm!.x} mm along a 5,898 mm container`);
+  t.same(plan.unplaced, []);
+});
+
+t.test('containers per spec 2.8: each listed type up to its count, the fewest, then the least volume', async (t) => {
+  const counted = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 30)], order_containers: [{ code: '20ft', count: 2 }] }) });
+  t.same(counted.containers.map((c) => c.code), ['20ft', '20ft'], 'exactly the count given');
+  t.same(reasons(counted), [['pre_built', 'P', '8', 'out_of_containers']]);
+  const five = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 130)], order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) });
+  t.same(five.containers.map((c) => c.code), ['40ft', '40ft', '40ft', '40ft', '40ft', '20ft'], '125 in five 40ft, the last 5 in a 20ft');
+  t.same(five.unplaced, []);
+  const heavy = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 1400, 25)], order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) });
+  t.same(heavy.containers.map((c) => [c.code, c.placements.length]), [['40ft', 19], ['20ft', 6]], '35 t: a 40ft takes 19 (its payload), a 20ft the other 6');
+  t.ok(heavy.containers.every((c) => c.within_cog_limits));
+  const both = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('H', 120, 80, 150, 1400, 30), preBuilt('L', 120, 80, 150, 200, 20)], order_containers: [{ code: '40ft', count: 5 }] }) });
+  t.same(both.containers.map((c) => c.placements.length), [25, 25], '46 t on 50 floor places: heavy and light share both 40ft (payload and floor both bind)');
+  t.ok(both.containers.every((c) => c.cargo_weight_g <= c.payload_g && c.within_cog_limits));
+  const smaller = planChecked(t, { lane: empty, order: order({ pre_builts: [preBuilt('P', 120, 80, 150, 400, 30)], order_containers: [{ code: '45ft-HC', count: 5 }, { code: '40ft-HC', count: 5 }] }) });
+  t.same(smaller.containers.map((c) => c.code), ['40ft-HC', '40ft-HC'], 'two 40ft-HC hold 30 with less volume than a 45ft-HC and a 40ft-HC');
+});
+
+t.test('thousands of carton sizes: the time limit stops the floor plans, the plan says so and stays valid', async (t) => {
+  const rows = Array.from({ length: 2000 }, (_, i) => looseBox(`B${i}`, 20 + (i % 97), 15 + ((i * 7) % 83), 10 + ((i * 13) % 61), 5, 3));
+  const input = { lane: empty, order: order({ loose_boxes: rows, order_containers: [{ code: '40ft', count: 5 }, { code: '20ft', count: 5 }] }) };
+  const plan = planChecked(t, input, undefined, 300);
+  t.ok(plan.metrics.time_limited);
+  t.ok(plan.containers.every((c) => c.placements.length > 0), 'no empty container is listed');
+  t.equal(plan.containers.reduce((s, c) => s + c.placements.length, 0) + plan.unplaced.reduce((s, u) => s + u.count, 0), 6000);
 });

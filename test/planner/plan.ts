@@ -8,9 +8,9 @@ import { validatePlan } from '../../src/planner/validate-plan.js';
 
 let wasm: PlannerWasm | undefined;
 
-export function planChecked(t: Test, input: PlanOrderInput, effort = DEFAULT_EFFORT): OrderPlan {
+export function planChecked(t: Test, input: PlanOrderInput, effort = DEFAULT_EFFORT, timeLimitMs = 30_000): OrderPlan {
   wasm ??= new PlannerWasm();
-  const plan = planOrder(wasm, input, { timeLimitMs: 30_000, effort });
+  const plan = planOrder(wasm, input, { timeLimitMs, effort });
   t.same(validatePlan(input, plan), [], 'the validator finds no violation');
   return plan;
 }

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import t from 'tap';
 import type { LaneDocument, LengthUnit, WeightUnit } from '../../src/master-data/master-data-document.js';
 import { CONTAINER_CODES, type SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
+import { CONTAINER_CATALOG } from '../../src/planner/containers.js';
 import { packContainer } from '../../src/planner/pack-container.js';
+import type { OrderPlan } from '../../src/planner/plan-types.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { validateBrPacking } from '../../src/planner/validate-br-packing.js';
 import { line, looseBox, order, preBuilt } from './fixtures.js';
@@ -42,6 +44,34 @@ const randomOrder = fc.record({
   seed: fc.integer({ min: 1, max: 1000 }),
 });
 
+/**
+ * Spec 2.8 and issue 13: a pallet or pre-built left out_of_containers while a listed container type is
+ * under its count and would hold it alone (upright, either way round when it may turn) is a missed load.
+ */
+function leftWithRoom(plan: OrderPlan, payload: SubmitOrderPayload, unitsPerMm: number, unitsPerG: number): string[] {
+  const used = new Map<string, number>();
+  for (const c of plan.containers) used.set(c.code, (used.get(c.code) ?? 0) + 1);
+  const free = payload.order_containers.filter((c) => (used.get(c.code) ?? 0) < c.count).map((c) => CONTAINER_CATALOG[c.code]);
+  const missed: string[] = [];
+  for (const u of plan.unplaced) {
+    if (u.reason !== 'out_of_containers') continue;
+    let size: { l: number; w: number; h: number; g: number; turns: boolean } | undefined;
+    if (u.kind === 'pallet') {
+      const p = plan.pallets.find((x) => x.pallet_index === u.ref)!;
+      size = { l: p.length_mm, w: p.width_mm, h: p.height_mm, g: p.weight_g, turns: true };
+    } else if (u.kind === 'pre_built') {
+      const b = payload.pre_builts.find((x) => x.name === u.ref)!;
+      size = { l: Number(b.length) / unitsPerMm, w: Number(b.width) / unitsPerMm, h: Number(b.height) / unitsPerMm, g: Number(b.weight) / unitsPerG, turns: b.rotation_x };
+    }
+    if (!size) continue;
+    const s = size;
+    const holder = free.find((c) => s.h + 1 <= c.inner_mm.h && s.g + 1 <= c.payload_kg * 1000
+      && ((s.l + 1 <= c.inner_mm.l && s.w + 1 <= c.inner_mm.w) || (s.turns && s.w + 1 <= c.inner_mm.l && s.l + 1 <= c.inner_mm.w)));
+    if (holder) missed.push(`${u.kind} ${u.ref} left behind, a ${holder.code} is unused`);
+  }
+  return missed;
+}
+
 t.test('every plan of a random order passes the validator', async (t) => {
   fc.assert(
     fc.property(randomOrder, (r) => {
@@ -68,6 +98,7 @@ t.test('every plan of a random order passes the validator', async (t) => {
       });
       if (payload.order_items.length + payload.pre_builts.length + payload.loose_boxes.length === 0) return;
       const plan = planChecked(t, { lane, order: payload, seed: r.seed }, 300);
+      t.same(leftWithRoom(plan, payload, LENGTH_PER_CM[r.length] / 10, WEIGHT_PER_KG[r.weight] / 1000), [], 'nothing left behind while a listed container that holds it is unused');
       return plan.pallets.every((x) => x.units.length > 0);
     }),
     { seed: SEED, numRuns: RUNS },

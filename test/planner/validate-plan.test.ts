@@ -71,6 +71,16 @@ t.test('each broken rule is caught', async (t) => {
     const c = p.containers[0]!;
     c.placements.push({ ...c.placements.find((x) => x.kind === 'pre_built')!, x: 5000, y: 1500, z: 0, loading_order: c.placements.length + 1 });
   }, /loaded twice/);
+  broken(t, 'a load pushed to the back wall that claims a balanced centre of gravity', (p) => {
+    const c = p.containers[0]!;
+    const front = Math.min(...c.placements.map((x) => x.x));
+    for (const x of c.placements) x.x -= front;
+    const m = c.placements.reduce((s, x) => s + x.weight_g * (x.x + x.l / 2), 0) / c.cargo_weight_g;
+    c.center_of_gravity_mm!.x = Math.round(m);
+  }, /says within the centre-of-gravity limits, but is \d+ mm outside them/);
+  broken(t, 'a balanced load that says it is not', (p) => { p.containers[0]!.within_cog_limits = false; }, /says outside the centre-of-gravity limits/);
+  broken(t, 'a centre of gravity that is not the placements\'', (p) => { p.containers[0]!.center_of_gravity_mm!.y += 40; }, /centre of gravity \{/);
+  broken(t, 'a wrong cargo weight', (p) => { p.containers[0]!.cargo_weight_g += 1000; }, /cargo_weight_g/);
   broken(t, 'a wrong utilization', (p) => { p.containers[0]!.volume_utilization = 0.99; }, /volume_utilization/);
   broken(t, 'a number JSON cannot hold', (p) => { p.containers[0]!.weight_utilization = NaN; }, /weight_utilization does not survive JSON/);
 });

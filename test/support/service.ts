@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../src/service.js';
+import type { Config } from '../../src/config.js';
 import { ADMIN_KEY, testSeed } from './seed.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 
@@ -16,12 +17,12 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'orders-test-'));
 }
 
-export async function startTestService(options: { dataDir?: string; key?: string; seed?: unknown; adminKey?: string | undefined; logger?: Logger } = {}): Promise<TestService> {
+export async function startTestService(options: { dataDir?: string; key?: string; seed?: unknown; adminKey?: string | undefined; logger?: Logger; visibleWithinMs?: number; maxAppendBytes?: number; config?: Partial<Config> } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, notifications: notificationsConfigFromEnv(process.env) },
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(process.env), ...options.config },
     options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {

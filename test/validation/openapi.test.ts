@@ -90,6 +90,8 @@ t.test('every operation of the service is there with its statuses', async (t) =>
     'get /api/v1/orders/detailed-orders/': ['200', '401'],
     'get /api/v1/orders/pallet-contents/': ['200', '400', '401'],
     'get /api/v1/orders/download-packing-instructions/': ['200', '400', '401'],
+    'get /api/v1/orders/load-plan/': ['200', '400', '401'],
+    'get /plans/{service_ref}': ['200', '403', '404'],
     'put /api/v1/admin/master-data/': ['200', '400', '401'],
     'get /api/v1/openapi.json': ['200'],
     'get /healthz': ['200'],
@@ -117,7 +119,7 @@ t.test('list query parameters: page, page_size up to 100, paginate, search', asy
 });
 
 t.test('order lookups take ?order= and the download answers application/pdf', async (t) => {
-  for (const path of ['/api/v1/orders/pallet-contents/', '/api/v1/orders/download-packing-instructions/']) {
+  for (const path of ['/api/v1/orders/pallet-contents/', '/api/v1/orders/download-packing-instructions/', '/api/v1/orders/load-plan/']) {
     const { operation } = operations.find((candidate) => candidate.path === path)!;
     t.match(operation.parameters, [{ name: 'order', in: 'query', required: true }]);
   }
@@ -132,6 +134,13 @@ t.test('authentication: an apiKey scheme in the Authorization header, required e
     if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') t.strictSame(operation.security, [], `${path} is public`);
     else t.equal(operation.security, undefined, `${path} uses the global requirement`);
   }
+});
+
+t.test('the load plan example is valid against its schema', async (t) => {
+  const schema = doc.components.schemas.LoadPlan;
+  const validate = ajv.compile(schema);
+  t.ok(schema.examples.length > 0);
+  for (const example of schema.examples) t.ok(validate(example), JSON.stringify(validate.errors));
 });
 
 t.test('every component schema compiles as JSON Schema 2020-12 in strict mode', async (t) => {

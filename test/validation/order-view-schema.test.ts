@@ -30,6 +30,8 @@ const view = (): OrderView => ({
   lane: 101,
   transport_name: 'OceanFCL',
   packing_instructions_downloaded: false,
+  status: 'submitted',
+  planning_failure_reason: null,
   order_items: submitted.value.order_items,
   pre_builts: submitted.value.pre_builts,
   loose_boxes: submitted.value.loose_boxes,
@@ -42,6 +44,8 @@ const valid = (schema: object, value: unknown) => validatorFor(schema)(value);
 t.test('an order built from a normalized submit matches the Order schema', async (t) => {
   t.ok(valid(OrderViewSchema, view()), JSON.stringify(validatorFor(OrderViewSchema).errors));
   t.ok(valid(OrderViewSchema, { ...view(), customer_notes: 'Call first', shipment_type: 'dangerous_goods', transport_name: 'Air' }));
+  t.ok(valid(OrderViewSchema, { ...view(), status: 'planning_failed', planning_failure_reason: 'the planner ran out of time' }));
+  t.notOk(valid(OrderViewSchema, { ...view(), status: 'shipped' }), 'status is one of three');
 });
 
 t.test('the Order schema refuses extra fields, input aliases and non-canonical decimals', async (t) => {

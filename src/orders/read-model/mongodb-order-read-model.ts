@@ -44,6 +44,8 @@ export type PalletContentsRow = VersionedRow<PalletContentsDocument>;
 interface CheckpointRow {
   _id: string;
   position: bigint;
+  /** The id of the log's first event: which log this read model was built from. */
+  log_id?: string;
 }
 
 /**
@@ -211,8 +213,9 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     return row ? fromStoredPosition(row.position) : undefined;
   };
 
-  const moveCheckpoint = async (position: bigint): Promise<void> => {
-    const update = () => checkpoints.updateOne({ _id: PROJECTION }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
+  const moveCheckpoint = async (position: bigint, logId: string): Promise<void> => {
+    const update = () =>
+      checkpoints.updateOne({ _id: PROJECTION }, { $max: { position: toStoredPosition(position) }, $setOnInsert: { log_id: logId } }, { upsert: true });
     try {
       await update();
     } catch (error) {
@@ -237,7 +240,17 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
         ]);
       }
       // Only after the documents: a crash in between re-applies the batch, which the positions make harmless.
-      await moveCheckpoint(last.position);
+      // An empty read model's first batch starts at the log's first event, which names the log.
+      await moveCheckpoint(last.position, events[0]!.id);
+    },
+    async logIdentity() {
+      return (await checkpoints.findOne({ _id: PROJECTION }))?.log_id;
+    },
+    async highestOrderId() {
+      return (await orders.findOne({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
+    },
+    async reset() {
+      await Promise.all([orders.deleteMany({}), pallets.deleteMany({}), checkpoints.deleteOne({ _id: PROJECTION })]);
     },
     async getById(id) {
       return (await orders.findOne({ _id: id }, documentOnly))?.document;

@@ -22,8 +22,18 @@ export interface OrderViewJson extends Pick<OrderDocument, 'company_group'> {
 export interface OrderReadModel {
   /** Log position of the last event applied; undefined before the first. */
   checkpoint(): Promise<bigint | undefined>;
-  /** Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. */
+  /**
+   * Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. The
+   * first batch applied to an empty read model starts at the beginning of the log: its first event's id
+   * is stored as the log's identity.
+   */
   apply(events: readonly RecordedEvent[]): Promise<void>;
+  /** The id of the first event of the log this read model was built from; undefined while empty. */
+  logIdentity(): Promise<string | undefined>;
+  /** The highest order id it holds, 0 when none: ids it has seen must never be handed out again. */
+  highestOrderId(): Promise<number>;
+  /** Drops every document, the checkpoint and the identity, to be rebuilt from the log. */
+  reset(): Promise<void>;
   getById(id: number): Promise<OrderDocument | undefined>;
   /** The same order with its view as JSON text, for retrieve to send as it is. */
   getViewJson(id: number): Promise<OrderViewJson | undefined>;

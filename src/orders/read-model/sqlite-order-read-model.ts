@@ -2,18 +2,19 @@
 // filter on. It can always be rebuilt from the log, so commits need not wait for fsync
 // (WAL + synchronous=NORMAL stays consistent after a crash; the checkpoint rolls back with the data).
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
+import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 4;
 const PAGE_CACHE_KIB = 256 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
@@ -27,9 +28,78 @@ interface PalletsRow {
   document: string;
 }
 
-export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-models.db'): OrderReadModel {
+export interface SqliteReadModelOptions {
+  /**
+   * Given: a damaged file (at open, or found by a call) is deleted and replaced by an empty one, to be
+   * rebuilt from the log, and this hears of it. Not given: DamagedStorage is thrown (`npm run replay`
+   * reports it and leaves the file alone).
+   */
+  replaceDamaged?: (error: DamagedStorage) => void;
+  /** PRAGMA quick_check when opening. Default true. */
+  quickCheck?: boolean;
+}
+
+export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-models.db', options: SqliteReadModelOptions = {}): OrderReadModel {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, fileName));
+  const file = join(dataDir, fileName);
+  const remove = () => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  };
+  const open = (): OrderTables => {
+    try {
+      return openOrderTables(file, options.quickCheck ?? true);
+    } catch (error) {
+      const damage = damageIn(file, error);
+      if (!(damage instanceof DamagedStorage) || !options.replaceDamaged) throw damage;
+      options.replaceDamaged(damage);
+      remove();
+      return openOrderTables(file, false);
+    }
+  };
+  let tables = open();
+  // Every call goes to the tables of the moment: reset() replaces them under the callers' feet.
+  const call = async <T>(read: (current: OrderTables) => T | Promise<T>): Promise<T> => {
+    try {
+      return await read(tables);
+    } catch (error) {
+      throw damageIn(file, error);
+    }
+  };
+  return {
+    checkpoint: () => call((t) => t.checkpoint()),
+    apply: (events) => call((t) => t.apply(events)),
+    logIdentity: () => call((t) => t.logIdentity()),
+    highestOrderId: () => call((t) => t.highestOrderId()),
+    getById: (id) => call((t) => t.getById(id)),
+    getViewJson: (id) => call((t) => t.getViewJson(id)),
+    palletContents: (id) => call((t) => t.palletContents(id)),
+    findNewest: (companyGroup, value) => call((t) => t.findNewest(companyGroup, value)),
+    list: (query) => call((t) => t.list(query)),
+    async reset() {
+      // The file itself, not its rows: a damaged file cannot be trusted to delete its own rows.
+      tables.close();
+      remove();
+      tables = openOrderTables(file, false);
+    },
+    async close() {
+      tables.close();
+    },
+  };
+}
+
+type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): void };
+
+function openOrderTables(file: string, check: boolean): OrderTables {
+  const db = new Database(file);
+  try {
+    return orderTables(db, file, check);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most lookups among
@@ -58,11 +128,15 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     -- Orders per company group, kept by the projection: a list page must not count 100,000 rows.
     CREATE TABLE IF NOT EXISTS order_counts (company_group TEXT PRIMARY KEY, count INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS pallet_contents (id INTEGER PRIMARY KEY, document TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
+    -- log_id: the id of the log's first event, naming the log this read model was built from.
+    CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, log_id TEXT NOT NULL);
   `);
+  // The whole file once (about 1 s per GB here): pages damaged since the last run are found now, not by a request.
+  if (check) quickCheck(db, file);
 
-  const readCheckpoint = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?').safeIntegers(true);
-  const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
+  const readCheckpoint = db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true);
+  const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
+  const maxId = db.prepare<[], number | null>('SELECT max(id) FROM orders').pluck();
   const COLUMNS = 'company_group, stream, view';
   const byId = db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
   // As an array of the two columns retrieve needs: no object with named keys built per request.
@@ -111,7 +185,8 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       const palletsNext = projectPalletContents(palletsBeforeDocument, event);
       if (palletsNext && palletsNext !== palletsBeforeDocument) upsertPallets.run(id, JSON.stringify(palletsNext));
     }
-    if (last !== undefined) writeCheckpoint.run(PROJECTION, last);
+    // An empty read model's first batch starts at the log's first event, which names the log.
+    if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
   });
 
   // The reads of one event-loop turn share one read transaction. On its own each statement is a
@@ -124,7 +199,11 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   const endRead = () => {
     if (!reading) return;
     reading = false;
-    commitRead.run();
+    try {
+      commitRead.run();
+    } catch {
+      // Ending a read cannot lose anything; what failed (damage found mid-read) was already thrown to that read's caller.
+    }
   };
   const read = () => {
     if (reading) return;
@@ -137,6 +216,14 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     async checkpoint() {
       read();
       return checkpoint();
+    },
+    async logIdentity() {
+      read();
+      return readCheckpoint.get(PROJECTION)?.log_id;
+    },
+    async highestOrderId() {
+      read();
+      return Number(maxId.get() ?? 0);
     },
     async apply(events) {
       endRead();
@@ -169,7 +256,7 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
       const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
       return { count, results: rows.map((row) => parse(row)!) };
     },
-    async close() {
+    close() {
       endRead();
       db.close();
     },

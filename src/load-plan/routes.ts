@@ -1,0 +1,68 @@
+// GET /api/v1/orders/load-plan/: the plan as JSON, with the lookup, scope and 400s of pallet
+// contents (an order of only pre-built pallets and loose boxes has a load plan all the same).
+import type Router from '@koa/router';
+import type { EventStore } from '../eventstore/event-store.js';
+import { lookUpPlannedOrder, NOT_READY_MESSAGE } from '../packing-instructions/routes.js';
+import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { loadPlanOf } from './load-plan.js';
+import { LoadPlanSchema } from './load-plan-schema.js';
+import { plannedOrderIn } from './stored-plan.js';
+
+const LOAD_PLAN = '/api/v1/orders/load-plan/';
+
+export interface LoadPlanDependencies {
+  store: EventStore;
+  orders: OrderReadModel;
+  viewerUrl: (serviceRef: string) => string;
+}
+
+export function loadPlanRoutes(router: Router, deps: LoadPlanDependencies): void {
+  router.get(LOAD_PLAN, async (ctx) => {
+    const found = await lookUpPlannedOrder(ctx, deps.orders);
+    if ('errors' in found) {
+      ctx.status = 400;
+      ctx.body = found.errors;
+      return;
+    }
+    const { view, stream } = found.document;
+    const planned = plannedOrderIn(await deps.store.readStream(stream));
+    if (!planned) {
+      // The read model saw the plan and the stream does not hold it: a log it does not belong to.
+      ctx.status = 400;
+      ctx.body = { order: [NOT_READY_MESSAGE] };
+      return;
+    }
+    ctx.body = loadPlanOf(view, planned.plan, deps.viewerUrl(view.service_ref));
+  });
+}
+
+export const loadPlanApi: ApiDescription = {
+  paths: {
+    [LOAD_PLAN]: {
+      get: {
+        operationId: 'loadPlan',
+        summary: 'Retrieve the load plan',
+        description:
+          'Every container with its placements in loading order, centre of gravity and whether it is within the limits, every service-built pallet with its units, ' +
+          'and what could not be loaded. Same order lookup as pallet contents; also for orders of only pre-built pallets and loose boxes. ' +
+          'viewer_url opens the plan in 3D in a browser without an API key.',
+        parameters: [
+          {
+            name: 'order',
+            in: 'query',
+            required: true,
+            description: "The caller's reference or the order's service_ref. When several orders share a reference, the newest match is used.",
+            schema: { type: 'string', minLength: 1 },
+          },
+        ],
+        responses: {
+          '200': respond('The load plan, in millimetres and kilograms.', 'LoadPlan'),
+          '400': respond('No order given, unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or planning failed.', 'OrderLookupError'),
+          '401': unauthorized,
+        },
+      },
+    },
+  },
+  schemas: { LoadPlan: LoadPlanSchema },
+};

@@ -1,0 +1,116 @@
+// Names, references and notes arrive in any script, and the paper must show them as sent. No one
+// font covers every script, so the document embeds a family of Noto fonts shipped on npm and
+// prints each character in the first of them that has it. pdfkit embeds only the glyphs used.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
+
+const require = createRequire(import.meta.url);
+
+/** Fallback order: the Latin/Greek/Cyrillic face first, so most text never leaves it. */
+const FAMILIES = [
+  ['noto-sans', 'NotoSans'],
+  ['noto-sans-arabic', 'NotoSansArabic'],
+  ['noto-sans-hebrew', 'NotoSansHebrew'],
+  ['noto-sans-devanagari', 'NotoSansDevanagari'],
+  ['noto-sans-thai', 'NotoSansThai'],
+  ['noto-sans-jp', 'NotoSansJP'],
+  ['noto-sans-sc', 'NotoSansSC'],
+  ['noto-sans-kr', 'NotoSansKR'],
+] as const;
+
+/** Scripts written right to left: their words are laid out in reverse order on the line. */
+const RIGHT_TO_LEFT = new Set([1, 2]);
+
+// Opened when first needed, once per process (each PDF worker thread has its own): a document in
+// Latin script never reads the CJK files, and fontkit keeps what it parsed for the next document.
+const opened = new Map<string, fontkit.Font>();
+
+function font(family: number, bold: boolean): fontkit.Font {
+  const [pkg, file] = FAMILIES[family] ?? FAMILIES[0];
+  const weight = bold ? '700Bold' : '400Regular';
+  const key = `${file}-${weight}`;
+  let found = opened.get(key);
+  if (!found) {
+    found = fontkit.create(readFileSync(require.resolve(`@expo-google-fonts/${pkg}/${weight}/${file}_${weight}.ttf`)));
+    opened.set(key, found);
+  }
+  return found;
+}
+
+function has(family: number, codePoint: number): boolean {
+  return font(family, false).hasGlyphForCodePoint(codePoint);
+}
+
+export function fontName(family: number, bold: boolean): string {
+  return `${FAMILIES[family]?.[1] ?? 'NotoSans'}${bold ? '-Bold' : ''}`;
+}
+
+const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
+
+/** Makes the font current on the document, registering it there the first time. */
+export function useFont(doc: PDFKit.PDFDocument, family: number, bold: boolean): PDFKit.PDFDocument {
+  const name = fontName(family, bold);
+  let names = registered.get(doc);
+  if (!names) registered.set(doc, (names = new Set()));
+  if (!names.has(name)) {
+    // pdfkit 0.20 takes an opened fontkit font as well as a file or buffer.
+    doc.registerFont(name, font(family, bold) as unknown as string);
+    names.add(name);
+  }
+  return doc.font(name);
+}
+
+export interface FontRun {
+  text: string;
+  family: number;
+  rightToLeft: boolean;
+}
+
+// Han, kana and hangul: a Chinese name stays in one CJK font rather than alternating between them.
+const CJK_START = 0x2e80;
+const NEUTRAL = /[\p{Z}\p{P}\p{S}\p{N}]/u;
+// Printable ASCII: the first font has all of it.
+const PLAIN = /^[\x20-\x7e]*$/;
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+
+/**
+ * Splits text into runs of one font each. Spaces, digits and punctuation stay in the run they
+ * follow when its font has them, so an Arabic phrase stays one run, and so do CJK characters;
+ * a character no font has
+ * prints as "?", an honest placeholder rather than an empty box.
+ */
+export function fontRuns(text: string): FontRun[] {
+  if (PLAIN.test(text)) return text.length === 0 ? [] : [{ text, family: 0, rightToLeft: false }];
+  const runs: FontRun[] = [];
+  let current: FontRun | undefined;
+  for (let ch of text) {
+    if (ch === '\t') ch = ' ';
+    else if (CONTROL.test(ch)) ch = '?';
+    const cp = ch.codePointAt(0) ?? 63;
+    let family: number;
+    const sticks = cp >= CJK_START || NEUTRAL.test(ch);
+    if (current && sticks && has(current.family, cp)) family = current.family;
+    else {
+      family = FAMILIES.findIndex((_, i) => has(i, cp));
+      if (family < 0) {
+        ch = '?';
+        family = current?.family ?? 0;
+      }
+    }
+    if (current && current.family === family) current.text += ch;
+    else {
+      current = { text: ch, family, rightToLeft: RIGHT_TO_LEFT.has(family) };
+      runs.push(current);
+    }
+  }
+  return runs;
+}
+
+/**
+ * Opens the first font and lets fontkit parse its layout tables (about a second of CPU), so the
+ * first document a worker renders does not pay for it.
+ */
+export function prepareFonts(): void {
+  for (const bold of [false, true]) font(0, bold).layout('Packing instructions AP1 0123456789 ÄÖÜ');
+}
