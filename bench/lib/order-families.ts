@@ -139,14 +139,8 @@ function heavyLight(rnd: () => number, k: number, heavy: number, light: number, 
   };
 }
 
-interface Group {
+interface Group extends StackFacts {
   count: number;
-  l: number;
-  w: number;
-  h: number;
-  weightG: number;
-  turnable: boolean;
-  stacks: boolean;
 }
 
 /**
