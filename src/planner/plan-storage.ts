@@ -11,14 +11,7 @@ export const STORED_PLAN_FORMAT = 2;
 /** A block: the order line (index into `lines`), the first unit's corner and sizes, then units along x, y, z. */
 type UnitBlock = [line: number, x: number, y: number, z: number, l: number, w: number, h: number, nx: number, ny: number, nz: number];
 
-interface StoredPallet {
-  pallet_index: string;
-  pallet_code: string;
-  length_mm: number;
-  width_mm: number;
-  height_mm: number;
-  weight_g: number;
-  contents: PalletContentsLine[];
+interface StoredPallet extends Omit<PlannedPallet, 'units' | 'layers'> {
   unit_blocks: UnitBlock[];
   /** This pallet and the next copies - 1 (numbered on) are the same; absent: 1. */
   copies?: number;
