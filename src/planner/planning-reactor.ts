@@ -34,6 +34,8 @@ export interface PlanningReactorOptions {
 }
 
 export interface PlanningReactor {
+  /** Orders read from the log and not yet planned, and the company groups they belong to. */
+  backlog(): { orders: number; groups: number };
   stop(): Promise<void>;
 }
 
@@ -168,6 +170,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
 
   return {
+    backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
       wakeReader?.();

@@ -37,6 +37,10 @@ t.test("another group's order is planned within 2 s while one group floods the p
   // the planner is busy with the flood before the other group submits
   await eventually(async () => (await status(flood[0]!)) === 'planned', 60_000);
 
+  const metrics = await service.request('GET', '/metrics');
+  const backlog = Number(/^orders_planning_backlog (\d+)$/m.exec(String(metrics.body))?.[1]);
+  t.ok(backlog >= FLOOD / 2, `the backlog shows in /metrics (${backlog})`);
+
   const started = Date.now();
   const submitted = await service.request('POST', '/api/v1/orders/submit-order/', { key: OTHER_KEY, body: otherOrder });
   t.equal(submitted.status, 201);
