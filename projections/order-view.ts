@@ -21,7 +21,7 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
   const orderEvent = event as unknown as OrderEvent;
   switch (orderEvent.type) {
     case 'OrderSubmitted': {
-      const { order, lane, order_id, service_ref, company_group, submitted_at } = orderEvent.data;
+      const { order, lane, order_id, service_ref, company_group, submitted_at, consolidated_orders } = orderEvent.data;
       return {
         company_group,
         stream: event.stream,
@@ -41,12 +41,20 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
           loose_boxes: order.loose_boxes,
           created_at: submitted_at,
           updated_at: submitted_at,
+          consolidated_into: null,
+          consolidated_orders: consolidated_orders ?? [],
         },
       };
     }
     case 'OrderPlanned':
       if (!document) return document;
-      return { ...document, view: { ...document.view, status: 'planned', planning_failure_reason: null, updated_at: orderEvent.data.planned_at } };
+      return {
+        ...document,
+        view: {
+          ...document.view, status: 'planned', planning_failure_reason: null, updated_at: orderEvent.data.planned_at,
+          consolidated_into: orderEvent.data.consolidated_into ?? document.view.consolidated_into ?? null,
+        },
+      };
     case 'OrderPlanningFailed':
       if (!document) return document;
       return {

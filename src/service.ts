@@ -17,6 +17,7 @@ import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planner/load-planner.js';
 import { startPlanningReactor } from './planner/planning-reactor.js';
+import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
@@ -80,6 +81,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
   });
 
+  const allocateOrderId = orderIdAllocator(store);
+  const consolidation = await startConsolidationReactor({ store, checkpoints, planner, allocateOrderId, log });
+
   // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
   // known once it listens; nothing asks for a link before then.
   let listeningUrl = `http://127.0.0.1:${config.port}`;
@@ -120,7 +124,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     orders,
     masterData: () => masterDataService.current,
     masterDataService,
-    allocateOrderId: orderIdAllocator(store),
+    allocateOrderId,
     visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     shareLinks: links,
@@ -158,7 +162,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       // All at once, consumers first so that each knows it is stopping: closing the planner and the
       // PDF renderer ends a plan or a render in progress (its worker is terminated), and the consumer
       // waiting for it stops without moving its checkpoint past it; that work is redone at the next start.
-      await Promise.all([reactor.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
+      await Promise.all([reactor.stop(), consolidation.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
       await projector.stop();
       await masterDataService.stop();

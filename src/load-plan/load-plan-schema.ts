@@ -23,6 +23,7 @@ const PlacementSchema = Type.Object(
     ...box,
     weight_kg: Kg('Weight, pallet included.'),
     loading_order: Type.Integer({ minimum: 1, description: '1 is loaded first (at the front wall); everything loads after what it stands on.' }),
+    order: Type.Optional(Type.String({ description: 'Only in a consolidated shipment: the service_ref of the order this cargo belongs to (a child sees its own cargo by it).' })),
   },
   { ...exact, title: 'LoadPlanPlacement' },
 );

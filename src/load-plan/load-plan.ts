@@ -9,6 +9,8 @@ export interface LoadPlanPlacement extends Box {
   ref: string;
   weight_kg: number;
   loading_order: number;
+  /** Consolidated shipments only: the order the cargo belongs to. */
+  order?: string;
 }
 
 export interface LoadPlanContainer {
@@ -76,6 +78,7 @@ export function loadPlanOf(order: { service_ref: string; reference: string }, pl
           ...box(p),
           weight_kg: kg(p.weight_g),
           loading_order: p.loading_order,
+          ...(p.order !== undefined ? { order: p.order } : {}),
         })),
       };
     }),

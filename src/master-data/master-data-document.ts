@@ -33,6 +33,8 @@ export interface LaneDocument {
   pallet_types: PalletTypeDocument[];
   container_codes: ContainerCode[];
   items: ItemDocument[];
+  /** Seconds a consolidation window stays open (1 to 604,800); absent: no consolidation. */
+  consolidation_window_seconds?: number;
 }
 
 export interface WebhookDocument {

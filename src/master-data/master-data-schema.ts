@@ -59,6 +59,11 @@ export const LaneDocumentSchema = Type.Object(
       description: 'Container codes enabled on this lane, each once.',
     }),
     items: Type.Array(ItemDocumentSchema, { description: 'Item master data, one entry per SKU.' }),
+    consolidation_window_seconds: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: 604_800,
+      description: 'When set, normal orders of this lane and the same transportation mode submitted within this many seconds of the first one are planned together and may share containers. Absent: every order is planned alone.',
+    })),
   },
   { title: 'LaneDocument' },
 );

@@ -105,6 +105,7 @@ function normalize(input: MasterDataDocumentInput): MasterDataDocument {
         })),
         container_codes: [...lane.container_codes],
         items: lane.items.map(({ sku, length, width, height, weight, upright }) => ({ sku, length, width, height, weight, upright: upright ?? false })),
+        ...(lane.consolidation_window_seconds !== undefined ? { consolidation_window_seconds: lane.consolidation_window_seconds } : {}),
       })),
     })),
   };

@@ -6,7 +6,7 @@
 // planned order. Nothing else builds order events.
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
-import type { OrderEvent, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded } from './order-events.js';
+import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded } from './order-events.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
 export interface SubmitOrder {
@@ -25,7 +25,12 @@ export interface SubmitOrder {
 /** The planner's outcome: a plan, or the reason there is none. */
 export interface RecordPlanResult {
   type: 'RecordPlanResult';
-  data: { plan: unknown; planned_at: string } | { reason: string; failed_at: string };
+  data: { plan: unknown; planned_at: string; consolidated_into?: string } | { reason: string; failed_at: string };
+}
+
+export interface JoinConsolidation {
+  type: 'JoinConsolidation';
+  data: { consolidation: string; joined_at: string };
 }
 
 export interface RecordDownload {
@@ -33,7 +38,7 @@ export interface RecordDownload {
   data: { downloaded_at: string };
 }
 
-export type OrderCommand = SubmitOrder | RecordPlanResult | RecordDownload;
+export type OrderCommand = SubmitOrder | RecordPlanResult | RecordDownload | JoinConsolidation;
 
 export interface OrderState {
   /** `none`: the stream holds no order yet, so its reference is free. */
@@ -44,6 +49,8 @@ export interface OrderState {
   company_group: string;
   /** The order as submitted (normalized), so that a retry can be told from a second order. */
   order: SubmitOrderPayload | undefined;
+  /** The consolidation window the order joined, once it has. */
+  consolidation?: string;
 }
 
 export type OrderDecision<E extends OrderEvent = OrderEvent> = { ok: true; events: E[] } | { ok: false; errors: FieldErrors };
@@ -62,6 +69,8 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       const { order_id, service_ref, company_group, order } = event.data;
       return { status: 'submitted', order_id, service_ref, company_group, reference: order.reference, order };
     }
+    case 'OrderJoinedConsolidation':
+      return { ...state, consolidation: event.data.consolidation };
     case 'OrderPlanned':
       return { ...state, status: 'planned' };
     case 'OrderPlanningFailed':
@@ -80,6 +89,7 @@ export function awaitsPlan(state: OrderState): boolean {
 export function decideOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted>;
 export function decideOrder(command: RecordPlanResult, state: OrderState): OrderDecision<OrderPlanned | OrderPlanningFailed>;
 export function decideOrder(command: RecordDownload, state: OrderState): OrderDecision<PackingInstructionsDownloaded>;
+export function decideOrder(command: JoinConsolidation, state: OrderState): OrderDecision<OrderJoinedConsolidation>;
 export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision;
 export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision {
   switch (command.type) {
@@ -89,7 +99,17 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderDeci
       return decideRecordPlanResult(command, state);
     case 'RecordDownload':
       return decideRecordDownload(command, state);
+    case 'JoinConsolidation':
+      return decideJoinConsolidation(command, state);
   }
+}
+
+// An order joins one window, once: asked again (a replay, a second instance) it stays where it is,
+// and one already planned joins none.
+export function decideJoinConsolidation(command: JoinConsolidation, state: OrderState): OrderDecision<OrderJoinedConsolidation> {
+  if (state.status === 'none') return { ok: false, errors: { [NON_FIELD_ERRORS]: [NO_ORDER_MESSAGE] } };
+  if (state.consolidation !== undefined || !awaitsPlan(state)) return { ok: true, events: [] };
+  return { ok: true, events: [{ type: 'OrderJoinedConsolidation', data: { order_id: state.order_id, service_ref: state.service_ref, consolidation: command.data.consolidation, joined_at: command.data.joined_at } }] };
 }
 
 export function decideSubmitOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted> {
@@ -164,8 +184,10 @@ export function decideRecordPlanResult(command: RecordPlanResult, state: OrderSt
   if ('reason' in command.data) {
     return { ok: true, events: [{ type: 'OrderPlanningFailed', data: { order_id, service_ref, reason: command.data.reason, failed_at: command.data.failed_at } }] };
   }
-  const { plan, planned_at } = command.data;
-  return { ok: true, events: [{ type: 'OrderPlanned', data: { order_id, service_ref, reference: state.reference, company_group: state.company_group, plan, planned_at } }] };
+  const { plan, planned_at, consolidated_into } = command.data;
+  return { ok: true, events: [{ type: 'OrderPlanned', data: {
+    order_id, service_ref, reference: state.reference, company_group: state.company_group, plan, planned_at, ...(consolidated_into ? { consolidated_into } : {}),
+  } }] };
 }
 
 // Every download is recorded (auditors count them), but only of an order whose plan exists.

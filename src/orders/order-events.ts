@@ -19,7 +19,15 @@ export interface OrderSubmitted {
     order: SubmitOrderPayload;
     /** UTC, microseconds, no zone: 2026-11-20T09:15:02.123456 */
     submitted_at: string;
+    /** Only on a consolidated shipment (a parent order): the service_refs of the orders it ships. */
+    consolidated_orders?: string[];
   };
+}
+
+/** The order waits in a consolidation window (src/consolidation) instead of being planned alone. */
+export interface OrderJoinedConsolidation {
+  type: 'OrderJoinedConsolidation';
+  data: { order_id: number; service_ref: string; consolidation: string; joined_at: string };
 }
 
 export interface PackingInstructionsDownloaded {
@@ -33,7 +41,11 @@ export interface PackingInstructionsDownloaded {
  */
 export interface OrderPlanned<Plan = unknown> {
   type: 'OrderPlanned';
-  data: { order_id: number; service_ref: string; reference: string; company_group: string; plan: Plan; planned_at: string };
+  data: {
+    order_id: number; service_ref: string; reference: string; company_group: string; plan: Plan; planned_at: string;
+    /** A child of a consolidated shipment: the parent order's service_ref. */
+    consolidated_into?: string;
+  };
 }
 
 export interface OrderPlanningFailed {
@@ -41,7 +53,7 @@ export interface OrderPlanningFailed {
   data: { order_id: number; service_ref: string; reason: string; failed_at: string };
 }
 
-export type OrderEvent = OrderSubmitted | OrderPlanned | OrderPlanningFailed | PackingInstructionsDownloaded;
+export type OrderEvent = OrderSubmitted | OrderJoinedConsolidation | OrderPlanned | OrderPlanningFailed | PackingInstructionsDownloaded;
 
 export const ORDER_IDS_STREAM = 'order-ids';
 

@@ -102,6 +102,13 @@ export const OrderViewSchema = Type.Object(
     loose_boxes: Type.Array(LooseBoxSchema, { description: 'Submitted loose boxes, normalized.' }),
     created_at: Timestamp('Creation time.'),
     updated_at: Timestamp('Last change.'),
+    consolidated_into: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'A child of a consolidated shipment: the parent order\'s service_ref (the list omits children). null otherwise.',
+    }),
+    consolidated_orders: Type.Array(Type.String(), {
+      description: 'A consolidated shipment (parent order): the service_refs of the orders it ships together. Empty otherwise.',
+    }),
   },
   { ...exact, title: 'Order', description: 'An order as retrieve and list return it (spec 2.1). Input-only aliases never appear here.' },
 );

@@ -23,4 +23,8 @@ export interface OrderView {
   /** UTC, ISO 8601 without zone, microseconds: 2026-11-20T09:15:02.123456 */
   created_at: string;
   updated_at: string;
+  /** A child of a consolidated shipment: the parent's service_ref; null otherwise. */
+  consolidated_into: string | null;
+  /** A consolidated shipment: its children's service_refs; empty otherwise. */
+  consolidated_orders: string[];
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_EFFORT } from './plan-order.js';
 import type { OrderPlan, PlanOrderInput } from './plan-types.js';
 import type { PlanJob } from './plan-worker.js';
+import type { TogetherInput, TogetherPlans } from './plan-together.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 
 export interface LoadPlannerOptions {
@@ -36,6 +37,12 @@ export class LoadPlanner {
     const job: PlanJob = { input, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
     // the searches stop themselves at the limit; the grace covers assembling the plan
     return this.pool.run<OrderPlan>(job, this.timeLimitMs + this.graceMs);
+  }
+
+  /** Orders of a consolidation: each alone, and all in shared containers (plan-together.ts). */
+  planTogether(together: TogetherInput): Promise<TogetherPlans> {
+    const job: PlanJob = { together, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
+    return this.pool.run<TogetherPlans>(job, this.timeLimitMs + this.graceMs);
   }
 
   close(): Promise<void> {

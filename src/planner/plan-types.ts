@@ -66,6 +66,8 @@ export interface ContainerPlacement extends PlacedBox {
   weight_g: number;
   /** 1 = loaded first (at the back); each item after everything it stands on. */
   loading_order: number;
+  /** In a consolidated shipment: the service_ref of the order this cargo belongs to. */
+  order?: string;
 }
 
 export interface PlannedContainer {
@@ -103,6 +105,8 @@ export interface Unplaced {
   ref: string;
   count: number;
   reason: UnplacedReason;
+  /** In a consolidated shipment: the order it belongs to. */
+  order?: string;
 }
 
 export interface PlanMetrics {

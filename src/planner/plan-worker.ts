@@ -3,12 +3,10 @@ import { parentPort } from 'node:worker_threads';
 import { planOrder } from './plan-order.js';
 import { PlannerWasm } from './planner-wasm.js';
 import type { PlanLimits, PlanOrderInput } from './plan-types.js';
+import { planTogether, type TogetherInput } from './plan-together.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 
-export interface PlanJob {
-  input: PlanOrderInput;
-  limits: PlanLimits;
-}
+export type PlanJob = { input: PlanOrderInput; limits: PlanLimits; together?: undefined } | { together: TogetherInput; limits: PlanLimits };
 
 const wasm = new PlannerWasm();
 const port = parentPort;
@@ -16,7 +14,7 @@ if (!port) throw new Error('plan-worker must run in a worker thread');
 port.on('message', (job: PlanJob) => {
   let reply: WorkerReply;
   try {
-    reply = { ok: true, result: planOrder(wasm, job.input, job.limits) };
+    reply = { ok: true, result: job.together ? planTogether(wasm, job.together, job.limits) : planOrder(wasm, job.input, job.limits) };
   } catch (err) {
     reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

@@ -15,6 +15,7 @@ import { JobTimeoutError } from '../workers/worker-pool.js';
 import type { OrderPlan } from './plan-types.js';
 import { compactPlan } from './plan-storage.js';
 import { CompletionMark, FairQueue } from './fair-queue.js';
+import { consolidates } from '../orders/consolidation-rule.js';
 
 const CONSUMER = 'planning';
 
@@ -137,6 +138,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const history = await store.readStream(order.stream);
     if (!awaitsPlan(orderStateOf(history))) return;
     const submitted = history[0]!.data as OrderSubmitted['data'];
+    // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
+    if (consolidates(submitted)) return;
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {

@@ -37,6 +37,8 @@ const view = (): OrderView => ({
   loose_boxes: submitted.value.loose_boxes,
   created_at: '2026-11-20T09:15:02.123456',
   updated_at: '2026-11-20T09:15:02.123456',
+  consolidated_into: null,
+  consolidated_orders: [],
 });
 
 const valid = (schema: object, value: unknown) => validatorFor(schema)(value);

@@ -37,6 +37,8 @@ export interface OrderRow extends VersionedRow<OrderDocument> {
   reference: string;
   /** service_ref, reference and transport name, lower-cased, one per line: what search looks in. */
   search_text: string;
+  /** False for a child of a consolidated shipment: retrieve shows it, the list omits it (spec 4.3). */
+  listed: boolean;
 }
 
 export type PalletContentsRow = VersionedRow<PalletContentsDocument>;
@@ -55,7 +57,7 @@ interface CheckpointRow {
  * sorts on created_at, so it has no index: an unused index would only slow the writes down.
  */
 export const ORDER_INDEXES: IndexDescription[] = [
-  { key: { company_group: 1, _id: -1 }, name: 'company_group_newest' },
+  { key: { company_group: 1, listed: 1, _id: -1 }, name: 'company_group_listed_newest' },
   { key: { service_ref: 1 }, name: 'service_ref_unique', unique: true },
   { key: { company_group: 1, reference: 1, _id: -1 }, name: 'company_group_reference_newest' },
 ];
@@ -67,6 +69,7 @@ export function orderRow(id: number, document: OrderDocument, position: bigint):
     service_ref: document.view.service_ref,
     reference: document.view.reference,
     search_text: searchText(document),
+    listed: document.view.consolidated_into === null,
     document: asJson(document),
     position: toStoredPosition(position),
   };
@@ -89,8 +92,8 @@ function asJson<T>(document: T): T {
  */
 export function listFilter(companyGroup: string, search?: string): Filter<OrderRow> {
   const needle = search?.toLowerCase();
-  if (!needle) return { company_group: companyGroup };
-  return { company_group: companyGroup, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: needle }] }, 0] } };
+  if (!needle) return { company_group: companyGroup, listed: { $ne: false } };
+  return { company_group: companyGroup, listed: { $ne: false }, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: needle }] }, 0] } };
 }
 
 /** Newest first, one page. (MongoDB reads limit 0 as "no limit"; the caller answers limit 0 without a query.) */

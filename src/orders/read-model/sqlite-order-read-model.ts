@@ -14,7 +14,7 @@ import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-stor
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 const PAGE_CACHE_KIB = 256 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
@@ -121,9 +121,11 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       reference TEXT NOT NULL,
       search_text TEXT NOT NULL,
       stream TEXT NOT NULL,
-      view TEXT NOT NULL
+      view TEXT NOT NULL,
+      -- 0 for a child of a consolidated shipment: retrieve shows it, the list omits it (spec 4.3)
+      listed INTEGER NOT NULL DEFAULT 1
     );
-    CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, id DESC);
+    CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, listed, id DESC);
     CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
     -- Orders per company group, kept by the projection: a list page must not count 100,000 rows.
     CREATE TABLE IF NOT EXISTS order_counts (company_group TEXT PRIMARY KEY, count INTEGER NOT NULL);
@@ -142,17 +144,18 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   // As an array of the two columns retrieve needs: no object with named keys built per request.
   const viewJsonById = db.prepare<[number], [string, string]>('SELECT company_group, view FROM orders WHERE id = ?').raw(true);
   const upsert = db.prepare(`
-    INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view)
-    ON CONFLICT (id) DO UPDATE SET view = excluded.view`);
+    INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @listed)
+    ON CONFLICT (id) DO UPDATE SET view = excluded.view, listed = excluded.listed`);
   const palletsById = db.prepare<[number], PalletsRow>('SELECT document FROM pallet_contents WHERE id = ?');
   const upsertPallets = db.prepare('INSERT INTO pallet_contents (id, document) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document');
   const newestByReference = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`);
   const byServiceRef = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`);
   const countAll = db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?');
   const countOneMore = db.prepare('INSERT INTO order_counts (company_group, count) VALUES (?, 1) ON CONFLICT (company_group) DO UPDATE SET count = count + 1');
-  const countMatching = db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND instr(search_text, ?) > 0');
-  const pageAll = db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? ORDER BY id DESC LIMIT ? OFFSET ?`);
-  const pageMatching = db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`);
+  const countOneLess = db.prepare('UPDATE order_counts SET count = count - 1 WHERE company_group = ?');
+  const countMatching = db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0');
+  const pageAll = db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`);
+  const pageMatching = db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`);
 
   const parse = (row: OrderRow | undefined): OrderDocument | undefined =>
     row ? { company_group: row.company_group, stream: row.stream, view: JSON.parse(row.view) } : undefined;
@@ -169,8 +172,11 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       const before = parse(byId.get(id));
       const next = projectOrderView(before, event);
       if (next && next !== before) {
-        if (!before) countOneMore.run(next.company_group);
+        const listed = next.view.consolidated_into === null;
+        if (!before && listed) countOneMore.run(next.company_group);
+        if (before && before.view.consolidated_into === null && !listed) countOneLess.run(next.company_group);
         upsert.run({
+          listed: listed ? 1 : 0,
           id,
           company_group: next.company_group,
           service_ref: next.view.service_ref,

@@ -1,0 +1,348 @@
+// Consolidation (issue 17): `normal` orders of one company group, lane and transportation mode that
+// arrive within the lane's window are planned together and share containers when that saves any.
+// Everything it decides is an event: the order joins a window (order stream), the window opens,
+// closes and is planned (its own stream, consolidation-events.ts), then the parent order and each
+// child's OrderPlanned are written from the stored decision. Every step is idempotent, so a replay
+// after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
+// order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
+// open windows and their timers, and a window whose time ran out meanwhile closes at once.
+import { NO_STREAM, exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
+import { followLog, type Log } from '../eventstore/follow-log.js';
+import type { OrderSubmitted } from '../orders/order-events.js';
+import { orderStream } from '../orders/order-events.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand } from '../orders/handle-order-command.js';
+import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
+import type { OrderPlan } from '../planner/plan-types.js';
+import { compactPlan, expandPlan } from '../planner/plan-storage.js';
+import type { TogetherInput, TogetherPlans } from '../planner/plan-together.js';
+import { CompletionMark } from '../planner/fair-queue.js';
+import { containerSpec } from '../planner/containers.js';
+import { lengthToMm } from '../planner/units.js';
+import {
+  consolidationStream, parentReference, type ConsolidationClosed, type ConsolidationEvent, type ConsolidationOpened, type ConsolidationPlanned,
+} from './consolidation-events.js';
+import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand } from './consolidation-decider.js';
+import { consolidates, windowKey } from '../orders/consolidation-rule.js';
+import { parentOrderEvents } from './parent-order.js';
+
+const CONSUMER = 'consolidation';
+
+/** A window closes early when its orders' cargo takes this share of its containers' volume. */
+export const FULL_SHARE = 0.85;
+
+export interface ConsolidationPlanner {
+  plan(input: { lane: OrderSubmitted['data']['lane']; order: OrderSubmitted['data']['order'] }): Promise<OrderPlan>;
+  planTogether(input: TogetherInput): Promise<TogetherPlans>;
+}
+
+export interface ConsolidationReactorOptions {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  planner: ConsolidationPlanner;
+  allocateOrderId: () => Promise<AllocatedOrderId>;
+  log: Log;
+  /** Epoch ms; tests move it. */
+  now?: () => number;
+}
+
+export interface ConsolidationReactor {
+  stop(): Promise<void>;
+}
+
+interface Member {
+  stream: string;
+  service_ref: string;
+  position: bigint;
+}
+
+interface Window {
+  id: string;
+  key: string;
+  closesAt: number;
+  status: 'open' | 'closed' | 'planned';
+  members: Member[];
+  /** Cargo volume of the members (mm³) against the containers they asked for. */
+  cargo: number;
+  room: number;
+  timer?: NodeJS.Timeout;
+  /** Its steps, one after the other. */
+  chain: Promise<void>;
+}
+
+const epochOf = (timestamp: string): number => Date.parse(`${timestamp}Z`);
+const isoOf = (ms: number): string => new Date(ms).toISOString().replace('Z', '').replace(/\.(\d{3})$/, '.$1000');
+
+export async function startConsolidationReactor(options: ConsolidationReactorOptions): Promise<ConsolidationReactor> {
+  const { store, checkpoints, planner, log } = options;
+  const now = options.now ?? Date.now;
+  let stopping = false;
+  const windows = new Map<string, Window>();
+  const openByKey = new Map<string, string>();
+  const marks = new CompletionMark();
+  const positionsOf = new Map<string, bigint>(); // order stream -> its OrderSubmitted position
+  const work = new Set<Promise<void>>();
+  let saving: Promise<void> = Promise.resolve();
+
+  const finish = (position: bigint): void => {
+    const mark = marks.finish(position);
+    if (mark === undefined || stopping) return;
+    saving = saving.then(() => checkpoints.save(CONSUMER, mark)).catch((error: unknown) => log('consolidation: saving the checkpoint failed', error, 'warn'));
+  };
+
+  /** Runs a step off the log's handler, after the window's earlier steps; a failure is logged and retried. */
+  const background = (w: Window, step: () => Promise<void>): void => {
+    if (stopping) return;
+    const run = w.chain.then(async () => {
+      for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 60_000)) {
+        try {
+          await step();
+          return;
+        } catch (error) {
+          if (stopping) return;
+          log(`consolidation ${w.id}: a step failed; trying again in ${delay} ms`, error);
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        }
+      }
+    });
+    w.chain = run;
+    work.add(run);
+    void run.finally(() => work.delete(run));
+  };
+
+  async function command(stream: string, cmd: ConsolidationCommand): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const history = await store.readStream(stream);
+      const state = history.reduce((s, e) => evolveConsolidation(s, e as unknown as ConsolidationEvent), initialConsolidationState());
+      const events = decideConsolidation(cmd, state);
+      if (events.length === 0) return;
+      const last = history.at(-1);
+      try {
+        await store.append(stream, events, last ? exactly(last.revision) : NO_STREAM);
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  function windowFor(id: string, submitted: OrderSubmitted['data']): Window {
+    let w = windows.get(id);
+    if (!w) {
+      const closesAt = epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000;
+      w = { id, key: windowKey(submitted), closesAt, status: 'open', members: [], cargo: 0, room: 0, chain: Promise.resolve() };
+      windows.set(id, w);
+      openByKey.set(w.key, id);
+      schedule(w);
+    }
+    return w;
+  }
+
+  function schedule(w: Window): void {
+    clearTimeout(w.timer);
+    if (w.status !== 'open' || stopping) return;
+    w.timer = setTimeout(() => close(w, 'window_elapsed'), Math.max(0, w.closesAt - now()));
+    w.timer.unref();
+  }
+
+  function close(w: Window, reason: ConsolidationClosed['data']['reason']): void {
+    if (w.status !== 'open') return;
+    // from now on an order of this key opens a new window; one that raced in is planned alone
+    w.status = 'closed';
+    if (openByKey.get(w.key) === w.id) openByKey.delete(w.key);
+    const orders = w.members.map(({ stream, service_ref }) => ({ stream, service_ref }));
+    background(w, () => command(w.id, { type: 'Close', data: { consolidation: w.id, reason, closed_at: utcTimestamp(), orders } }));
+  }
+
+  async function onSubmitted(event: RecordedEvent): Promise<void> {
+    const submitted = event.data as OrderSubmitted['data'];
+    marks.take(event.position);
+    if (!consolidates(submitted)) {
+      finish(event.position);
+      return;
+    }
+    positionsOf.set(event.stream, event.position);
+    // the open window of its group, lane and mode, or a new one named after this order
+    let id = openByKey.get(windowKey(submitted));
+    if (id === undefined || windows.get(id)?.status !== 'open') {
+      id = consolidationStream(submitted.service_ref);
+      const opened: ConsolidationOpened['data'] = {
+        consolidation: id, company_group: submitted.company_group, lane_id: submitted.lane.id,
+        transportation_mode: submitted.order.transportation_mode, window_seconds: submitted.lane.consolidation_window_seconds!,
+        opened_at: submitted.submitted_at, closes_at: isoOf(epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000),
+      };
+      windowFor(id, submitted);
+      await command(id, { type: 'Open', data: opened });
+    }
+    const joined = await handleOrderCommand(store, event.stream, { type: 'JoinConsolidation', data: { consolidation: id, joined_at: utcTimestamp() } });
+    if (!joined.ok) throw new Error(`consolidation: ${event.stream}: ${JSON.stringify(joined.errors)}`);
+    // a replay or another instance may have put it elsewhere before: the order's stream says where
+    const first = joined.events[0];
+    const actual = (first?.type === 'OrderJoinedConsolidation' ? first.data.consolidation : joined.state.consolidation) ?? id;
+    const w = windows.get(actual);
+    if (!w || joined.state.status !== 'submitted') {
+      finish(event.position); // planned already
+      return;
+    }
+    if (w.status !== 'open') {
+      // joined a window that closed without it (two instances raced): planned alone
+      if (!w.members.some((m) => m.stream === event.stream)) background(w, () => planAlone(event.stream, event.position));
+      return;
+    }
+    if (w.members.some((m) => m.stream === event.stream)) return;
+    w.members.push({ stream: event.stream, service_ref: submitted.service_ref, position: event.position });
+    w.cargo += cargoVolume(submitted);
+    w.room = Math.max(w.room, containersVolume(submitted));
+    if (w.cargo >= FULL_SHARE * w.room) close(w, 'containers_full');
+  }
+
+  function onConsolidationEvent(event: RecordedEvent): void {
+    const e = event as unknown as ConsolidationEvent;
+    const w = windows.get(e.data.consolidation);
+    if (!w) return; // before the checkpoint and done
+    if (e.type === 'ConsolidationOpened') {
+      w.closesAt = epochOf(e.data.closes_at);
+      schedule(w);
+    } else if (e.type === 'ConsolidationClosed') {
+      w.status = 'closed';
+      clearTimeout(w.timer);
+      if (openByKey.get(w.key) === w.id) openByKey.delete(w.key);
+      // the closed list is what is planned; positions come from the orders read since the checkpoint
+      const listed = new Set(e.data.orders.map((o) => o.stream));
+      for (const m of w.members) {
+        if (!listed.has(m.stream)) background(w, () => planAlone(m.stream, m.position));
+      }
+      w.members = e.data.orders.map((o) => ({ ...o, position: positionsOf.get(o.stream) ?? -1n }));
+      background(w, () => planWindow(w, e.data));
+    } else if (e.type === 'ConsolidationPlanned') {
+      w.status = 'planned';
+      background(w, () => writeOut(w, e.data));
+    }
+  }
+
+  async function submittedOf(stream: string): Promise<OrderSubmitted['data']> {
+    const [first] = await store.readStream(stream);
+    return first!.data as OrderSubmitted['data'];
+  }
+
+  async function planWindow(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
+    const orders = await Promise.all(closed.orders.map((o) => submittedOf(o.stream)));
+    const planned_at = utcTimestamp();
+    let data: ConsolidationPlanned['data'];
+    if (orders.length < 2) {
+      const alone = await Promise.all(orders.map((o) => planner.plan({ lane: o.lane, order: o.order })));
+      data = { consolidation: w.id, decision: 'alone', containers_together: null, containers_alone: alone.reduce((s, p) => s + p.containers.length, 0), planned_at, parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [] };
+    } else {
+      const plans = await planner.planTogether({ lane: mergedLane(orders), orders: orders.map((o) => ({ service_ref: o.service_ref, order: o.order })) });
+      const aloneContainers = plans.alone.reduce((s, p) => s + p.containers.length, 0);
+      const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
+      const saves = plans.together.containers.length < aloneContainers && left(plans.together) <= plans.alone.reduce((s, p) => s + left(p), 0);
+      const parent = saves ? await options.allocateOrderId() : undefined;
+      data = {
+        consolidation: w.id, decision: saves ? 'together' : 'alone', containers_together: plans.together.containers.length, containers_alone: aloneContainers, planned_at,
+        parent: parent ? { ...parent, reference: parentReference(parent.service_ref) } : null,
+        alone: plans.alone.map(compactPlan), together: saves ? compactPlan(plans.together) : null,
+        pallet_owners: saves ? plans.palletsOf.flatMap((pallets, i) => pallets.map(() => orders[i]!.service_ref)) : [],
+      };
+    }
+    log(`consolidation ${w.id}: ${closed.orders.length} order(s) ${data.decision === 'together' ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}` : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`}`);
+    await command(w.id, { type: 'RecordPlan', data });
+  }
+
+  async function writeOut(w: Window, planned: ConsolidationPlanned['data']): Promise<void> {
+    const closedOrders = w.members;
+    const children = await Promise.all(closedOrders.map((m) => submittedOf(m.stream)));
+    if (planned.decision === 'together' && planned.together && planned.parent) {
+      const together = expandPlan(planned.together);
+      const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
+      try {
+        await store.append(parentStream, parentOrderEvents(planned.parent, children, together, planned.planned_at), NO_STREAM);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) throw error; // written before this replay
+      }
+      for (const [i, child] of children.entries()) {
+        const own = together.pallets.filter((_, k) => planned.pallet_owners[k] === child.service_ref);
+        const plan: OrderPlan = {
+          ...together,
+          pallets: own,
+          unplaced: together.unplaced.filter((u) => u.order === child.service_ref),
+          metrics: { ...together.metrics, pallet_count: own.length, units: planned.alone[i]?.metrics.units ?? together.metrics.units },
+        };
+        await record(closedOrders[i]!.stream, { plan: compactPlan(plan), planned_at: planned.planned_at, consolidated_into: planned.parent.service_ref });
+      }
+    } else {
+      for (const [i, m] of closedOrders.entries()) await record(m.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
+    }
+    for (const m of closedOrders) if (m.position >= 0n) finish(m.position);
+    windows.delete(w.id);
+  }
+
+  async function record(stream: string, data: { plan: unknown; planned_at: string; consolidated_into?: string }): Promise<void> {
+    const result = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data });
+    if (!result.ok) throw new Error(`consolidation: recording the plan of ${stream}: ${JSON.stringify(result.errors)}`);
+  }
+
+  async function planAlone(stream: string, position: bigint): Promise<void> {
+    const submitted = await submittedOf(stream);
+    const plan = await planner.plan({ lane: submitted.lane, order: submitted.order });
+    await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
+    finish(position);
+  }
+
+  const follower = await followLog({
+    store,
+    name: 'consolidation reactor',
+    loadCheckpoint: () => checkpoints.load(CONSUMER),
+    retryDelayMs: 1000,
+    types: ['OrderSubmitted', 'ConsolidationOpened', 'ConsolidationClosed', 'ConsolidationPlanned'],
+    async handle(events) {
+      for (const event of events) {
+        if (stopping) return;
+        if (event.type === 'OrderSubmitted') await onSubmitted(event);
+        else onConsolidationEvent(event);
+      }
+    },
+    log,
+  });
+
+  return {
+    async stop() {
+      stopping = true;
+      for (const w of windows.values()) clearTimeout(w.timer);
+      await follower.stop();
+      await Promise.allSettled([...work]);
+      await saving;
+    },
+  };
+}
+
+/** The lane as the orders were submitted with it, with every SKU any of them names. */
+function mergedLane(orders: readonly OrderSubmitted['data'][]): OrderSubmitted['data']['lane'] {
+  const items = new Map(orders.flatMap((o) => o.lane.items.map((i) => [i.sku, i] as const)));
+  return { ...orders[0]!.lane, items: [...items.values()] };
+}
+
+/** The order's cargo volume in mm³: units, pre-built pallets and loose boxes as submitted. */
+function cargoVolume(submitted: OrderSubmitted['data']): number {
+  const unit = submitted.lane.units.length;
+  const mm = (v: number | string): number => lengthToMm(v, unit, 'up');
+  const items = new Map(submitted.lane.items.map((i) => [i.sku, i]));
+  let volume = 0;
+  for (const line of submitted.order.order_items) {
+    const item = items.get(line.item);
+    if (item) volume += Math.ceil(Number(line.quantity)) * mm(item.length) * mm(item.width) * mm(item.height);
+  }
+  for (const b of [...submitted.order.pre_builts, ...submitted.order.loose_boxes]) volume += b.count * mm(b.length) * mm(b.width) * mm(b.height);
+  return volume;
+}
+
+/** The volume of the largest container type the order asked for, times the count it asked for. */
+function containersVolume(submitted: OrderSubmitted['data']): number {
+  let best = 0;
+  for (const c of submitted.order.order_containers) {
+    const spec = containerSpec(c.code);
+    if (spec) best = Math.max(best, spec.inner_mm.l * spec.inner_mm.w * spec.inner_mm.h * c.count);
+  }
+  return best;
+}

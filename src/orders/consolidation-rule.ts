@@ -1,0 +1,13 @@
+// Which orders wait for a consolidation window (master data `consolidation_window_seconds`, spec 2.2):
+// `normal` orders of a lane with a window; `dangerous_goods` and `dedicated_container` orders are
+// planned alone, and so is a parent order (a consolidated shipment). Orders that may share a window
+// have one company group, lane and transportation mode.
+import type { OrderSubmitted } from './order-events.js';
+
+export function consolidates(submitted: OrderSubmitted['data']): boolean {
+  return submitted.order.shipment_type === 'normal' && submitted.lane.consolidation_window_seconds !== undefined && submitted.consolidated_orders === undefined;
+}
+
+export function windowKey(submitted: OrderSubmitted['data']): string {
+  return JSON.stringify([submitted.company_group, submitted.lane.id, submitted.order.transportation_mode]);
+}

@@ -1,0 +1,80 @@
+// Orders of one consolidation planned together (issue 17): each order's pallets are built from its
+// own units only (its plan alone), then the pallets, pre-built pallets and loose boxes of all the
+// orders are loaded into the containers any of them asked for, up to the sum of their counts.
+// Both answers come back, so that the caller can keep the joint plan only when it saves containers.
+import type { LaneDocument } from '../master-data/master-data-document.js';
+import type { OrderContainer, SubmitOrderPayload } from '../orders/submit-order-payload.js';
+import { loadOrderContainers } from './load-containers.js';
+import { DEFAULT_SEED, planOrder } from './plan-order.js';
+import type { PlannerWasm } from './planner-wasm.js';
+import type { OrderPlan, PlanLimits, PlannedPallet } from './plan-types.js';
+
+export interface TogetherInput {
+  lane: LaneDocument;
+  /** The orders in joining order, each with the service_ref that marks its cargo. */
+  orders: { service_ref: string; order: SubmitOrderPayload }[];
+}
+
+export interface TogetherPlans {
+  /** Each order planned alone, in input order. */
+  alone: OrderPlan[];
+  /** All of them in shared containers; every placement and unplaced row names its order. */
+  together: OrderPlan;
+  /** Each order's own pallets in the joint plan (refs numbered across the orders). */
+  palletsOf: PlannedPallet[][];
+}
+
+/** Container types any order asked for, each up to the sum of their counts. */
+export function sharedContainers(orders: readonly { order: SubmitOrderPayload }[]): OrderContainer[] {
+  const counts = new Map<string, number>();
+  for (const { order } of orders) for (const c of order.order_containers) counts.set(c.code, (counts.get(c.code) ?? 0) + c.count);
+  return [...counts].map(([code, count]) => ({ code: code as OrderContainer['code'], count }));
+}
+
+export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: PlanLimits): TogetherPlans {
+  const t0 = performance.now();
+  const share = { ...limits, timeLimitMs: limits.timeLimitMs / (input.orders.length + 1) };
+  const alone = input.orders.map(({ order }) => planOrder(wasm, { lane: input.lane, order }, share));
+
+  // pallets renumbered AP1, AP2, ... across the orders, so that every ref in a container is one cargo
+  let next = 0;
+  const palletsOf = alone.map((plan) => plan.pallets.map((p) => ({ ...p, pallet_index: `AP${++next}` })));
+  const owner = new Map<string, string>();
+  palletsOf.forEach((pallets, i) => pallets.forEach((p) => owner.set(p.pallet_index, input.orders[i]!.service_ref)));
+  // pre-built and loose-box rows sharing a name number on from the earlier row's (load-containers.ts)
+  const numbered = new Map<string, number>();
+  for (const { service_ref, order } of input.orders) {
+    for (const [kind, rows] of [['pre_built', order.pre_builts], ['loose_box', order.loose_boxes]] as const) {
+      for (const row of rows) {
+        const first = numbered.get(`${kind}:${row.name}`) ?? 0;
+        numbered.set(`${kind}:${row.name}`, first + row.count);
+        for (let k = 1; k <= row.count; k++) owner.set(`${kind}:${row.name} #${first + k}`, service_ref);
+      }
+    }
+  }
+
+  const loaded = loadOrderContainers(
+    wasm, input.lane, sharedContainers(input.orders), palletsOf.flat(),
+    input.orders.flatMap(({ order }) => order.pre_builts), input.orders.flatMap(({ order }) => order.loose_boxes),
+    { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs - (performance.now() - t0)) }, DEFAULT_SEED,
+  );
+  const ownerOf = (kind: string, ref: string): string => (kind === 'pallet' ? owner.get(ref) : owner.get(`${kind}:${ref}`)) ?? '';
+  const containers = loaded.containers.map((c) => ({ ...c, placements: c.placements.map((p) => ({ ...p, order: ownerOf(p.kind, p.ref) })) }));
+  const unitsUnplaced = alone.flatMap((plan, i) => plan.unplaced.filter((u) => u.kind === 'unit').map((u) => ({ ...u, order: input.orders[i]!.service_ref })));
+  const pallets = palletsOf.flat();
+  const together: OrderPlan = {
+    pallets,
+    containers,
+    unplaced: [...unitsUnplaced, ...loaded.unplaced.map((u) => ({ ...u, order: ownerOf(u.kind, u.ref) }))],
+    metrics: {
+      planner_ms: performance.now() - t0,
+      pallet_count: pallets.length,
+      container_count: containers.length,
+      pallet_lower_bound: alone.reduce((s, p) => s + p.metrics.pallet_lower_bound, 0),
+      units: alone.reduce((s, p) => s + p.metrics.units, 0),
+      units_palletized: alone.reduce((s, p) => s + p.metrics.units_palletized, 0),
+      time_limited: loaded.timeLimited || alone.some((p) => p.metrics.time_limited),
+    },
+  };
+  return { alone, together, palletsOf };
+}

@@ -1,0 +1,95 @@
+// Issue 17 over real HTTP: three normal orders on a lane with a 5-second window, each about a third
+// of a 40ft, ship in one 40ft under a parent order; a dangerous-goods order in the same window is
+// planned alone; four ready events go out (three children and the parent), each once.
+import t from 'tap';
+import { ACME_KEY, testSeed } from '../support/seed.js';
+import { eventually, removeDataDir, startTestService } from '../support/service.js';
+import { startWebhookReceiver } from '../e2e/loopback-peers.js';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+export function consolidationSeed(url: string | undefined, windowSeconds = 5) {
+  const seed = testSeed();
+  const acme = seed.company_groups[0]!;
+  if (url) acme.webhooks = [{ url, secret: SECRET }];
+  acme.lanes.push({
+    id: 103,
+    supplier: 'Acme Supplier Ltd',
+    consignee: 'Harbour Consolidation Ltd',
+    transportation_modes: ['OceanFCL'],
+    units: { length: 'cm', weight: 'kg' },
+    pallet_types: [{ code: 'EUR', length: 120, width: 80, height: 14.4, weight: 25, max_height: 220, max_weight: 1500 }],
+    container_codes: ['20ft', '40ft'],
+    items: [{ sku: 'SKU-3001', length: 40, width: 30, height: 25, weight: 9.5, upright: false }],
+    consolidation_window_seconds: windowSeconds,
+  });
+  return seed;
+}
+
+/** 8 EUR pallets of 64 units: a third of a 40ft's 25 floor places. */
+export function thirdOfA40ft(reference: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    supplier_name: 'Acme Supplier Ltd', consignee_name: 'Harbour Consolidation Ltd', reference, transportation_mode: 'OceanFCL',
+    order_items: [{ item: 'SKU-3001', quantity: 512 }], order_containers: [{ code: '40ft' }], ...extra,
+  };
+}
+
+t.test('three orders in one window ship in one 40ft under a parent; dangerous goods alone', async (t) => {
+  const receiver = await startWebhookReceiver(SECRET);
+  const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(receiver.url) });
+  t.teardown(async () => {
+    await service.stop();
+    await receiver.stop();
+    removeDataDir(service.dataDir);
+  });
+  const ids: Record<string, { order_id: number; service_ref: string }> = {};
+  for (const reference of ['C-1', 'C-2', 'C-3']) {
+    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft(reference) });
+    t.equal(created.status, 201, `${reference} accepted`);
+    ids[reference] = created.body;
+  }
+  const dg = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft('C-DG', { shipment_type: 'dangerous_goods' }) });
+  t.equal(dg.status, 201);
+
+  const retrieve = async (id: number) => (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/`)).body;
+  // the dangerous-goods order does not wait for the window
+  await eventually(async () => (await retrieve(dg.body.order_id)).status === 'planned', 20_000);
+  t.equal((await retrieve(ids['C-1']!.order_id)).status, 'submitted', 'the window is still open when the dangerous-goods order is planned');
+
+  await eventually(async () => (await Promise.all(['C-1', 'C-2', 'C-3'].map((r) => retrieve(ids[r]!.order_id)))).every((v) => v.status === 'planned'), 30_000);
+  const children = await Promise.all(['C-1', 'C-2', 'C-3'].map((r) => retrieve(ids[r]!.order_id)));
+  const parentRef = children[0].consolidated_into as string;
+  t.match(parentRef, /^SO-\d{6}$/, 'each child shows the parent');
+  t.ok(children.every((c) => c.consolidated_into === parentRef), 'all three in one parent');
+  t.equal((await retrieve(dg.body.order_id)).consolidated_into, null, 'dangerous goods: never consolidated');
+
+  const list = (await service.request('GET', '/api/v1/orders/detailed-orders/?page_size=100')).body;
+  const listed = list.results.map((o: { service_ref: string }) => o.service_ref);
+  t.notOk(children.some((c) => listed.includes(c.service_ref)), 'the list omits the children');
+  const parent = list.results.find((o: { service_ref: string }) => o.service_ref === parentRef);
+  t.ok(parent, 'the list shows the parent');
+  t.same(parent.consolidated_orders, children.map((c) => c.service_ref), 'with its children');
+  t.equal(list.count, listed.length, 'the count agrees with the list');
+  t.equal(parent.status, 'planned');
+
+  // one 40ft for the three together
+  const plan = (await service.request('GET', `/api/v1/orders/load-plan/?order=${parentRef}`)).body;
+  t.same(plan.containers.map((c: { code: string }) => c.code), ['40ft'], 'one 40ft');
+  t.same(plan.unplaced, []);
+  for (const [i, reference] of ['C-1', 'C-2', 'C-3'].entries()) {
+    const contents = (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).body;
+    const units = contents.reduce((s: number, p: { contents: { quantity: number }[] }) => s + p.contents.reduce((q, c) => q + c.quantity, 0), 0);
+    t.equal(units, 512, `${reference}: its own pallets only (${contents.length} pallets, ${units} units)`);
+    const own = (await service.request('GET', `/api/v1/orders/load-plan/?order=${reference}`)).body;
+    t.equal(own.containers.length, 1, `${reference}: the shared container`);
+    const mine = own.containers[0].placements.filter((p: { order: string }) => p.order === children[i].service_ref);
+    t.equal(mine.length, contents.length, `${reference}: its pallets are marked in the shared container`);
+  }
+
+  // four ready events: three children and the parent, each once
+  await eventually(async () => new Set(receiver.requests.map((r) => r.id)).size >= 5, 20_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const announced = receiver.requests.map((r) => JSON.parse(r.body).data.order_id as string);
+  const expected = [...children.map((c) => c.service_ref), parentRef, dg.body.service_ref].sort();
+  t.same([...announced].sort(), expected, 'one ready event per child, the parent and the dangerous-goods order');
+});
