@@ -23,7 +23,7 @@ t.test('a valid order answers 201 with the message, a positive id and a service_
   const read = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   t.equal(read.status, 200);
   t.equal(read.headers.get('content-type'), 'application/json; charset=utf-8');
-  t.same(Object.keys(read.body).sort(), ['created_at', 'customer_notes', 'id', 'lane', 'loose_boxes', 'order_items', 'packing_instructions_downloaded', 'planning_failure_reason', 'pre_builts', 'reference', 'service_ref', 'shipment_type', 'status', 'transport_name', 'updated_at']);
+  t.same(Object.keys(read.body).sort(), ['consolidated_into', 'consolidated_orders', 'created_at', 'customer_notes', 'id', 'lane', 'loose_boxes', 'order_items', 'packing_instructions_downloaded', 'planning_failure_reason', 'pre_builts', 'reference', 'service_ref', 'shipment_type', 'status', 'transport_name', 'updated_at']);
   t.match(read.body, {
     id: created.body.order_id, service_ref: created.body.service_ref, reference: 'PO-RYW-1', customer_notes: 'handle with care',
     shipment_type: 'dangerous_goods', lane: 101, transport_name: 'OceanFCL', packing_instructions_downloaded: false,

@@ -2,37 +2,11 @@
 // of a 40ft, ship in one 40ft under a parent order; a dangerous-goods order in the same window is
 // planned alone; four ready events go out (three children and the parent), each once.
 import t from 'tap';
-import { ACME_KEY, testSeed } from '../support/seed.js';
+import { ACME_KEY } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
 import { startWebhookReceiver } from '../e2e/loopback-peers.js';
+import { consolidationSeed, SECRET, thirdOfA40ft } from './support.js';
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
-export function consolidationSeed(url: string | undefined, windowSeconds = 5) {
-  const seed = testSeed();
-  const acme = seed.company_groups[0]!;
-  if (url) acme.webhooks = [{ url, secret: SECRET }];
-  acme.lanes.push({
-    id: 103,
-    supplier: 'Acme Supplier Ltd',
-    consignee: 'Harbour Consolidation Ltd',
-    transportation_modes: ['OceanFCL'],
-    units: { length: 'cm', weight: 'kg' },
-    pallet_types: [{ code: 'EUR', length: 120, width: 80, height: 14.4, weight: 25, max_height: 220, max_weight: 1500 }],
-    container_codes: ['20ft', '40ft'],
-    items: [{ sku: 'SKU-3001', length: 40, width: 30, height: 25, weight: 9.5, upright: false }],
-    consolidation_window_seconds: windowSeconds,
-  });
-  return seed;
-}
-
-/** 8 EUR pallets of 64 units: a third of a 40ft's 25 floor places. */
-export function thirdOfA40ft(reference: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    supplier_name: 'Acme Supplier Ltd', consignee_name: 'Harbour Consolidation Ltd', reference, transportation_mode: 'OceanFCL',
-    order_items: [{ item: 'SKU-3001', quantity: 512 }], order_containers: [{ code: '40ft' }], ...extra,
-  };
-}
 
 t.test('three orders in one window ship in one 40ft under a parent; dangerous goods alone', async (t) => {
   const receiver = await startWebhookReceiver(SECRET);

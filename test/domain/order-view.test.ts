@@ -28,7 +28,7 @@ t.test('given nothing, when OrderSubmitted, then the view shows every field of s
       id: 3, service_ref: 'SO-000003', reference: 'PO-3', customer_notes: 'fragile', shipment_type: 'dangerous_goods', lane: 101,
       transport_name: 'TruckFTL', packing_instructions_downloaded: false, status: 'submitted', planning_failure_reason: null,
       order_items: [{ item: 'SKU-1', quantity: '2.500000', purchase_order: 'P', line_item_number: 'L', notes: '' }], pre_builts: [], loose_boxes: [],
-      created_at: '2026-11-20T09:15:02.123456', updated_at: '2026-11-20T09:15:02.123456',
+      created_at: '2026-11-20T09:15:02.123456', updated_at: '2026-11-20T09:15:02.123456', consolidated_into: null, consolidated_orders: [],
     },
   });
 });
