@@ -46,6 +46,16 @@ export function drawContainerSection(flow: PageFlow, container: PlannedContainer
       { size: 9, bold: !within, color: within ? INK : ALERT },
     );
   }
+  const owners = new Map<string, number>();
+  for (const p of container.placements) if (p.order) owners.set(p.order, (owners.get(p.order) ?? 0) + 1);
+  if (owners.size > 0) {
+    // a consolidated shipment: every order's cargo is named, so each consignee finds its own
+    flow.paragraph(
+      `Shared container of a consolidated shipment: ${[...owners].map(([ref, n]) => `${ref} ${n} placement${n === 1 ? '' : 's'}`).join(', ')}. ` +
+        'The loading sequence names the order of each item.',
+      { size: 9, bold: true },
+    );
+  }
   flow.gap(6);
 
   const order = paintingOrder(container.placements);
@@ -70,7 +80,7 @@ export function drawContainerSection(flow: PageFlow, container: PlannedContainer
     ],
     rows: sequence.map((p) => [
       String(p.loading_order),
-      p.ref,
+      p.order ? `${p.ref} (${p.order})` : p.ref,
       KIND_NAME[p.kind],
       whereIs(p, rowOf.get(p) ?? 0, w, below.get(p) ?? []),
       formatSize(p.l, p.w, p.h, units.length),

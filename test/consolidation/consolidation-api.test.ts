@@ -6,6 +6,7 @@ import { ACME_KEY } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
 import { startWebhookReceiver } from '../e2e/loopback-peers.js';
 import { consolidationSeed, SECRET, thirdOfA40ft } from './support.js';
+import { readPdfText } from '../packing-instructions/inspect-pdf.js';
 
 
 t.test('three orders in one window ship in one 40ft under a parent; dangerous goods alone', async (t) => {
@@ -59,6 +60,14 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
     const mine = own.containers[0].placements.filter((p: { order: string }) => p.order === children[i].service_ref);
     t.equal(mine.length, contents.length, `${reference}: its pallets are marked in the shared container`);
   }
+
+  // the child's PDF shows the shared container and names each item's order
+  const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=C-2`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
+  t.equal(pdf.status, 200);
+  const text = (await readPdfText(Buffer.from(await pdf.arrayBuffer()))).text.replace(/\s+/g, ' ');
+  t.match(text, /Shared container of a consolidated shipment/, 'the container is marked shared');
+  for (const c of children) t.match(text, new RegExp(`${c.service_ref} 8 placements`), `${c.service_ref}'s cargo counted`);
+  t.match(text, new RegExp(`AP\\d+ \\(${children[1].service_ref}\\)`), 'the loading sequence names the order of each item');
 
   // four ready events: three children and the parent, each once
   await eventually(async () => new Set(receiver.requests.map((r) => r.id)).size >= 5, 20_000);
