@@ -72,11 +72,11 @@ t.test('order rows carry the query fields, the JSON document and its position as
   t.equal(searchText(document), row.search_text);
 });
 
-t.test('indexes: newest of a group, unique service_ref, newest of a group by reference', async (t) => {
+t.test('indexes: newest listed of a group, unique service_ref, newest of a group by reference', async (t) => {
   t.strictSame(
     ORDER_INDEXES.map((index) => [index.key, index.unique ?? false]),
     [
-      [{ company_group: 1, _id: -1 }, false],
+      [{ company_group: 1, listed: 1, _id: -1 }, false],
       [{ service_ref: 1 }, true],
       [{ company_group: 1, reference: 1, _id: -1 }, false],
     ],
@@ -85,9 +85,9 @@ t.test('indexes: newest of a group, unique service_ref, newest of a group by ref
 });
 
 t.test('list filter: the group, and a lower-cased literal substring of the search text', async (t) => {
-  t.strictSame(listFilter('g'), { company_group: 'g' });
-  t.strictSame(listFilter('g', ''), { company_group: 'g' }, 'an empty search is no search');
-  t.strictSame(listFilter('g', 'REF-1'), { company_group: 'g', $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: 'ref-1' }] }, 0] } });
+  t.strictSame(listFilter('g'), { company_group: 'g', listed: { $ne: false } }, 'consolidated children are not listed');
+  t.strictSame(listFilter('g', ''), { company_group: 'g', listed: { $ne: false } }, 'an empty search is no search');
+  t.strictSame(listFilter('g', 'REF-1'), { company_group: 'g', listed: { $ne: false }, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: 'ref-1' }] }, 0] } });
   t.strictSame(listFilter('g', '$where.*(').$expr, { $gte: [{ $indexOfCP: ['$search_text', { $literal: '$where.*(' }] }, 0] }, 'no escaping: $literal, not a regex');
 });
 

@@ -100,5 +100,25 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.same(await readModel.palletContents(2), { status: 'failed', reason: 'time limit' });
       t.equal(await readModel.palletContents(3), undefined);
     });
+
+    t.test('a consolidated child leaves the list and its count, and is still found by id and reference', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      await readModel.apply([submitted(1, 'g', 'A'), submitted(2, 'g', 'B')]);
+      t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2);
+      const parent = submitted(3, 'g', 'CONSOLIDATED-SO-000003');
+      (parent.data as OrderSubmitted['data']).consolidated_orders = ['SO-000001'];
+      await readModel.apply([
+        parent,
+        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000', consolidated_into: 'SO-000003' }),
+      ]);
+      const list = await readModel.list({ companyGroup: 'g', offset: 0 });
+      t.same(list.results.map((o) => o.view.id), [3, 2], 'newest first, without the child');
+      t.equal(list.count, 2, 'the count without the child');
+      t.same(list.results[0]!.view.consolidated_orders, ['SO-000001'], 'the parent names its children');
+      t.equal((await readModel.list({ companyGroup: 'g', search: 'so-000001', offset: 0 })).count, 0, 'a search does not find the child either');
+      t.equal((await readModel.getById(1))?.view.consolidated_into, 'SO-000003', 'retrieve shows it with its parent');
+      t.equal((await readModel.findNewest('g', 'A'))?.view.id, 1, 'found by reference');
+    });
   });
 }
