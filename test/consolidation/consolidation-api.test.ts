@@ -7,6 +7,7 @@ import { eventually, removeDataDir, startTestService } from '../support/service.
 import { startWebhookReceiver } from '../e2e/loopback-peers.js';
 import { consolidationSeed, SECRET, thirdOfA40ft } from './support.js';
 import { readPdfText } from '../packing-instructions/inspect-pdf.js';
+import { allEvents } from '../support/events.js';
 
 
 t.test('three orders in one window ship in one 40ft under a parent; dangerous goods alone', async (t) => {
@@ -75,4 +76,50 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
   const announced = receiver.requests.map((r) => JSON.parse(r.body).data.order_id as string);
   const expected = [...children.map((c) => c.service_ref), parentRef, dg.body.service_ref].sort();
   t.same([...announced].sort(), expected, 'one ready event per child, the parent and the dangerous-goods order');
+});
+
+t.test('no saving, no consolidation: two orders that each fill a 40ft are planned alone, and the decision is recorded', async (t) => {
+  const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(undefined, 2) });
+  t.teardown(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+  // 25 EUR pallets of 64 units fill a 40ft floor
+  const ids: number[] = [];
+  for (const reference of ['FULL-1', 'FULL-2']) {
+    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft(reference, { order_items: [{ item: 'SKU-3001', quantity: 1600 }] }) });
+    t.equal(created.status, 201);
+    ids.push(created.body.order_id as number);
+  }
+  const retrieve = async (id: number) => (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/`)).body;
+  await eventually(async () => (await Promise.all(ids.map(retrieve))).every((v) => v.status === 'planned'), 30_000);
+  for (const id of ids) t.equal((await retrieve(id)).consolidated_into, null, `order ${id} planned alone`);
+  const list = (await service.request('GET', '/api/v1/orders/detailed-orders/')).body;
+  t.equal(list.count, 2, 'both listed, no parent');
+  const events = await allEvents(service.dataDir);
+  const decision = events.find((e) => e.type === 'ConsolidationPlanned')?.data as { decision: string; containers_together: number; containers_alone: number; parent: unknown };
+  t.match(decision, { decision: 'alone', containers_together: 2, containers_alone: 2, parent: null }, 'the decision and its figures are in the log');
+});
+
+t.test('a window closes early when its orders fill the containers they asked for', async (t) => {
+  const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(undefined, 600) });
+  t.teardown(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+  // 20 crates of 1 m3 each, one 40ft asked for (67.6 m3): the third order brings the window to 60 m3, over 85 %
+  const crates = { order_items: [], loose_boxes: [{ name: 'Crate', length: 100, width: 100, height: 100, weight: 200, count: 20 }], order_containers: [{ code: '40ft', count: 1 }] };
+  const started = Date.now();
+  const ids: number[] = [];
+  for (const reference of ['CRATES-1', 'CRATES-2', 'CRATES-3']) {
+    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft(reference, crates) });
+    t.equal(created.status, 201, JSON.stringify(created.body));
+    ids.push(created.body.order_id as number);
+  }
+  const retrieve = async (id: number) => (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/`)).body;
+  await eventually(async () => (await Promise.all(ids.map(retrieve))).every((v) => v.status === 'planned'), 60_000);
+  t.ok(Date.now() - started < 600_000, 'planned long before the 600 s window ran out');
+  const closed = (await allEvents(service.dataDir)).find((e) => e.type === 'ConsolidationClosed')?.data as { reason: string; orders: unknown[] };
+  t.equal(closed.reason, 'containers_full');
+  t.equal(closed.orders.length, 3);
 });

@@ -327,3 +327,14 @@ t.test('every error of a document is reported at once', async (t) => {
     ],
   });
 });
+
+t.test('consolidation_window_seconds: absent or a whole number of seconds from 1 to 604,800', async (t) => {
+  t.equal(accepted(t, specExample()).company_groups[0]!.lanes[0]!.consolidation_window_seconds, undefined, 'absent: no consolidation');
+  t.equal(accepted(t, withLane({ consolidation_window_seconds: 1 })).company_groups[0]!.lanes[0]!.consolidation_window_seconds, 1);
+  t.equal(accepted(t, withLane({ consolidation_window_seconds: 604_800 })).company_groups[0]!.lanes[0]!.consolidation_window_seconds, 604_800);
+  for (const bad of [0, -5, 604_801, 2.5, '60', null, true]) {
+    const result = validateMasterDataDocument(withLane({ consolidation_window_seconds: bad }));
+    t.notOk(result.ok, `${JSON.stringify(bad)} is refused`);
+    if (!result.ok) t.match(result.errors, { company_groups: [{ lanes: [{ consolidation_window_seconds: [String] }] }] }, `${JSON.stringify(bad)}: the error names the field`);
+  }
+});
