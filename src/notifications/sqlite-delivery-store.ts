@@ -126,7 +126,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, at, duration_ms, result, status, error, next_attempt_at)
     VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
   const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
-  const countByState = db.prepare<[], { state: WebhookDeliveryState; count: number }>('SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state');
+  const countByState = db.prepare<[], { state: WebhookDeliveryState; count: bigint }>('SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state');
   const allDeliveries = db.prepare<[], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries ORDER BY id`);
   const attemptsOf = db.prepare<[number], AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt');
   const readEmail = db.prepare<[string], EmailRow>('SELECT event_id, service_ref, result, detail, message_id FROM emails WHERE event_id = ?');
@@ -252,7 +252,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     async webhookDeliveryCounts() {
       open();
       const counts: Record<WebhookDeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
-      for (const { state, count } of countByState.all()) counts[state] = count;
+      for (const { state, count } of countByState.all()) counts[state] = Number(count);
       return counts;
     },
     async webhookDeliveries() {
