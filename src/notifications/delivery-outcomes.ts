@@ -119,8 +119,9 @@ export interface RestoredWebhook {
 
 export interface RestoredDeliveries {
   checkpoints: { webhooks?: bigint; email?: bigint; kafka?: bigint };
-  /** In the order they were first queued. */
+  /** By event position, then url: the same whatever order the events came in. */
   webhooks: RestoredWebhook[];
+  /** By event position. */
   emails: (EmailRecord & { position: bigint })[];
 }
 
@@ -200,7 +201,12 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
     if (event.type === 'WebhookDelivered') settle(event.data, 'delivered', event.data.status, null);
     else settle(event.data, 'failed', event.data.status, event.data.error);
   }
-  return { checkpoints, webhooks: [...webhooks.values()], emails: [...emails.values()] };
+  const byPosition = (a: { position: bigint }, b: { position: bigint }) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
+  return {
+    checkpoints,
+    webhooks: [...webhooks.values()].sort((a, b) => byPosition({ position: a.eventPosition }, { position: b.eventPosition }) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
+    emails: [...emails.values()].sort(byPosition),
+  };
 }
 
 function position(value: unknown): bigint | undefined {
