@@ -14,6 +14,7 @@ import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
 import type { OrderPlan } from './plan-types.js';
 import { compactPlan } from './plan-storage.js';
+import { CompletionMark, FairQueue } from './fair-queue.js';
 
 const CONSUMER = 'planning';
 
@@ -33,12 +34,44 @@ export interface PlanningReactorOptions {
 }
 
 export interface PlanningReactor {
+  /** Orders read from the log and not yet planned, and the company groups they belong to. */
+  backlog(): { orders: number; groups: number };
   stop(): Promise<void>;
+}
+
+/**
+ * Orders read ahead of the planner at most. Each waiting order is a few dozen bytes (its position,
+ * stream and group: the order itself is read again when its turn comes), so this is a few MiB.
+ * Past it the reactor stops reading the log until the planner catches up; only a group whose
+ * orders lie beyond this window can then wait behind another group's.
+ */
+export const MAX_WAITING_ORDERS = 20_000;
+
+interface Waiting {
+  position: bigint;
+  stream: string;
 }
 
 export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
   const { store, checkpoints, log } = options;
   let stopping = false;
+  // Fair across company groups: one line per group, served in turn (fair-queue.ts). The checkpoint
+  // is the last position below which every order has its result, so a crash redoes only orders
+  // without one, and the order decider records nothing for an order that has one already.
+  const waiting = new FairQueue<Waiting>();
+  const marks = new CompletionMark();
+  let lastTaken: bigint | undefined;
+  let planning = 0;
+  const idleWorkers: (() => void)[] = [];
+  const wakeWorkers = (): void => { for (const wake of idleWorkers.splice(0)) wake(); };
+  let wakeReader: (() => void) | undefined;
+  let saving: Promise<void> = Promise.resolve();
+  const pauses = new Set<() => void>();
+  const pause = (ms: number): Promise<void> => new Promise((resolve) => {
+    const done = (): void => { clearTimeout(timer); pauses.delete(done); resolve(); };
+    const timer = setTimeout(done, ms);
+    pauses.add(done);
+  });
 
   const follower = await followLog({
     store,
@@ -47,16 +80,63 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     retryDelayMs: 1000,
     types: ['OrderSubmitted'],
     async handle(events) {
-      await forEachConcurrently(events, options.concurrency, (event) => planOnce(event));
-      if (stopping) return; // a plan cut short by shutdown is redone on the next start
-      await checkpoints.save(CONSUMER, events[events.length - 1]!.position);
+      for (const event of events) {
+        // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
+        if (lastTaken !== undefined && event.position <= lastTaken) continue;
+        while (waiting.length + planning >= MAX_WAITING_ORDERS && !stopping) await new Promise<void>((resolve) => { wakeReader = resolve; });
+        if (stopping) return;
+        const { company_group } = event.data as OrderSubmitted['data'];
+        waiting.push(company_group, { position: event.position, stream: event.stream });
+        marks.take(event.position);
+        lastTaken = event.position;
+      }
+      wakeWorkers();
     },
     log,
   });
 
-  async function planOnce(event: RecordedEvent): Promise<void> {
-    const submitted = event.data as OrderSubmitted['data'];
-    if (!awaitsPlan(orderStateOf(await store.readStream(event.stream)))) return;
+  async function work(): Promise<void> {
+    while (!stopping) {
+      const next = waiting.shift();
+      if (!next) {
+        await new Promise<void>((resolve) => idleWorkers.push(resolve));
+        continue;
+      }
+      planning += 1;
+      const planned = await planWithRetry(next);
+      planning -= 1;
+      wakeReader?.();
+      if (!planned) return; // stopping: the order is planned again on the next start
+      const mark = marks.finish(next.position);
+      if (mark !== undefined) {
+        // a checkpoint that fails to save costs only a re-read of orders that have their result
+        saving = saving.then(() => checkpoints.save(CONSUMER, mark)).catch((error: unknown) => log('planning reactor: saving the checkpoint failed', error, 'warn'));
+        await saving;
+      }
+    }
+  }
+
+  /** False when stopping cut it short. */
+  async function planWithRetry(order: Waiting): Promise<boolean> {
+    let delay = 1000;
+    for (let failures = 1; !stopping; failures++) {
+      try {
+        await planOnce(order);
+        return true;
+      } catch (error) {
+        if (stopping) break;
+        log(`planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
+        await pause(delay);
+        delay = Math.min(delay * 2, 60_000);
+      }
+    }
+    return false;
+  }
+
+  async function planOnce(order: Waiting): Promise<void> {
+    const history = await store.readStream(order.stream);
+    if (!awaitsPlan(orderStateOf(history))) return;
+    const submitted = history[0]!.data as OrderSubmitted['data'];
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
@@ -71,14 +151,14 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     // Another instance may have stored its result meanwhile: then the decider records nothing.
     let recorded;
     try {
-      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: result });
+      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: result });
     } catch (error) {
       // A plan too large for the store would be retried for ever and hold up every later order: the
       // order fails instead, with the reason, and planning goes on.
       if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
-      recorded = await handleOrderCommand(store, event.stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
+      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
     }
-    if (!recorded.ok) throw new Error(`planning ${event.stream}: ${JSON.stringify(recorded.errors)}`);
+    if (!recorded.ok) throw new Error(`planning ${order.stream}: ${JSON.stringify(recorded.errors)}`);
     const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
     if (!outcome) return;
     const ms = Math.round(performance.now() - started);
@@ -87,20 +167,21 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     options.onPlanned?.(outcome, performance.now() - started);
   }
 
+  const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
+
   return {
+    backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
+      wakeReader?.();
       await follower.stop();
+      // idle workers wake and see `stopping`; a worker that is planning finishes its order first
+      wakeWorkers();
+      for (const done of [...pauses]) done();
+      await Promise.all(workers);
+      await saving;
     },
   };
-}
-
-async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(lanes);
 }
 
 // The reason is shown to the client (pallet contents, the order's history): it says what happened

@@ -1,0 +1,63 @@
+import t from 'tap';
+import { CompletionMark, FairQueue } from '../../src/planner/fair-queue.js';
+
+const drain = <T>(queue: FairQueue<T>): T[] => {
+  const out: T[] = [];
+  for (let item = queue.shift(); item !== undefined; item = queue.shift()) out.push(item);
+  return out;
+};
+
+t.test('groups are served in turn, each in its own order', async (t) => {
+  const queue = new FairQueue<string>();
+  for (let i = 1; i <= 4; i++) queue.push('A', `a${i}`);
+  queue.push('B', 'b1');
+  queue.push('B', 'b2');
+  queue.push('C', 'c1');
+  t.equal(queue.length, 7);
+  t.strictSame(Object.fromEntries(queue.depths()), { A: 4, B: 2, C: 1 });
+  t.strictSame(drain(queue), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+  t.equal(queue.length, 0);
+  t.equal(queue.shift(), undefined);
+});
+
+t.test('a group arriving while another floods goes before the group just served', async (t) => {
+  const queue = new FairQueue<string>();
+  for (let i = 1; i <= 5; i++) queue.push('A', `a${i}`);
+  t.equal(queue.shift(), 'a1');
+  t.equal(queue.shift(), 'a2');
+  queue.push('B', 'b1');
+  t.equal(queue.shift(), 'b1', 'the newcomer waits for nothing but the order being planned');
+  queue.push('B', 'b2');
+  t.strictSame(drain(queue), ['b2', 'a3', 'a4', 'a5'], 'a group with nothing waiting starts afresh');
+});
+
+t.test('a long line keeps its order while its front is trimmed', async (t) => {
+  const queue = new FairQueue<number>();
+  for (let i = 0; i < 5000; i++) queue.push('A', i);
+  const out = drain(queue);
+  t.equal(out.length, 5000);
+  t.ok(out.every((v, i) => v === i), 'every item once, in order');
+});
+
+t.test('the completion mark is the last position up to which everything taken is finished', async (t) => {
+  const marks = new CompletionMark();
+  for (const p of [10n, 20n, 30n, 40n]) marks.take(p);
+  t.equal(marks.finish(30n), undefined, 'out of order: 10 and 20 are still open');
+  t.equal(marks.finish(10n), 10n);
+  t.equal(marks.finish(40n), undefined);
+  t.equal(marks.finish(20n), 40n, 'the gap closes: everything up to 40 is finished');
+});
+
+t.test('the mark holds its place across many positions', async (t) => {
+  const marks = new CompletionMark();
+  for (let p = 1n; p <= 5000n; p++) marks.take(p);
+  const moved: bigint[] = [];
+  for (let p = 2n; p <= 5000n; p++) {
+    const mark = marks.finish(p);
+    if (mark !== undefined) moved.push(mark);
+  }
+  t.strictSame(moved, [], 'nothing moves while position 1 is open');
+  t.equal(marks.finish(1n), 5000n);
+  for (let p = 5001n; p <= 5003n; p++) marks.take(p);
+  t.equal(marks.finish(5001n), 5001n, 'and goes on after a trim');
+});
