@@ -29,8 +29,8 @@ export interface KafkaPublisherOptions {
   /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
   deliveries: DeliveryStore;
   /**
-   * Where versions before the delivery store kept the `kafka` checkpoint: read once, while the delivery
-   * store has none, so an upgrade does not publish everything again.
+   * Where earlier versions kept the `kafka` checkpoint: read at start, and the further of it and the
+   * delivery store's is used, so an upgrade does not publish everything again.
    */
   legacyCheckpoints?: CheckpointStore;
   /** host:port of the bootstrap brokers. */
@@ -84,7 +84,12 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     store: options.store,
     name: 'kafka',
     types: ['OrderPlanned'],
-    loadCheckpoint: async () => (await deliveries.checkpoint(KAFKA)) ?? (await options.legacyCheckpoints?.load(KAFKA)),
+    // The further of the two: a delivery store may still hold a stale `kafka` row from the version
+    // before the checkpoint store kept it.
+    loadCheckpoint: async () => {
+      const [current, legacy] = await Promise.all([deliveries.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
+      return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
+    },
     retryDelayMs: options.retryDelayMs ?? 1000,
     log,
     async handle(events) {

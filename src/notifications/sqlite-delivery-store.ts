@@ -48,8 +48,7 @@ const DELIVERY_COLUMNS = 'id, envelope_id, event_position, company_group, url, b
 
 export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, NOTIFICATIONS_FILE));
-  db.pragma('journal_mode = WAL');
+  const db = openInWalMode(join(dataDir, NOTIFICATIONS_FILE));
   db.pragma('synchronous = FULL');
   // Several consumers (and possibly processes) share the file; wait for the write lock, don't fail.
   db.pragma('busy_timeout = 5000');
@@ -311,6 +310,25 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       db.close();
     },
   };
+}
+
+/**
+ * Two replicas starting at once on a new data directory both switch the new file to WAL; SQLite answers
+ * one of them SQLITE_BUSY at once, without waiting on the busy timeout. Try again for a few seconds.
+ */
+function openInWalMode(file: string): Database.Database {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      return db;
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up only: a synchronous pause is fine
+    }
+  }
 }
 
 function toDelivery(row: DeliveryRow): StoredWebhookDelivery {

@@ -11,7 +11,7 @@ import { EMAIL_OUTCOMES_STREAM, KAFKA_OUTCOMES_STREAM, WEBHOOK_OUTCOMES_STREAM }
 import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
 import { NOTIFICATIONS_FILE, openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
 import { appendPlannedOrder, SECRET } from './support/order-fixtures.js';
-import { mailEventId, startReplica } from './support/replica-process.js';
+import { killReplicas, mailEventId, startReplica } from './support/replica-process.js';
 import { startSmtpReceiver } from './support/smtp-receiver.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -43,8 +43,8 @@ t.test('notifications.db deleted between two runs: nothing the log shows as deli
 
   const ids: string[] = [];
   for (let i = 1; i <= ORDERS; i++) ids.push(`evt_${(await appendPlannedOrder(store, { orderId: i })).id}`);
+  t.teardown(killReplicas);
   const first = await startReplica(args, kafka);
-  t.teardown(() => first.child.kill('SIGKILL'));
   await waitFor(`${ORDERS} webhooks, e-mails and Kafka messages`, () => webhooks.length >= ORDERS && smtp.received.length >= ORDERS && kafka.length >= ORDERS, 30_000);
   t.equal(await first.stop(), 0, 'the first run stops cleanly');
 
@@ -61,7 +61,6 @@ t.test('notifications.db deleted between two runs: nothing the log shows as deli
   for (const suffix of ['', '-wal', '-shm']) await rm(join(dataDir, NOTIFICATIONS_FILE + suffix), { force: true });
 
   const second = await startReplica(args, kafka);
-  t.teardown(() => second.child.kill('SIGKILL'));
   const newId = `evt_${(await appendPlannedOrder(store, { orderId: ORDERS + 1 })).id}`;
   await waitFor('the new order on every channel', () => webhooks.includes(newId) && emails().includes(newId) && kafka.includes(newId), 30_000);
   await sleep(1000); // time for anything sent again to arrive, had it been

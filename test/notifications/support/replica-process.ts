@@ -5,6 +5,12 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./notifications-child.js', import.meta.url));
+const spawned = new Set<ChildProcess>();
+
+/** SIGKILLs every replica still running: register it before starting any, so a failed start leaves none behind. */
+export function killReplicas(): void {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
 
 export interface Replica {
   child: ChildProcess;
@@ -16,6 +22,7 @@ export interface Replica {
 
 export async function startReplica(args: { dataDir: string; webhookUrl: string; secret: string; smtpUrl: string }, kafka: string[]): Promise<Replica> {
   const child = spawn(process.execPath, [CHILD, args.dataDir, args.webhookUrl, args.secret, args.smtpUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned.add(child);
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
