@@ -23,6 +23,7 @@ export interface OutcomeJournal {
 }
 
 const BATCH = 100;
+const APPEND_BYTES = 256 * 1024;
 /** A claim outlives any append; one lost with its process is taken over after this. */
 const CLAIM_MS = 30_000;
 
@@ -41,12 +42,15 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       const now = Date.now();
       const entries = await deliveries.claimJournal(holder, now, now + CLAIM_MS, BATCH);
       if (entries.length === 0) return;
-      // One append per stream, in journal order: the events of one batch land together.
+      // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
+      // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up.
       const byStream = new Map<string, JournalEntry[]>();
       for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
       for (const [stream, group] of byStream) {
-        await store.append(stream, group.map(({ type, data }) => ({ type, data })), ANY);
-        await deliveries.journalAppended(group.map((entry) => entry.id));
+        for (const chunk of bySize(group)) {
+          await store.append(stream, chunk.map(({ type, data }) => ({ type, data })), ANY);
+          await deliveries.journalAppended(chunk.map((entry) => entry.id));
+        }
       }
       if (entries.length < BATCH) return;
     }
@@ -93,4 +97,22 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       }
     },
   };
+}
+
+function bySize(entries: readonly JournalEntry[]): JournalEntry[][] {
+  const chunks: JournalEntry[][] = [];
+  let current: JournalEntry[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    const size = JSON.stringify(entry.data).length + entry.type.length;
+    if (current.length > 0 && bytes + size > APPEND_BYTES) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
