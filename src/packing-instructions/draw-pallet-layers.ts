@@ -6,7 +6,7 @@ import { drawLabel, fitLabel } from './box-labels.js';
 import { mix } from './draw-isometric.js';
 import { formatLength, type LaneUnits } from './lane-units.js';
 import type { PalletUnit, PlannedPallet } from './order-plan.js';
-import { palletLayers, type PalletLayer } from './pallet-layers.js';
+import { layerColumns, palletLayers, type PalletLayer } from './pallet-layers.js';
 import { drawText, MUTED, textHeight, type PageFlow } from './page-flow.js';
 
 const COLUMNS = 3;
@@ -40,7 +40,7 @@ function layOut(flow: PageFlow, pallet: PlannedPallet, keys: Map<string, string>
   const rows: LayersLayout['rows'] = [];
   for (let start = 0; start < layers.length; start += COLUMNS) {
     const row = layers.slice(start, start + COLUMNS);
-    const counts = row.map((layer) => `${layer.units.length} units: ${countBy(layer.units, labelOf)}`);
+    const counts = row.map((layer) => `${layer.units.length} units: ${countBy(layer.units, labelOf)}${columnsNote(layer.units, labelOf)}`);
     const countsHeight = Math.max(...counts.map((text) => textHeight(doc, text, cellWidth, COUNTS_STYLE)));
     rows.push({ layers: row, counts, height: CAPTION + deckHeight + 3 + countsHeight + ROW_GAP });
   }
@@ -81,7 +81,7 @@ export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Ma
       drawText(doc, caption, x0, top, cellWidth, { size: 8, bold: true, noWrap: true });
       const y0 = top + CAPTION;
       doc.rect(x0, y0, deckWidth, deckHeight).fill(DECK_FILL);
-      for (const unit of layer.units) {
+      for (const { unit, high } of layerColumns(layer.units)) {
         // y = 0 is the deck's lower edge, as in the container's top view.
         const x = x0 + unit.x * scale;
         const y = y0 + (pallet.width_mm - unit.y - unit.w) * scale;
@@ -89,7 +89,10 @@ export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Ma
         const h = unit.w * scale;
         // The SKU's colour, lightened so that the label on it stays readable.
         doc.lineWidth(0.5).rect(x, y, w, h).fillAndStroke(mix(skuColour(unit.sku), '#ffffff', 0.45), '#555555');
-        const label = fitLabel(doc, [{ lines: [layout.labelOf(unit.sku)] }], w, h, 7, 3.5);
+        // a column says how high it is: "D x2" is two cartons of D, one on the other
+        const key = layout.labelOf(unit.sku);
+        const label = (high > 1 ? fitLabel(doc, [{ lines: [`${key} x${high}`] }], w, h, 7, 3.5) : undefined)
+          ?? fitLabel(doc, [{ lines: [key] }], w, h, 7, 3.5);
         if (label) drawLabel(doc, label, x, y, w, h);
       }
       doc.lineWidth(1).strokeColor('#6b4f2a').rect(x0, y0, deckWidth, deckHeight).stroke();
@@ -104,4 +107,11 @@ function countBy(units: readonly PalletUnit[], labelOf: (sku: string) => string)
   const counts = new Map<string, number>();
   for (const unit of units) counts.set(labelOf(unit.sku), (counts.get(labelOf(unit.sku)) ?? 0) + 1);
   return [...counts].map(([label, count]) => `${label} x ${count}`).join(', ');
+}
+
+/** "; D in columns 2 high" when a layer stacks a SKU in columns, so the drawing is read right. */
+function columnsNote(units: readonly PalletUnit[], labelOf: (sku: string) => string): string {
+  const high = new Map<string, number>();
+  for (const { unit, high: h } of layerColumns(units)) if (h > 1) high.set(labelOf(unit.sku), Math.max(high.get(labelOf(unit.sku)) ?? 0, h));
+  return [...high].map(([label, h]) => `; ${label} in columns ${h} high`).join('');
 }

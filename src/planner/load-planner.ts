@@ -12,6 +12,8 @@ export interface LoadPlannerOptions {
   timeLimitMs?: number;
   /** Greedy placements per search (the deterministic budget). */
   effort?: number;
+  /** Past the time limit, how long assembling the plan may take before the worker is stopped; default max(1 s, half the limit). */
+  graceMs?: number;
 }
 
 export const DEFAULT_TIME_LIMIT_MS = 10_000;
@@ -20,10 +22,12 @@ export class LoadPlanner {
   private readonly pool: WorkerPool;
   private readonly timeLimitMs: number;
   private readonly effort: number;
+  private readonly graceMs: number;
 
   constructor(options: LoadPlannerOptions = {}) {
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
     this.effort = options.effort ?? DEFAULT_EFFORT;
+    this.graceMs = options.graceMs ?? Math.max(1000, this.timeLimitMs / 2);
     const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
     this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads);
   }
@@ -31,7 +35,7 @@ export class LoadPlanner {
   plan(input: PlanOrderInput): Promise<OrderPlan> {
     const job: PlanJob = { input, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
     // the searches stop themselves at the limit; the grace covers assembling the plan
-    return this.pool.run<OrderPlan>(job, this.timeLimitMs + Math.max(1000, this.timeLimitMs / 2));
+    return this.pool.run<OrderPlan>(job, this.timeLimitMs + this.graceMs);
   }
 
   close(): Promise<void> {

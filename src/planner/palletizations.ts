@@ -10,6 +10,7 @@ import {
   type WasmPalletizing,
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
+import { layerStacks } from './layer-stacks.js';
 
 export interface Palletization {
   pallets: RawPallet[];
@@ -51,10 +52,10 @@ export function palletizations(
   const skus = demand.skus;
   if (types.length === 0 || skus.length === 0) return [];
   const defaultCode = types[0]!.code;
-  // two searches per type, one more per type for the mixed-type candidate, each with its share of
+  // three searches per type, one more per type for the mixed-type candidate, each with its share of
   // the time left; past the limit the searches are skipped and the layered pallets stand
   const deadline = performance.now() + limits.timeLimitMs;
-  let searchesLeft = types.length * 2 + (types.length > 1 ? types.length : 0);
+  let searchesLeft = types.length * 3 + (types.length > 1 ? types.length : 0);
   let skipped = false;
   let ran = false;
   // the same units on the same type search alike: asked again (no full pallets took any), the
@@ -105,7 +106,11 @@ export function palletizations(
     let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
     if (all) best = better(best, { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited });
-    const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false);
+    // whole layers of each SKU stacked into mixed pallets, the rest to the block search
+    const stacks = layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i]));
+    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type);
+    if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
+    const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
     out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
   });
 

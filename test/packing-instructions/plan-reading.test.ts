@@ -5,7 +5,7 @@ import { compressRuns } from '../../src/packing-instructions/box-labels.js';
 import { supportsOf } from '../../src/packing-instructions/container-section.js';
 import { sideViewSpots, topViewSpots } from '../../src/packing-instructions/draw-container-views.js';
 import type { ContainerPlacement } from '../../src/packing-instructions/order-plan.js';
-import { groupContents, keyFor, palletLayers, skuKeys } from '../../src/packing-instructions/pallet-layers.js';
+import { groupContents, keyFor, layerColumns, palletLayers, skuKeys } from '../../src/packing-instructions/pallet-layers.js';
 import { locatePallets, summarizePlan } from '../../src/packing-instructions/plan-summary.js';
 import { buildPallet, samplePlan, submittedOrder } from './sample-orders.js';
 
@@ -75,6 +75,26 @@ t.test('units sharing a base height form a layer, bottom first, filled row by ro
     { unit: { sku: 'Y', purchase_order: '', line_item_number: '', l: 300, w: 200, h: 150, g: 1 }, layers: 1, take: 5 },
   ]);
   t.same(palletLayers(ap2.units).map((l) => [l.baseZ, l.units.length]), [[0, 4], [300, 4], [600, 5]]);
+});
+
+t.test('a layer with a strip of smaller cartons in columns as tall as the layer is one layer to build', async (t) => {
+  const big = { sku: 'BIG', purchase_order: '', line_item_number: '', l: 500, w: 500, h: 400 };
+  const small = { sku: 'SMALL', purchase_order: '', line_item_number: '', l: 150, w: 300, h: 200 };
+  const layer = (z: number) => [
+    { ...big, x: 0, y: 0, z }, { ...big, x: 500, y: 0, z },
+    { ...small, x: 1000, y: 0, z }, { ...small, x: 1000, y: 0, z: z + 200 },
+    { ...small, x: 1000, y: 300, z }, { ...small, x: 1000, y: 300, z: z + 200 },
+  ];
+  const layers = palletLayers([...layer(0), ...layer(400)]);
+  t.same(layers.map((l) => [l.number, l.baseZ, l.units.length]), [[1, 0, 6], [2, 400, 6]], 'two layers of 400 mm, not four');
+  t.same(layerColumns(layers[0]!.units).map((c) => [c.unit.sku, c.high]), [['BIG', 1], ['BIG', 1], ['SMALL', 2], ['SMALL', 2]]);
+
+  // a carton on two others of another footprint is not a column: drawn by base height as before
+  const bridging = [
+    { ...big, x: 0, y: 0, z: 0 }, { ...small, x: 500, y: 0, z: 0 }, { ...small, x: 500, y: 0, z: 200 },
+    { ...small, x: 500, y: 300, z: 200, l: 300, w: 150 },
+  ];
+  t.same(palletLayers(bridging).map((l) => l.baseZ), [0, 200], 'by base height when a cut layer is not whole columns');
 });
 
 t.test('what a placement stands on: overlapping footprints whose top is its base', async (t) => {

@@ -81,8 +81,9 @@ t.test('the demo lane\'s big mixed order: 1,500 of each SKU', async (t) => {
   const ratio = plan.pallets.length / plan.metrics.pallet_lower_bound;
   t.comment(`${plan.pallets.length} pallets (${JSON.stringify(codes(plan.pallets))}), lower bound ${plan.metrics.pallet_lower_bound}: ${ratio.toFixed(3)}; ${plan.containers.length} containers`);
   t.equal(plan.metrics.units_palletized, 6000);
-  // SKU-1004 alone needs 75 pallets (20 at most on GMA, 10 on EUR) where its volume share is 59:
-  // no plan reaches 1.05 x this bound; 1.2 is what layers on the best type give without mixing
-  t.ok(ratio <= 1.2, `pallets / lower bound ${ratio.toFixed(3)}`);
+  // SKU-1004 alone needs 75 pallets (20 at most on GMA, 10 on EUR) where its volume share is 59, and
+  // the space it leaves beside its layers only SKU-1003 fits: whole layers stacked to the load height
+  // give 136 (1.088); single-SKU pallets gave 144 (1.152)
+  t.ok(ratio <= 1.09, `pallets / lower bound ${ratio.toFixed(3)}`);
   t.same(plan.unplaced, [], 'nothing unplaced');
 });

@@ -1,0 +1,273 @@
+// Mixed pallets built the way a warehouse builds them: whole layers, each of one SKU's best
+// guillotine layer (single-sku-pallet.ts), stacked on pallets so that the layers fill the load
+// height. A layer that leaves a strip of the deck free takes a smaller SKU's cartons there, in
+// columns exactly as tall as the layer, so the next layer stands on a flat top. Layers covering
+// more of the deck go lower; a pallet whose layers would not stand wholly on the one below is not
+// built (the candidate is dropped and the block search's pallets stand).
+import type { PlacedBox } from './plan-types.js';
+import type { PalletTypeMm, RawPallet, SkuDemand } from './palletize.js';
+import type { SingleSkuPallet } from './single-sku-pallet.js';
+import { bestGuillotineLayer } from './layer-pattern.js';
+
+/** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
+const MAX_LAYER_KINDS = 48;
+
+interface LayerKind {
+  host: SkuDemand;
+  hostBoxes: PlacedBox[];
+  filler?: SkuDemand;
+  fillerBoxes: PlacedBox[];
+  height: number;
+  weightG: number;
+  /** Deck area the layer's cartons cover: more goes lower. */
+  cover: number;
+  count: number;
+}
+
+export interface LayerStacks {
+  pallets: RawPallet[];
+  /** Units of each SKU not in a whole layer: for the block search. */
+  rest: Map<SkuDemand, number>;
+}
+
+const area = (boxes: readonly PlacedBox[]): number => boxes.reduce((s, b) => s + b.l * b.w, 0);
+
+/** The free strips beside a layer's cartons: past its far end, and beside it. */
+function strips(boxes: readonly PlacedBox[], type: PalletTypeMm): { x: number; y: number; l: number; w: number }[] {
+  const bx = Math.max(...boxes.map((b) => b.x + b.l));
+  const by = Math.max(...boxes.map((b) => b.y + b.w));
+  return [
+    { x: bx, y: 0, l: type.l - bx, w: type.w },
+    { x: 0, y: by, l: bx, w: type.w - by },
+  ].filter((s) => s.l > 0 && s.w > 0);
+}
+
+/** Columns of `d` exactly `height` tall in the strips, as many as fit in a simple grid. */
+function fillStrips(d: SkuDemand, height: number, free: ReturnType<typeof strips>): PlacedBox[] {
+  const faces: [number, number, number][] = d.upright ? [[d.l, d.w, d.h]] : [[d.l, d.w, d.h], [d.l, d.h, d.w], [d.w, d.h, d.l]];
+  let best: PlacedBox[] = [];
+  for (const [a, b, h] of faces) {
+    const levels = Math.round(height / h);
+    if (levels < 1 || levels * h !== height) continue;
+    for (const [fl, fw] of [[a, b], [b, a]] as const) {
+      const boxes: PlacedBox[] = [];
+      for (const s of free) {
+        const nx = Math.floor(s.l / fl);
+        const ny = Math.floor(s.w / fw);
+        for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) for (let k = 0; k < levels; k++) {
+          boxes.push({ x: s.x + i * fl, y: s.y + j * fw, z: k * h, l: fl, w: fw, h });
+        }
+      }
+      if (boxes.length > best.length) best = boxes;
+    }
+  }
+  return best;
+}
+
+/** True when every carton of `upper` (based at z) stands wholly on tops of `lower` at z. */
+function standsOn(upper: readonly PlacedBox[], lower: readonly PlacedBox[]): boolean {
+  return upper.every((u) => {
+    if (u.z === 0) return true;
+    let supported = 0;
+    for (const b of lower) {
+      if (b.z + b.h !== u.z) continue;
+      supported += Math.max(0, Math.min(u.x + u.l, b.x + b.l) - Math.max(u.x, b.x)) * Math.max(0, Math.min(u.y + u.w, b.y + b.w) - Math.max(u.y, b.y));
+    }
+    return supported === u.l * u.w;
+  });
+}
+
+/**
+ * Whole layers of each SKU, strips filled with smaller SKUs, packed onto pallets of one type with as
+ * little height left over as the knapsack finds. Undefined when it builds nothing or a pallet would
+ * not stand.
+ */
+export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, single: readonly (SingleSkuPallet | undefined)[]): LayerStacks | undefined {
+  // Each SKU's layer on every face it may stand on: layer heights that add up to the load height
+  // (40 + 40 + 40 + 30 + 30 + 25 of 206 cm) fill pallets that one height per SKU cannot.
+  const options = skus.map((d, i) => (single[i] ? layerOptions(d, type) : []));
+  const choices = combinations(options.map((o) => o.length), MAX_COMBINATIONS);
+  let best: (LayerStacks & { score: number }) | undefined;
+  for (const choice of choices) {
+    const patterns = new Map<SkuDemand, PlacedBox[]>();
+    skus.forEach((d, i) => {
+      if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
+    });
+    const built = buildStacks(skus, type, patterns);
+    if (!built) continue;
+    // what the block search will need for the rest, counted by volume: enough to rank the choices
+    const restVolume = skus.reduce((v, d) => v + (built.rest.get(d) ?? 0) * d.l * d.w * d.h, 0);
+    const score = built.pallets.length + Math.ceil(restVolume / (type.l * type.w * type.loadHeight));
+    if (!best || score < best.score) best = { ...built, score };
+  }
+  return best && { pallets: best.pallets, rest: best.rest };
+}
+
+/** Layer choices tried at most: each is a knapsack run per distinct pallet. */
+const MAX_COMBINATIONS = 81;
+
+/** One layer per face the SKU may stand on (the best guillotine layer), densest first, at most three. */
+function layerOptions(d: SkuDemand, type: PalletTypeMm): PlacedBox[][] {
+  const faces: [number, number, number][] = d.upright ? [[d.l, d.w, d.h]] : [[d.l, d.w, d.h], [d.l, d.h, d.w], [d.w, d.h, d.l]];
+  const out: { boxes: PlacedBox[]; density: number }[] = [];
+  for (const [a, b, h] of faces) {
+    if (h > type.loadHeight || out.some((o) => o.boxes[0]!.h === h) || (type.l * type.w) / (a * b) > 2_000) continue;
+    const spots = bestGuillotineLayer(type.l, type.w, a, b);
+    if (spots.length === 0 || spots.length > d.units) continue;
+    out.push({ boxes: spots.map((s) => ({ ...s, z: 0, h })), density: spots.length / h });
+  }
+  return out.sort((p, q) => q.density - p.density).map((o) => o.boxes);
+}
+
+/** Every way to pick one option per SKU (-1 where it has none), densest choices first, at most max. */
+function combinations(sizes: readonly number[], max: number): number[][] {
+  let out: number[][] = [[]];
+  for (const n of sizes) {
+    const next: number[][] = [];
+    for (const prefix of out) {
+      if (n === 0) next.push([...prefix, -1]);
+      for (let k = 0; k < n; k++) next.push([...prefix, k]);
+    }
+    out = next.length > max ? next.filter((c) => c.every((k) => k <= 0)).concat(next.filter((c) => c.some((k) => k > 0))).slice(0, max) : next;
+  }
+  return out;
+}
+
+function buildStacks(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>): LayerStacks | undefined {
+  const left = new Map(skus.map((d) => [d, d.units]));
+  if (patterns.size === 0) return undefined;
+
+  // Largest cartons host first; each host's strips take the smallest cartons that fit them before
+  // those cartons make layers of their own (a strip is space no layer uses otherwise).
+  const kinds: LayerKind[] = [];
+  const volume = (d: SkuDemand): number => d.l * d.w * d.h;
+  const order = [...skus].sort((a, b) => volume(b) - volume(a));
+  const rank = new Map(order.map((d, i) => [d, i]));
+  for (const host of order) {
+    const boxes = patterns.get(host);
+    if (!boxes) continue;
+    let layers = Math.floor(left.get(host)! / boxes.length);
+    left.set(host, left.get(host)! - layers * boxes.length);
+    const height = boxes[0]!.h;
+    const free = strips(boxes, type);
+    for (const filler of [...order].reverse()) {
+      if (layers === 0 || free.length === 0) break;
+      if (rank.get(filler)! <= rank.get(host)! || left.get(filler)! === 0) continue;
+      const columns = fillStrips(filler, height, free);
+      if (columns.length === 0) continue;
+      let want = left.get(filler)!;
+      const full = Math.min(layers, Math.floor(want / columns.length));
+      if (full > 0) {
+        kinds.push(kind(host, boxes, filler, columns, full));
+        layers -= full;
+        want -= full * columns.length;
+      }
+      // a last partial fill keeps whole columns, so what stands on it is flat
+      const perColumn = Math.round(height / columns[0]!.h);
+      const part = columns.slice(0, Math.floor(want / perColumn) * perColumn);
+      if (layers > 0 && part.length > 0 && want < columns.length) {
+        kinds.push(kind(host, boxes, filler, part, 1));
+        layers -= 1;
+        want -= part.length;
+      }
+      left.set(filler, want);
+    }
+    if (layers > 0) kinds.push(kind(host, boxes, undefined, [], layers));
+  }
+  if (kinds.length === 0 || kinds.length > MAX_LAYER_KINDS) return undefined;
+
+  const pallets: RawPallet[] = [];
+  for (;;) {
+    const pick = fullestPallet(kinds, type);
+    if (!pick) break;
+    // the same pallet for half of what the layers allow, then a fresh look at what is left: far fewer
+    // knapsack runs than one per pallet, and the mix follows what remains
+    const times = Math.max(1, Math.floor(Math.min(...pick.map(([k, n]) => Math.floor(k.count / n))) / 2));
+    const built = stack(pick, type);
+    if (!built) return undefined;
+    for (let t = 0; t < times; t++) pallets.push(built);
+    for (const [k, n] of pick) k.count -= n * times;
+  }
+  // layers no pallet took (one too heavy for the pallet alone) go back to the block search
+  for (const k of kinds) {
+    if (k.count === 0) continue;
+    left.set(k.host, left.get(k.host)! + k.count * k.hostBoxes.length);
+    if (k.filler) left.set(k.filler, left.get(k.filler)! + k.count * k.fillerBoxes.length);
+  }
+  if (pallets.length === 0) return undefined;
+  return { pallets, rest: left };
+}
+
+function kind(host: SkuDemand, hostBoxes: PlacedBox[], filler: SkuDemand | undefined, fillerBoxes: PlacedBox[], count: number): LayerKind {
+  return {
+    host, hostBoxes, fillerBoxes, count,
+    ...(filler ? { filler } : {}),
+    height: hostBoxes[0]!.h,
+    weightG: hostBoxes.length * host.weightG + (filler ? fillerBoxes.length * filler.weightG : 0),
+    cover: area(hostBoxes) + area(fillerBoxes.filter((b) => b.z === 0)),
+  };
+}
+
+/**
+ * The layers (kind, how many) that fill one pallet's load height best within its weight. Among the
+ * tallest fills it takes the one richest in the layers most left (by height), so that the last
+ * pallets are not left with layers that do not add up.
+ */
+function fullestPallet(kinds: readonly LayerKind[], type: PalletTypeMm): [LayerKind, number][] | undefined {
+  const H = type.loadHeight;
+  const leftHeight = kinds.reduce((s, k) => s + k.count * k.height, 0);
+  // items: each kind split into 1, 2, 4, ... copies (bounded knapsack by binary splitting)
+  const items: { k: number; n: number; h: number; g: number; value: number }[] = [];
+  kinds.forEach((k, i) => {
+    let m = Math.min(k.count, Math.floor(H / k.height), k.weightG > 0 ? Math.floor(type.loadWeightG / k.weightG) : k.count);
+    const share = (k.count * k.height) / leftHeight;
+    for (let n = 1; m > 0; n *= 2) {
+      const take = Math.min(n, m);
+      items.push({ k: i, n: take, h: take * k.height, g: take * k.weightG, value: take * k.height * share });
+      m -= take;
+    }
+  });
+  if (items.length === 0) return undefined;
+  const value = new Float64Array(H + 1).fill(-1);
+  const weight = new Float64Array(H + 1);
+  const via = Array.from({ length: H + 1 }, () => [] as number[]);
+  value[0] = 0;
+  items.forEach((it, idx) => {
+    for (let h = H; h >= it.h; h--) {
+      if (value[h - it.h]! < 0) continue;
+      const v = value[h - it.h]! + it.value;
+      const w = weight[h - it.h]! + it.g;
+      if (w <= type.loadWeightG && v > value[h]!) {
+        value[h] = v;
+        weight[h] = w;
+        via[h] = [...via[h - it.h]!, idx];
+      }
+    }
+  });
+  let top = H;
+  while (top > 0 && value[top]! < 0) top--;
+  if (top === 0) return undefined;
+  const counts = new Map<number, number>();
+  for (const idx of via[top]!) counts.set(items[idx]!.k, (counts.get(items[idx]!.k) ?? 0) + items[idx]!.n);
+  return [...counts].map(([i, n]) => [kinds[i]!, n]);
+}
+
+/** One pallet of the chosen layers, widest cover lowest; undefined if a layer would not stand. */
+function stack(pick: readonly [LayerKind, number][], type: PalletTypeMm): RawPallet | undefined {
+  const layers = pick.flatMap(([k, n]) => Array.from({ length: n }, () => k)).sort((a, b) => b.cover - a.cover || b.weightG - a.weightG);
+  const boxes: RawPallet['boxes'] = [];
+  let below: PlacedBox[] = [];
+  let z = 0;
+  for (const layer of layers) {
+    const placed = [
+      ...layer.hostBoxes.map((b) => ({ d: layer.host, box: { ...b, z: z + b.z } })),
+      ...layer.fillerBoxes.map((b) => ({ d: layer.filler!, box: { ...b, z: z + b.z } })),
+    ];
+    const bases = placed.map((p) => p.box).filter((b) => b.z === z);
+    if (!standsOn(bases, below)) return undefined;
+    boxes.push(...placed);
+    below = placed.map((p) => p.box).filter((b) => b.z + b.h === z + layer.height);
+    z += layer.height;
+  }
+  return { type, boxes };
+}
