@@ -1,7 +1,7 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
 // log when EVENTSTORE_CONNECTION_STRING is set, MongoDB for read models and checkpoints when
-// MONGODB_URL is set. The service and `npm run replay` both open their storage here. The notification
-// delivery store is SQLite on every setting for now: its MongoDB adapter belongs to the hardening issue.
+// MONGODB_URL is set (the notification delivery store too, so that replicas sharing no disk share
+// their claims). The service and `npm run replay` both open their storage here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
+import { openMongoDeliveryStore } from './notifications/mongodb-delivery-store.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
 
 export interface BackendSettings {
@@ -47,7 +48,7 @@ export function storageNames(settings: BackendSettings): { log: string; readMode
     log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : join(settings.dataDir, 'events.db'),
     readModel: settings.mongodbUrl ? 'the MongoDB order read model' : join(settings.dataDir, 'read-models.db'),
     checkpoints: settings.mongodbUrl ? 'the MongoDB consumer checkpoints' : join(settings.dataDir, 'checkpoints.db'),
-    notifications: join(settings.dataDir, 'notifications.db'),
+    notifications: settings.mongodbUrl ? 'the MongoDB notification delivery store' : join(settings.dataDir, 'notifications.db'),
   };
 }
 
@@ -91,12 +92,12 @@ export function openCheckpointStore(settings: BackendSettings): Promise<Checkpoi
   return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
 }
 
-export function openDeliveryStore(settings: BackendSettings): DeliveryStore {
-  return openSqliteDeliveryStore(settings.dataDir);
+export function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {
+  return settings.mongodbUrl ? openMongoDeliveryStore(settings.mongodbUrl) : Promise.resolve(openSqliteDeliveryStore(settings.dataDir));
 }
 
 export function describeBackends(settings: BackendSettings): string {
   const log = settings.eventStoreConnectionString ? 'KurrentDB' : `SQLite in ${settings.dataDir}`;
   const readModels = settings.mongodbUrl ? 'MongoDB' : `SQLite in ${settings.dataDir}`;
-  return `event log: ${log}; read models and checkpoints: ${readModels}`;
+  return `event log: ${log}; read models, checkpoints and delivery state: ${readModels}`;
 }

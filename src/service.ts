@@ -50,7 +50,13 @@ export async function startService(config: Config, logger: Logger = createLogger
     replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
   });
   const checkpoints = await openCheckpointStore(config);
-  const deliveries = openDeliveryStore(config);
+  let deliveries: DeliveryStore;
+  try {
+    deliveries = await openDeliveryStore(config);
+  } catch (error) {
+    await Promise.allSettled([store.close(), orders.close(), checkpoints.close()]);
+    throw error;
+  }
   try {
     await checkStorageAtStart({
       store,

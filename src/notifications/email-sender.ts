@@ -12,6 +12,7 @@ import { createTransport, type NodemailerError, type SendMailOptions } from 'nod
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
+import { emailOutcomeEvent } from './delivery-outcomes.js';
 import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
@@ -40,6 +41,8 @@ export interface EmailSenderOptions {
   viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
   retryDelayMs?: number;
+  /** Called after an outcome event was journaled, so that it reaches the log soon (outcome-journal.ts). */
+  onJournaled?: () => void;
   log: Log;
 }
 
@@ -77,8 +80,11 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       await records.saveCheckpoint(EMAIL, event.position);
       return;
     }
-    const record = (result: EmailRecord['result'], detail: string, messageId: string | null = null) =>
-      records.recordEmail({ eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId }, event.position);
+    const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
+      const outcome: EmailRecord = { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
+      await records.recordEmail(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
+      options.onJournaled?.();
+    };
 
     const history = await store.readStream(event.stream);
     const viewerUrl = options.viewerUrl?.(event.data.service_ref);

@@ -1,21 +1,46 @@
 // Publishes `packing_instructions.ready` to Kafka: each batch of OrderPlanned events is sent, then the
-// checkpoint moves. A crash between the two republishes the batch on restart (at-least-once); the
-// idempotent producer removes the duplicates its own retries would make within a session, the
-// `event-id` header lets consumers remove the rest.
-import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kafkajs';
-import type { EventStore } from '../eventstore/event-store.js';
-import { KAFKA } from './delivery-store.js';
+// events are recorded as published and the checkpoint moves, in the delivery store. A crash between the
+// two republishes the batch on restart (at-least-once); the idempotent producer removes the duplicates
+// its own retries would make within a session, the `event-id` header lets consumers remove the rest.
+// Replicas on one delivery store claim each event before sending it (as the e-mail sender does): a
+// replica takes the events of a batch in log order, waits while another holds one, and leaves out those
+// recorded as published; so two processes publish each event once.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, Partitioners, type LogEntry, type ProducerRecord } from 'kafkajs';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { KAFKA, type DeliveryStore } from './delivery-store.js';
+import { kafkaPublishedEvent } from './delivery-outcomes.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
+import { isOrderPlanned } from './ready-envelope.js';
+
+/** What the publisher needs of a kafkajs producer: the seam where tests put a fake. */
+export interface KafkaProducer {
+  connect(): Promise<void>;
+  send(record: ProducerRecord): Promise<unknown>;
+  disconnect(): Promise<void>;
+}
 
 export interface KafkaPublisherOptions {
   store: EventStore;
-  /** Where this consumer's checkpoint is kept (as `kafka`); the caller opens and closes it. */
-  checkpoints: CheckpointStore;
+  /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
+  deliveries: DeliveryStore;
+  /**
+   * Where earlier versions kept the `kafka` checkpoint: read at start, and the further of it and the
+   * delivery store's is used, so an upgrade does not publish everything again.
+   */
+  legacyCheckpoints?: CheckpointStore;
   /** host:port of the bootstrap brokers. */
   brokers: readonly string[];
+  /** Instead of a kafkajs producer on `brokers` (tests). */
+  producer?: KafkaProducer;
+  /** How long a claim on an event holds off other replicas; renewed while a send goes on. Default 2 min. */
+  claimMs?: number;
+  /** Called after an outcome event was journaled, so that it reaches the log soon (outcome-journal.ts). */
+  onJournaled?: () => void;
   /** Default `orders.packing-instructions`. */
   topic?: string;
   clientId?: string;
@@ -25,8 +50,98 @@ export interface KafkaPublisherOptions {
 }
 
 export async function startKafkaPublisher(options: KafkaPublisherOptions): Promise<NotificationConsumer> {
-  const { log } = options;
+  const { log, deliveries } = options;
   const topic = options.topic ?? DEFAULT_KAFKA_TOPIC;
+  const producer = options.producer ?? kafkajsProducer(options);
+  const claimMs = options.claimMs ?? 120_000;
+  const claimPollMs = 200;
+  const holder = randomUUID();
+  // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
+  // the service from starting, only delay publishing.
+  let connected: Promise<void> | undefined;
+  const connect = (): Promise<void> => (connected ??= producer.connect().catch((error: unknown) => {
+    connected = undefined;
+    throw error;
+  }));
+
+  let stop!: () => void;
+  const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
+  let isStopping = false;
+
+  async function claimOrSkip(event: RecordedEvent): Promise<'claimed' | 'published' | 'stopping'> {
+    for (;;) {
+      if (await deliveries.kafkaPublished(event.id)) return 'published';
+      const now = Date.now();
+      if (await deliveries.claimKafka(event.id, holder, now, now + claimMs)) {
+        return (await deliveries.kafkaPublished(event.id)) ? 'published' : 'claimed';
+      }
+      if (isStopping) return 'stopping';
+      await sleep(claimPollMs);
+    }
+  }
+
+  const follower = await followLog({
+    store: options.store,
+    name: 'kafka',
+    types: ['OrderPlanned'],
+    // The further of the two: a delivery store may still hold a stale `kafka` row from the version
+    // before the checkpoint store kept it.
+    loadCheckpoint: async () => {
+      const [current, legacy] = await Promise.all([deliveries.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
+      return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
+    },
+    retryDelayMs: options.retryDelayMs ?? 1000,
+    log,
+    async handle(events) {
+      const mine: RecordedEvent[] = [];
+      for (const event of events) {
+        if (!isOrderPlanned(event)) continue;
+        const claim = await claimOrSkip(event);
+        if (claim === 'stopping') return;
+        if (claim === 'claimed') mine.push(event);
+      }
+      const record = kafkaRecordFor(mine, topic);
+      if (record.messages.length > 0) {
+        const sent = (async () => {
+          await connect();
+          await producer.send(record);
+        })();
+        // The idempotent producer retries a send without end while the brokers are away; shutdown must
+        // not wait for them. A send given up on here may still land: then it is published again on the
+        // next start, which at-least-once allows.
+        sent.catch(() => undefined);
+        // Hold the claims while the send goes on, however long the brokers take.
+        const renew = setInterval(() => {
+          const now = Date.now();
+          for (const event of mine) void deliveries.claimKafka(event.id, holder, now, now + claimMs).catch(() => undefined);
+        }, Math.max(1000, claimMs / 3));
+        try {
+          if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
+        } finally {
+          clearInterval(renew);
+        }
+      }
+      const through = events.at(-1)!.position;
+      const journal = mine.length > 0 ? [kafkaPublishedEvent(mine[0]!.position, through, mine.length)] : [];
+      await deliveries.recordKafkaPublished(mine.map((event) => event.id), through, journal);
+      if (journal.length > 0) options.onJournaled?.();
+    },
+  });
+  return {
+    async stop() {
+      isStopping = true;
+      stop();
+      await follower.stop();
+      if (connected) {
+        const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
+        await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      }
+    },
+  };
+}
+
+function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
+  const { log } = options;
   const kafka = new Kafka({
     clientId: options.clientId ?? 'orders-service',
     brokers: [...options.brokers],
@@ -42,55 +157,10 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   // else the client's short connect retry above would be inherited and break idempotence).
   // The partitioner is named so a key lands where Java clients would put it (murmur2), and so kafkajs
   // does not warn about its v2 default change at every start.
-  const producer: Producer = kafka.producer({
+  return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
     retry: { retries: Number.MAX_SAFE_INTEGER },
     createPartitioner: Partitioners.DefaultPartitioner,
   });
-  const { checkpoints } = options;
-  // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
-  // the service from starting, only delay publishing.
-  let connected: Promise<void> | undefined;
-  const connect = (): Promise<void> => (connected ??= producer.connect().catch((error: unknown) => {
-    connected = undefined;
-    throw error;
-  }));
-
-  let stop!: () => void;
-  const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
-
-  const follower = await followLog({
-    store: options.store,
-    name: 'kafka',
-    types: ['OrderPlanned'],
-    loadCheckpoint: () => checkpoints.load(KAFKA),
-    retryDelayMs: options.retryDelayMs ?? 1000,
-    log,
-    async handle(events) {
-      const record = kafkaRecordFor(events, topic);
-      if (record.messages.length > 0) {
-        const sent = (async () => {
-          await connect();
-          await producer.send(record);
-        })();
-        // The idempotent producer retries a send without end while the brokers are away; shutdown must
-        // not wait for them. A send given up on here may still land: then it is published again on the
-        // next start, which at-least-once allows.
-        sent.catch(() => undefined);
-        if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
-      }
-      await checkpoints.save(KAFKA, events.at(-1)!.position);
-    },
-  });
-  return {
-    async stop() {
-      stop();
-      await follower.stop();
-      if (connected) {
-        const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
-        await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-      }
-    },
-  };
 }

@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
-  AttemptOutcome, DeliveryStore, EmailRecord, EmailResult, NewWebhookDelivery, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
+  AttemptOutcome, DeliveryStore, EmailRecord, EmailResult, JournalEvent, NewWebhookDelivery, RecordedAttempt, RestoreState, StoredWebhookDelivery, WebhookDeliveryState,
 } from './delivery-store.js';
-import { EMAIL, WEBHOOKS } from './delivery-store.js';
+import { EMAIL, KAFKA, WEBHOOKS } from './delivery-store.js';
 
 export const NOTIFICATIONS_FILE = 'notifications.db';
 
@@ -48,8 +48,7 @@ const DELIVERY_COLUMNS = 'id, envelope_id, event_position, company_group, url, b
 
 export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, NOTIFICATIONS_FILE));
-  db.pragma('journal_mode = WAL');
+  const db = openInWalMode(join(dataDir, NOTIFICATIONS_FILE));
   db.pragma('synchronous = FULL');
   // Several consumers (and possibly processes) share the file; wait for the write lock, don't fail.
   db.pragma('busy_timeout = 5000');
@@ -93,6 +92,16 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       message_id TEXT,
       recorded_at INTEGER NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS kafka_claims (event_id TEXT PRIMARY KEY, holder TEXT NOT NULL, lease_until INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS kafka_published (event_id TEXT PRIMARY KEY, recorded_at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS outcome_journal (
+      id INTEGER PRIMARY KEY,
+      stream TEXT NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      holder TEXT,
+      lease_until INTEGER NOT NULL DEFAULT 0
+    );
   `);
 
   const readCheckpoint = db.prepare<[string], bigint>('SELECT position FROM checkpoints WHERE consumer = ?').pluck();
@@ -116,7 +125,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, at, duration_ms, result, status, error, next_attempt_at)
     VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
   const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
-  const countByState = db.prepare<[], { state: WebhookDeliveryState; count: number }>('SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state');
+  const countByState = db.prepare<[], { state: WebhookDeliveryState; count: bigint }>('SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state');
   const allDeliveries = db.prepare<[], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries ORDER BY id`);
   const attemptsOf = db.prepare<[number], AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt');
   const readEmail = db.prepare<[string], EmailRow>('SELECT event_id, service_ref, result, detail, message_id FROM emails WHERE event_id = ?');
@@ -131,11 +140,53 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
      WHERE email_claims.lease_until <= ? OR email_claims.holder = excluded.holder
     RETURNING event_id`);
 
-  const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number) => {
+  const claimKafkaRow = db.prepare<[string, string, number, number], { event_id: string }>(`
+    INSERT INTO kafka_claims (event_id, holder, lease_until) VALUES (?, ?, ?)
+    ON CONFLICT (event_id) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+     WHERE kafka_claims.lease_until <= ? OR kafka_claims.holder = excluded.holder
+    RETURNING event_id`);
+  const readPublished = db.prepare<[string], bigint>('SELECT 1 FROM kafka_published WHERE event_id = ?').pluck();
+  const insertPublished = db.prepare<[string, number]>('INSERT INTO kafka_published (event_id, recorded_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING');
+  const insertJournal = db.prepare<[string, string, string]>('INSERT INTO outcome_journal (stream, type, data) VALUES (?, ?, ?)');
+  // One statement: choosing the entries and holding them cannot be split by another process.
+  const claimJournalRows = db.prepare<{ holder: string; leaseUntil: number; now: number; limit: number }, { id: bigint; stream: string; type: string; data: string }>(`
+    UPDATE outcome_journal SET holder = @holder, lease_until = @leaseUntil
+     WHERE id IN (SELECT id FROM outcome_journal WHERE lease_until <= @now OR holder = @holder ORDER BY id LIMIT @limit)
+    RETURNING id, stream, type, data`);
+  const deleteJournal = db.prepare<[bigint]>('DELETE FROM outcome_journal WHERE id = ?');
+  const anyCheckpoint = db.prepare<[], bigint>('SELECT 1 FROM checkpoints LIMIT 1').pluck();
+  const restoreDelivery = db.prepare(`
+    INSERT INTO webhook_deliveries (envelope_id, event_position, company_group, url, body, state, attempts, next_attempt_at, last_status, last_error, created_at, updated_at)
+    VALUES (@envelopeId, @eventPosition, @companyGroup, @url, @body, @state, @attempts, @now, @lastStatus, @lastError, @now, @now)
+    ON CONFLICT (envelope_id, url) DO NOTHING`);
+
+  const journalAll = (journal: readonly JournalEvent[]) => {
+    for (const event of journal) insertJournal.run(event.stream, event.type, JSON.stringify(event.data));
+  };
+  const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
     for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
+    journalAll(journal);
     writeCheckpoint.run(WEBHOOKS, checkpoint);
   });
-  const recordAttempt = db.transaction((attempt: RecordedAttempt, now: number) => {
+  const recordPublished = db.transaction((eventIds: readonly string[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
+    for (const eventId of eventIds) insertPublished.run(eventId, now);
+    journalAll(journal);
+    writeCheckpoint.run(KAFKA, checkpoint);
+  });
+  const appended = db.transaction((ids: readonly string[]) => {
+    for (const id of ids) deleteJournal.run(BigInt(id));
+  });
+  const restore = db.transaction((state: RestoreState, now: number) => {
+    for (const webhook of state.webhooks) {
+      restoreDelivery.run({
+        envelopeId: webhook.envelopeId, eventPosition: webhook.eventPosition, companyGroup: webhook.companyGroup, url: webhook.url, body: webhook.body,
+        state: webhook.state, attempts: webhook.attempts, lastStatus: webhook.lastStatus, lastError: webhook.lastError, now,
+      });
+    }
+    for (const email of state.emails) insertEmail.run({ eventId: email.eventId, serviceRef: email.serviceRef, result: email.result, detail: email.detail, messageId: email.messageId, now });
+    for (const [consumer, position] of Object.entries(state.checkpoints)) if (position !== undefined) writeCheckpoint.run(consumer, position);
+  });
+  const recordAttempt = db.transaction((attempt: RecordedAttempt, now: number, journal: readonly JournalEvent[]) => {
     const { outcome } = attempt;
     const state: WebhookDeliveryState = outcome.result === 'retry' ? 'pending' : outcome.result;
     const changed = updateDelivery.run({
@@ -147,6 +198,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       now,
     }).changes;
     if (changed === 0) return;
+    journalAll(journal);
     insertAttempt.run({
       deliveryId: attempt.deliveryId,
       attempt: attempt.attempt,
@@ -158,8 +210,9 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       nextAttemptAt: outcome.result === 'retry' ? outcome.nextAttemptAt : null,
     });
   });
-  const recordEmail = db.transaction((record: EmailRecord, checkpoint: bigint, now: number) => {
-    insertEmail.run({ ...record, now });
+  const recordEmail = db.transaction((record: EmailRecord, checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
+    // Recorded already (by another replica): its journal events are in the journal already.
+    if (insertEmail.run({ ...record, now }).changes > 0) journalAll(journal);
     writeCheckpoint.run(EMAIL, checkpoint);
   });
 
@@ -177,18 +230,18 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       open();
       writeCheckpoint.run(consumer, position);
     },
-    async enqueueWebhooks(deliveries, checkpoint, now) {
+    async enqueueWebhooks(deliveries, checkpoint, now, journal = []) {
       open();
-      enqueue.immediate(deliveries, checkpoint, now);
+      enqueue.immediate(deliveries, checkpoint, now, journal);
     },
     async claimDueWebhook(now, leaseUntil) {
       open();
       const row = claim.get(leaseUntil, now, now);
       return row && toDelivery(row);
     },
-    async recordWebhookAttempt(attempt) {
+    async recordWebhookAttempt(attempt, journal = []) {
       open();
-      recordAttempt.immediate(attempt, Date.now());
+      recordAttempt.immediate(attempt, Date.now(), journal);
     },
     async nextWebhookDueAt() {
       open();
@@ -198,7 +251,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     async webhookDeliveryCounts() {
       open();
       const counts: Record<WebhookDeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
-      for (const { state, count } of countByState.all()) counts[state] = count;
+      for (const { state, count } of countByState.all()) counts[state] = Number(count);
       return counts;
     },
     async webhookDeliveries() {
@@ -218,9 +271,38 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       open();
       return claimEmailRow.get(eventId, holder, leaseUntil, now) !== undefined;
     },
-    async recordEmail(record, checkpoint) {
+    async recordEmail(record, checkpoint, journal = []) {
       open();
-      recordEmail.immediate(record, checkpoint, Date.now());
+      recordEmail.immediate(record, checkpoint, Date.now(), journal);
+    },
+    async kafkaPublished(eventId) {
+      open();
+      return readPublished.get(eventId) !== undefined;
+    },
+    async claimKafka(eventId, holder, now, leaseUntil) {
+      open();
+      return claimKafkaRow.get(eventId, holder, leaseUntil, now) !== undefined;
+    },
+    async recordKafkaPublished(eventIds, checkpoint, journal = []) {
+      open();
+      recordPublished.immediate(eventIds, checkpoint, Date.now(), journal);
+    },
+    async claimJournal(holder, now, leaseUntil, limit) {
+      open();
+      const rows = claimJournalRows.all({ holder, leaseUntil, now, limit }).sort((a, b) => (a.id < b.id ? -1 : 1));
+      return rows.map((row) => ({ id: String(row.id), stream: row.stream, type: row.type, data: JSON.parse(row.data) as unknown }));
+    },
+    async journalAppended(ids) {
+      open();
+      appended.immediate(ids);
+    },
+    async isEmpty() {
+      open();
+      return anyCheckpoint.get() === undefined;
+    },
+    async restore(state) {
+      open();
+      restore.immediate(state, Date.now());
     },
     async close() {
       if (closed) return;
@@ -228,6 +310,25 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       db.close();
     },
   };
+}
+
+/**
+ * Two replicas starting at once on a new data directory both switch the new file to WAL; SQLite answers
+ * one of them SQLITE_BUSY at once, without waiting on the busy timeout. Try again for a few seconds.
+ */
+function openInWalMode(file: string): Database.Database {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      return db;
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up only: a synchronous pause is fine
+    }
+  }
 }
 
 function toDelivery(row: DeliveryRow): StoredWebhookDelivery {

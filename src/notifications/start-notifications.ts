@@ -1,12 +1,16 @@
 // The three consumers as the composition root starts them: webhooks and e-mail always, Kafka when
 // brokers are configured. Each keeps its own checkpoint, so one that is stuck (SMTP down) does not
 // hold up the others. The stores are the composition root's: it picks, opens and closes them.
+// Before any consumer starts, an empty delivery store is restored from the outcome events in the log;
+// while they run, the outcome journal appends their outcomes to the log.
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { startEmailSender, type RenderPdf } from './email-sender.js';
-import { startKafkaPublisher } from './kafka-publisher.js';
+import { startKafkaPublisher, type KafkaProducer } from './kafka-publisher.js';
+import { startOutcomeJournal } from './outcome-journal.js';
+import { restoreDeliveries } from './restore-deliveries.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import type { NotificationsConfig } from './notifications-config.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
@@ -14,7 +18,7 @@ import { startWebhookDelivery } from './webhook-delivery.js';
 export interface NotificationsOptions {
   store: EventStore;
   deliveries: DeliveryStore;
-  /** Kafka's checkpoint. */
+  /** Where versions before the delivery store kept Kafka's checkpoint (read once on an upgrade). */
   checkpoints: CheckpointStore;
   /** The e-mail outbox is <dataDir>/outbox when there is no SMTP URL. */
   dataDir: string;
@@ -22,26 +26,40 @@ export interface NotificationsOptions {
   renderPdf: RenderPdf;
   viewerUrl?: (serviceRef: string) => string;
   config: NotificationsConfig;
+  /** Instead of a kafkajs producer on config.kafkaBrokers (tests). */
+  kafkaProducer?: KafkaProducer;
   log: Log;
 }
 
 export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
   const { store, deliveries, checkpoints, dataDir, masterData, renderPdf, viewerUrl, config, log } = options;
+  await restoreDeliveries(store, deliveries, log);
+  const journal = startOutcomeJournal({ store, deliveries, log });
+  const onJournaled = journal.wake;
   const started: NotificationConsumer[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((consumer) => consumer.stop()));
+    // After the consumers: what they recorded last goes to the log now rather than at the next start.
+    await journal.stop();
   };
   try {
-    started.push(await startWebhookDelivery({ store, deliveries, masterData, log, ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}) }));
+    started.push(await startWebhookDelivery({ store, deliveries, masterData, log, onJournaled, ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}) }));
     started.push(
       await startEmailSender({
-        store, deliveries, dataDir, masterData, renderPdf, log,
+        store, deliveries, dataDir, masterData, renderPdf, log, onJournaled,
         ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
       }),
     );
-    if (config.kafkaBrokers) started.push(await startKafkaPublisher({ store, checkpoints, brokers: config.kafkaBrokers, topic: config.kafkaTopic, log }));
+    if (config.kafkaBrokers || options.kafkaProducer) {
+      started.push(
+        await startKafkaPublisher({
+          store, deliveries, legacyCheckpoints: checkpoints, brokers: config.kafkaBrokers ?? [], topic: config.kafkaTopic, log, onJournaled,
+          ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
+        }),
+      );
+    }
   } catch (error) {
     await stopAll();
     throw error;

@@ -8,6 +8,7 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
+import { webhookOutcomeEvent, webhooksQueuedEvents } from './delivery-outcomes.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
@@ -32,6 +33,8 @@ export interface WebhookDeliveryOptions {
   pollIntervalMs?: number;
   /** First pause after the consumer fails to queue a batch (e.g. disk full). Default 1 s. */
   consumerRetryDelayMs?: number;
+  /** Called after outcome events were journaled, so that they reach the log soon (outcome-journal.ts). */
+  onJournaled?: () => void;
   log: Log;
 }
 
@@ -46,7 +49,10 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     retryDelayMs: options.consumerRetryDelayMs ?? 1000,
     log: options.log,
     async handle(events) {
-      await deliveries.enqueueWebhooks(deliveriesFor(events, options.masterData()), events.at(-1)!.position, Date.now());
+      const queued = deliveriesFor(events, options.masterData());
+      const through = events.at(-1)!.position;
+      await deliveries.enqueueWebhooks(queued, through, Date.now(), webhooksQueuedEvents(queued, through));
+      options.onJournaled?.();
       loop.wake();
     },
   });
@@ -147,7 +153,9 @@ function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOp
       outcome = secret
         ? attemptOutcome(await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }), attempt, retryDelaysMs, Date.now())
         : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
-      await deliveries.recordWebhookAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome });
+      const journal = webhookOutcomeEvent(delivery, attempt, outcome);
+      await deliveries.recordWebhookAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
+      if (journal.length > 0) options.onJournaled?.();
     } catch (error) {
       // The claim runs out and the delivery is attempted again: at-least-once, as after a crash.
       log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');

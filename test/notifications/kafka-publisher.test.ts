@@ -9,9 +9,10 @@ import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { KAFKA } from '../../src/notifications/delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
-import { startKafkaPublisher } from '../../src/notifications/kafka-publisher.js';
+import { startKafkaPublisher, type KafkaProducer } from '../../src/notifications/kafka-publisher.js';
 import { readyEnvelopeBody, type OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
 import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -66,9 +67,9 @@ t.test(
     const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
     t.teardown(() => store.close());
     const logs: string[] = [];
-    const checkpoints = openSqliteCheckpointStore(dir);
-    t.teardown(() => checkpoints.close());
-    const start = () => startKafkaPublisher({ store, checkpoints, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
+    const deliveries = openSqliteDeliveryStore(dir);
+    t.teardown(() => deliveries.close());
+    const start = () => startKafkaPublisher({ store, deliveries, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
 
     const received: KafkaMessage[] = [];
     const consumer = kafka.consumer({ groupId: `notifications-test-${randomUUID()}` });
@@ -83,7 +84,7 @@ t.test(
     await waitFor('3 messages', () => received.length >= 3, 30_000);
     await first.stop();
 
-    t.equal(await checkpoints.load(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
+    t.equal(await deliveries.checkpoint(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
 
     const second = await start();
     t.teardown(() => second.stop());
@@ -110,14 +111,77 @@ t.test('a broker that cannot be reached: the publisher starts anyway, keeps its 
   const dir = await tempDataDir(t, 'kafka-down');
   const store = openSqliteEventStore(dir, { pollIntervalMs: 20 });
   t.teardown(() => store.close());
-  const checkpoints = openSqliteCheckpointStore(dir);
-  t.teardown(() => checkpoints.close());
-  const publisher = await startKafkaPublisher({ store, checkpoints, brokers: [unreachable], retryDelayMs: 50, log: () => undefined });
+  const deliveries = openSqliteDeliveryStore(dir);
+  t.teardown(() => deliveries.close());
+  const publisher = await startKafkaPublisher({ store, deliveries, brokers: [unreachable], retryDelayMs: 50, log: () => undefined });
   await appendPlannedOrder(store, { orderId: 1 });
   await sleep(500); // the publisher is now trying to connect (kafkajs retries for several seconds)
   const started = Date.now();
   await publisher.stop();
   const took = Date.now() - started;
   t.ok(took < 2000, `stop does not wait for kafkajs's retries (${took} ms)`);
-  t.equal(await checkpoints.load(KAFKA), undefined, 'nothing published, checkpoint not moved');
+  t.equal(await deliveries.checkpoint(KAFKA), undefined, 'nothing published, checkpoint not moved');
+});
+
+/** The publisher's producer seam: keeps what it was asked to send, taking a little time as a broker would. */
+function fakeProducer(sent: { eventId: string; by: string }[], by: string): KafkaProducer {
+  return {
+    connect: async () => undefined,
+    disconnect: async () => undefined,
+    async send(record) {
+      await sleep(5);
+      for (const message of record.messages) sent.push({ eventId: String(message.headers?.['event-id']), by });
+    },
+  };
+}
+
+t.test('two publishers on one delivery store (two connections to one file) publish each event once', async (t) => {
+  const dir = await tempDataDir(t, 'kafka-replicas');
+  const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
+  t.teardown(() => store.close());
+  const sent: { eventId: string; by: string }[] = [];
+  const publishers = await Promise.all(['a', 'b'].map(async (by) => {
+    const deliveries = openSqliteDeliveryStore(dir);
+    const publisher = await startKafkaPublisher({ store, deliveries, brokers: [], producer: fakeProducer(sent, by), retryDelayMs: 50, log: () => undefined });
+    return { deliveries, publisher };
+  }));
+  t.teardown(async () => {
+    for (const { publisher, deliveries } of publishers) {
+      await publisher.stop();
+      await deliveries.close();
+    }
+  });
+  const events: OrderPlannedEvent[] = [];
+  for (let i = 1; i <= 30; i++) {
+    events.push(await appendPlannedOrder(store, { orderId: i }));
+    if (i % 3 === 0) await sleep(5);
+  }
+  await waitFor('30 messages', () => new Set(sent.map((m) => m.eventId)).size === 30, 10_000);
+  await sleep(300); // time for a duplicate, had one been sent
+  t.equal(sent.length, 30, 'no event published twice');
+  t.strictSame(sent.map((m) => m.eventId).sort(), events.map((e) => `evt_${e.id}`).sort(), 'every event published');
+  t.equal(await publishers[0]!.deliveries.checkpoint(KAFKA), events.at(-1)!.position, 'the shared checkpoint reached the last event');
+  const order = sent.map((m) => m.eventId);
+  t.strictSame(order, events.map((e) => `evt_${e.id}`), 'in log order across both publishers');
+  t.comment(`published by a: ${sent.filter((m) => m.by === 'a').length}, by b: ${sent.filter((m) => m.by === 'b').length}`);
+});
+
+t.test('an upgrade: the kafka checkpoint of the checkpoint store is taken over while the delivery store has none', async (t) => {
+  const dir = await tempDataDir(t, 'kafka-legacy');
+  const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
+  t.teardown(() => store.close());
+  const events: OrderPlannedEvent[] = [];
+  for (let i = 1; i <= 3; i++) events.push(await appendPlannedOrder(store, { orderId: i }));
+  const legacy = openSqliteCheckpointStore(dir);
+  t.teardown(() => legacy.close());
+  await legacy.save(KAFKA, events[1]!.position);
+  const deliveries = openSqliteDeliveryStore(dir);
+  t.teardown(() => deliveries.close());
+  const sent: { eventId: string; by: string }[] = [];
+  const publisher = await startKafkaPublisher({ store, deliveries, legacyCheckpoints: legacy, brokers: [], producer: fakeProducer(sent, 'a'), retryDelayMs: 50, log: () => undefined });
+  t.teardown(() => publisher.stop());
+  await waitFor('the third event published', () => sent.length >= 1, 5000);
+  await sleep(200);
+  t.strictSame(sent.map((m) => m.eventId), [`evt_${events[2]!.id}`], 'only what came after the old checkpoint');
+  t.equal(await deliveries.checkpoint(KAFKA), events[2]!.position, 'the checkpoint now lives in the delivery store');
 });

@@ -1,0 +1,361 @@
+// DeliveryStore in MongoDB (MONGODB_URL), for replicas that share no disk. A standalone mongod is
+// enough: no multi-document transaction is used, like the other MongoDB adapters. Instead:
+// - Every claim is one single-document atomic write. A webhook delivery is claimed with
+//   findOneAndUpdate (the due document, its due time moved to the lease's end); an e-mail, a Kafka
+//   message or journal entries with a conditional update on a claim document (`_id` = event id) that
+//   upserts when there is none: while another holder's lease runs the filter does not match, the
+//   upsert's insert hits the `_id` and fails with E11000, and that is the "no".
+// - A webhook attempt, its outcome and the delivery's new state are one document update (the attempts
+//   live in the delivery's `attempt_log`, at most retries + 1 of them).
+// - Where the port says "one transaction" (records + journal + checkpoint), the writes are ordered so
+//   that every prefix is harmless: journal events first (they describe something already done), then
+//   the records (idempotent: unique keys, $setOnInsert), then the checkpoint ($max) last. A crash in
+//   between makes the consumer handle the batch again: nothing recorded is sent again, and a journal
+//   event may reach the log twice, which the fold (delivery-outcomes.ts) ignores.
+// Writes are acknowledged by a majority, journaled: "delivered" and the checkpoints are what stop a
+// resend, as synchronous=FULL is for the SQLite store.
+import { randomUUID } from 'node:crypto';
+import { MongoServerError, ObjectId, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
+import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
+import type {
+  AttemptOutcome, DeliveryStore, EmailResult, JournalEvent, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
+} from './delivery-store.js';
+import { EMAIL, KAFKA, WEBHOOKS } from './delivery-store.js';
+
+export const DELIVERY_COLLECTIONS = {
+  checkpoints: 'notification_checkpoints',
+  deliveries: 'webhook_deliveries',
+  emailClaims: 'email_claims',
+  emails: 'emails',
+  kafkaClaims: 'kafka_claims',
+  kafkaPublished: 'kafka_published',
+  journal: 'notification_journal',
+  counters: 'notification_counters',
+} as const;
+
+interface CheckpointDoc {
+  _id: string;
+  position: bigint;
+}
+
+interface AttemptDoc {
+  attempt: number;
+  at: number;
+  duration_ms: number;
+  result: string;
+  status: number | null;
+  error: string | null;
+  next_attempt_at: number | null;
+}
+
+interface DeliveryDoc {
+  _id: number;
+  envelope_id: string;
+  event_position: bigint;
+  company_group: string;
+  url: string;
+  body: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  next_attempt_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  attempt_log: AttemptDoc[];
+}
+
+interface ClaimDoc {
+  _id: string;
+  holder: string;
+  lease_until: number;
+}
+
+interface EmailDoc {
+  _id: string;
+  service_ref: string;
+  result: EmailResult;
+  detail: string;
+  message_id: string | null;
+  recorded_at: number;
+}
+
+interface PublishedDoc {
+  _id: string;
+  recorded_at: number;
+}
+
+interface JournalDoc {
+  _id: ObjectId;
+  stream: string;
+  type: string;
+  /** JSON text: the event's data exactly as it will be appended, whatever its shape. */
+  data: string;
+  holder: string | null;
+  lease_until: number;
+  /** The claim that took it last: the claimer reads back exactly what it took. */
+  claim?: string;
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+const DUPLICATE_KEY = 11000;
+const CHUNK = 1000;
+
+export async function openMongoDeliveryStore(url: string, dbName?: string): Promise<DeliveryStore> {
+  const client = await connectMongo(url);
+  try {
+    const db = client.db(databaseName(url, dbName));
+    const store = await deliveryStoreIn(db);
+    return { ...store, close: () => client.close() };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
+  const options = { useBigInt64: true, writeConcern: { w: 'majority' as const, journal: true } };
+  const checkpoints: Collection<CheckpointDoc> = db.collection<CheckpointDoc>(DELIVERY_COLLECTIONS.checkpoints, options);
+  const deliveries = db.collection<DeliveryDoc>(DELIVERY_COLLECTIONS.deliveries, options);
+  const emailClaims = db.collection<ClaimDoc>(DELIVERY_COLLECTIONS.emailClaims, options);
+  const emails = db.collection<EmailDoc>(DELIVERY_COLLECTIONS.emails, options);
+  const kafkaClaims = db.collection<ClaimDoc>(DELIVERY_COLLECTIONS.kafkaClaims, options);
+  const kafkaPublished = db.collection<PublishedDoc>(DELIVERY_COLLECTIONS.kafkaPublished, options);
+  const journal = db.collection<JournalDoc>(DELIVERY_COLLECTIONS.journal, options);
+  const counters = db.collection<CounterDoc>(DELIVERY_COLLECTIONS.counters, options);
+
+  // Idempotent: every replica runs this at start.
+  await deliveries.createIndexes([
+    { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
+    { key: { state: 1, next_attempt_at: 1, _id: 1 }, name: 'due' },
+  ]);
+  await journal.createIndex({ lease_until: 1, _id: 1 }, { name: 'claimable' });
+
+  const saveCheckpoint = async (consumer: string, position: bigint) => {
+    await checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
+  };
+
+  const writeJournal = async (events: readonly JournalEvent[] = []) => {
+    if (events.length === 0) return;
+    await journal.insertMany(
+      events.map((event) => ({ _id: new ObjectId(), stream: event.stream, type: event.type, data: JSON.stringify(event.data), holder: null, lease_until: 0 })),
+      { ordered: true },
+    );
+  };
+
+  /** Ids in insertion order, as the SQLite store's rowids: a range taken from a counter (unused ones are skipped, never reused). */
+  const takeIds = async (count: number): Promise<number[]> => {
+    if (count === 0) return [];
+    const counter = await counters.findOneAndUpdate({ _id: DELIVERY_COLLECTIONS.deliveries }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
+    const last = Number(counter!.seq);
+    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+  };
+
+  /** Writes that may meet documents already there: duplicates are what "leave it as it is" means. */
+  const bulkIgnoringDuplicates = async <T extends { _id: unknown }>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]) => {
+    for (let i = 0; i < operations.length; i += CHUNK) {
+      try {
+        await collection.bulkWrite(operations.slice(i, i + CHUNK), { ordered: false });
+      } catch (error) {
+        if (!onlyDuplicates(error)) throw error;
+      }
+    }
+  };
+
+  /** One conditional upsert: taken when free, expired, or already this holder's; E11000 when another holds it. */
+  const claim = async (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> => {
+    try {
+      await collection.updateOne(
+        { _id: id, $or: [{ lease_until: { $lte: now } }, { holder }] },
+        { $set: { holder, lease_until: leaseUntil } },
+        { upsert: true },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
+      throw error;
+    }
+  };
+
+  const insertDeliveries = async (
+    rows: readonly { envelopeId: string; eventPosition: bigint; companyGroup: string; url: string; body: string; state?: WebhookDeliveryState; attempts?: number; lastStatus?: number | null; lastError?: string | null }[],
+    now: number,
+  ) => {
+    const ids = await takeIds(rows.length);
+    await bulkIgnoringDuplicates(deliveries, rows.map((row, i) => ({
+      updateOne: {
+        filter: { envelope_id: row.envelopeId, url: row.url },
+        update: {
+          $setOnInsert: {
+            _id: ids[i]!, envelope_id: row.envelopeId, event_position: toStoredPosition(row.eventPosition), company_group: row.companyGroup, url: row.url,
+            body: row.body, state: row.state ?? 'pending', attempts: row.attempts ?? 0, next_attempt_at: now,
+            last_status: row.lastStatus ?? null, last_error: row.lastError ?? null, created_at: now, updated_at: now, attempt_log: [],
+          },
+        },
+        upsert: true,
+      },
+    })));
+  };
+
+  const withoutLog = { projection: { attempt_log: 0 } } as const;
+
+  return {
+    async checkpoint(consumer) {
+      const document = await checkpoints.findOne({ _id: consumer });
+      return document ? fromStoredPosition(document.position) : undefined;
+    },
+    saveCheckpoint,
+    async enqueueWebhooks(rows, checkpoint, now, events = []) {
+      await writeJournal(events);
+      await insertDeliveries(rows, now);
+      await saveCheckpoint(WEBHOOKS, checkpoint);
+    },
+    async claimDueWebhook(now, leaseUntil) {
+      const document = await deliveries.findOneAndUpdate(
+        { state: 'pending', next_attempt_at: { $lte: now } },
+        { $set: { next_attempt_at: leaseUntil, updated_at: now } },
+        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after', ...withoutLog },
+      );
+      return document ? toDelivery(document) : undefined;
+    },
+    async recordWebhookAttempt(attempt, events = []) {
+      const { outcome } = attempt;
+      const now = Date.now();
+      await writeJournal(events);
+      const entry: AttemptDoc = {
+        attempt: attempt.attempt,
+        at: attempt.at,
+        duration_ms: Math.round(attempt.durationMs),
+        result: outcome.result,
+        status: outcome.status,
+        error: outcome.result === 'delivered' ? null : outcome.error,
+        next_attempt_at: outcome.result === 'retry' ? outcome.nextAttemptAt : null,
+      };
+      await deliveries.updateOne(
+        { _id: attempt.deliveryId, state: 'pending' },
+        {
+          $set: {
+            state: outcome.result === 'retry' ? 'pending' : outcome.result,
+            next_attempt_at: outcome.result === 'retry' ? outcome.nextAttemptAt : now,
+            last_status: outcome.status,
+            last_error: entry.error,
+            updated_at: now,
+          },
+          $inc: { attempts: 1 },
+          $push: { attempt_log: entry },
+        },
+      );
+    },
+    async nextWebhookDueAt() {
+      const [next] = await deliveries.find({ state: 'pending' }, { sort: { next_attempt_at: 1 }, limit: 1, projection: { next_attempt_at: 1 } }).toArray();
+      return next ? Number(next.next_attempt_at) : undefined;
+    },
+    async webhookDeliveryCounts() {
+      const counts: Record<WebhookDeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
+      for (const row of await deliveries.aggregate<{ _id: WebhookDeliveryState; count: number }>([{ $group: { _id: '$state', count: { $sum: 1 } } }]).toArray()) {
+        counts[row._id] = Number(row.count);
+      }
+      return counts;
+    },
+    async webhookDeliveries() {
+      return (await deliveries.find({}, { sort: { _id: 1 }, ...withoutLog }).toArray()).map(toDelivery);
+    },
+    async webhookAttempts(deliveryId) {
+      const document = await deliveries.findOne({ _id: deliveryId }, { projection: { attempt_log: 1 } });
+      return (document?.attempt_log ?? []).map((entry) => toAttempt(deliveryId, entry)).sort((a, b) => a.attempt - b.attempt);
+    },
+    async emailRecord(eventId) {
+      const row = await emails.findOne({ _id: eventId });
+      return row ? { eventId: row._id, serviceRef: row.service_ref, result: row.result, detail: row.detail, messageId: row.message_id } : undefined;
+    },
+    claimEmail: (eventId, holder, now, leaseUntil) => claim(emailClaims, eventId, holder, now, leaseUntil),
+    async recordEmail(record, checkpoint, events = []) {
+      await writeJournal(events);
+      await emails.updateOne(
+        { _id: record.eventId },
+        { $setOnInsert: { service_ref: record.serviceRef, result: record.result, detail: record.detail, message_id: record.messageId, recorded_at: Date.now() } },
+        { upsert: true },
+      );
+      await saveCheckpoint(EMAIL, checkpoint);
+    },
+    async kafkaPublished(eventId) {
+      return (await kafkaPublished.findOne({ _id: eventId }, { projection: { _id: 1 } })) !== null;
+    },
+    claimKafka: (eventId, holder, now, leaseUntil) => claim(kafkaClaims, eventId, holder, now, leaseUntil),
+    async recordKafkaPublished(eventIds, checkpoint, events = []) {
+      await writeJournal(events);
+      const now = Date.now();
+      await bulkIgnoringDuplicates(kafkaPublished, eventIds.map((id) => ({ updateOne: { filter: { _id: id }, update: { $setOnInsert: { recorded_at: now } }, upsert: true } })));
+      await saveCheckpoint(KAFKA, checkpoint);
+    },
+    async claimJournal(holder, now, leaseUntil, limit) {
+      const claimable = { $or: [{ lease_until: { $lte: now } }, { holder }] };
+      const candidates = await journal.find(claimable, { sort: { _id: 1 }, limit, projection: { _id: 1 } }).toArray();
+      if (candidates.length === 0) return [];
+      // The filter again in the update: of the candidates, only those still free become ours.
+      const token = randomUUID();
+      await journal.updateMany({ _id: { $in: candidates.map((c) => c._id) }, ...claimable }, { $set: { holder, lease_until: leaseUntil, claim: token } });
+      const taken = await journal.find({ claim: token }, { sort: { _id: 1 } }).toArray();
+      return taken.map((entry) => ({ id: entry._id.toHexString(), stream: entry.stream, type: entry.type, data: JSON.parse(entry.data) as unknown }));
+    },
+    async journalAppended(ids) {
+      if (ids.length === 0) return;
+      await journal.deleteMany({ _id: { $in: ids.map((id) => new ObjectId(id)) } });
+    },
+    async isEmpty() {
+      return (await checkpoints.findOne({}, { projection: { _id: 1 } })) === null;
+    },
+    async restore(state) {
+      const now = Date.now();
+      await insertDeliveries(state.webhooks, now);
+      await bulkIgnoringDuplicates(emails, state.emails.map((email) => ({
+        updateOne: {
+          filter: { _id: email.eventId },
+          update: { $setOnInsert: { service_ref: email.serviceRef, result: email.result, detail: email.detail, message_id: email.messageId, recorded_at: now } },
+          upsert: true,
+        },
+      })));
+      // Last: the store counts as empty until a checkpoint is there.
+      for (const [consumer, position] of Object.entries(state.checkpoints)) if (position !== undefined) await saveCheckpoint(consumer, position);
+    },
+  };
+}
+
+/** A bulk write that failed only because some documents were there already (E11000 on a unique key). */
+function onlyDuplicates(error: unknown): boolean {
+  if (!(error instanceof MongoServerError)) return false;
+  const writeErrors = (error as MongoServerError & { writeErrors?: unknown }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  if (list.length === 0) return error.code === DUPLICATE_KEY;
+  return list.every((entry: { code?: number }) => entry.code === DUPLICATE_KEY) && !(error as { writeConcernError?: unknown }).writeConcernError;
+}
+
+function toDelivery(document: Omit<DeliveryDoc, 'attempt_log'>): StoredWebhookDelivery {
+  return {
+    id: Number(document._id),
+    envelopeId: document.envelope_id,
+    eventPosition: fromStoredPosition(document.event_position),
+    companyGroup: document.company_group,
+    url: document.url,
+    body: document.body,
+    state: document.state,
+    attempts: Number(document.attempts),
+    nextAttemptAt: Number(document.next_attempt_at),
+    lastStatus: document.last_status === null ? null : Number(document.last_status),
+    lastError: document.last_error,
+  };
+}
+
+function toAttempt(deliveryId: number, entry: AttemptDoc): RecordedAttempt {
+  const status = entry.status === null ? null : Number(entry.status);
+  const error = entry.error ?? '';
+  let outcome: AttemptOutcome;
+  if (entry.result === 'delivered') outcome = { result: 'delivered', status: status ?? 0 };
+  else if (entry.result === 'retry') outcome = { result: 'retry', status, error, nextAttemptAt: Number(entry.next_attempt_at ?? 0) };
+  else outcome = { result: 'failed', status, error };
+  return { deliveryId, attempt: Number(entry.attempt), at: Number(entry.at), durationMs: Number(entry.duration_ms), outcome };
+}

@@ -1,0 +1,221 @@
+// The behaviour every DeliveryStore adapter must have, run against each of them. Each test opens its
+// own storage (a data directory, a database), so the suite also holds against a shared server; `second`
+// is another connection to the same storage, as a second replica has.
+import type { DeliveryStore, JournalEvent, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
+import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
+import type { TapTest } from '../eventstore/event-store-contract.js';
+
+export interface OpenedDeliveryStore {
+  store: DeliveryStore;
+  /** Another store on the same storage: a second replica, or the same one after a restart. */
+  second(): Promise<DeliveryStore>;
+  /** Closes what was opened and removes what was created. */
+  cleanup(): Promise<void>;
+}
+
+const delivery = (n: number, url = 'http://127.0.0.1:1/hook'): NewWebhookDelivery => ({
+  envelopeId: `evt_${n}`, eventPosition: BigInt(n * 10), companyGroup: 'Acme Group', url, body: `{"n":${n}}`,
+});
+const journalEvent = (type: string, n: number): JournalEvent => ({ stream: 'notifications-test', type, data: { n, position: String(2n ** 60n + BigInt(n)) } });
+
+export function deliveryStoreContract(t: TapTest, name: string, open: () => Promise<OpenedDeliveryStore>): void {
+  t.test(`${name}: delivery store contract`, async (t) => {
+    const test = (title: string, body: (t: TapTest, opened: OpenedDeliveryStore) => Promise<void>) =>
+      t.test(title, async (t) => {
+        const opened = await open();
+        t.teardown(opened.cleanup);
+        await body(t, opened);
+      });
+
+    test('checkpoints: none at first, only forward, exact 64-bit positions', async (t, { store }) => {
+      t.equal(await store.isEmpty(), true, 'a new store is empty');
+      t.equal(await store.checkpoint(EMAIL), undefined);
+      await store.saveCheckpoint(EMAIL, 2n ** 62n + 5n);
+      t.equal(await store.checkpoint(EMAIL), 2n ** 62n + 5n);
+      await store.saveCheckpoint(EMAIL, 7n);
+      t.equal(await store.checkpoint(EMAIL), 2n ** 62n + 5n, 'a lower position is ignored');
+      t.equal(await store.checkpoint(WEBHOOKS), undefined, 'consumers are independent');
+      t.equal(await store.isEmpty(), false, 'a store with a checkpoint is not empty');
+    });
+
+    test('enqueued deliveries are due now, once per envelope and url; the checkpoint moves with them', async (t, { store }) => {
+      await store.enqueueWebhooks([delivery(1), delivery(1, 'http://127.0.0.1:2/other'), delivery(2)], 20n, 1000);
+      await store.enqueueWebhooks([delivery(1), delivery(3)], 30n, 2000);
+      const rows = await store.webhookDeliveries();
+      t.strictSame(rows.map((row) => [row.envelopeId, row.url, row.state, row.attempts, row.nextAttemptAt]), [
+        ['evt_1', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
+        ['evt_1', 'http://127.0.0.1:2/other', 'pending', 0, 1000],
+        ['evt_2', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
+        ['evt_3', 'http://127.0.0.1:1/hook', 'pending', 0, 2000],
+      ], 'the repeated one is left as it was');
+      t.ok(rows[0]!.id < rows[1]!.id && rows[1]!.id < rows[2]!.id && rows[2]!.id < rows[3]!.id, 'ids in insertion order');
+      t.equal(rows[0]!.eventPosition, 10n);
+      t.equal(rows[0]!.body, '{"n":1}');
+      t.equal(await store.checkpoint(WEBHOOKS), 30n);
+      t.equal(await store.nextWebhookDueAt(), 1000);
+      t.strictSame(await store.webhookDeliveryCounts(), { pending: 4, delivered: 0, failed: 0 });
+    });
+
+    test('a claimed delivery is held until its lease runs out, by every connection', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.enqueueWebhooks([delivery(1), delivery(2)], 20n, 1000);
+      await store.enqueueWebhooks([delivery(3)], 30n, 5000);
+      t.equal(await store.claimDueWebhook(999, 10_000), undefined, 'nothing is due before its time');
+      const first = await store.claimDueWebhook(1000, 10_000);
+      t.equal(first?.envelopeId, 'evt_1', 'the one due longest first');
+      t.equal(first?.nextAttemptAt, 10_000, 'held until the lease ends');
+      const next = await other.claimDueWebhook(1000, 10_000);
+      t.equal(next?.envelopeId, 'evt_2', 'another replica takes the next one, not the held one');
+      t.equal(await other.claimDueWebhook(4999, 10_000), undefined, 'nothing else due');
+      t.equal((await other.claimDueWebhook(5000, 10_000))?.envelopeId, 'evt_3');
+      t.equal((await other.claimDueWebhook(10_000, 20_000))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+      // Concurrent claims: each gets a different delivery (four are due at 30 000, every lease ran out).
+      await store.enqueueWebhooks([delivery(4)], 40n, 30_000);
+      const claims = await Promise.all([store.claimDueWebhook(30_000, 40_000), other.claimDueWebhook(30_000, 40_000), store.claimDueWebhook(30_000, 40_000), other.claimDueWebhook(30_000, 40_000), store.claimDueWebhook(30_000, 40_000)]);
+      t.strictSame(claims.map((c) => c?.envelopeId).filter(Boolean).sort(), ['evt_1', 'evt_2', 'evt_3', 'evt_4'], 'five claims at once: four deliveries, each once');
+    });
+
+    test('attempts: delivered and failed are final, a retry is due again; each attempt kept; outcomes journaled', async (t, { store }) => {
+      await store.enqueueWebhooks([delivery(1), delivery(2), delivery(3)], 30n, 1000);
+      const [a, b, c] = await store.webhookDeliveries();
+      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12.4, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } });
+      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } }, [journalEvent('Delivered', 1)]);
+      await store.recordWebhookAttempt({ deliveryId: b!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'failed', status: 410, error: 'HTTP 410' } }, [journalEvent('Failed', 2)]);
+      await store.recordWebhookAttempt({ deliveryId: c!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'retry', status: null, error: 'ECONNREFUSED', nextAttemptAt: 50_000 } });
+      // Recorded after the delivery was settled (a replica whose lease ran out): ignored.
+      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 3, at: 40_000, durationMs: 3, outcome: { result: 'failed', status: 500, error: 'late' } });
+      const rows = await store.webhookDeliveries();
+      t.strictSame(rows.map((row) => [row.state, row.attempts, row.lastStatus, row.lastError]), [
+        ['delivered', 2, 200, null],
+        ['failed', 1, 410, 'HTTP 410'],
+        ['pending', 1, null, 'ECONNREFUSED'],
+      ]);
+      t.equal(rows[2]!.nextAttemptAt, 50_000, 'a retry is due when its outcome says');
+      t.strictSame(await store.webhookAttempts(a!.id), [
+        { deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } },
+        { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
+      ]);
+      t.equal(await store.claimDueWebhook(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId), 'evt_3', 'only the pending one is ever claimed again');
+      t.strictSame(await store.webhookDeliveryCounts(), { pending: 1, delivered: 1, failed: 1 });
+      const journal = await store.claimJournal('me', 0, 1, 100);
+      t.strictSame(journal.map((entry) => entry.type), ['Delivered', 'Failed'], 'the journal events of the recorded outcomes, in order');
+    });
+
+    test('the e-mail claim: one holder at a time across two connections, taken over when its lease runs out', async (t, { store: first, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      t.equal(await first.claimEmail('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
+      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
+      t.equal(await first.claimEmail('evt-1', 'replica-a', 2000, 7000), true, 'the holder may claim again (a retry after a transient failure)');
+      t.equal(await other.claimEmail('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
+      t.equal(await other.claimEmail('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
+      t.equal(await first.claimEmail('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
+      t.equal(await first.claimEmail('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
+      const racers = await Promise.all([first.claimEmail('evt-3', 'x', 1, 100), other.claimEmail('evt-3', 'y', 1, 100), first.claimEmail('evt-3', 'z', 1, 100)]);
+      t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
+    });
+
+    test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
+      const record = { eventId: 'evt-1', serviceRef: 'SO-000001', result: 'sent' as const, detail: '250 OK', messageId: '<evt_1@localhost>' };
+      t.equal(await store.emailRecord('evt-1'), undefined);
+      await store.recordEmail(record, 10n, [journalEvent('EmailSent', 1)]);
+      await store.recordEmail({ ...record, result: 'failed', detail: 'again' }, 11n);
+      t.strictSame(await store.emailRecord('evt-1'), record);
+      t.equal(await store.checkpoint(EMAIL), 11n);
+      const other = await second();
+      t.teardown(() => other.close());
+      t.strictSame(await other.emailRecord('evt-1'), record, 'seen by another connection');
+      t.strictSame((await other.claimJournal('me', 0, 1, 100)).map((entry) => entry.type), ['EmailSent']);
+    });
+
+    test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      t.equal(await store.claimKafka('evt-1', 'a', 1000, 5000), true);
+      t.equal(await other.claimKafka('evt-1', 'b', 1000, 5000), false, 'held by a');
+      t.equal(await other.claimKafka('evt-2', 'b', 1000, 5000), true, 'another event is free');
+      t.equal(await store.claimEmail('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
+      t.equal(await store.kafkaPublished('evt-1'), false);
+      await store.recordKafkaPublished(['evt-1', 'evt-2'], 20n, [journalEvent('KafkaPublished', 20)]);
+      await other.recordKafkaPublished(['evt-2'], 15n);
+      t.equal(await other.kafkaPublished('evt-1'), true);
+      t.equal(await other.kafkaPublished('evt-2'), true);
+      t.equal(await other.kafkaPublished('evt-3'), false);
+      t.equal(await store.checkpoint(KAFKA), 20n, 'the checkpoint does not go back');
+      t.equal(await store.claimKafka('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
+    });
+
+    test('the journal: oldest first, held for one holder at a time, gone once appended', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.enqueueWebhooks([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
+      await store.recordEmail({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [journalEvent('NotSent', 3)]);
+      const taken = await store.claimJournal('a', 1000, 5000, 2);
+      t.strictSame(taken.map((entry) => [entry.stream, entry.type, entry.data]), [
+        ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
+        ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
+      ], 'at most the limit, data as written');
+      const rest = await other.claimJournal('b', 1000, 5000, 10);
+      t.strictSame(rest.map((entry) => entry.type), ['NotSent'], 'another holder gets only what is free');
+      t.strictSame(await other.claimJournal('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)), ['NotSent'], 'a holder may take its own again (after a failed append)');
+      t.strictSame(await other.claimJournal('c', 4999, 9000, 10), [], 'all held');
+      await store.journalAppended(taken.map((entry) => entry.id));
+      t.strictSame((await other.claimJournal('c', 5000, 9000, 10)).map((entry) => entry.type), ['NotSent'], 'appended ones are gone; a lapsed hold is taken over');
+      await other.journalAppended(rest.map((entry) => entry.id));
+      t.strictSame(await store.claimJournal('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
+    });
+
+    test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, { store, second }) => {
+      const state = {
+        checkpoints: { webhooks: 30n, email: 2n ** 61n, kafka: 25n },
+        webhooks: [
+          { envelopeId: 'evt_1', eventPosition: 10n, url: 'http://127.0.0.1:1/hook', state: 'delivered' as const, attempts: 2, lastStatus: 200, lastError: null, companyGroup: '', body: '' },
+          { envelopeId: 'evt_2', eventPosition: 20n, url: 'http://127.0.0.1:1/hook', state: 'failed' as const, attempts: 1, lastStatus: 410, lastError: 'HTTP 410', companyGroup: '', body: '' },
+          { envelopeId: 'evt_3', eventPosition: 30n, url: 'http://127.0.0.1:1/hook', state: 'pending' as const, attempts: 0, lastStatus: null, lastError: null, companyGroup: 'Acme Group', body: '{"n":3}' },
+        ],
+        emails: [{ eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written' as const, detail: '/tmp/x.eml', messageId: '<m@x>', position: 90n }],
+      };
+      await store.restore(state);
+      const other = await second();
+      t.teardown(() => other.close());
+      await other.restore(state); // a second replica restoring at the same start
+      const rows = await other.webhookDeliveries();
+      t.strictSame(rows.map((row) => [row.envelopeId, row.state, row.attempts, row.lastStatus, row.body]), [
+        ['evt_1', 'delivered', 2, 200, ''],
+        ['evt_2', 'failed', 1, 410, ''],
+        ['evt_3', 'pending', 0, null, '{"n":3}'],
+      ], 'once each');
+      const due = await other.claimDueWebhook(Date.now() + 1000, Date.now() + 60_000);
+      t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
+      t.equal(due?.companyGroup, 'Acme Group');
+      t.strictSame(await store.emailRecord('evt-9'), { eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written', detail: '/tmp/x.eml', messageId: '<m@x>' });
+      t.equal(await store.checkpoint(WEBHOOKS), 30n);
+      t.equal(await store.checkpoint(EMAIL), 2n ** 61n);
+      t.equal(await store.checkpoint(KAFKA), 25n);
+      t.equal(await store.isEmpty(), false);
+      await store.restore({ ...state, checkpoints: { webhooks: 5n }, webhooks: [{ ...state.webhooks[0]!, state: 'pending' as const }] });
+      t.equal(await store.checkpoint(WEBHOOKS), 30n, 'a checkpoint never goes back');
+      t.equal((await store.webhookDeliveries())[0]!.state, 'delivered', 'what is there is left alone');
+    });
+
+    test('everything survives closing and reopening', async (t, { store, second }) => {
+      await store.enqueueWebhooks([delivery(1)], 10n, 1000, [journalEvent('Queued', 1)]);
+      await store.recordEmail({ eventId: 'evt-1', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 12n);
+      await store.recordKafkaPublished(['evt-1'], 13n);
+      await store.close();
+      const again = await second();
+      try {
+        t.equal((await again.webhookDeliveries()).length, 1);
+        t.equal(await again.checkpoint(WEBHOOKS), 10n);
+        t.equal(await again.checkpoint(EMAIL), 12n);
+        t.equal(await again.checkpoint(KAFKA), 13n);
+        t.equal(await again.kafkaPublished('evt-1'), true);
+        t.equal((await again.emailRecord('evt-1'))?.result, 'sent');
+        t.equal((await again.claimJournal('x', 0, 1, 10)).length, 1);
+      } finally {
+        await again.close();
+      }
+    });
+  });
+}
