@@ -3,14 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { damageIn, quickCheck } from '../storage/damaged-storage.js';
+import { openInWalMode } from '../storage/open-in-wal-mode.js';
 
 export function openSqliteCheckpointStore(dataDir: string, check = true): CheckpointStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'checkpoints.db');
   let db: Database.Database | undefined;
   try {
-    db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    db = openInWalMode(file);
+    db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = FULL');
     db.exec(`
       CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);

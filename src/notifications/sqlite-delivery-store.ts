@@ -2,6 +2,7 @@
 // checkpoints are what stop a resend, so they must survive power loss as well as a crash, and the
 // volume (a few rows per order) makes an fsync per commit cheap.
 import Database from 'better-sqlite3';
+import { openInWalMode } from '../storage/open-in-wal-mode.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
@@ -310,25 +311,6 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       db.close();
     },
   };
-}
-
-/**
- * Two replicas starting at once on a new data directory both switch the new file to WAL; SQLite answers
- * one of them SQLITE_BUSY at once, without waiting on the busy timeout. Try again for a few seconds.
- */
-function openInWalMode(file: string): Database.Database {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const db = new Database(file);
-    try {
-      db.pragma('journal_mode = WAL');
-      return db;
-    } catch (error) {
-      db.close();
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up only: a synchronous pause is fine
-    }
-  }
 }
 
 function toDelivery(row: DeliveryRow): StoredWebhookDelivery {

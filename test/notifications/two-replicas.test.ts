@@ -9,7 +9,6 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
 import { appendPlannedOrder, SECRET } from './support/order-fixtures.js';
 import { killReplicas, mailEventId, startReplica, type Replica } from './support/replica-process.js';
-import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
 import { startSmtpReceiver } from './support/smtp-receiver.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -34,9 +33,8 @@ t.test('two processes on one data directory: every webhook, e-mail and Kafka mes
   const emails = () => smtp.received.map((mail) => mailEventId(mail.raw) ?? '?');
   const kafkaBy: [string[], string[]] = [[], []];
   const args = { dataDir, webhookUrl: receiver.url(), secret: SECRET, smtpUrl: smtp.url };
-  // checkpoints.db exists before the replicas start, as after any first start: two processes creating it
-  // at the same moment may see SQLITE_BUSY from its switch to WAL (the delivery store retries that).
-  await openSqliteCheckpointStore(dataDir).close();
+  // both replicas create checkpoints.db and notifications.db at the same moment: each store retries
+  // SQLite's SQLITE_BUSY from the switch to WAL
   t.teardown(killReplicas);
   const replicas: Replica[] = await Promise.all(kafkaBy.map((kafka) => startReplica(args, kafka)));
 

@@ -1,0 +1,22 @@
+// Opening an embedded SQLite file that another process may be creating at the same moment.
+import Database from 'better-sqlite3';
+
+/**
+ * Two replicas starting at once on a new data directory both switch the new file to WAL; SQLite answers
+ * one of them SQLITE_BUSY at once, without waiting on the busy timeout. Try again for a few seconds.
+ */
+export function openInWalMode(file: string): Database.Database {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      return db;
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up only: a synchronous pause is fine
+    }
+  }
+}
+
