@@ -12,7 +12,7 @@ import { followLog, type Log } from '../eventstore/follow-log.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
 import { utcTimestamp } from '../orders/clock.js';
-import { handleOrderCommand } from '../orders/handle-order-command.js';
+import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import type { OrderPlan } from '../planner/plan-types.js';
 import { compactPlan, expandPlan } from '../planner/plan-storage.js';
@@ -23,7 +23,7 @@ import { lengthToMm } from '../planner/units.js';
 import {
   consolidationStream, parentReference, type ConsolidationClosed, type ConsolidationEvent, type ConsolidationOpened, type ConsolidationPlanned,
 } from './consolidation-events.js';
-import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand } from './consolidation-decider.js';
+import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand, type ConsolidationState } from './consolidation-decider.js';
 import { consolidates, windowKey } from '../orders/consolidation-rule.js';
 import { parentOrderEvents } from './parent-order.js';
 
@@ -69,6 +69,8 @@ interface Window {
   timer?: NodeJS.Timeout;
   /** Its steps, one after the other. */
   chain: Promise<void>;
+  /** The order streams its closing listed, once known. */
+  closedList?: Set<string>;
 }
 
 const epochOf = (timestamp: string): number => Date.parse(`${timestamp}Z`);
@@ -111,16 +113,17 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     void run.finally(() => work.delete(run));
   };
 
-  async function command(stream: string, cmd: ConsolidationCommand): Promise<void> {
+  /** Decides on the window's stream and appends; answers the window's state after it. */
+  async function command(stream: string, cmd: ConsolidationCommand): Promise<ConsolidationState> {
     for (let attempt = 1; ; attempt++) {
       const history = await store.readStream(stream);
       const state = history.reduce((s, e) => evolveConsolidation(s, e as unknown as ConsolidationEvent), initialConsolidationState());
       const events = decideConsolidation(cmd, state);
-      if (events.length === 0) return;
+      if (events.length === 0) return state;
       const last = history.at(-1);
       try {
         await store.append(stream, events, last ? exactly(last.revision) : NO_STREAM);
-        return;
+        return events.reduce(evolveConsolidation, state);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevision) || attempt >= 5) throw error;
       }
@@ -152,7 +155,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     w.status = 'closed';
     if (openByKey.get(w.key) === w.id) openByKey.delete(w.key);
     const orders = w.members.map(({ stream, service_ref }) => ({ stream, service_ref }));
-    background(w, () => command(w.id, { type: 'Close', data: { consolidation: w.id, reason, closed_at: utcTimestamp(), orders } }));
+    background(w, async () => { await command(w.id, { type: 'Close', data: { consolidation: w.id, reason, closed_at: utcTimestamp(), orders } }); });
   }
 
   async function onSubmitted(event: RecordedEvent): Promise<void> {
@@ -163,34 +166,49 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       return;
     }
     positionsOf.set(event.stream, event.position);
-    // the open window of its group, lane and mode, or a new one named after this order
-    let id = openByKey.get(windowKey(submitted));
-    if (id === undefined || windows.get(id)?.status !== 'open') {
-      id = consolidationStream(submitted.service_ref);
-      const opened: ConsolidationOpened['data'] = {
-        consolidation: id, company_group: submitted.company_group, lane_id: submitted.lane.id,
-        transportation_mode: submitted.order.transportation_mode, window_seconds: submitted.lane.consolidation_window_seconds!,
-        opened_at: submitted.submitted_at, closes_at: isoOf(epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000),
-      };
-      windowFor(id, submitted);
-      await command(id, { type: 'Open', data: opened });
-    }
-    const joined = await handleOrderCommand(store, event.stream, { type: 'JoinConsolidation', data: { consolidation: id, joined_at: utcTimestamp() } });
-    if (!joined.ok) throw new Error(`consolidation: ${event.stream}: ${JSON.stringify(joined.errors)}`);
-    // a replay or another instance may have put it elsewhere before: the order's stream says where
-    const first = joined.events[0];
-    const actual = (first?.type === 'OrderJoinedConsolidation' ? first.data.consolidation : joined.state.consolidation) ?? id;
-    const w = windows.get(actual);
-    if (!w || joined.state.status !== 'submitted') {
-      finish(event.position); // planned already
+    const before = orderStateOf(await store.readStream(event.stream));
+    if (before.status !== 'submitted') {
+      finish(event.position); // planned already (a replay)
+      positionsOf.delete(event.stream);
       return;
     }
-    if (w.status !== 'open') {
-      // joined a window that closed without it (two instances raced): planned alone
-      if (!w.members.some((m) => m.stream === event.stream)) background(w, () => planAlone(event.stream, event.position));
-      return;
+    // the window it joined (a replay), else the open window of its group, lane and mode, else a new
+    // one named after this order
+    let id = before.consolidation;
+    if (id === undefined) {
+      id = openByKey.get(windowKey(submitted));
+      if (id === undefined || windows.get(id)?.status !== 'open') {
+        id = consolidationStream(submitted.service_ref);
+        const opened: ConsolidationOpened['data'] = {
+          consolidation: id, company_group: submitted.company_group, lane_id: submitted.lane.id,
+          transportation_mode: submitted.order.transportation_mode, window_seconds: submitted.lane.consolidation_window_seconds!,
+          opened_at: submitted.submitted_at, closes_at: isoOf(epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000),
+        };
+        const opening = windowFor(id, submitted);
+        // read again after a crash, the window may be past open already: then no new order joins it
+        const state = await command(id, { type: 'Open', data: opened });
+        if (state.status !== 'open') {
+          opening.status = state.status === 'planned' ? 'planned' : 'closed';
+          if (state.closed) opening.closedList = new Set(state.closed.orders.map((o) => o.stream));
+          clearTimeout(opening.timer);
+          if (openByKey.get(opening.key) === opening.id) openByKey.delete(opening.key);
+        }
+      }
+      const joined = await handleOrderCommand(store, event.stream, { type: 'JoinConsolidation', data: { consolidation: id, joined_at: utcTimestamp() } });
+      if (!joined.ok) throw new Error(`consolidation: ${event.stream}: ${JSON.stringify(joined.errors)}`);
+      // another instance may have put it elsewhere meanwhile: the order's stream says where
+      const first = joined.events[0];
+      id = (first?.type === 'OrderJoinedConsolidation' ? first.data.consolidation : joined.state.consolidation) ?? id;
     }
+    const w = windows.get(id) ?? windowFor(id, submitted);
     if (w.members.some((m) => m.stream === event.stream)) return;
+    if (w.status !== 'open' && w.closedList) {
+      // joined a window that closed without it (two instances raced): planned alone; one in the list
+      // is planned with the window
+      if (!w.closedList.has(event.stream)) background(w, () => planAlone(event.stream, event.position));
+      return;
+    }
+    // (a window closed but not yet read back takes it too: its closing event says whether it is in)
     w.members.push({ stream: event.stream, service_ref: submitted.service_ref, position: event.position });
     w.cargo += cargoVolume(submitted);
     w.room = Math.max(w.room, containersVolume(submitted));
@@ -210,6 +228,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       if (openByKey.get(w.key) === w.id) openByKey.delete(w.key);
       // the closed list is what is planned; positions come from the orders read since the checkpoint
       const listed = new Set(e.data.orders.map((o) => o.stream));
+      w.closedList = listed;
       for (const m of w.members) {
         if (!listed.has(m.stream)) background(w, () => planAlone(m.stream, m.position));
       }
@@ -274,7 +293,10 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     } else {
       for (const [i, m] of closedOrders.entries()) await record(m.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
     }
-    for (const m of closedOrders) if (m.position >= 0n) finish(m.position);
+    for (const m of closedOrders) {
+      if (m.position >= 0n) finish(m.position);
+      positionsOf.delete(m.stream);
+    }
     windows.delete(w.id);
   }
 
@@ -288,6 +310,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     const plan = await planner.plan({ lane: submitted.lane, order: submitted.order });
     await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
     finish(position);
+    positionsOf.delete(stream);
   }
 
   const follower = await followLog({

@@ -91,6 +91,16 @@ for (const killWhen of ['the window is open', 'the window has closed', 'the wind
     t.equal(o.parents.length, 1, 'one parent');
     t.equal(o.into, 3, 'all three children planned into it');
     t.equal(o.events.filter((e) => e.type === 'ConsolidationPlanned').length, 1, 'the window planned once');
+
+    // orders after the restart open a window of their own, whatever the log replayed
+    await submitThree(await running.url, 'AFTER');
+    await eventually(async () => {
+      const after = await outcome(dataDir);
+      return after.children.length === 6 && after.children.every((s) => after.planned.get(s) === 1) && after.parents.length === 2;
+    }, 30_000);
+    const after = await outcome(dataDir);
+    t.ok(after.children.every((s) => after.planned.get(s) === 1), 'the later orders are planned once too');
+    t.equal(after.parents.length, 2, 'under a second parent');
     await kill(running.child);
   });
 }
