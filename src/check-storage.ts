@@ -54,8 +54,8 @@ export interface StoragePorts {
   readModelName: string;
   checkpoints: CheckpointStore;
   checkpointsName: string;
-  /** Checkpoints kept elsewhere (the notification consumers'), without a log identity. */
-  otherConsumers: { name: string; load(): Promise<ReadonlyMap<string, bigint>> }[];
+  /** Checkpoints kept elsewhere (the notification consumers'), with the identity of their log. */
+  otherConsumers: { name: string; load(): Promise<ReadonlyMap<string, bigint>>; logIdentity(): Promise<string | undefined>; bindToLog(logId: string): Promise<void> }[];
   log: (message: string) => void;
 }
 
@@ -72,7 +72,7 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
     readModel: { name: ports.readModelName, checkpoint: await orders.checkpoint(), logId: await orders.logIdentity(), highestOrderId: await orders.highestOrderId() },
     consumers: [
       { name: ports.checkpointsName, logId: await checkpoints.logIdentity(), checkpoints: await checkpoints.all() },
-      ...(await Promise.all(ports.otherConsumers.map(async ({ name, load }) => ({ name, logId: undefined, checkpoints: await load() })))),
+      ...(await Promise.all(ports.otherConsumers.map(async ({ name, load, logIdentity }) => ({ name, logId: await logIdentity(), checkpoints: await load() })))),
     ],
   };
   const decision = decideStorage(facts);
@@ -81,5 +81,9 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
     ports.log(`${decision.rebuildReadModel}: rebuilding it from the log`);
     await orders.reset();
   }
-  if (facts.log.firstEventId !== undefined && facts.consumers[0]!.logId === undefined) await checkpoints.bindToLog(facts.log.firstEventId);
+  const firstEventId = facts.log.firstEventId;
+  if (firstEventId !== undefined) {
+    if (facts.consumers[0]!.logId === undefined) await checkpoints.bindToLog(firstEventId);
+    for (const [i, other] of ports.otherConsumers.entries()) if (facts.consumers[i + 1]!.logId === undefined) await other.bindToLog(firstEventId);
+  }
 }

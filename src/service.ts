@@ -65,7 +65,12 @@ export async function startService(config: Config, logger: Logger = createLogger
       readModelName: names.readModel,
       checkpoints,
       checkpointsName: names.checkpoints,
-      otherConsumers: [{ name: names.notifications, load: () => notificationCheckpoints(deliveries) }],
+      otherConsumers: [{
+        name: names.notifications,
+        load: () => notificationCheckpoints(deliveries),
+        logIdentity: () => deliveries.logIdentity(),
+        bindToLog: (logId) => deliveries.bindToLog(logId),
+      }],
       log: (message) => logger.warn(message),
     });
   } catch (error) {

@@ -75,6 +75,9 @@ export interface JournalEntry extends JournalEvent {
 }
 
 export interface DeliveryStore {
+  /** The id of the first event of the log its checkpoints count in; undefined until bound. */
+  logIdentity(): Promise<string | undefined>;
+  bindToLog(logId: string): Promise<void>;
   checkpoint(consumer: string): Promise<bigint | undefined>;
   /** Moves a checkpoint forward; a lower position than the stored one is ignored. */
   saveCheckpoint(consumer: string, position: bigint): Promise<void>;

@@ -31,6 +31,7 @@ export const DELIVERY_COLLECTIONS = {
   kafkaPublished: 'kafka_published',
   journal: 'notification_journal',
   counters: 'notification_counters',
+  logIdentity: 'notification_log_identity',
 } as const;
 
 interface CheckpointDoc {
@@ -127,6 +128,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   const kafkaPublished = db.collection<PublishedDoc>(DELIVERY_COLLECTIONS.kafkaPublished, options);
   const journal = db.collection<JournalDoc>(DELIVERY_COLLECTIONS.journal, options);
   const counters = db.collection<CounterDoc>(DELIVERY_COLLECTIONS.counters, options);
+  const identity = db.collection<{ _id: string; log_id: string }>(DELIVERY_COLLECTIONS.logIdentity, options);
 
   // Idempotent: every replica runs this at start.
   await deliveries.createIndexes([
@@ -204,6 +206,12 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   const withoutLog = { projection: { attempt_log: 0 } } as const;
 
   return {
+    async logIdentity() {
+      return (await identity.findOne({ _id: 'log' }))?.log_id;
+    },
+    async bindToLog(logId) {
+      await identity.updateOne({ _id: 'log' }, { $set: { log_id: logId } }, { upsert: true });
+    },
     async checkpoint(consumer) {
       const document = await checkpoints.findOne({ _id: consumer });
       return document ? fromStoredPosition(document.position) : undefined;

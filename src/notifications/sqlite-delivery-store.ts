@@ -56,6 +56,8 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   db.defaultSafeIntegers(true);
   db.exec(`
     CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
+    -- log_id: the id of the log's first event, naming the log the checkpoints count in
+    CREATE TABLE IF NOT EXISTS log_identity (only INTEGER PRIMARY KEY CHECK (only = 1), log_id TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS webhook_deliveries (
       id INTEGER PRIMARY KEY,
       envelope_id TEXT NOT NULL,
@@ -304,6 +306,12 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     async restore(state) {
       open();
       restore.immediate(state, Date.now());
+    },
+    async logIdentity() {
+      return db.prepare<[], string>('SELECT log_id FROM log_identity').pluck().get();
+    },
+    async bindToLog(logId) {
+      db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id').run(logId);
     },
     async close() {
       if (closed) return;

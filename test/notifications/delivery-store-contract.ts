@@ -27,6 +27,13 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         await body(t, opened);
       });
 
+    test('the log it belongs to: none until bound, then the one bound', async (t, { store }) => {
+      t.equal(await store.logIdentity(), undefined);
+      await store.bindToLog('evt-first-of-log-a');
+      t.equal(await store.logIdentity(), 'evt-first-of-log-a');
+      t.equal(await store.isEmpty(), true, 'an identity alone leaves the store empty (a restore still runs)');
+    });
+
     test('checkpoints: none at first, only forward, exact 64-bit positions', async (t, { store }) => {
       t.equal(await store.isEmpty(), true, 'a new store is empty');
       t.equal(await store.checkpoint(EMAIL), undefined);

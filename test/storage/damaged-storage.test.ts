@@ -121,6 +121,21 @@ t.test('read-model checkpoint past the log: rebuilt, and a new order is found at
   t.match(started.output(), /past the end of .*events\.db.*rebuilding it from the log/);
 });
 
+t.test('notifications.db of another log: start-up stops with a one-line reason rather than skip or repeat announcements', async (t) => {
+  const dir = copyOfData(t);
+  const db = new Database(join(dir, 'notifications.db'));
+  db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id').run('evt-of-another-log');
+  db.close();
+  const started = await startChild(dir);
+  if ('child' in started) {
+    await stopChild(started.child);
+    return t.fail('started with notifications of another log');
+  }
+  t.equal(started.exitCode, 1);
+  t.equal(started.stderr.trim().split('\n').length, 1, `one line: ${started.stderr}`);
+  t.match(started.stderr, /^Not starting: .*notifications\.db belongs to another event log than .*events\.db/);
+});
+
 t.test('events.db deleted while derived data exists: start-up stops with a one-line reason, ids are not reused', async (t) => {
   const dir = copyOfData(t);
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, 'events.db' + suffix), { force: true });
