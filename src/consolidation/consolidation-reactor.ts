@@ -85,6 +85,8 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const marks = new CompletionMark();
   const positionsOf = new Map<string, bigint>(); // order stream -> its OrderSubmitted position
   const work = new Set<Promise<void>>();
+  let lastHandled: bigint | undefined;
+  let lastTaken: bigint | undefined;
   let saving: Promise<void> = Promise.resolve();
 
   const finish = (position: bigint): void => {
@@ -160,7 +162,10 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
 
   async function onSubmitted(event: RecordedEvent): Promise<void> {
     const submitted = event.data as OrderSubmitted['data'];
-    marks.take(event.position);
+    if (lastTaken === undefined || event.position > lastTaken) {
+      marks.take(event.position);
+      lastTaken = event.position;
+    }
     if (!consolidates(submitted)) {
       finish(event.position);
       return;
@@ -322,8 +327,11 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     async handle(events) {
       for (const event of events) {
         if (stopping) return;
+        // a batch comes again after a failure (or a resubscription): what was handled stays handled
+        if (lastHandled !== undefined && event.position <= lastHandled) continue;
         if (event.type === 'OrderSubmitted') await onSubmitted(event);
         else onConsolidationEvent(event);
+        lastHandled = event.position;
       }
     },
     log,
