@@ -22,6 +22,8 @@ export interface ViewerData {
   pallet_skus: Record<string, string[]>;
 }
 
+const OTHER_ORDERS_COLOUR = '#c9c9c9';
+
 const LEGEND_KIND: Record<string, string> = { sku: 'SKU', pre_built: 'Pre-built pallet', loose_box: 'Loose box' };
 
 export function viewerDataOf(submitted: OrderSubmitted['data'], plan: OrderPlan): ViewerData {
@@ -43,6 +45,19 @@ export function viewerDataOf(submitted: OrderSubmitted['data'], plan: OrderPlan)
     legend.push({ label: `${LEGEND_KIND[kind ?? ''] ?? kind}: ${label}`, colour });
   }
   if ([...palletColours.values()].includes(MIXED_PALLET_COLOUR)) legend.push({ label: 'Pallet of mixed SKUs', colour: MIXED_PALLET_COLOUR });
+  // A child of a consolidated shipment sees the shared containers with its own cargo in colour and the
+  // other orders' cargo grey; the parent sees everything in colour.
+  if (submitted.consolidated_orders === undefined) {
+    let others = 0;
+    for (const container of plan.containers) {
+      for (const p of container.placements) {
+        if (p.order === undefined || p.order === submitted.service_ref) continue;
+        placements[p.ref] = OTHER_ORDERS_COLOUR;
+        others += 1;
+      }
+    }
+    if (others > 0) legend.push({ label: 'Other orders in the shared container', colour: OTHER_ORDERS_COLOUR });
+  }
   return {
     load_plan: loadPlan,
     supplier: submitted.order.supplier_name,

@@ -62,6 +62,16 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
     t.equal(mine.length, contents.length, `${reference}: its pallets are marked in the shared container`);
   }
 
+  // the child's 3D viewer: its own cargo in colour, the other orders' grey
+  const childPlan = (await service.request('GET', '/api/v1/orders/load-plan/?order=C-2')).body;
+  const page = await (await fetch(childPlan.viewer_url)).text();
+  const data = JSON.parse(/<script type="application\/json" id="viewer-data">(.*?)<\/script>/s.exec(page)![1]!);
+  const shared = data.load_plan.containers[0].placements as { ref: string; order: string }[];
+  const grey = data.legend.find((l: { label: string }) => /Other orders/.test(l.label))?.colour;
+  t.ok(grey, 'the legend names the other orders\' cargo');
+  t.ok(shared.filter((p) => p.order !== children[1].service_ref).every((p) => data.colours.placements[p.ref] === grey), 'other orders grey');
+  t.ok(shared.filter((p) => p.order === children[1].service_ref).every((p) => data.colours.placements[p.ref] !== grey), 'its own in colour');
+
   // the child's PDF shows the shared container and names each item's order
   const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=C-2`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
   t.equal(pdf.status, 200);
