@@ -11,7 +11,7 @@ import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
-import { utcTimestamp } from '../orders/clock.js';
+import { formatMicros, utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import type { OrderPlan } from '../planner/plan-types.js';
@@ -25,7 +25,7 @@ import {
 } from './consolidation-events.js';
 import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand, type ConsolidationState } from './consolidation-decider.js';
 import { consolidates, windowKey } from '../orders/consolidation-rule.js';
-import { parentOrderEvents } from './parent-order.js';
+import { mergedLane, parentOrderEvents } from './parent-order.js';
 
 const CONSUMER = 'consolidation';
 
@@ -74,7 +74,6 @@ interface Window {
 }
 
 const epochOf = (timestamp: string): number => Date.parse(`${timestamp}Z`);
-const isoOf = (ms: number): string => new Date(ms).toISOString().replace('Z', '').replace(/\.(\d{3})$/, '.$1000');
 
 export async function startConsolidationReactor(options: ConsolidationReactorOptions): Promise<ConsolidationReactor> {
   const { store, checkpoints, planner, log } = options;
@@ -187,7 +186,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
         const opened: ConsolidationOpened['data'] = {
           consolidation: id, company_group: submitted.company_group, lane_id: submitted.lane.id,
           transportation_mode: submitted.order.transportation_mode, window_seconds: submitted.lane.consolidation_window_seconds!,
-          opened_at: submitted.submitted_at, closes_at: isoOf(epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000),
+          opened_at: submitted.submitted_at, closes_at: formatMicros((epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000) * 1000),
         };
         const opening = windowFor(id, submitted);
         // read again after a crash, the window may be past open already: then no new order joins it
@@ -346,12 +345,6 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       await saving;
     },
   };
-}
-
-/** The lane as the orders were submitted with it, with every SKU any of them names. */
-function mergedLane(orders: readonly OrderSubmitted['data'][]): OrderSubmitted['data']['lane'] {
-  const items = new Map(orders.flatMap((o) => o.lane.items.map((i) => [i.sku, i] as const)));
-  return { ...orders[0]!.lane, items: [...items.values()] };
 }
 
 /** The order's cargo volume in mm³: units, pre-built pallets and loose boxes as submitted. */

@@ -15,13 +15,12 @@ export function parentOrderEvents(
 ): NewEvent[] {
   const first = children[0]!;
   const refs = children.map((c) => c.service_ref);
-  const items = new Map(children.flatMap((c) => c.lane.items.map((i) => [i.sku, i] as const)));
   const unique = (values: string[]): string[] => [...new Set(values)];
   const submitted: OrderSubmitted['data'] = {
     order_id: parent.order_id,
     service_ref: parent.service_ref,
     company_group: first.company_group,
-    lane: { ...first.lane, items: [...items.values()] },
+    lane: mergedLane(children),
     order: {
       ...first.order,
       reference: parent.reference,
@@ -43,4 +42,10 @@ export function parentOrderEvents(
     plan: compactPlan(together), planned_at: plannedAt,
   };
   return [{ type: 'OrderSubmitted', data: submitted }, { type: 'OrderPlanned', data: planned }];
+}
+
+/** The lane as the orders were submitted with it, with every SKU any of them names. */
+export function mergedLane(orders: readonly OrderSubmitted['data'][]): OrderSubmitted['data']['lane'] {
+  const items = new Map(orders.flatMap((o) => o.lane.items.map((i) => [i.sku, i] as const)));
+  return { ...orders[0]!.lane, items: [...items.values()] };
 }

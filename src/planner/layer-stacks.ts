@@ -6,7 +6,7 @@
 // built (the candidate is dropped and the block search's pallets stand).
 import type { PlacedBox } from './plan-types.js';
 import type { PalletTypeMm, RawPallet, SkuDemand } from './palletize.js';
-import type { SingleSkuPallet } from './single-sku-pallet.js';
+import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
 import { bestGuillotineLayer } from './layer-pattern.js';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
@@ -44,9 +44,8 @@ function strips(boxes: readonly PlacedBox[], type: PalletTypeMm): { x: number; y
 
 /** Columns of `d` exactly `height` tall in the strips, as many as fit in a simple grid. */
 function fillStrips(d: SkuDemand, height: number, free: ReturnType<typeof strips>): PlacedBox[] {
-  const faces: [number, number, number][] = d.upright ? [[d.l, d.w, d.h]] : [[d.l, d.w, d.h], [d.l, d.h, d.w], [d.w, d.h, d.l]];
   let best: PlacedBox[] = [];
-  for (const [a, b, h] of faces) {
+  for (const [a, b, h] of stances(d)) {
     const levels = Math.round(height / h);
     if (levels < 1 || levels * h !== height) continue;
     for (const [fl, fw] of [[a, b], [b, a]] as const) {
@@ -108,10 +107,9 @@ const MAX_COMBINATIONS = 81;
 
 /** One layer per face the SKU may stand on (the best guillotine layer), densest first, at most three. */
 function layerOptions(d: SkuDemand, type: PalletTypeMm): PlacedBox[][] {
-  const faces: [number, number, number][] = d.upright ? [[d.l, d.w, d.h]] : [[d.l, d.w, d.h], [d.l, d.h, d.w], [d.w, d.h, d.l]];
   const out: { boxes: PlacedBox[]; density: number }[] = [];
-  for (const [a, b, h] of faces) {
-    if (h > type.loadHeight || out.some((o) => o.boxes[0]!.h === h) || (type.l * type.w) / (a * b) > 2_000) continue;
+  for (const [a, b, h] of stances(d)) {
+    if (h > type.loadHeight || (type.l * type.w) / (a * b) > 2_000) continue;
     const spots = bestGuillotineLayer(type.l, type.w, a, b);
     if (spots.length === 0 || spots.length > d.units) continue;
     out.push({ boxes: spots.map((s) => ({ ...s, z: 0, h })), density: spots.length / h });

@@ -34,16 +34,24 @@ function stacking(bottom: boolean, top: boolean, stackClass: number): Pick<WireB
   return { policy: bottom ? StackPolicy.Base : StackPolicy.None, canTop: top, stackClass };
 }
 
+/**
+ * The refs of each row's items, "<name> #k": rows sharing a name number their items on from the
+ * earlier row's, so every ref of one kind is unique.
+ */
+export function rowRefs(rows: readonly { name: string; count: number }[]): string[][] {
+  const numbered = new Map<string, number>();
+  return rows.map(({ name, count }) => {
+    const first = numbered.get(name) ?? 0;
+    numbered.set(name, first + count);
+    return Array.from({ length: count }, (_, k) => `${name} #${first + k + 1}`);
+  });
+}
+
 function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[]): CargoGroup[] {
   const { length: lu, weight: wu } = lane.units;
   const groups: CargoGroup[] = [];
-  // rows sharing a name number their items on from the earlier row's, so every ref is unique
-  const numbered = new Map<string, number>();
-  const refsFor = (kind: PlacementKind, name: string, count: number): string[] => {
-    const first = numbered.get(`${kind}:${name}`) ?? 0;
-    numbered.set(`${kind}:${name}`, first + count);
-    return Array.from({ length: count }, (_, k) => `${name} #${first + k + 1}`);
-  };
+  const preBuiltRefs = rowRefs(preBuilts);
+  const looseBoxRefs = rowRefs(looseBoxes);
   // identical pallets make one type, so the search can treat them as interchangeable
   const palletGroups = new Map<string, CargoGroup>();
   for (const p of pallets) {
@@ -59,15 +67,15 @@ function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preB
     g.refs.push(p.pallet_index);
     g.wire.count++;
   }
-  for (const b of preBuilts) {
-    groups.push({ kind: 'pre_built', name: b.name, refs: refsFor('pre_built', b.name, b.count), wire: {
+  for (const [i, b] of preBuilts.entries()) {
+    groups.push({ kind: 'pre_built', name: b.name, refs: preBuiltRefs[i]!, wire: {
       l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
       weightG: weightToG(b.weight, wu, 'up'), count: b.count,
       orientations: b.rotation_x ? UPRIGHT_ORIENTATIONS : FIXED_ORIENTATION,
       ...stacking(b.double_stacked_bottom, b.double_stacked_top, PALLET_CLASS) } });
   }
-  for (const b of looseBoxes) {
-    groups.push({ kind: 'loose_box', name: b.name, refs: refsFor('loose_box', b.name, b.count), wire: {
+  for (const [i, b] of looseBoxes.entries()) {
+    groups.push({ kind: 'loose_box', name: b.name, refs: looseBoxRefs[i]!, wire: {
       l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
       weightG: weightToG(b.weight, wu, 'up'), count: b.count, orientations: looseBoxOrientations(b),
       ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS) } });

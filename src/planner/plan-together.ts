@@ -4,7 +4,7 @@
 // Both answers come back, so that the caller can keep the joint plan only when it saves containers.
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderContainer, SubmitOrderPayload } from '../orders/submit-order-payload.js';
-import { loadOrderContainers } from './load-containers.js';
+import { loadOrderContainers, rowRefs } from './load-containers.js';
 import { DEFAULT_SEED, planOrder } from './plan-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type { OrderPlan, PlanLimits, PlannedPallet } from './plan-types.js';
@@ -41,16 +41,12 @@ export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: Pl
   const palletsOf = alone.map((plan) => plan.pallets.map((p) => ({ ...p, pallet_index: `AP${++next}` })));
   const owner = new Map<string, string>();
   palletsOf.forEach((pallets, i) => pallets.forEach((p) => owner.set(p.pallet_index, input.orders[i]!.service_ref)));
-  // pre-built and loose-box rows sharing a name number on from the earlier row's (load-containers.ts)
-  const numbered = new Map<string, number>();
-  for (const { service_ref, order } of input.orders) {
-    for (const [kind, rows] of [['pre_built', order.pre_builts], ['loose_box', order.loose_boxes]] as const) {
-      for (const row of rows) {
-        const first = numbered.get(`${kind}:${row.name}`) ?? 0;
-        numbered.set(`${kind}:${row.name}`, first + row.count);
-        for (let k = 1; k <= row.count; k++) owner.set(`${kind}:${row.name} #${first + k}`, service_ref);
-      }
-    }
+  // pre-built and loose-box refs as the loader numbers them over all the orders' rows
+  for (const kind of ['pre_built', 'loose_box'] as const) {
+    const rows = input.orders.flatMap(({ service_ref, order }) => (kind === 'pre_built' ? order.pre_builts : order.loose_boxes).map((row) => ({ row, service_ref })));
+    rowRefs(rows.map(({ row }) => row)).forEach((refs, i) => {
+      for (const ref of refs) owner.set(`${kind}:${ref}`, rows[i]!.service_ref);
+    });
   }
 
   const loaded = loadOrderContainers(

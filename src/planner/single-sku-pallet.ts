@@ -33,7 +33,7 @@ export interface SingleSkuPallet {
 const MAX_LAYER_UNITS = 20_000;
 
 /** The faces a unit may stand on, as [footprint a, footprint b, height]; an upright one only its base. */
-function stances(u: UnitSize): [number, number, number][] {
+export function stances(u: Pick<UnitSize, 'l' | 'w' | 'h' | 'upright'>): [number, number, number][] {
   const all: [number, number, number][] = [[u.l, u.w, u.h], [u.l, u.h, u.w], [u.w, u.h, u.l]];
   return u.upright ? all.slice(0, 1) : all.filter((s, i) => all.findIndex((o) => o[2] === s[2]) === i);
 }
