@@ -88,10 +88,26 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   let lastTaken: bigint | undefined;
   let saving: Promise<void> = Promise.resolve();
 
+  // Most orders are finished the moment they are read (no window on their lane): a first start on a
+  // long log would write the checkpoint once per order. One write at a time, always the newest mark.
+  let unsaved: bigint | undefined;
   const finish = (position: bigint): void => {
     const mark = marks.finish(position);
     if (mark === undefined || stopping) return;
-    saving = saving.then(() => checkpoints.save(CONSUMER, mark)).catch((error: unknown) => log('consolidation: saving the checkpoint failed', error, 'warn'));
+    const idle = unsaved === undefined;
+    unsaved = mark;
+    if (!idle) return;
+    saving = saving.then(async () => {
+      while (unsaved !== undefined) {
+        const next = unsaved;
+        try {
+          await checkpoints.save(CONSUMER, next);
+        } catch (error) {
+          log('consolidation: saving the checkpoint failed', error, 'warn');
+        }
+        if (unsaved === next) unsaved = undefined;
+      }
+    });
   };
 
   /** Runs a step off the log's handler, after the window's earlier steps; a failure is logged and retried. */
