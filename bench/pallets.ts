@@ -10,6 +10,7 @@ import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { validatePlan } from '../src/planner/validate-plan.js';
 import { orderDemand, palletTypeMm } from '../src/planner/palletize.js';
 import { palletLowerBound } from '../src/planner/pallet-lower-bound.js';
+import { palletizations } from '../src/planner/palletizations.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { EUR, GMA, seededOrder } from './lib/seeded-orders.js';
 
@@ -38,6 +39,7 @@ const wasm = new PlannerWasm();
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
 const ratios: number[] = [];
 const chosenRatios: number[] = [];
+const fewestRatios: number[] = [];
 const times: number[] = [];
 const cpuTimes: number[] = [];
 let timeLimited = 0;
@@ -64,10 +66,19 @@ for (let k = 0; k < orders; k++) {
   const chosenBound = chosen.length > 0 ? palletLowerBound(orderDemand(input.lane, input.order.order_items), chosen.map((t) => palletTypeMm(input.lane, t))) : plan.metrics.pallet_lower_bound;
   const chosenRatio = chosenBound > 0 ? plan.metrics.pallet_count / chosenBound : 1;
   chosenRatios.push(chosenRatio);
+  // the palletizer alone: the fewest pallets among the palletizations the plan chose from, each
+  // searched as the plan searched it (same seed, the plan's share of the time)
+  const demand = orderDemand(input.lane, input.order.order_items);
+  const types = input.lane.pallet_types.map((t) => palletTypeMm(input.lane, t));
+  const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, input.seed ?? 1);
+  // the plan's own is one of them (a search the clock cut short can differ from one run to the next)
+  const fewest = Math.min(plan.metrics.pallet_count, ...options.filter((o) => o.unplaced.length === 0).map((o) => o.pallets.length));
+  fewestRatios.push(fewest / plan.metrics.pallet_lower_bound);
   times.push(ms);
   const row = {
     seed: firstSeed + k, pallets_by_type: typesUsed(plan), skus: input.lane.items.length, units: plan.metrics.units,
     pallets: plan.metrics.pallet_count, lower_bound: plan.metrics.pallet_lower_bound, ratio, lower_bound_chosen_types: chosenBound, ratio_chosen_types: chosenRatio,
+    fewest_pallets: fewest, ratio_fewest: fewest / plan.metrics.pallet_lower_bound,
     unpalletized: plan.metrics.units - plan.metrics.units_palletized, containers: plan.metrics.container_count, ms, time_limited: plan.metrics.time_limited, violations: v.length,
   };
   unpalletized += row.unpalletized;
@@ -77,6 +88,7 @@ for (let k = 0; k < orders; k++) {
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 process.stderr.write(
   `${orders} orders: pallets / lower bound mean ${mean(ratios).toFixed(3)} max ${Math.max(...ratios).toFixed(3)}; ` +
+    `the palletizer's fewest pallets (before the plan trades pallets for containers) / lower bound mean ${mean(fewestRatios).toFixed(3)} max ${Math.max(...fewestRatios).toFixed(3)}; ` +
     `against the bound on the pallet types each plan chose mean ${mean(chosenRatios).toFixed(3)} max ${Math.max(...chosenRatios).toFixed(3)}; ms per order mean ${mean(times).toFixed(0)} max ${Math.max(...times).toFixed(0)} (CPU ${mean(cpuTimes).toFixed(0)} / ${Math.max(...cpuTimes).toFixed(0)}); time-limited ${timeLimited}; units left off pallets ${unpalletized}; violations ${violations}\n`,
 );
 
