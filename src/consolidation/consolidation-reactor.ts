@@ -17,7 +17,7 @@ import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import type { OrderPlan } from '../planner/plan-types.js';
 import { compactPlan, expandPlan } from '../planner/plan-storage.js';
 import type { TogetherInput, TogetherPlans } from '../planner/plan-together.js';
-import { CompletionMark } from '../planner/fair-queue.js';
+import { CompletionMark } from '../planner/completion-mark.js';
 import { containerSpec } from '../planner/containers.js';
 import { lengthToMm } from '../planner/units.js';
 import {
@@ -33,8 +33,9 @@ const CONSUMER = 'consolidation';
 export const FULL_SHARE = 0.85;
 
 export interface ConsolidationPlanner {
-  plan(input: { lane: OrderSubmitted['data']['lane']; order: OrderSubmitted['data']['order'] }): Promise<OrderPlan>;
-  planTogether(input: TogetherInput): Promise<TogetherPlans>;
+  // `group`: the orders' company group; the planner serves groups in turn
+  plan(input: { lane: OrderSubmitted['data']['lane']; order: OrderSubmitted['data']['order'] }, group: string): Promise<OrderPlan>;
+  planTogether(input: TogetherInput, group: string): Promise<TogetherPlans>;
 }
 
 export interface ConsolidationReactorOptions {
@@ -270,10 +271,10 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     const planned_at = utcTimestamp();
     let data: ConsolidationPlanned['data'];
     if (orders.length < 2) {
-      const alone = await Promise.all(orders.map((o) => planner.plan({ lane: o.lane, order: o.order })));
+      const alone = await Promise.all(orders.map((o) => planner.plan({ lane: o.lane, order: o.order }, o.company_group)));
       data = { consolidation: w.id, decision: 'alone', containers_together: null, containers_alone: alone.reduce((s, p) => s + p.containers.length, 0), planned_at, parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [] };
     } else {
-      const plans = await planner.planTogether({ lane: mergedLane(orders), orders: orders.map((o) => ({ service_ref: o.service_ref, order: o.order })) });
+      const plans = await planner.planTogether({ lane: mergedLane(orders), orders: orders.map((o) => ({ service_ref: o.service_ref, order: o.order })) }, orders[0]!.company_group);
       const aloneContainers = plans.alone.reduce((s, p) => s + p.containers.length, 0);
       const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
       const saves = plans.together.containers.length < aloneContainers && left(plans.together) <= plans.alone.reduce((s, p) => s + left(p), 0);
@@ -327,7 +328,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
 
   async function planAlone(stream: string, position: bigint): Promise<void> {
     const submitted = await submittedOf(stream);
-    const plan = await planner.plan({ lane: submitted.lane, order: submitted.order });
+    const plan = await planner.plan({ lane: submitted.lane, order: submitted.order }, submitted.company_group);
     await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
     finish(position);
     positionsOf.delete(stream);

@@ -25,8 +25,11 @@ export class PdfRenderer {
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
   async render(orderStream: RecordedEvent[], options: PdfRenderOptions = {}): Promise<Buffer> {
+    // company groups take turns for the render threads: one group's burst of downloads and e-mails
+    // does not hold up another's
+    const group = (orderStream[0]?.data as { company_group?: string } | undefined)?.company_group ?? '';
     // A Buffer crosses the thread boundary as a plain Uint8Array.
-    const bytes = await this.pool.run<Uint8Array>({ events: orderStream, options } satisfies PdfRenderRequest, RENDER_LIMIT_MS);
+    const bytes = await this.pool.run<Uint8Array>({ events: orderStream, options } satisfies PdfRenderRequest, RENDER_LIMIT_MS, group);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -33,16 +33,17 @@ export class LoadPlanner {
     this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads);
   }
 
-  plan(input: PlanOrderInput): Promise<OrderPlan> {
+  /** `group`: the company group the order belongs to; groups take turns for the planner threads. */
+  plan(input: PlanOrderInput, group = ''): Promise<OrderPlan> {
     const job: PlanJob = { input, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
     // the searches stop themselves at the limit; the grace covers assembling the plan
-    return this.pool.run<OrderPlan>(job, this.timeLimitMs + this.graceMs);
+    return this.pool.run<OrderPlan>(job, this.timeLimitMs + this.graceMs, group);
   }
 
   /** Orders of a consolidation: each alone, and all in shared containers (plan-together.ts). */
-  planTogether(together: TogetherInput): Promise<TogetherPlans> {
+  planTogether(together: TogetherInput, group = ''): Promise<TogetherPlans> {
     const job: PlanJob = { together, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
-    return this.pool.run<TogetherPlans>(job, this.timeLimitMs + this.graceMs);
+    return this.pool.run<TogetherPlans>(job, this.timeLimitMs + this.graceMs, group);
   }
 
   close(): Promise<void> {

@@ -14,13 +14,15 @@ import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
 import type { OrderPlan } from './plan-types.js';
 import { compactPlan } from './plan-storage.js';
-import { CompletionMark, FairQueue } from './fair-queue.js';
+import { FairQueue } from '../workers/fair-queue.js';
+import { CompletionMark } from './completion-mark.js';
 import { consolidates } from '../orders/consolidation-rule.js';
 
 const CONSUMER = 'planning';
 
 export interface OrderPlanner {
-  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }): Promise<OrderPlan>;
+  /** `group`: the order's company group; the planner serves groups in turn. */
+  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }, group: string): Promise<OrderPlan>;
 }
 
 export interface PlanningReactorOptions {
@@ -144,7 +146,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     let result: RecordPlanResult['data'];
     try {
       // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
-      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }));
+      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }, submitted.company_group));
       result = { plan, planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;

@@ -3,6 +3,7 @@
 // its hard time limit has its worker terminated (WebAssembly, for one, cannot be interrupted otherwise)
 // and replaced; the job fails with JobTimeoutError.
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.js';
 
 export class JobTimeoutError extends Error {
   constructor(readonly limitMs: number) {
@@ -30,7 +31,9 @@ export type WorkerReply = { ready: true } | { ok: true; result: unknown } | { ok
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  // one line per company group, served in turn: one group's hundred jobs do not stand in front of
+  // another group's one
+  private readonly queue = new FairQueue<Job>();
   private closed = false;
   /** Set when a worker died before it was ready (a broken build): respawning would only loop. */
   private broken: Error | undefined;
@@ -39,18 +42,19 @@ export class WorkerPool {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
   }
 
-  run<T>(payload: unknown, hardLimitMs: number): Promise<T> {
+  /** `group`: whose work it is; jobs of different groups take turns for the workers. */
+  run<T>(payload: unknown, hardLimitMs: number, group = ''): Promise<T> {
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ payload, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push(group, { payload, hardLimitMs, resolve: resolve as (v: unknown) => void, reject });
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('worker pool closed'));
+    for (const job of this.queue.drain()) job.reject(new Error('worker pool closed'));
     await Promise.all(this.slots.map(async (s) => {
       if (s.timer) clearTimeout(s.timer);
       s.job?.reject(new Error('worker pool closed'));
@@ -109,7 +113,7 @@ export class WorkerPool {
     if (this.closed) return;
     if (!slot.ready) {
       this.broken = new Error(`worker thread failed to start: ${error.message}`);
-      for (const queued of this.queue.splice(0)) queued.reject(this.broken);
+      for (const queued of this.queue.drain()) queued.reject(this.broken);
       return;
     }
     this.slots.splice(i, 0, this.spawn());

@@ -25,3 +25,14 @@ t.test('jobs queue behind a busy pool and all complete', async (t) => {
   const results = await Promise.all([1, 2, 3, 4, 5].map((v) => pool.run<number>({ spin: false, value: v }, 5000)));
   t.same(results, [2, 4, 6, 8, 10]);
 });
+
+t.test("company groups take turns for the workers: one group's queue does not stand in front of another's job", async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 1);
+  t.teardown(() => pool.close());
+  await pool.run({ spin: false, value: 0 }, 5000); // the worker is up: the first job below starts at once
+  const done: string[] = [];
+  const job = (group: string, value: number): Promise<void> =>
+    pool.run<number>({ spin: false, value }, 5000, group).then(() => { done.push(`${group}${value}`); });
+  await Promise.all([job('A', 1), job('A', 2), job('A', 3), job('A', 4), job('B', 1), job('A', 5), job('B', 2)]);
+  t.strictSame(done, ['A1', 'B1', 'A2', 'B2', 'A3', 'A4', 'A5'], 'B waits for the job running, not for A\'s queue');
+});

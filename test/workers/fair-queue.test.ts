@@ -1,5 +1,6 @@
 import t from 'tap';
-import { CompletionMark, FairQueue } from '../../src/planner/fair-queue.js';
+import { FairQueue } from '../../src/workers/fair-queue.js';
+import { CompletionMark } from '../../src/planner/completion-mark.js';
 
 const drain = <T>(queue: FairQueue<T>): T[] => {
   const out: T[] = [];
@@ -28,7 +29,17 @@ t.test('a group arriving while another floods goes before the group just served'
   queue.push('B', 'b1');
   t.equal(queue.shift(), 'b1', 'the newcomer waits for nothing but the order being planned');
   queue.push('B', 'b2');
-  t.strictSame(drain(queue), ['b2', 'a3', 'a4', 'a5'], 'a group with nothing waiting starts afresh');
+  t.strictSame(drain(queue), ['a3', 'b2', 'a4', 'a5'], 'then they take turns: B was served after A');
+});
+
+t.test('a group that sends one job at a time, each as the last starts, still waits behind a newcomer', async (t) => {
+  const queue = new FairQueue<string>();
+  queue.push('A', 'a1');
+  t.equal(queue.shift(), 'a1', 'A has nothing else waiting');
+  queue.push('A', 'a2');
+  queue.push('B', 'b1');
+  t.equal(queue.shift(), 'b1', "B never served goes before A, whose a1 was just served");
+  t.equal(queue.shift(), 'a2');
 });
 
 t.test('a long line keeps its order while its front is trimmed', async (t) => {
