@@ -6,9 +6,10 @@
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
 // open windows and their timers, and a window whose time ran out meanwhile closes at once.
-import { NO_STREAM, exactly, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import { NO_STREAM, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
+import { appendDecided } from '../eventstore/append-decided.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
@@ -133,19 +134,12 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
 
   /** Decides on the window's stream and appends; answers the window's state after it. */
   async function command(stream: string, cmd: ConsolidationCommand): Promise<ConsolidationState> {
-    for (let attempt = 1; ; attempt++) {
-      const history = await store.readStream(stream);
+    const { outcome } = await appendDecided(store, stream, (history) => {
       const state = history.reduce((s, e) => evolveConsolidation(s, e as unknown as ConsolidationEvent), initialConsolidationState());
       const events = decideConsolidation(cmd, state);
-      if (events.length === 0) return state;
-      const last = history.at(-1);
-      try {
-        await store.append(stream, events, last ? exactly(last.revision) : NO_STREAM);
-        return events.reduce(evolveConsolidation, state);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision) || attempt >= 5) throw error;
-      }
-    }
+      return { events, outcome: events.reduce(evolveConsolidation, state) };
+    });
+    return outcome;
   }
 
   function windowFor(id: string, submitted: OrderSubmitted['data']): Window {

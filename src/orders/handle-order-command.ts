@@ -1,15 +1,11 @@
-// The command handler of emmett's shape: read the order's stream and fold it with evolve, decide,
-// append expecting the revision that was read. When another writer got there first, the stream
-// is read and the command decided again on what it holds now (a submit then meets a taken
-// reference; a second plan result records nothing).
-import { exactly, NO_STREAM, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+// The order's command handler: the order decider in the shared command loop (append-decided.ts).
+// When another writer got there first, the command is decided again on what the stream holds now
+// (a submit then meets a taken reference; a second plan result records nothing).
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { appendDecided } from '../eventstore/append-decided.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order-decider.js';
 import type { OrderEvent } from './order-events.js';
-
-// A stream's writers are one submit, one plan result and the downloads: a handful of conflicts at
-// most. Past this many something is wrong, and the caller hears of it rather than spinning.
-const MAX_ATTEMPTS = 10;
 
 export type OrderCommandResult =
   | {
@@ -27,18 +23,11 @@ export function orderStateOf(history: readonly RecordedEvent[]): OrderState {
 }
 
 export async function handleOrderCommand(store: EventStore, stream: string, command: OrderCommand): Promise<OrderCommandResult> {
-  for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(stream);
+  const { outcome, position } = await appendDecided(store, stream, (history) => {
     const state = orderStateOf(history);
     const decision = decideOrder(command, state);
-    if (!decision.ok) return decision;
-    if (decision.events.length === 0) return { ok: true, events: [], position: undefined, state };
-    const last = history.at(-1);
-    try {
-      const appended = await store.append(stream, decision.events, last ? exactly(last.revision) : NO_STREAM);
-      return { ok: true, events: decision.events, position: appended.position, state };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+    return { events: decision.ok ? decision.events : [], outcome: { decision, state } };
+  });
+  const { decision, state } = outcome;
+  return decision.ok ? { ok: true, events: decision.events, position, state } : decision;
 }
