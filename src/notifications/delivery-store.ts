@@ -131,6 +131,11 @@ export interface DeliveryStore {
    * until `leaseUntil`: two replicas do not append the same entries at once.
    */
   claimJournal(holder: string, now: number, leaseUntil: number, limit: number): Promise<JournalEntry[]>;
+  /**
+   * Lets go of every e-mail, Kafka and journal claim `holder` has: a replica that stops cleanly leaves
+   * what it had not finished to the others at once, not when its leases run out.
+   */
+  releaseClaims(holder: string): Promise<void>;
   /** Removes entries once they are in the log. */
   journalAppended(ids: readonly string[]): Promise<void>;
 

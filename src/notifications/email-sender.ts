@@ -151,6 +151,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async stop() {
         await follower.stop();
         deliver.close();
+        await records.releaseClaims(holder).catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
       },
     };
   } catch (error) {

@@ -132,6 +132,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       isStopping = true;
       stop();
       await follower.stop();
+      await deliveries.releaseClaims(holder).catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
       if (connected) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

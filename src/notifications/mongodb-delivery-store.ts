@@ -310,6 +310,11 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
       const taken = await journal.find({ claim: token }, { sort: { _id: 1 } }).toArray();
       return taken.map((entry) => ({ id: entry._id.toHexString(), stream: entry.stream, type: entry.type, data: JSON.parse(entry.data) as unknown }));
     },
+    async releaseClaims(holder) {
+      await emailClaims.updateMany({ holder }, { $set: { lease_until: 0 } });
+      await kafkaClaims.updateMany({ holder }, { $set: { lease_until: 0 } });
+      await journal.updateMany({ holder }, { $set: { holder: null, lease_until: 0 } });
+    },
     async journalAppended(ids) {
       if (ids.length === 0) return;
       await journal.deleteMany({ _id: { $in: ids.map((id) => new ObjectId(id)) } });

@@ -95,6 +95,8 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       } catch (error) {
         log('notifications: delivery outcomes left in the journal at shutdown; appended at the next start', error, 'warn');
       }
+      // what a failed flush still holds goes to the other replicas now, not in 30 s
+      await deliveries.releaseClaims(holder).catch(() => undefined);
     },
   };
 }

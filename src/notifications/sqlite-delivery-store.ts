@@ -157,6 +157,11 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
      WHERE id IN (SELECT id FROM outcome_journal WHERE lease_until <= @now OR holder = @holder ORDER BY id LIMIT @limit)
     RETURNING id, stream, type, data`);
   const deleteJournal = db.prepare<[bigint]>('DELETE FROM outcome_journal WHERE id = ?');
+  const release = db.transaction((holder: string) => {
+    db.prepare('UPDATE email_claims SET lease_until = 0 WHERE holder = ?').run(holder);
+    db.prepare('UPDATE kafka_claims SET lease_until = 0 WHERE holder = ?').run(holder);
+    db.prepare('UPDATE outcome_journal SET holder = NULL, lease_until = 0 WHERE holder = ?').run(holder);
+  });
   const anyCheckpoint = db.prepare<[], bigint>('SELECT 1 FROM checkpoints LIMIT 1').pluck();
   const restoreDelivery = db.prepare(`
     INSERT INTO webhook_deliveries (envelope_id, event_position, company_group, url, body, state, attempts, next_attempt_at, last_status, last_error, created_at, updated_at)
@@ -294,6 +299,10 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       open();
       const rows = claimJournalRows.all({ holder, leaseUntil, now, limit }).sort((a, b) => (a.id < b.id ? -1 : 1));
       return rows.map((row) => ({ id: String(row.id), stream: row.stream, type: row.type, data: JSON.parse(row.data) as unknown }));
+    },
+    async releaseClaims(holder) {
+      open();
+      release.immediate(holder);
     },
     async journalAppended(ids) {
       open();

@@ -123,6 +123,22 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
     });
 
+    test('a holder that stops cleanly lets go of its claims: the others take them at once', async (t, { store: first, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await first.recordEmail({ eventId: 'evt-0', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 1n, [journalEvent('EmailSent', 1), journalEvent('EmailSent', 2)]);
+      t.equal(await first.claimEmail('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.claimKafka('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.claimEmail('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
+      t.equal((await first.claimJournal('replica-a', 1000, 30_000, 100)).length, 2);
+      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      await first.releaseClaims('replica-a');
+      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
+      t.equal(await other.claimKafka('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
+      t.equal((await other.claimJournal('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
+      t.equal(await other.claimEmail('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
+    });
+
     test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
       const record = { eventId: 'evt-1', serviceRef: 'SO-000001', result: 'sent' as const, detail: '250 OK', messageId: '<evt_1@localhost>' };
       t.equal(await store.emailRecord('evt-1'), undefined);
