@@ -72,7 +72,7 @@ export const LooseBoxSchema = Type.Object(
 );
 
 export const OrderContainerSchema = Type.Object(
-  { code: Type.Enum(CONTAINER_CODES), count: Type.Integer({ minimum: 1 }) },
+  { code: Type.Enum(CONTAINER_CODES), count: Type.Integer({ minimum: 1 }), exact: Type.Optional(Type.Literal(true)) },
   { ...exact, title: 'OrderContainer' },
 );
 

@@ -66,6 +66,11 @@ export interface LooseBox {
 export interface OrderContainer {
   code: ContainerCode;
   count: number;
+  /**
+   * Set when the order gave the count (spec 2.8: "the exact quantity is used"): that many are
+   * booked and the plan has exactly that many. Absent: up to `count` (5) are used, as needed.
+   */
+  exact?: true;
 }
 
 export interface SubmitOrderPayload {

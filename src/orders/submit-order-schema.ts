@@ -145,7 +145,7 @@ export const OrderContainerInput = Type.Object(
   {
     code: Type.Enum(CONTAINER_CODES, { description: 'Container code; must also be enabled on the lane.' }),
     count: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_CONTAINER_COUNT, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}; ${DEFAULT_CONTAINER_COUNT} when omitted.` }),
+      Type.Integer({ minimum: 1, maximum: MAX_CONTAINER_COUNT, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}: they are booked, loaded first, and the plan has exactly this many (one the cargo does not need is listed empty). Omitted: up to ${DEFAULT_CONTAINER_COUNT}, used as needed.` }),
     ),
   },
   { ...strict, title: 'OrderContainerInput', description: 'A container type to plan with (spec 2.8).' },

@@ -142,7 +142,8 @@ function normalize(input: Input): SubmitOrderPayload {
         rotation_z: box.rotation_z ?? true,
       }),
     ),
-    order_containers: input.order_containers.map((container) => ({ code: container.code, count: container.count ?? DEFAULT_CONTAINER_COUNT })),
+    order_containers: input.order_containers.map((container) =>
+      container.count === undefined ? { code: container.code, count: DEFAULT_CONTAINER_COUNT } : { code: container.code, count: container.count, exact: true as const }),
     customer_notes: input.customer_notes ?? null,
     send_email: input.send_email ?? true,
     extra_recipients: [...(input.extra_recipients ?? [])],

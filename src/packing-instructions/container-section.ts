@@ -56,6 +56,11 @@ export function drawContainerSection(flow: PageFlow, container: PlannedContainer
       { size: 9, bold: true },
     );
   }
+  if (container.placements.length === 0) {
+    // a container the order booked by count (spec 2.8) and the cargo does not need
+    flow.paragraph('Booked by the order, not needed: the cargo fits in the other containers. Nothing to load; the booking can be released.', { size: 10, bold: true });
+    return;
+  }
   flow.gap(6);
 
   const order = paintingOrder(container.placements);

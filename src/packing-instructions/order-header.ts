@@ -52,8 +52,9 @@ export function drawPlanSummary(flow: PageFlow, submitted: OrderSubmitted['data'
   flow.heading('Summary');
   const containers = summary.containersByCode.map(([code, count]) => `${count} x ${code}`).join(', ') || 'none';
   const unloadedPallets = summary.palletsBuilt - summary.loaded.pallet;
+  const emptyBooked = plan.containers.filter((c) => c.placements.length === 0).length;
   drawFields(flow, [
-    ['Containers used', `${plan.containers.length} (${containers})`],
+    ['Containers used', `${plan.containers.length} (${containers})` + (emptyBooked > 0 ? `, ${emptyBooked} booked and not needed` : '')],
     [
       'Service-built pallets',
       `${summary.palletsBuilt} built, ${summary.loaded.pallet} loaded` + (unloadedPallets > 0 ? `, ${unloadedPallets} NOT loaded` : ''),

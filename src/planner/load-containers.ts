@@ -96,21 +96,62 @@ export function loadOrderContainers(
   preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[], limits: PlanLimits, seed: number,
 ): LoadResult {
   const groups = cargoGroups(lane, pallets, preBuilts, looseBoxes);
-  if (groups.length === 0) return { containers: [], unplaced: [], timeLimited: false };
-  const types = orderContainers.flatMap((c) => {
+  const rows = orderContainers.flatMap((c) => {
     const spec = containerSpec(c.code);
-    return spec ? [{ spec, count: c.count }] : [];
+    return spec ? [{ spec, count: c.count, booked: c.exact === true }] : [];
   });
-  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, types.length];
-  for (const { spec, count } of types) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
-  pushCargo(input, groups.map((g) => g.wire));
+  // Spec 2.8: a row with a count is that many containers booked, used exactly; a row without one
+  // offers up to 5, used as needed. The booked ones are loaded first (they are paid for), what they
+  // cannot take goes into the others by the usual rule (fewest, then least volume), and a booked
+  // container the cargo does not need is listed empty: the plan has exactly the count booked.
+  const booked = rows.filter((r) => r.booked);
+  const offered = rows.filter((r) => !r.booked);
+  const phases = [booked, offered].filter((p) => p.length > 0);
+  const state: LoadState = { left: groups.map((g) => g.wire.count), nextRef: groups.map(() => 0), reasons: groups.map(() => undefined), timeLimited: false };
+  const containers: PlannedContainer[] = [];
+  for (const phase of phases) {
+    if (state.left.every((n) => n === 0)) break;
+    containers.push(...loadPhase(wasm, phase, groups, state, { ...limits, timeLimitMs: limits.timeLimitMs / phases.length }, seed));
+  }
+  // the booked containers the cargo does not need, after the booked ones it fills
+  const empty = booked.flatMap((row) => Array.from({ length: Math.max(0, row.count - containers.filter((c) => c.code === row.spec.code).length) }, () => emptyContainer(row.spec)));
+  const bookedLoaded = containers.filter((c) => booked.some((r) => r.spec.code === c.code)).length;
+  containers.splice(bookedLoaded, 0, ...empty);
+  containers.forEach((c, k) => { c.index = k + 1; });
+  const unplaced: Unplaced[] = [];
+  groups.forEach((g, t) => {
+    const left = state.left[t]!;
+    if (left <= 0) return;
+    const reason = state.reasons[t] ?? 'out_of_containers';
+    const refs = g.refs.slice(state.nextRef[t]);
+    if (g.kind === 'pallet') for (const ref of refs) unplaced.push({ kind: 'pallet', ref, count: 1, reason });
+    else unplaced.push({ kind: g.kind, ref: g.name, count: left, reason });
+  });
+  return { containers, unplaced, timeLimited: state.timeLimited };
+}
+
+/** What is still to load, per cargo group, across the loader's runs. */
+interface LoadState {
+  left: number[];
+  /** The next ref of each group: items are numbered as they go in, run after run. */
+  nextRef: number[];
+  reasons: (UnplacedReason | undefined)[];
+  timeLimited: boolean;
+}
+
+type ContainerRow = { spec: NonNullable<ReturnType<typeof containerSpec>>; count: number };
+
+/** One run of the loader over some container rows, with what is left of each group. */
+function loadPhase(wasm: PlannerWasm, rows: readonly ContainerRow[], groups: readonly CargoGroup[], state: LoadState, limits: PlanLimits, seed: number): PlannedContainer[] {
+  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, rows.length];
+  for (const { spec, count } of rows) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
+  pushCargo(input, groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })));
   const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
-  const timeLimited = reader.next() === 1;
-  const nextRef = groups.map(() => 0);
+  if (reader.next() === 1) state.timeLimited = true;
   const containers: PlannedContainer[] = [];
   const count = reader.next();
   for (let k = 0; k < count; k++) {
-    const { spec } = types[reader.next()]!;
+    const { spec } = rows[reader.next()]!;
     const boxes = readBoxes(reader);
     const order = loadingOrder(boxes);
     // refs in loading order: the identical items of a row are numbered as they go in
@@ -119,25 +160,29 @@ export function loadOrderContainers(
       .sort((p, q) => p.loading_order - q.loading_order)
       .map(({ b, loading_order }) => {
         const g = groups[b.type]!;
-        return { kind: g.kind, ref: g.refs[nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order };
+        return { kind: g.kind, ref: g.refs[state.nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order };
       });
-    const { l, w, h } = spec.inner_mm;
-    const payload_g = spec.payload_kg * 1000;
-    containers.push({
-      code: spec.code, index: k + 1, inner_mm: { l, w, h }, payload_g, placements,
-      volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
-      weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
-      ...containerCogFigures(placements, spec.inner_mm),
-    });
+    containers.push(plannedContainer(spec, placements));
   }
-  const unplaced: Unplaced[] = [];
-  groups.forEach((g, t) => {
-    const left = reader.next();
-    const reason = REASONS[reader.next()];
-    if (left <= 0) return;
-    const refs = g.refs.slice(nextRef[t]);
-    if (g.kind === 'pallet') for (const ref of refs) unplaced.push({ kind: 'pallet', ref, count: 1, reason: reason ?? 'out_of_containers' });
-    else unplaced.push({ kind: g.kind, ref: g.name, count: left, reason: reason ?? 'out_of_containers' });
+  groups.forEach((_, t) => {
+    state.left[t] = reader.next();
+    state.reasons[t] = REASONS[reader.next()];
   });
-  return { containers, unplaced, timeLimited };
+  return containers;
+}
+
+function plannedContainer(spec: ContainerRow['spec'], placements: ContainerPlacement[]): PlannedContainer {
+  const { l, w, h } = spec.inner_mm;
+  const payload_g = spec.payload_kg * 1000;
+  return {
+    code: spec.code, index: 0, inner_mm: { l, w, h }, payload_g, placements,
+    volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
+    weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
+    ...containerCogFigures(placements, spec.inner_mm),
+  };
+}
+
+/** A booked container the cargo does not need. */
+function emptyContainer(spec: ContainerRow['spec']): PlannedContainer {
+  return plannedContainer(spec, []);
 }

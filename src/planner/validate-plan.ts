@@ -244,11 +244,15 @@ function checkContainers(input: PlanOrderInput, plan: OrderPlan, mm: number, g: 
     if (Math.abs(c.weight_utilization - weight / c.payload_g) > 1e-9) v.push(`${at}: weight_utilization ${c.weight_utilization}, computed ${weight / c.payload_g}`);
     checkCenterOfGravity(at, c, v);
   });
-  const listed = new Map(input.order.order_containers.map((c) => [c.code as string, c.count]));
+  const listed = new Map(input.order.order_containers.map((c) => [c.code as string, c]));
   for (const [code, n] of used) {
-    const allowed = listed.get(code);
-    if (allowed === undefined) v.push(`container code ${code} is not in the order`);
-    else if (n > allowed) v.push(`${n} containers of ${code}, the order allows ${allowed}`);
+    const row = listed.get(code);
+    if (row === undefined) v.push(`container code ${code} is not in the order`);
+    else if (n > row.count) v.push(`${n} containers of ${code}, the order allows ${row.count}`);
+  }
+  // a count the order gave is booked: exactly that many, empty ones listed (spec 2.8)
+  for (const row of input.order.order_containers) {
+    if (row.exact && (used.get(row.code) ?? 0) !== row.count) v.push(`${used.get(row.code) ?? 0} containers of ${row.code}, the order booked exactly ${row.count}`);
   }
 }
 

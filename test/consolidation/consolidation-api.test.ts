@@ -117,8 +117,8 @@ t.test('a window closes early when its orders fill the containers they asked for
     await service.stop();
     removeDataDir(service.dataDir);
   });
-  // 20 crates of 1 m3 each, one 40ft asked for (67.6 m3): the third order brings the window to 60 m3, over 85 %
-  const crates = { order_items: [], loose_boxes: [{ name: 'Crate', length: 100, width: 100, height: 100, weight: 200, count: 20 }], order_containers: [{ code: '40ft', count: 1 }] };
+  // 50 crates of 2 m3 each, 40ft with no count (up to 5, 338 m3): the third order brings the window to 300 m3, over 85 %
+  const crates = { order_items: [], loose_boxes: [{ name: 'Crate', length: 200, width: 100, height: 100, weight: 200, count: 50 }], order_containers: [{ code: '40ft' }] };
   const started = Date.now();
   const ids: number[] = [];
   for (const reference of ['CRATES-1', 'CRATES-2', 'CRATES-3']) {
@@ -132,4 +132,19 @@ t.test('a window closes early when its orders fill the containers they asked for
   const closed = (await allEvents(service.dataDir)).find((e) => e.type === 'ConsolidationClosed')?.data as { reason: string; orders: unknown[] };
   t.equal(closed.reason, 'containers_full');
   t.equal(closed.orders.length, 3);
+});
+
+t.test('an order that books its containers by count is planned alone at once, not held for a window', async (t) => {
+  const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(undefined, 600) });
+  t.teardown(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft('BOOKED-1', { order_containers: [{ code: '40ft', count: 1 }] }) });
+  t.equal(created.status, 201, JSON.stringify(created.body));
+  const started = Date.now();
+  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id as number}/`)).body.status === 'planned', 60_000);
+  t.ok(Date.now() - started < 600_000, 'planned without waiting out the 600 s window');
+  const events = await allEvents(service.dataDir);
+  t.notOk(events.some((e) => e.type === 'OrderJoinedConsolidation' || e.type === 'ConsolidationOpened'), 'no window was opened or joined');
 });

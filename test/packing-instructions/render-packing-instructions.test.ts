@@ -161,3 +161,16 @@ t.test('placements too small to number in the drawing are pointed to the loading
   t.ok(render.drawn.some((d) => d.text === 'Sample cube #120'), 'and the sequence lists every one');
   t.same(outOfBounds(render), []);
 });
+
+t.test('a booked container the cargo does not need gets a page that says so, and the summary counts it', async (t) => {
+  const plan = samplePlan();
+  const spare = { ...structuredClone(plan.containers[1]!), index: 3, placements: [], volume_utilization: 0, weight_utilization: 0, cargo_weight_g: 0, center_of_gravity_mm: null, within_cog_limits: true };
+  plan.containers.push(spare);
+  const pdf = await renderPackingInstructions({ submitted: submittedOrder(), plan, generatedAt: GENERATED_AT });
+  const { text, pages } = await readPdfText(pdf);
+  t.match(text, /3 \(1 x 40ft-HC, 2 x 20ft\), 1 booked and not needed/, 'the summary');
+  const page = pages.find((p) => /Container 20ft #3/.test(p)) ?? '';
+  t.match(page, /0 placements/);
+  t.match(page, /Booked by the order, not needed: the cargo fits in the other containers\. Nothing to load; the booking can\s+be released\./);
+  t.notMatch(page, /Loading sequence|Centre of gravity/, 'no drawings, steps or sequence for an empty container');
+});

@@ -108,3 +108,13 @@ t.test('each pallet is checked against its own pallet type', async (t) => {
   check('an EUR code on a GMA deck', (p) => { p.pallets[0]!.pallet_code = 'EUR'; }, /deck 1219x1016, expected 1200x800/);
   t.match(validatePlan({ ...both, palletCode: 'EUR' }, plan).join('\n'), /the input asked for EUR/, 'a pallet code other than the one asked for');
 });
+
+t.test('a count the order gave is booked: the plan must have exactly that many of the type', async (t) => {
+  const booked = { ...input, order: { ...input.order, order_containers: [{ code: '20ft' as const, count: 2, exact: true as const }] } };
+  const plan = planChecked(t, booked);
+  t.equal(plan.containers.length, 2, 'the planner lists both booked 20ft');
+  t.equal(plan.containers[1]!.placements.length, 0, 'the second empty: the cargo fits in one');
+  const missing = structuredClone(plan);
+  missing.containers.pop();
+  t.match(validatePlan(booked, missing).join('\n'), /1 containers of 20ft, the order booked exactly 2/, 'a booked container left out is a violation');
+});

@@ -113,7 +113,7 @@ t.test('values given are kept: flags, counts, notes, recipients', async (t) => {
   t.strictSame(value.order_items, [{ item: 'SKU-1001', quantity: '5.000000', purchase_order: 'PO-1', line_item_number: '10', notes: 'fragile' }]);
   t.match(value.loose_boxes[0], { rotation_x: false, rotation_y: false, rotation_z: false, double_stacked_bottom: true, double_stacked_top: true, product_quantity: 12, product_packages: null });
   t.match(value.pre_builts[0], { rotation_x: false, double_stacked_top: true, double_stacked_bottom: false });
-  t.strictSame(value.order_containers, [{ code: '20ft', count: 1 }, { code: '40ft-HC RF', count: 5 }]);
+  t.strictSame(value.order_containers, [{ code: '20ft', count: 1, exact: true }, { code: '40ft-HC RF', count: 5 }], 'a count given is booked exactly (spec 2.8); none given, up to 5');
   t.equal(value.customer_notes, 'Call before delivery');
   t.equal(value.send_email, false);
   t.strictSame(value.extra_recipients, ['ops@globex.example']);

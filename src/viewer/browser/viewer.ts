@@ -19,7 +19,7 @@ const stepSlider = el('input', { type: 'range', id: 'step', min: '0', max: Strin
 const stepLabel = el('output', { for: 'step', id: 'step-label' });
 const stepNow = el('p', { class: 'step-now', id: 'step-now' });
 const containerChoice = el('select', { id: 'container' }, el('option', { value: '' }, `All ${data.load_plan.containers.length} containers`));
-data.load_plan.containers.forEach((c, i) => containerChoice.append(el('option', { value: String(i) }, `Container ${c.index}: ${c.code}, ${c.placements.length} placements`)));
+data.load_plan.containers.forEach((c, i) => containerChoice.append(el('option', { value: String(i) }, `Container ${c.index}: ${c.code}, ${c.placements.length > 0 ? `${c.placements.length} placements` : 'booked, not needed (empty)'}`)));
 const controls = el(
   'section',
   { class: 'card controls' },
