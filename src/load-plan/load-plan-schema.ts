@@ -36,7 +36,7 @@ const ContainerSchema = Type.Object(
     payload_kg: Kg('Maximum payload.'),
     cargo_weight_kg: Kg('Weight of everything loaded.'),
     center_of_gravity_mm: Type.Union([Type.Object({ x: Mm('From the front wall.'), y: Mm('From the left wall.'), z: Mm('From the floor.') }, exact), Type.Null()], {
-      description: "The cargo's centre of gravity; null when the container carries nothing.",
+      description: "The cargo's centre of gravity; null when the container carries nothing (a container the order booked by count and the cargo does not need, spec 2.8).",
     }),
     within_cog_limits: Type.Boolean({ description: 'Centre of gravity within 5 % of the inner length from the middle and within 5 % of the inner width from the centreline (CTU Code, annex 7, 3.1.4).' }),
     placements: Type.Array(PlacementSchema),
