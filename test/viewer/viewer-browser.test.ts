@@ -229,4 +229,24 @@ t.test('a tampered, expired or borrowed token is refused with 403 and shows noth
   }
   await page.close();
 });
+
+t.test('a container booked by count and not needed shows as empty, not as a load within the limits', async (t) => {
+  await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({ reference: 'VIEW-BOOKED', order_items: [{ item: 'SKU-1001', quantity: 100 }], order_containers: [{ code: '20ft', count: 2 }] }),
+  });
+  await eventually(async () => (await service.request('GET', '/api/v1/orders/load-plan/?order=VIEW-BOOKED')).status === 200, 60_000);
+  const url: string = (await service.request('GET', '/api/v1/orders/load-plan/?order=VIEW-BOOKED')).body.viewer_url;
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+  t.same(errors, [], 'no script errors');
+  const options = await page.$$eval('option', (os) => os.map((o) => o.textContent));
+  t.ok(options.includes('Container 2: 20ft, booked, not needed (empty)'), `the container list says so: ${options.join(' | ')}`);
+  const cog = (await page.textContent('#cog')) ?? '';
+  t.match(cog, /Container 2: 20ft, empty \(booked, not needed\)/);
+  t.notMatch(cog, /Container 2: 20ft, within the limits/);
+  await page.close();
+});
 }

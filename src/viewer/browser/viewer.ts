@@ -129,14 +129,19 @@ function centreOfGravity(data: ViewerData): HTMLElement {
   data.load_plan.containers.forEach((container, i) => {
     const limits = data.cog_limits_mm[i]!;
     const cog = container.center_of_gravity_mm;
+    if (!cog) {
+      // booked by the order's count (spec 2.8) and not needed: nothing to weigh
+      section.append(el('h3', {}, `Container ${container.index}: ${container.code}, empty (booked, not needed)`));
+      return;
+    }
     const verdict = container.within_cog_limits ? 'within the limits' : 'OUTSIDE the limits';
     section.append(
       el('h3', { class: container.within_cog_limits ? 'ok' : 'bad' }, `Container ${container.index}: ${container.code}, ${verdict}`),
       facts([
         ['Cargo weight', kg(container.cargo_weight_kg)],
-        ['Along the length', cog ? `${mm(cog.x)} from the front wall (limits ${mm(limits.x[0])} to ${mm(limits.x[1])})` : 'empty'],
-        ['Across', cog ? `${mm(cog.y)} from the left wall (limits ${mm(limits.y[0])} to ${mm(limits.y[1])})` : 'empty'],
-        ['Height', cog ? `${mm(cog.z)} above the floor` : 'empty'],
+        ['Along the length', `${mm(cog.x)} from the front wall (limits ${mm(limits.x[0])} to ${mm(limits.x[1])})`],
+        ['Across', `${mm(cog.y)} from the left wall (limits ${mm(limits.y[0])} to ${mm(limits.y[1])})`],
+        ['Height', `${mm(cog.z)} above the floor`],
       ]),
     );
   });
