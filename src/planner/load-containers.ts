@@ -1,6 +1,7 @@
 // Loading the order's pallets, pre-built pallets and loose boxes into its containers.
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { LooseBox, OrderContainer, PreBuilt } from '../orders/submit-order-payload.js';
+import { balanceSlabs } from './balance-slabs.js';
 import { containerCogFigures } from './container-cog.js';
 import { containerSpec } from './containers.js';
 import { loadingOrder } from './loading-order.js';
@@ -152,7 +153,8 @@ function loadPhase(wasm: PlannerWasm, rows: readonly ContainerRow[], groups: rea
   const count = reader.next();
   for (let k = 0; k < count; k++) {
     const { spec } = rows[reader.next()]!;
-    const boxes = readBoxes(reader);
+    // a load outside the centre-of-gravity limits is mended by moving whole slabs (balance-slabs.ts)
+    const boxes = balanceSlabs(readBoxes(reader), (b) => groups[b.type]!.wire.weightG, spec.inner_mm);
     const order = loadingOrder(boxes);
     // refs in loading order: the identical items of a row are numbered as they go in
     const placements: ContainerPlacement[] = boxes
