@@ -30,7 +30,7 @@ export function balanceSlabs<T extends Box>(boxes: readonly T[], weightOf: (box:
   const slabs = slabsOf(boxes);
   if (slabs.length < 2) return [...boxes];
   let out = [...boxes];
-  if (offAcross) out = mirrorAcross(out, slabs, weightOf, inner.w);
+  if (offAcross) out = shiftAcross(mirrorAcross(out, slabs, weightOf, inner.w), slabs, weightOf, inner.w);
   if (offAlong && slabs.length <= MAX_SLABS_TO_ORDER) out = orderAlong(out, slabs, weightOf, inner.l);
   return out;
 }
@@ -64,6 +64,29 @@ function mirrorAcross<T extends Box>(boxes: T[], slabs: readonly number[][], wei
   slabs.forEach((slab, k) => {
     if (turn[k]) for (const i of slab) out[i] = { ...boxes[i]!, y: width - boxes[i]!.y - boxes[i]!.w };
   });
+  return out;
+}
+
+/**
+ * Slabs slid across within the room each leaves at the walls, heaviest first, until the centre of
+ * gravity is on the centreline or no slab can move further.
+ */
+function shiftAcross<T extends Box>(boxes: T[], slabs: readonly number[][], weightOf: (box: T) => number, width: number): T[] {
+  const total = boxes.reduce((s, b) => s + weightOf(b), 0);
+  let moment = boxes.reduce((s, b) => s + weightOf(b) * (b.y + b.w / 2 - width / 2), 0);
+  const mass = slabs.map((slab) => slab.reduce((s, i) => s + weightOf(boxes[i]!), 0));
+  const out = [...boxes];
+  for (const k of slabs.map((_, k) => k).sort((a, b) => mass[b]! - mass[a]!)) {
+    if (Math.abs(moment) / total < 1 || mass[k]! <= 0) break;
+    const slab = slabs[k]!;
+    const left = Math.min(...slab.map((i) => out[i]!.y));
+    const right = width - Math.max(...slab.map((i) => out[i]!.y + out[i]!.w));
+    // whole millimetres, no further than the walls allow
+    const dy = Math.max(-left, Math.min(right, Math.round(-moment / mass[k]!)));
+    if (dy === 0) continue;
+    for (const i of slab) out[i] = { ...out[i]!, y: out[i]!.y + dy };
+    moment += mass[k]! * dy;
+  }
   return out;
 }
 

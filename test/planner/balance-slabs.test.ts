@@ -49,6 +49,17 @@ t.test('heavy rows all at the front and at one wall: rows are moved and turned, 
   t.strictSame(after.map((b) => [b.z, b.l, b.w, b.h, b.kg]), boxes.map((b) => [b.z, b.l, b.w, b.h, b.kg]), 'nothing but positions changes');
 });
 
+t.test('a heavy box at one wall that turning cannot help slides towards the centreline, within its room', async (t) => {
+  const boxes: B[] = [
+    { x: 5000, y: 0, z: 0, l: 1000, w: 800, h: 1000, kg: 3000 },
+    { x: 6000, y: 0, z: 0, l: 1000, w: 2400, h: 1000, kg: 1000 },
+  ];
+  const after = balanceSlabs(boxes, kg, inner);
+  t.ok(Math.abs(cog(after).y - inner.w / 2) <= 0.05 * inner.w, `across within the limits (${cog(after).y.toFixed(0)})`);
+  t.equal(after[1]!.y, 0, 'the full-width box has no room to move');
+  t.ok(after[0]!.y > 0 && after[0]!.y + after[0]!.w <= inner.w, `the heavy box moved off the wall, inside the container (y ${after[0]!.y})`);
+});
+
 t.test('real orders the loader left unbalanced come out within the limits', async (t) => {
   const demoLane = lane([]);
   const heavyFront = {
