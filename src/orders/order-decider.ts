@@ -165,7 +165,13 @@ export function decideSubmitOrder(command: SubmitOrder, state: OrderState): Orde
 
 /** Whether a submit found its stream already holding this very order (same normalized payload). */
 export function isRetryOf(state: OrderState, order: SubmitOrderPayload): boolean {
-  return state.order !== undefined && canonicalJson(state.order) === canonicalJson(order);
+  return state.order !== undefined && canonicalJson(withoutExact(state.order)) === canonicalJson(withoutExact(order));
+}
+
+// Orders stored before a given container count was marked `exact` lack the mark: a client's retry
+// of one sent across that change is still the same order.
+function withoutExact(order: SubmitOrderPayload): SubmitOrderPayload {
+  return { ...order, order_containers: order.order_containers.map(({ code, count }) => ({ code, count })) };
 }
 
 // Key order is not part of an order's meaning: a stored payload read back from another store may list its keys differently.

@@ -50,6 +50,13 @@ t.test('submit', async (t) => {
     order(t).given(submitted()).when(submit(payload(), 'Acme Group', { order_id: 8, service_ref: 'SO-000008' })).then([]);
   });
 
+  t.test('given an order stored before counts were marked exact, when it is retried with the mark, then it is still a retry', async (t) => {
+    const before = submitted();
+    before.data.order.order_containers = [{ code: '40ft', count: 2 }];
+    order(t).given(before).when(submit(payload({ order_containers: [{ code: '40ft', count: 2, exact: true }] }))).then([]);
+    order(t).given(before).when(submit(payload({ order_containers: [{ code: '40ft', count: 3, exact: true }] }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
+  });
+
   t.test('given an order, when it is retried after its lane was removed from master data, then it is still a retry', async (t) => {
     const noLanes = { ...masterData, lanes: new Map() };
     order(t).given(submitted()).when(submit(payload(), 'Acme Group', { masterData: noLanes })).then([]);
