@@ -23,16 +23,30 @@ const MAX_PASSES = 20;
 export function balanceSlabs<T extends Box>(boxes: readonly T[], weightOf: (box: T) => number, inner: Inner): T[] {
   const weight = boxes.reduce((s, b) => s + weightOf(b), 0);
   if (boxes.length === 0 || weight <= 0) return [...boxes];
-  const centre = (pick: (b: T) => number): number => boxes.reduce((s, b) => s + weightOf(b) * pick(b), 0) / weight;
-  const offAlong = Math.abs(centre((b) => b.x + b.l / 2) - inner.l / 2) > 0.05 * inner.l;
-  const offAcross = Math.abs(centre((b) => b.y + b.w / 2) - inner.w / 2) > 0.05 * inner.w;
+  const offAlong = Math.abs(centreOf(boxes, weightOf, (b) => b.x + b.l / 2) - inner.l / 2) > 0.05 * inner.l;
+  const offAcross = Math.abs(centreOf(boxes, weightOf, (b) => b.y + b.w / 2) - inner.w / 2) > 0.05 * inner.w;
   if (!offAlong && !offAcross) return [...boxes];
   const slabs = slabsOf(boxes);
-  if (slabs.length < 2) return [...boxes];
   let out = [...boxes];
-  if (offAcross) out = shiftAcross(mirrorAcross(out, slabs, weightOf, inner.w), slabs, weightOf, inner.w);
+  if (offAcross) out = shiftAcross(slabs.length > 1 ? mirrorAcross(out, slabs, weightOf, inner.w) : out, slabs, weightOf, inner.w);
+  if (offAcross && Math.abs(centreOf(out, weightOf, (b) => b.y + b.w / 2) - inner.w / 2) > 0.05 * inner.w) {
+    // still off: lanes, the same thing across (boxes whose extents across overlap only one
+    // another's), ordered across as slabs are along
+    const turned = out.map(transpose);
+    const lanes = slabsOf(turned);
+    if (lanes.length <= MAX_SLABS_TO_ORDER) out = orderAlong(turned, lanes, weightOf, inner.w).map(transpose);
+  }
   if (offAlong && slabs.length <= MAX_SLABS_TO_ORDER) out = orderAlong(out, slabs, weightOf, inner.l);
   return out;
+}
+
+function centreOf<T extends Box>(boxes: readonly T[], weightOf: (box: T) => number, at: (box: T) => number): number {
+  return boxes.reduce((s, b) => s + weightOf(b) * at(b), 0) / boxes.reduce((s, b) => s + weightOf(b), 0);
+}
+
+/** The box with its length and width axes swapped, so that lanes across are slabs along. */
+function transpose<T extends Box>(b: T): T {
+  return { ...b, x: b.y, y: b.x, l: b.w, w: b.l };
 }
 
 /** Indices of the boxes in each slab, front to door. */

@@ -60,6 +60,17 @@ t.test('a heavy box at one wall that turning cannot help slides towards the cent
   t.ok(after[0]!.y > 0 && after[0]!.y + after[0]!.w <= inner.w, `the heavy box moved off the wall, inside the container (y ${after[0]!.y})`);
 });
 
+t.test('lanes the whole length long, the heavy one at a wall: the lanes are reordered across', async (t) => {
+  const lane = (y: number, kg: number): B => ({ x: 1000, y, z: 0, l: 10_000, w: 600, h: 1000, kg });
+  const boxes: B[] = [lane(0, 3000), lane(600, 100), lane(1200, 100), { x: 1000, y: 0, z: 1000, l: 10_000, w: 600, h: 500, kg: 50 }];
+  const after = balanceSlabs(boxes, kg, inner);
+  t.ok(Math.abs(cog(after).y - inner.w / 2) <= 0.05 * inner.w, `across within the limits (${cog(after).y.toFixed(0)})`);
+  t.ok(after[0]!.y > after[1]!.y || after[0]!.y > after[2]!.y, 'the heavy lane is no longer at the wall');
+  t.equal(after[3]!.y, after[0]!.y, 'what stands on the heavy lane moved with it');
+  t.notOk(after.some((a, i) => after.some((b, j) => i < j && overlaps(a, b))), 'no two boxes overlap');
+  t.ok(after.every((b) => b.y >= 0 && b.y + b.w <= inner.w && Number.isInteger(b.y)), 'inside the walls, whole millimetres');
+});
+
 t.test('real orders the loader left unbalanced come out within the limits', async (t) => {
   const demoLane = lane([]);
   const heavyFront = {
