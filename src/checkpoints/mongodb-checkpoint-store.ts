@@ -6,7 +6,7 @@
 // 64-bit numbers). The driver writes a bigint as int64 and, with `useBigInt64`, reads int64 back as
 // bigint, so positions stay exact and MongoDB compares them as numbers ($max, $lt), which a string
 // would not. The helpers here are shared with the MongoDB order read model.
-import { Long, MongoClient, type Collection } from 'mongodb';
+import { Long, MongoClient, type Collection, type Document, type IndexDescription } from 'mongodb';
 import type { CheckpointStore } from './checkpoint-store.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -45,6 +45,15 @@ export async function connectMongo(url: string): Promise<MongoClient> {
   const client = new MongoClient(url);
   await client.connect();
   return client;
+}
+
+/**
+ * Creates the indexes a collection needs, idempotently (every replica runs it at start). One index per
+ * call: the same on MongoDB, and FerretDB 1.24 drops the connection when one createIndexes call names
+ * several indexes that exist already.
+ */
+export async function ensureIndexes<T extends Document>(collection: Collection<T>, indexes: readonly IndexDescription[]): Promise<void> {
+  for (const { key, ...options } of indexes) await collection.createIndex(key as Document, options);
 }
 
 interface CheckpointDocument {

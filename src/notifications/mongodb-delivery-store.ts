@@ -16,7 +16,7 @@
 // resend, as synchronous=FULL is for the SQLite store.
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, ObjectId, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
-import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
+import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, toStoredPosition } from '../checkpoints/mongodb-checkpoint-store.js';
 import type {
   AttemptOutcome, DeliveryStore, EmailResult, JournalEvent, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
 } from './delivery-store.js';
@@ -130,12 +130,11 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   const counters = db.collection<CounterDoc>(DELIVERY_COLLECTIONS.counters, options);
   const identity = db.collection<{ _id: string; log_id: string }>(DELIVERY_COLLECTIONS.logIdentity, options);
 
-  // Idempotent: every replica runs this at start.
-  await deliveries.createIndexes([
+  await ensureIndexes(deliveries, [
     { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
     { key: { state: 1, next_attempt_at: 1, _id: 1 }, name: 'due' },
   ]);
-  await journal.createIndex({ lease_until: 1, _id: 1 }, { name: 'claimable' });
+  await ensureIndexes(journal, [{ key: { lease_until: 1, _id: 1 }, name: 'claimable' }]);
 
   const saveCheckpoint = async (consumer: string, position: bigint) => {
     await checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
@@ -223,10 +222,12 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
       await saveCheckpoint(WEBHOOKS, checkpoint);
     },
     async claimDueWebhook(now, leaseUntil) {
+      // No projection: FerretDB 1.24 does not implement findAndModify's `fields`. The log it brings
+      // back is at most retries + 1 short entries, and toDelivery leaves it out.
       const document = await deliveries.findOneAndUpdate(
         { state: 'pending', next_attempt_at: { $lte: now } },
         { $set: { next_attempt_at: leaseUntil, updated_at: now } },
-        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after', ...withoutLog },
+        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
       );
       return document ? toDelivery(document) : undefined;
     },
@@ -278,7 +279,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     },
     async emailRecord(eventId) {
       const row = await emails.findOne({ _id: eventId });
-      return row ? { eventId: row._id, serviceRef: row.service_ref, result: row.result, detail: row.detail, messageId: row.message_id } : undefined;
+      return row ? { eventId: row._id, serviceRef: row.service_ref, result: row.result, detail: row.detail, messageId: row.message_id ?? null } : undefined;
     },
     claimEmail: (eventId, holder, now, leaseUntil) => claim(emailClaims, eventId, holder, now, leaseUntil),
     async recordEmail(record, checkpoint, events = []) {
@@ -358,8 +359,9 @@ function toDelivery(document: Omit<DeliveryDoc, 'attempt_log'>): StoredWebhookDe
     state: document.state,
     attempts: Number(document.attempts),
     nextAttemptAt: Number(document.next_attempt_at),
-    lastStatus: document.last_status === null ? null : Number(document.last_status),
-    lastError: document.last_error,
+    // `?? null`: a null written by $setOnInsert may come back missing (FerretDB 1.24 leaves such fields out).
+    lastStatus: document.last_status == null ? null : Number(document.last_status),
+    lastError: document.last_error ?? null,
   };
 }
 

@@ -13,7 +13,7 @@ import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
-import { connectMongo, databaseName, fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
+import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
 
@@ -86,14 +86,20 @@ function asJson<T>(document: T): T {
 
 /**
  * The orders of a group, and with `search` only those whose search text contains it, lower-cased:
- * the SQLite adapter's `instr(search_text, lower(search))`. A plain substring test ($indexOfCP) rather
- * than a $regex, so no character of the search needs escaping; $literal keeps a search that starts
- * with `$` from being read as a field path.
+ * the SQLite adapter's `instr(search_text, lower(search))`. A $regex of the search with every
+ * metacharacter escaped is exactly that substring test (UTF-8 is self-synchronizing, so a byte match
+ * of the needle is a match of its characters), and it works on FerretDB too, which does not implement
+ * `$gte` inside `$expr` (the `$indexOfCP` form this replaced). See docs/production-backends.md.
  */
 export function listFilter(companyGroup: string, search?: string): Filter<OrderRow> {
   const needle = search?.toLowerCase();
   if (!needle) return { company_group: companyGroup, listed: { $ne: false } };
-  return { company_group: companyGroup, listed: { $ne: false }, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: needle }] }, 0] } };
+  return { company_group: companyGroup, listed: { $ne: false }, search_text: { $regex: literalPattern(needle) } };
+}
+
+/** A regular expression that matches exactly `text`: every character with a meaning in a pattern escaped. */
+export function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|\/]/g, '\\$&');
 }
 
 /** Newest first, one page. (MongoDB reads limit 0 as "no limit"; the caller answers limit 0 without a query.) */
@@ -193,7 +199,7 @@ export async function openMongoOrderReadModel(url: string, dbName?: string): Pro
   const client = await connectMongo(url);
   try {
     const db = client.db(databaseName(url, dbName));
-    await db.collection(ORDERS).createIndexes(ORDER_INDEXES);
+    await ensureIndexes(db.collection(ORDERS), ORDER_INDEXES);
     return mongoOrderReadModel(client, db);
   } catch (error) {
     await client.close();

@@ -4,6 +4,7 @@
 // calls they make (find by ids, findOne, countDocuments, replaceOne, insertOne), with races injected.
 import { dropDatabase, scratchDatabaseName } from '../../support/mongodb.js';
 import { BSON, type Collection } from 'mongodb';
+import fc from 'fast-check';
 import t from 'tap';
 import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
 import {
@@ -13,6 +14,7 @@ import {
   foldEvents,
   isDuplicateKey,
   listFilter,
+  literalPattern,
   openMongoOrderReadModel,
   orderRow,
   pageOptions,
@@ -87,8 +89,22 @@ t.test('indexes: newest listed of a group, unique service_ref, newest of a group
 t.test('list filter: the group, and a lower-cased literal substring of the search text', async (t) => {
   t.strictSame(listFilter('g'), { company_group: 'g', listed: { $ne: false } }, 'consolidated children are not listed');
   t.strictSame(listFilter('g', ''), { company_group: 'g', listed: { $ne: false } }, 'an empty search is no search');
-  t.strictSame(listFilter('g', 'REF-1'), { company_group: 'g', listed: { $ne: false }, $expr: { $gte: [{ $indexOfCP: ['$search_text', { $literal: 'ref-1' }] }, 0] } });
-  t.strictSame(listFilter('g', '$where.*(').$expr, { $gte: [{ $indexOfCP: ['$search_text', { $literal: '$where.*(' }] }, 0] }, 'no escaping: $literal, not a regex');
+  t.strictSame(listFilter('g', 'REF-1'), { company_group: 'g', listed: { $ne: false }, search_text: { $regex: 'ref-1' } }, 'lower-cased, escaped');
+  t.strictSame(listFilter('g', '$where.*(').search_text, { $regex: '\\$where\\.\\*\\(' }, 'every metacharacter escaped');
+});
+
+t.test('the escaped search matches exactly where a substring test does, whatever the characters', async (t) => {
+  const alphabet = ['a', 'b', '-', '.', '*', '(', ')', '[', ']', '{', '}', '\\', '^', '$', '|', '?', '+', '/', '\n', 'é', '中', '🚢', ' '];
+  const samples = fc.sample(fc.tuple(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 12 }), fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 4 })), { numRuns: 2000, seed: 22 });
+  let mismatches = 0;
+  let found = 0;
+  for (const [haystack, needle] of samples) {
+    const expected = haystack.includes(needle);
+    if (expected) found += 1;
+    if (new RegExp(literalPattern(needle), 'u').test(haystack) !== expected) mismatches += 1;
+  }
+  t.equal(mismatches, 0, `2000 pairs, ${found} of them containing the needle`);
+  t.ok(found > 100 && found < 1900, 'both outcomes were tried');
 });
 
 t.test('page options: newest first; no limit means every order', async (t) => {
