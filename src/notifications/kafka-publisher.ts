@@ -150,8 +150,7 @@ function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
     // own retries (5 by default, ~10 s) would only make stop() and restarts slower.
     retry: { retries: 2 },
     logLevel: logLevel.WARN,
-    // Only WARN and ERROR reach here (logLevel above); they keep their level.
-    logCreator: () => (entry: LogEntry) => log(`kafka (${entry.namespace}): ${entry.log.message}`, undefined, entry.level === logLevel.ERROR ? 'error' : 'warn'),
+    logCreator: () => (entry: LogEntry) => log(kafkaLogLine(entry), undefined, kafkaLogLevel(entry)),
   });
   // Idempotence needs one request in flight per connection and acks from all in-sync replicas.
   // Retries without end, as kafkajs does for an idempotent producer by default (an explicit value,
@@ -164,4 +163,21 @@ function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
     retry: { retries: Number.MAX_SAFE_INTEGER },
     createPartitioner: Partitioners.DefaultPartitioner,
   });
+}
+
+/** kafkajs's line with its reason: a bare "Response InitProducerId(key: 22, version: 1)" says nothing. */
+export function kafkaLogLine(entry: LogEntry): string {
+  const reason = (entry.log as { error?: unknown }).error;
+  return `kafka (${entry.namespace}): ${entry.log.message}${typeof reason === 'string' && reason ? `: ${reason}` : ''}`;
+}
+
+/**
+ * Only WARN and ERROR reach here (logLevel above). kafkajs logs every error answer of a broker at ERROR,
+ * the retriable ones too: a new broker answers the first InitProducerId with "The coordinator is not
+ * available" while it creates its transaction log, and the producer retries. Those are warnings: a send
+ * that fails for good is logged as an error by the publisher's own loop.
+ */
+export function kafkaLogLevel(entry: LogEntry): 'warn' | 'error' {
+  if (entry.level !== logLevel.ERROR) return 'warn';
+  return entry.namespace === 'Connection' && entry.log.message.startsWith('Response ') ? 'warn' : 'error';
 }

@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { Kafka, logLevel, type KafkaMessage, type LogEntry } from 'kafkajs';
 import t from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { KAFKA } from '../../src/notifications/delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
-import { startKafkaPublisher, type KafkaProducer } from '../../src/notifications/kafka-publisher.js';
+import { kafkaLogLevel, kafkaLogLine, startKafkaPublisher, type KafkaProducer } from '../../src/notifications/kafka-publisher.js';
 import { readyEnvelopeBody, type OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
@@ -69,7 +69,8 @@ t.test(
     const logs: string[] = [];
     const deliveries = openSqliteDeliveryStore(dir);
     t.teardown(() => deliveries.close());
-    const start = () => startKafkaPublisher({ store, deliveries, brokers, topic, retryDelayMs: 100, log: (m) => logs.push(m) });
+    // Errors only: a new broker answers the first InitProducerId with a retriable error, logged as a warning.
+    const start = () => startKafkaPublisher({ store, deliveries, brokers, topic, retryDelayMs: 100, log: (m, _e, level) => void (level === 'warn' || logs.push(m)) });
 
     const received: KafkaMessage[] = [];
     const consumer = kafka.consumer({ groupId: `notifications-test-${randomUUID()}` });
@@ -99,6 +100,18 @@ t.test(
     t.strictSame(logs, [], 'nothing went wrong');
   },
 );
+
+t.test('kafkajs log lines carry their reason; error answers of a broker, which kafkajs retries, are warnings', async (t) => {
+  const entry = (namespace: string, level: logLevel, message: string, error?: string): LogEntry =>
+    ({ namespace, level, label: 'ERROR', log: { timestamp: '', logger: 'kafkajs', message, ...(error ? { error } : {}) } });
+  const coordinator = entry('Connection', logLevel.ERROR, 'Response InitProducerId(key: 22, version: 1)', 'The coordinator is not available');
+  t.equal(kafkaLogLine(coordinator), 'kafka (Connection): Response InitProducerId(key: 22, version: 1): The coordinator is not available');
+  t.equal(kafkaLogLevel(coordinator), 'warn');
+  t.equal(kafkaLogLevel(entry('Producer', logLevel.ERROR, 'Failed to send messages')), 'error');
+  t.equal(kafkaLogLevel(entry('Connection', logLevel.ERROR, 'Connection error: ECONNREFUSED')), 'error');
+  t.equal(kafkaLogLevel(entry('Producer', logLevel.WARN, 'anything')), 'warn');
+  t.equal(kafkaLogLine(entry('Producer', logLevel.WARN, 'no reason')), 'kafka (Producer): no reason');
+});
 
 t.test('a broker that cannot be reached: the publisher starts anyway, keeps its checkpoint, and stops promptly', async (t) => {
   const unreachable = await new Promise<string>((resolve) => {

@@ -1,0 +1,226 @@
+// The real servers the suite runs against, on loopback: Apache Kafka (one KRaft node, from its Maven
+// Central jars) and FerretDB (a MongoDB wire-protocol server on SQLite, built from the Go module proxy).
+// `scripts/test-servers` starts one of each for developers and .ci/run; tests that kill or stop a server
+// (test/e2e/production-stack.test.ts) start their own with the same functions.
+//
+// Every process started here is remembered by its PID and stopped by it, never by name. Downloads and
+// builds land in a cache (ORDERS_TEST_SERVERS_CACHE, default ~/.cache/orders-test-servers), keyed by
+// what they were built from, so a second start takes seconds; each is bounded in time.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** The version docker-compose.yml deploys (apache/kafka:3.9.1): what runs in tests is what ships. */
+export const KAFKA_VERSION = '3.9.1';
+export const FERRETDB_VERSION = '1.24.2';
+
+const repository = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
+const kafkaPom = join(repository, 'scripts/test-servers/kafka/pom.xml');
+const ferretDbSource = join(repository, 'scripts/test-servers/ferretdb');
+
+export function cacheDir(): string {
+  return process.env.ORDERS_TEST_SERVERS_CACHE || join(homedir(), '.cache', 'orders-test-servers');
+}
+
+/** A download or build that failed or ran out of time: its message says which and what to do. */
+export class ServerSetupError extends Error {}
+
+function run(command: string, args: string[], options: { cwd?: string; timeoutMs: number; what: string; env?: NodeJS.ProcessEnv }): void {
+  const result = spawnSync(command, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  if (result.error && (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    throw new ServerSetupError(`${options.what}: no result within ${options.timeoutMs / 1000} s (${command} ${args.join(' ')}); is the registry reachable?`);
+  }
+  if (result.error) throw new ServerSetupError(`${options.what}: could not run ${command}: ${result.error.message}`);
+  if (result.status !== 0) {
+    const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-15).join('\n');
+    throw new ServerSetupError(`${options.what}: ${command} exited ${result.status}:\n${output}`);
+  }
+}
+
+function digest(...files: string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(readFileSync(file));
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** The broker's jars, downloaded once by Maven into the cache (a partial download is never used). */
+export function prepareKafka(timeoutMs = 10 * 60_000): string {
+  const libs = join(cacheDir(), `kafka-${KAFKA_VERSION}-${digest(kafkaPom)}`, 'libs');
+  if (existsSync(join(libs, `kafka_2.13-${KAFKA_VERSION}.jar`))) return libs;
+  const partial = `${libs}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  run('mvn', ['-q', '-B', '-f', kafkaPom, 'dependency:copy-dependencies', `-DoutputDirectory=${partial}`, '-DincludeScope=runtime'], {
+    timeoutMs, what: `downloading Kafka ${KAFKA_VERSION} from Maven Central`,
+  });
+  rmSync(libs, { recursive: true, force: true });
+  renameSync(partial, libs);
+  return libs;
+}
+
+/** FerretDB's server: the ten-line Go main in scripts/test-servers/ferretdb, built once into the cache. */
+export function prepareFerretDb(timeoutMs = 10 * 60_000): string {
+  const binary = join(cacheDir(), `ferretdb-${FERRETDB_VERSION}-${digest(...['main.go', 'go.mod', 'go.sum'].map((f) => join(ferretDbSource, f)))}`, 'ferretdb');
+  if (existsSync(binary)) return binary;
+  const partial = `${binary}.partial-${process.pid}`;
+  mkdirSync(join(binary, '..'), { recursive: true });
+  run('go', ['build', '-o', partial, '.'], { cwd: ferretDbSource, timeoutMs, what: `building FerretDB ${FERRETDB_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' } });
+  renameSync(partial, binary);
+  return binary;
+}
+
+/** A loopback port nobody listens on now (bound, noted, closed). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolveAccepts) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => { socket.destroy(); resolveAccepts(true); });
+    socket.once('error', () => resolveAccepts(false));
+  });
+}
+
+/** One server process: started, killed or stopped by its PID, and started again on the same data and port. */
+export interface ServerProcess {
+  readonly name: string;
+  readonly pid: number | undefined;
+  /** Where its output goes. */
+  readonly logFile: string;
+  /** Starts it (again) and waits until it answers; resolves with how long that took. */
+  start(): Promise<number>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+  /** SIGKILL, as a crash: resolves once the process has exited. */
+  kill(): Promise<void>;
+}
+
+interface ProcessSpec {
+  name: string;
+  command: string;
+  args: string[];
+  logFile: string;
+  port: number;
+  /** Ready once the port accepts and, when given, the log holds this line. */
+  readyLine?: string;
+  readyTimeoutMs: number;
+  /** Outlives the process that started it (scripts/test-servers start): own process group, not waited for. */
+  detached?: boolean;
+}
+
+function serverProcess(spec: ProcessSpec): ServerProcess {
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const signal = async (name: NodeJS.Signals, graceMs: number) => {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    process.kill(current.pid!, name);
+    const timer = setTimeout(() => { if (current.exitCode === null && current.signalCode === null) process.kill(current.pid!, 'SIGKILL'); }, graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return {
+    name: spec.name,
+    get pid() { return child?.pid; },
+    logFile: spec.logFile,
+    async start() {
+      const started = Date.now();
+      const log = openSync(spec.logFile, 'a');
+      const logStart = existsSync(spec.logFile) ? readFileSync(spec.logFile).length : 0;
+      child = spawn(spec.command, spec.args, { stdio: ['ignore', log, log], detached: spec.detached ?? false });
+      closeSync(log);
+      if (spec.detached) child.unref();
+      const current = child;
+      exited = new Promise((resolveExit) => current.once('exit', () => resolveExit()));
+      while (Date.now() - started < spec.readyTimeoutMs) {
+        if (current.exitCode !== null || current.signalCode !== null) break;
+        const logged = !spec.readyLine || readFileSync(spec.logFile).subarray(logStart).includes(spec.readyLine);
+        if (logged && (await accepts(spec.port))) return Date.now() - started;
+        await sleep(100);
+      }
+      const tail = readFileSync(spec.logFile, 'utf8').split('\n').slice(-20).join('\n');
+      await signal('SIGKILL', 0);
+      throw new ServerSetupError(`${spec.name} did not answer on 127.0.0.1:${spec.port} within ${spec.readyTimeoutMs / 1000} s (exit ${current.exitCode ?? current.signalCode ?? 'none'}); last lines of ${spec.logFile}:\n${tail}`);
+    },
+    stop: (graceMs = 10_000) => signal('SIGTERM', graceMs),
+    kill: () => signal('SIGKILL', 0),
+  };
+}
+
+export interface KafkaServer extends ServerProcess {
+  /** host:port for KAFKA_BROKERS. */
+  readonly brokers: string;
+}
+
+/** A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). */
+export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean } = {}): Promise<KafkaServer> {
+  const libs = options.libs ?? prepareKafka();
+  const port = options.port ?? (await freePort());
+  const controllerPort = await freePort();
+  mkdirSync(dir, { recursive: true });
+  const config = join(dir, 'server.properties');
+  writeFileSync(config, [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${join(dir, 'data')}`,
+    'num.partitions=1',
+    // One node: the internal topics can have one replica only.
+    'offsets.topic.replication.factor=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    '',
+  ].join('\n'));
+  const java = (mainClass: string, ...args: string[]) => ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', '-cp', `${libs}/*`, mainClass, ...args];
+  if (!existsSync(join(dir, 'data', 'meta.properties'))) {
+    // The controller ports of the config change on each start; the formatted storage does not keep them.
+    run('java', java('kafka.tools.StorageTool', 'format', '--ignore-formatted', '--cluster-id', 'b3JkZXJzLXRlc3QtMDAwMQ', '--config', config), {
+      timeoutMs: 60_000, what: 'formatting the Kafka storage',
+    });
+  }
+  const process_ = serverProcess({
+    name: `Kafka ${KAFKA_VERSION}`, command: 'java', args: java('kafka.Kafka', config), logFile: join(dir, 'server.log'), port,
+    readyLine: 'Kafka Server started', readyTimeoutMs: 90_000, detached: options.detached ?? false,
+  });
+  return Object.assign(process_, { brokers: `127.0.0.1:${port}` }) as KafkaServer;
+}
+
+export interface FerretDbServer extends ServerProcess {
+  /** mongodb:// URL of the `orders` database, for MONGODB_URL. */
+  readonly url: string;
+}
+
+/** FerretDB on loopback, its SQLite databases in `dir`. */
+export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean } = {}): Promise<FerretDbServer> {
+  const binary = options.binary ?? prepareFerretDb();
+  const port = options.port ?? (await freePort());
+  mkdirSync(join(dir, 'data'), { recursive: true });
+  const process_ = serverProcess({
+    name: `FerretDB ${FERRETDB_VERSION}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, '--sqlite-dir', join(dir, 'data')],
+    logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000, detached: options.detached ?? false,
+  });
+  return Object.assign(process_, { url: `mongodb://127.0.0.1:${port}/orders` }) as FerretDbServer;
+}
+
+/** The cache's entries, for a message that says what is there. */
+export function cachedServers(): string[] {
+  return existsSync(cacheDir()) ? readdirSync(cacheDir()) : [];
+}
