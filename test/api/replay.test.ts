@@ -5,10 +5,11 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const replayScript = fileURLToPath(new URL('../../src/replay.js', import.meta.url));
 const run = (dataDir: string) =>
-  promisify(execFile)(process.execPath, [replayScript], { env: { ...process.env, ORDERS_DATA_DIR: dataDir } }).then(
+  promisify(execFile)(process.execPath, [replayScript], { env: embeddedEnv({ ORDERS_DATA_DIR: dataDir }) }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );

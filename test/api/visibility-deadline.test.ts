@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, tempDataDir } from '../support/service.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -16,7 +17,7 @@ t.test('submit answers 503 with the stored ids when the read model does not show
   t.teardown(() => removeDataDir(dataDir));
   writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(testSeed()));
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ORDERS_VISIBLE_WITHIN_MS: '500' },
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ORDERS_VISIBLE_WITHIN_MS: '500' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -11,12 +11,13 @@ import { ACME_KEY } from '../support/seed.js';
 import { eventually, removeDataDir, tempDataDir } from '../support/service.js';
 import { allEvents } from '../support/events.js';
 import { consolidationSeed, thirdOfA40ft } from './support.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 function startChild(dataDir: string): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent' },
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = new Promise<string>((resolve, reject) => {

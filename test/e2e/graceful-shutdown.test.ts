@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 import { allEvents } from '../support/events.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const dataDir = tempDataDir();
@@ -18,7 +19,7 @@ t.teardown(() => removeDataDir(dataDir));
 
 function startChild(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: URL }> {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ...env },
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, tempDataDir } from '../support/service.js';
 import { allEvents } from '../support/events.js';
 import { startWebhookReceiver } from './loopback-peers.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const ORDERS = 24;
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -23,7 +24,7 @@ writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seed));
 let child: ChildProcess | undefined;
 function startChild(): Promise<string> {
   child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_WEBHOOK_RETRY_DELAYS_MS: '200,400,800', LOG_LEVEL: 'silent' },
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_WEBHOOK_RETRY_DELAYS_MS: '200,400,800', LOG_LEVEL: 'silent' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

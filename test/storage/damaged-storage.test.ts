@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const replay = fileURLToPath(new URL('../../src/replay.js', import.meta.url));
@@ -39,7 +40,7 @@ type Started = { child: ChildProcess; url: URL; output: () => string } | { exitC
 
 function startChild(dataDir: string): Promise<Started> {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info' },
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve) => {
@@ -205,7 +206,7 @@ t.test('damage found while running: 503, a logged error and a rebuild, not a cra
 t.test('npm run replay on a damaged file says which one, without a stack trace', async (t) => {
   const dir = copyOfData(t);
   damagePages(join(dir, 'events.db'));
-  const child = spawn(process.execPath, [replay], { env: { ...process.env, ORDERS_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [replay], { env: embeddedEnv({ ORDERS_DATA_DIR: dir }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise((resolve) => child.once('exit', resolve));

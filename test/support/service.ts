@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startService, type RunningService } from '../../src/service.js';
 import type { Config } from '../../src/config.js';
 import { ADMIN_KEY, testSeed } from './seed.js';
+import { embeddedEnv } from './embedded-env.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 
 export interface TestService extends RunningService {
@@ -22,7 +23,7 @@ export async function startTestService(options: { dataDir?: string; key?: string
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(process.env), ...options.config },
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(embeddedEnv()), ...options.config },
     options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {

@@ -1,0 +1,65 @@
+// The service as `npm start` runs it: a real process on loopback, with the environment a test gives it
+// on top of the embedded default (embeddedEnv), its output kept for the test's messages.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { embeddedEnv } from '../support/embedded-env.js';
+
+const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** stdout and stderr so far. */
+  output(): string;
+  request(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [main], { env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      if (found) resolve(found);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code, signal) => reject(new Error(`service exited before listening (${code ?? signal}):\n${output}`)));
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    async request(method, path, { key, body } = {}) {
+      const response = await fetch(url + path, {
+        method,
+        headers: { ...(key ? { authorization: `Api-Key ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      let parsed: unknown = bytes.toString('utf8');
+      if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(parsed as string);
+      return { status: response.status, body: parsed, headers: response.headers, bytes };
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** Polls `check` until it holds, or fails with `what` after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
