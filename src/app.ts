@@ -8,6 +8,7 @@ import { packingInstructionsRoutes, type PackingInstructionsDependencies } from 
 import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
 import { isDamage } from './storage/damaged-storage.js';
+import { StorageUnavailable } from './storage/unavailable-storage.js';
 import { NotVisibleInTime } from './orders/read-model/visibility-deadline.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -64,6 +65,10 @@ export function createApp(deps: AppDependencies): Koa {
         return;
       }
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
+      if (error instanceof StorageUnavailable) {
+        unavailable(ctx, `The order read model is not reachable (${error.store}). Try again shortly.`);
+        return;
+      }
       if (isDamage(error)) {
         deps.onDamagedStorage(error);
         unavailable(ctx, 'Stored data was found damaged; it is being rebuilt or needs an operator. Try again shortly.');

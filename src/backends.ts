@@ -27,6 +27,8 @@ export interface BackendSettings {
   maxAppendBytes?: number | undefined;
   /** false: the SQLite files are opened without PRAGMA quick_check (which reads each file whole). */
   quickCheck?: boolean | undefined;
+  /** How long a request waits for the read models (ORDERS_VISIBLE_WITHIN_MS): also how long one waits for a MongoDB server that went away. */
+  visibleWithinMs?: number | undefined;
 }
 
 export function openEventStore(settings: BackendSettings): EventStore {
@@ -38,7 +40,7 @@ export function openEventStore(settings: BackendSettings): EventStore {
 }
 
 export function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
-  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl);
+  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, undefined, { serverSelectionTimeoutMS: settings.visibleWithinMs });
   return Promise.resolve(openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
 }
 

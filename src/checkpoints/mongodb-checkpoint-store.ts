@@ -6,7 +6,7 @@
 // 64-bit numbers). The driver writes a bigint as int64 and, with `useBigInt64`, reads int64 back as
 // bigint, so positions stay exact and MongoDB compares them as numbers ($max, $lt), which a string
 // would not. The helpers here are shared with the MongoDB order read model.
-import { Long, MongoClient, type Collection, type Document, type IndexDescription } from 'mongodb';
+import { Long, MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, type Collection, type Document, type IndexDescription } from 'mongodb';
 import type { CheckpointStore } from './checkpoint-store.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -40,11 +40,21 @@ export function databaseName(url: string, dbName?: string): string {
   return fromUrl || 'orders';
 }
 
-/** Connects at once, so that a wrong URL or an unreachable server fails start-up rather than the first request. */
-export async function connectMongo(url: string): Promise<MongoClient> {
-  const client = new MongoClient(url);
+/**
+ * Connects at once, so that a wrong URL or an unreachable server fails start-up rather than the first
+ * request. `serverSelectionTimeoutMS` bounds how long a call waits for a server that has gone away (the
+ * driver's default is 30 s); one set in the URL wins.
+ */
+export async function connectMongo(url: string, options: { serverSelectionTimeoutMS?: number | undefined } = {}): Promise<MongoClient> {
+  const fromUrl = /[?&]serverSelectionTimeoutMS=/i.test(url);
+  const client = new MongoClient(url, !fromUrl && options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {});
   await client.connect();
   return client;
+}
+
+/** The driver's errors that mean the server is not there (down, unreachable, no server to select), not a refusal. */
+export function isMongoUnreachable(error: unknown): boolean {
+  return error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoNotConnectedError;
 }
 
 /**

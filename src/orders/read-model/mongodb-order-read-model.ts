@@ -13,7 +13,8 @@ import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
-import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
+import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoUnreachable, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
+import { guardUnavailable } from '../../storage/unavailable-storage.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
 
@@ -194,13 +195,17 @@ async function applyToDocument<D>(
   }
 }
 
-/** Connects, creates the indexes (a no-op when they exist) and returns the read model. */
-export async function openMongoOrderReadModel(url: string, dbName?: string): Promise<OrderReadModel> {
-  const client = await connectMongo(url);
+/**
+ * Connects, creates the indexes (a no-op when they exist) and returns the read model. A call made while
+ * the server is away fails within `serverSelectionTimeoutMS` with StorageUnavailable, which requests
+ * answer with 503 (the service passes ORDERS_VISIBLE_WITHIN_MS, its bound on waiting for read models).
+ */
+export async function openMongoOrderReadModel(url: string, dbName?: string, options: { serverSelectionTimeoutMS?: number | undefined } = {}): Promise<OrderReadModel> {
+  const client = await connectMongo(url, options);
   try {
     const db = client.db(databaseName(url, dbName));
     await ensureIndexes(db.collection(ORDERS), ORDER_INDEXES);
-    return mongoOrderReadModel(client, db);
+    return guardUnavailable(mongoOrderReadModel(client, db), 'the MongoDB order read model', isMongoUnreachable);
   } catch (error) {
     await client.close();
     throw error;
