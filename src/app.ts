@@ -10,7 +10,8 @@ import { BodyRejected } from './validation/json-body.js';
 import { isDamage } from './storage/damaged-storage.js';
 import { StorageUnavailable } from './storage/unavailable-storage.js';
 import { NotVisibleInTime } from './orders/read-model/visibility-deadline.js';
-import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
@@ -32,6 +33,8 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   onDamagedStorage: (error: unknown) => void;
   /** True once shutdown began: /readyz answers 503 and every answer closes its connection. */
   stopping: () => boolean;
+  /** ORDERS_KAFKA_TOPIC: the AsyncAPI document names the topic this deployment publishes to. */
+  kafkaTopic: string;
 }
 
 export function createApp(deps: AppDependencies): Koa {
@@ -83,13 +86,16 @@ export function createApp(deps: AppDependencies): Koa {
 
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (README, Benchmarks).
-  const other = new Router(); // health, OpenAPI, admin and the viewer: the paths outside /api/v1/orders/
+  const other = new Router(); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
-  const openApi = JSON.stringify(buildOpenApiDocument());
-  other.get(OPENAPI_PATH, (ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = openApi;
-  });
+  // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.
+  for (const [path, document] of [[OPENAPI_PATH, buildOpenApiDocument()], [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)]] as const) {
+    const body = JSON.stringify(document);
+    other.get(path, (ctx) => {
+      ctx.type = 'application/json';
+      ctx.body = body;
+    });
+  }
   masterDataRoutes(other, deps.masterDataService, requireAdminKey(deps.adminKey));
   viewerRoutes(other, deps);
   const orders = new Router();

@@ -4,6 +4,7 @@ import { SeedRejected, startService } from './service.js';
 import { StorageRefused } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { describeBackends } from './backends.js';
+import { ASYNCAPI_PATH, OPENAPI_PATH } from './openapi.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
 
@@ -13,7 +14,9 @@ try {
   // service.url is the loopback address when HOST is a wildcard; say that the other interfaces listen too.
   const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
   console.log(`Orders service listening on ${service.url}${everywhere} (${describeBackends(config)})`);
-  console.log(`OpenAPI document: ${service.url}/api/v1/openapi.json`);
+  console.log(`OpenAPI document: ${service.url}${OPENAPI_PATH}`);
+  const kafka = config.notifications.kafkaBrokers ? `topic ${config.notifications.kafkaTopic}` : 'not published here: KAFKA_BROKERS is unset';
+  console.log(`AsyncAPI document (Kafka, ${kafka}): ${service.url}${ASYNCAPI_PATH}`);
   // Only the demo document's key is ever printed: real keys never reach a log.
   if (config.seedFile === DEMO_SEED_FILE) console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
   const shutdown = () => {

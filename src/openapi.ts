@@ -10,10 +10,13 @@ import { orderApi } from './orders/routes.js';
 import { packingInstructionsApi } from './packing-instructions/routes.js';
 import { loadPlanApi } from './load-plan/routes.js';
 import { viewerApi } from './viewer/viewer-routes.js';
+import { webhookApi } from './notifications/webhook-api.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The AsyncAPI document of the Kafka messages (src/notifications/asyncapi-document.ts), served beside this one. */
+export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 
-const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi];
+const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi, webhookApi];
 
 const thisDocument: ApiDescription = {
   paths: {
@@ -23,6 +26,15 @@ const thisDocument: ApiDescription = {
         summary: 'This OpenAPI document',
         security: [],
         responses: { '200': { description: 'The OpenAPI 3.1 document.', ...json({ type: 'object' }) } },
+      },
+    },
+    [ASYNCAPI_PATH]: {
+      get: {
+        operationId: 'asyncApiDocument',
+        summary: 'The AsyncAPI document of the Kafka messages',
+        description: 'AsyncAPI 3.0: the packing_instructions.ready topic as this deployment is configured, its key, headers, value and delivery guarantee.',
+        security: [],
+        responses: { '200': { description: 'The AsyncAPI 3.0 document.', ...json({ type: 'object' }) } },
       },
     },
   },
@@ -38,10 +50,12 @@ export function buildOpenApiDocument(): object {
       version: '1.0.0',
       description:
         'Submit full-container-load and full-truck-load shipment orders, read them back, and retrieve the pallets the service built. ' +
-        'Every operation except this document requires an API key: Authorization: Api-Key <key>.',
+        'Every operation except this document and the AsyncAPI document requires an API key: Authorization: Api-Key <key>. ' +
+        `The packing_instructions.ready event is POSTed to webhooks (the webhooks of this document) and published to Kafka (AsyncAPI document at ${ASYNCAPI_PATH}).`,
     },
     security: [{ ApiKey: [] }],
     paths: Object.assign({}, ...parts.map((part) => part.paths)) as Record<string, object>,
+    webhooks: Object.assign({}, ...parts.map((part) => part.webhooks ?? {})) as Record<string, object>,
     components: {
       schemas: Object.assign({}, ...parts.map((part) => part.schemas)) as Record<string, object>,
       securitySchemes: {

@@ -140,6 +140,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     shareLinks: links,
     adminKey: config.adminKey,
+    kafkaTopic: config.notifications.kafkaTopic,
     logger,
     metrics,
     readiness: [

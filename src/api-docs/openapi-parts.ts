@@ -6,6 +6,8 @@
 export interface ApiDescription {
   paths: Record<string, object>;
   schemas: Record<string, object>;
+  /** Requests the service makes to its clients (OpenAPI 3.1 `webhooks`), by event name. */
+  webhooks?: Record<string, object>;
 }
 
 /** The router's `/orders/:id/` as OpenAPI writes it, `/orders/{id}/`. */

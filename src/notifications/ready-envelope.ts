@@ -1,17 +1,54 @@
 // The public event `packing_instructions.ready` (orders-api.md 6), built from the OrderPlanned event
 // that records it. Everything here is derived from the stored event alone, so every consumer, every
 // attempt and every restart produces the same id and the same bytes.
+// The schema below is the one source of what it looks like: the type is derived from it, and the
+// OpenAPI document (webhooks), the AsyncAPI document (Kafka) and checkReadyMessage all use it.
+import Type, { type Static } from 'typebox';
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import type { OrderPlanned } from '../orders/order-events.js';
+import { SERVICE_REF_PATTERN, type OrderPlanned } from '../orders/order-events.js';
 
 export const PACKING_INSTRUCTIONS_READY = 'packing_instructions.ready';
 
-export interface ReadyEnvelope {
-  id: string;
-  type: typeof PACKING_INSTRUCTIONS_READY;
-  timestamp: string;
-  data: { order_id: string; reference: string };
-}
+/** `evt_` and the stored event's id, a UUID in both event stores (randomUUID on append). */
+export const ENVELOPE_ID_PATTERN = '^evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+export const ServiceRefSchema = Type.String({
+  pattern: SERVICE_REF_PATTERN,
+  description: "The order's service_ref (SO- and at least six digits), as the REST API shows it; the order lookup value.",
+});
+
+export const EnvelopeIdSchema = Type.String({
+  pattern: ENVELOPE_ID_PATTERN,
+  description: 'evt_ and the id of the stored event that recorded the planning. The same on every attempt, restart and channel: de-duplicate on it.',
+});
+
+// No extra fields: this is exactly what this version sends, so a test of a consumer, or of the
+// service, notices a change. A field added later comes with a new version of the documents.
+export const ReadyEnvelopeSchema = Type.Object(
+  {
+    id: EnvelopeIdSchema,
+    type: Type.Literal(PACKING_INSTRUCTIONS_READY, { description: 'The event kind.' }),
+    timestamp: Type.String({
+      format: 'date-time',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$',
+      description: 'When the order was planned, UTC, with a Z; up to nine fraction digits.',
+    }),
+    data: Type.Object(
+      {
+        order_id: ServiceRefSchema,
+        reference: Type.String({ description: "The customer's reference of the order, as submitted." }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'packing_instructions.ready',
+    description: 'Optimization finished and the packing instructions of the order are ready: pallet contents, load plan and PDF can be retrieved.',
+  },
+);
+
+export type ReadyEnvelope = Static<typeof ReadyEnvelopeSchema>;
 
 export type OrderPlannedEvent = RecordedEvent<'OrderPlanned', OrderPlanned['data']>;
 

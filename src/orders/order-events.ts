@@ -69,3 +69,6 @@ export function orderStream(companyGroup: string, reference: string): string {
 export function serviceRefFor(orderId: number): string {
   return `SO-${String(orderId).padStart(6, '0')}`;
 }
+
+/** What serviceRefFor makes, as the published contracts state it (the Kafka key, data.order_id). */
+export const SERVICE_REF_PATTERN = '^SO-[0-9]{6,}$';

@@ -94,6 +94,7 @@ t.test('every operation of the service is there with its statuses', async (t) =>
     'get /plans/{service_ref}': ['200', '403', '404'],
     'put /api/v1/admin/master-data/': ['200', '400', '401'],
     'get /api/v1/openapi.json': ['200'],
+    'get /api/v1/asyncapi.json': ['200'],
     'get /healthz': ['200'],
     'get /readyz': ['200', '503'],
     'get /metrics': ['200'],
@@ -131,7 +132,7 @@ t.test('authentication: an apiKey scheme in the Authorization header, required e
   t.strictSame(doc.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Api-Key <key>' });
   t.strictSame(doc.security, [{ ApiKey: [] }]);
   for (const { path, operation } of operations) {
-    if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') t.strictSame(operation.security, [], `${path} is public`);
+    if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json' || path === '/api/v1/asyncapi.json') t.strictSame(operation.security, [], `${path} is public`);
     else t.equal(operation.security, undefined, `${path} uses the global requirement`);
   }
 });

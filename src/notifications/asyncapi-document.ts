@@ -1,0 +1,107 @@
+// The AsyncAPI 3.0 document served at GET /api/v1/asyncapi.json: what Kafka consumers of
+// `packing_instructions.ready` may rely on, as the OpenAPI document is for REST clients. Key, headers
+// and value are the very schemas the message is typed by (kafka-message.ts, ready-envelope.ts), and
+// the example is a message the real kafkaMessageFor built, so the document cannot drift from the code.
+import type { RecordedEvent } from '../eventstore/event-store.js';
+import { kafkaMessageFor, ReadyMessageHeadersSchema, ReadyMessageKeySchema } from './kafka-message.js';
+import { ReadyEnvelopeSchema } from './ready-envelope.js';
+
+const CHANNEL = 'packingInstructionsReady';
+const MESSAGE = 'packingInstructionsReady';
+const KAFKA_BINDING_VERSION = '0.5.0';
+
+const DELIVERY =
+  'How the service publishes (src/notifications/kafka-publisher.ts): a consumer of the event log sends each stored OrderPlanned event, in log order, ' +
+  'with a kafkajs idempotent producer (acks all in-sync replicas, one request in flight, retried without end while the brokers are away), ' +
+  'then records it as published. At least once: a crash between the send and the record sends the batch again on restart, ' +
+  'with the same key, the same headers and byte-identical value; de-duplicate on the event-id header (= value.id). ' +
+  "Keyed by the order's service_ref and partitioned as Java clients do (murmur2), so all messages of one order are in one partition " +
+  '(while the partition count of the topic stays unchanged), first copies in log order; a duplicate may arrive after later messages. ' +
+  'Replicas of the service share a delivery store and publish each event once between them. Nothing is published when KAFKA_BROKERS is unset.';
+
+/** A fixed OrderPlanned event: the example message is built from it by the real code. */
+const EXAMPLE_EVENT: RecordedEvent = {
+  id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
+  stream: 'order:Acme%20Group:PO-4711',
+  type: 'OrderPlanned',
+  data: { order_id: 42, service_ref: 'SO-000042', reference: 'PO-4711', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-20T09:15:02.123456' },
+  revision: 1n,
+  position: 17n,
+  recordedAt: new Date('2026-11-20T09:15:02.200Z'),
+};
+
+/** The document for the topic this service publishes to (ORDERS_KAFKA_TOPIC). */
+export function buildAsyncApiDocument(topic: string): object {
+  const example = kafkaMessageFor(EXAMPLE_EVENT)!;
+  const document = {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Shipment orders events',
+      version: '1.0.0',
+      description:
+        'Kafka messages of the shipment orders service. `packing_instructions.ready` says that optimization finished and the packing instructions ' +
+        'of an order are ready; it is the preferred alternative to polling pallet contents. The same envelope is POSTed to webhooks (OpenAPI document, ' +
+        'GET /api/v1/openapi.json, `webhooks`). The brokers are the deployment\'s (KAFKA_BROKERS); ask its operator.',
+    },
+    defaultContentType: 'application/json',
+    channels: {
+      [CHANNEL]: {
+        address: topic,
+        title: 'Packing instructions ready',
+        description: `The readiness topic, \`${topic}\` in this deployment (ORDERS_KAFKA_TOPIC; default orders.packing-instructions). One message per planned order.`,
+        messages: { [MESSAGE]: { $ref: `#/components/messages/${MESSAGE}` } },
+        bindings: { kafka: { topic, bindingVersion: KAFKA_BINDING_VERSION } },
+      },
+    },
+    operations: {
+      publishPackingInstructionsReady: {
+        action: 'send',
+        title: 'Publish packing_instructions.ready',
+        summary: 'The service sends one message per OrderPlanned event, at least once.',
+        description: DELIVERY,
+        channel: { $ref: `#/channels/${CHANNEL}` },
+        messages: [{ $ref: `#/channels/${CHANNEL}/messages/${MESSAGE}` }],
+        bindings: {
+          kafka: {
+            // The Kafka binding has no field for the producer's acks or idempotence: extensions state them.
+            'x-acks': 'all',
+            'x-idempotent': true,
+            'x-max-in-flight-requests': 1,
+            'x-partitioner': 'murmur2 of the key (Java client default)',
+            bindingVersion: KAFKA_BINDING_VERSION,
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ReadyEnvelope: ReadyEnvelopeSchema,
+        ReadyMessageHeaders: ReadyMessageHeadersSchema,
+        ServiceRef: ReadyMessageKeySchema,
+      },
+      messages: {
+        [MESSAGE]: {
+          name: 'packing_instructions.ready',
+          title: 'Packing instructions ready',
+          summary: 'Optimization finished: pallet contents, load plan and packing instructions PDF of the order can be retrieved.',
+          contentType: 'application/json',
+          correlationId: { description: 'The envelope id, the same on every copy of the message.', location: '$message.header#/event-id' },
+          headers: { $ref: '#/components/schemas/ReadyMessageHeaders' },
+          payload: { $ref: '#/components/schemas/ReadyEnvelope' },
+          bindings: { kafka: { key: { $ref: '#/components/schemas/ServiceRef' }, bindingVersion: KAFKA_BINDING_VERSION } },
+          examples: [
+            {
+              name: 'ready',
+              // A message example has no place for the key (nor for extensions): the summary gives it.
+              summary: `Order SO-000042 (reference PO-4711) planned; key ${String(example.key)}.`,
+              headers: example.headers,
+              payload: JSON.parse(String(example.value)) as unknown,
+            },
+          ],
+        },
+      },
+    },
+  };
+  // A plain JSON copy, as for the OpenAPI document: callers may change it without touching the schemas.
+  return JSON.parse(JSON.stringify(document)) as object;
+}
