@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import t from 'tap';
 import type { TapTest } from '../eventstore/event-store-contract.js';
+import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
 import { dropDatabase } from '../support/mongodb.js';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { ferretDbServer, kafkaServer } from '../support/servers/test-servers.js';
@@ -87,6 +88,7 @@ t.test('the broker killed with SIGKILL in the middle of a burst of 100 orders an
   const duplicates = [...byId.values()].filter((values) => values.length > 1);
   t.ok(duplicates.every((values) => values.every((value) => value === values[0])), 'a duplicate is the same bytes under the same event-id, as the docs say');
   t.equal(byId.size, BURST, 'one event id per order');
+  t.strictSame(received.flatMap((message) => checkReadyMessage(message)), [], 'every message, duplicates too, as the AsyncAPI document says');
   t.comment(`messages read: ${received.length} for ${BURST} orders; duplicates (same event-id): ${received.length - BURST}`);
 });
 
