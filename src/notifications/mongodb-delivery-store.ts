@@ -1,10 +1,14 @@
 // DeliveryStore in MongoDB (MONGODB_URL), for replicas that share no disk. A standalone mongod is
 // enough: no multi-document transaction is used, like the other MongoDB adapters. Instead:
-// - Every claim is one single-document atomic write. A webhook delivery is claimed with
-//   findOneAndUpdate (the due document, its due time moved to the lease's end); an e-mail, a Kafka
-//   message or journal entries with a conditional update on a claim document (`_id` = event id) that
-//   upserts when there is none: while another holder's lease runs the filter does not match, the
-//   upsert's insert hits the `_id` and fails with E11000, and that is the "no".
+// - Every claim is decided by a unique `_id`, which every MongoDB-protocol server enforces atomically:
+//   an insert that meets E11000 is the "no". A webhook delivery is taken with findOneAndUpdate (the due
+//   document, its due time moved to the lease's end) and then claimed by inserting the marker
+//   `<delivery id>@<the due time it was found at>`; an e-mail or a Kafka message by inserting its claim
+//   document (`_id` = event id), or, once that claim's lease ran out, by moving the claim to the next
+//   generation and inserting the marker `<collection>:<event id>#<generation>`. On MongoDB the
+//   conditional updates alone would do (a single-document update is atomic); the markers make the claims
+//   hold on servers where they are not, such as FerretDB 1.x (docs/production-backends.md). Markers are
+//   a few bytes each, one per webhook attempt or claim taken over, and are kept.
 // - A webhook attempt, its outcome and the delivery's new state are one document update (the attempts
 //   live in the delivery's `attempt_log`, at most retries + 1 of them).
 // - Where the port says "one transaction" (records + journal + checkpoint), the writes are ordered so
@@ -32,6 +36,7 @@ export const DELIVERY_COLLECTIONS = {
   journal: 'notification_journal',
   counters: 'notification_counters',
   logIdentity: 'notification_log_identity',
+  claimMarkers: 'notification_claim_markers',
 } as const;
 
 interface CheckpointDoc {
@@ -70,6 +75,13 @@ interface ClaimDoc {
   _id: string;
   holder: string;
   lease_until: number;
+  /** Taken over this many times: each takeover is decided by the marker of its generation. */
+  generation?: number;
+}
+
+interface MarkerDoc {
+  _id: string;
+  at: number;
 }
 
 interface EmailDoc {
@@ -129,6 +141,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   const journal = db.collection<JournalDoc>(DELIVERY_COLLECTIONS.journal, options);
   const counters = db.collection<CounterDoc>(DELIVERY_COLLECTIONS.counters, options);
   const identity = db.collection<{ _id: string; log_id: string }>(DELIVERY_COLLECTIONS.logIdentity, options);
+  const markers = db.collection<MarkerDoc>(DELIVERY_COLLECTIONS.claimMarkers, options);
 
   await ensureIndexes(deliveries, [
     { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
@@ -167,19 +180,44 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     }
   };
 
-  /** One conditional upsert: taken when free, expired, or already this holder's; E11000 when another holds it. */
-  const claim = async (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> => {
+  /** Inserts a marker: true for the one caller that inserts it first, false for every other (E11000). */
+  const firstToMark = async (id: string, now: number): Promise<boolean> => {
     try {
-      await collection.updateOne(
-        { _id: id, $or: [{ lease_until: { $lte: now } }, { holder }] },
-        { $set: { holder, lease_until: leaseUntil } },
-        { upsert: true },
-      );
+      await markers.insertOne({ _id: id, at: now });
       return true;
     } catch (error) {
       if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
       throw error;
     }
+  };
+
+  /**
+   * Taken when free (the insert of its document decides), still this holder's (a renewal), or expired:
+   * then the claim moves to the next generation and the marker of that generation decides among the
+   * replicas that found it expired at the same moment.
+   */
+  const claim = async (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> => {
+    const current = await collection.findOne({ _id: id });
+    if (!current) {
+      try {
+        await collection.insertOne({ _id: id, holder, lease_until: leaseUntil, generation: 0 });
+        return true;
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
+        throw error;
+      }
+    }
+    const generation = Number(current.generation ?? 0);
+    if (current.lease_until > now) {
+      if (current.holder !== holder) return false;
+      const renewed = await collection.updateOne({ _id: id, holder, generation: current.generation }, { $set: { lease_until: leaseUntil } });
+      return renewed.matchedCount === 1;
+    }
+    const moved = await collection.updateOne(
+      { _id: id, lease_until: current.lease_until, holder: current.holder },
+      { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },
+    );
+    return moved.matchedCount === 1 && (await firstToMark(`${collection.collectionName}:${id}#${generation + 1}`, now));
   };
 
   const insertDeliveries = async (
@@ -222,14 +260,20 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
       await saveCheckpoint(WEBHOOKS, checkpoint);
     },
     async claimDueWebhook(now, leaseUntil) {
-      // No projection: FerretDB 1.24 does not implement findAndModify's `fields`. The log it brings
-      // back is at most retries + 1 short entries, and toDelivery leaves it out.
-      const document = await deliveries.findOneAndUpdate(
-        { state: 'pending', next_attempt_at: { $lte: now } },
-        { $set: { next_attempt_at: leaseUntil, updated_at: now } },
-        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
-      );
-      return document ? toDelivery(document) : undefined;
+      // A few rounds: a delivery another replica marked first is passed over for the next one due.
+      for (let round = 0; round < 8; round++) {
+        // No projection: FerretDB 1.24 does not implement findAndModify's `fields`. The log it brings
+        // back is at most retries + 1 short entries, and toDelivery leaves it out.
+        const due = await deliveries.findOneAndUpdate(
+          { state: 'pending', next_attempt_at: { $lte: now } },
+          { $set: { next_attempt_at: leaseUntil, updated_at: now } },
+          { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'before' },
+        );
+        if (!due) return undefined;
+        // Every replica that took this delivery at this due time tries the same marker; one inserts it.
+        if (await firstToMark(`${due._id}@${due.next_attempt_at}`, now)) return toDelivery({ ...due, next_attempt_at: leaseUntil, updated_at: now });
+      }
+      return undefined;
     },
     async recordWebhookAttempt(attempt, events = []) {
       const { outcome } = attempt;

@@ -1,24 +1,30 @@
 // Two replicas on one embedded data directory: two real processes run every notification consumer
 // (startNotifications, as the service does) on the same log and the same notifications.db while orders
 // keep coming. Each webhook reaches the HTTP receiver once, each e-mail the SMTP server once, and each
-// Kafka message is handed to a producer once (through the producer seam: no broker runs here). The
-// store-level claims are in the delivery store contract (delivery-store-contract.ts).
+// Kafka message is handed to a producer once (through the producer seam). The same again on the test
+// servers (MONGODB_URL, KAFKA_BROKERS): checkpoints and delivery claims on MongoDB, messages on a real
+// broker read back by a consumer. The store-level claims are in the delivery store contract.
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel } from 'kafkajs';
 import t from 'tap';
+import { openMongoDeliveryStore } from '../../src/notifications/mongodb-delivery-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { dropDatabase } from '../support/mongodb.js';
 import { appendPlannedOrder, SECRET } from './support/order-fixtures.js';
-import { killReplicas, mailEventId, startReplica, type Replica } from './support/replica-process.js';
+import { killReplicas, mailEventId, startReplica, type Replica, type ReplicaServers } from './support/replica-process.js';
 import { startSmtpReceiver } from './support/smtp-receiver.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
+import type { TapTest } from '../eventstore/event-store-contract.js';
 
 const ORDERS = 40;
 
 const duplicates = (ids: readonly string[]) => ids.filter((id, i) => ids.indexOf(id) !== i);
 
-t.test('two processes on one data directory: every webhook, e-mail and Kafka message exactly once', async (t) => {
+async function twoReplicas(t: TapTest, servers?: ReplicaServers): Promise<void> {
   const dataDir = await tempDataDir(t, 'replicas');
   const store = openSqliteEventStore(dataDir);
   t.teardown(() => store.close());
@@ -32,7 +38,24 @@ t.test('two processes on one data directory: every webhook, e-mail and Kafka mes
   t.teardown(() => smtp.close());
   const emails = () => smtp.received.map((mail) => mailEventId(mail.raw) ?? '?');
   const kafkaBy: [string[], string[]] = [[], []];
-  const args = { dataDir, webhookUrl: receiver.url(), secret: SECRET, smtpUrl: smtp.url };
+  if (servers) {
+    // The messages as a consumer reads them from the broker (the producer seam is not used).
+    const kafka = new Kafka({ clientId: 'two-replicas', brokers: servers.kafkaBrokers, logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: servers.topic, numPartitions: 2 }], waitForLeaders: true });
+    const consumer = kafka.consumer({ groupId: `two-replicas-${randomUUID()}` });
+    await consumer.connect();
+    await consumer.subscribe({ topic: servers.topic, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void kafkaBy[0].push(String(message.headers?.['event-id'])) });
+    t.teardown(async () => {
+      await consumer.disconnect();
+      await admin.deleteTopics({ topics: [servers.topic] }).catch(() => undefined);
+      await admin.disconnect();
+      await dropDatabase(servers.mongodbUrl, servers.database);
+    });
+  }
+  const args = { dataDir, webhookUrl: receiver.url(), secret: SECRET, smtpUrl: smtp.url, servers };
   // both replicas create checkpoints.db and notifications.db at the same moment: each store retries
   // SQLite's SQLITE_BUSY from the switch to WAL
   t.teardown(killReplicas);
@@ -53,12 +76,22 @@ t.test('two processes on one data directory: every webhook, e-mail and Kafka mes
     t.strictSame(duplicates(sent), [], `no ${channel} sent twice`);
     t.strictSame([...sent].sort(), [...ids].sort(), `every order's ${channel} once`);
   }
-  t.comment(`Kafka messages handed to the producer: ${kafkaBy[0].length} by one replica, ${kafkaBy[1].length} by the other`);
-  const records = openSqliteDeliveryStore(dataDir);
+  if (!servers) t.comment(`Kafka messages handed to the producer: ${kafkaBy[0].length} by one replica, ${kafkaBy[1].length} by the other`);
+  const records = servers ? await openMongoDeliveryStore(servers.mongodbUrl, servers.database) : openSqliteDeliveryStore(dataDir);
   t.teardown(() => records.close());
   const rows = await records.webhookDeliveries();
   t.equal(rows.length, ORDERS, 'one delivery row per event, though both replicas read every event');
   t.ok(rows.every((row) => row.state === 'delivered' && row.attempts === 1), 'each delivered on its first attempt');
   const delivered = (await store.readStream('notifications-webhooks')).filter((event) => event.type === 'WebhookDelivered');
   t.equal(delivered.length, ORDERS, 'and each delivery in the log once');
-});
+}
+
+t.test('two processes on one data directory: every webhook, e-mail and Kafka message exactly once', (t) => twoReplicas(t));
+
+const mongodbUrl = process.env.MONGODB_URL;
+const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+t.test(
+  'the same on MongoDB and a real Kafka broker: every webhook, e-mail and Kafka message exactly once',
+  { skip: !mongodbUrl || kafkaBrokers.length === 0 ? 'MONGODB_URL and KAFKA_BROKERS are not both set: no test servers (scripts/test-servers/test-servers start)' : false },
+  (t) => twoReplicas(t, { mongodbUrl: mongodbUrl!, database: `replicas_${randomUUID().slice(0, 8)}`, kafkaBrokers, topic: `orders.replicas-${randomUUID().slice(0, 8)}` }),
+);

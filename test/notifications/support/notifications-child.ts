@@ -1,15 +1,21 @@
 // Child process of two-replicas.test and restore-from-log.test: the three notification consumers as the
 // service starts them (startNotifications: restore, journal, webhooks, e-mail over SMTP, Kafka through
 // the producer seam) on a data directory, until SIGTERM (clean stop, exit 0) or SIGKILL.
-// Usage: node notifications-child.js <dataDir> <webhookUrl> <secret> <smtpUrl>
+// Usage: node notifications-child.js <dataDir> <webhookUrl> <secret> <smtpUrl> [<servers JSON>]
 // Prints "ready" once started, and "kafka <event-id>" for each message handed to the producer.
+// With servers ({"mongodbUrl", "database", "kafkaBrokers", "topic"}) the checkpoints and the delivery
+// store are on MongoDB and the messages go to a real Kafka broker, as on replicas that share no disk.
+import type { ProducerRecord } from 'kafkajs';
+import { openMongoCheckpointStore } from '../../../src/checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from '../../../src/checkpoints/sqlite-checkpoint-store.js';
+import { openMongoDeliveryStore } from '../../../src/notifications/mongodb-delivery-store.js';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { openSqliteDeliveryStore } from '../../../src/notifications/sqlite-delivery-store.js';
 import { startNotifications } from '../../../src/notifications/start-notifications.js';
 import { masterDataWith } from './order-fixtures.js';
 
-const [dataDir, url, secret, smtpUrl] = process.argv.slice(2);
+const [dataDir, url, secret, smtpUrl, serversJson] = process.argv.slice(2);
+const servers = serversJson ? (JSON.parse(serversJson) as { mongodbUrl: string; database: string; kafkaBrokers: string[]; topic: string }) : undefined;
 if (!dataDir || !url || !secret || !smtpUrl) {
   // tap runs every .js file under a directory it is given; without arguments this is not a test.
   console.log('1..0 # child process of the notification replica tests, not a test');
@@ -20,8 +26,8 @@ if (!dataDir || !url || !secret || !smtpUrl) {
 setTimeout(() => process.exit(2), 90_000).unref();
 
 const store = openSqliteEventStore(dataDir, { pollIntervalMs: 20 });
-const deliveries = openSqliteDeliveryStore(dataDir);
-const checkpoints = openSqliteCheckpointStore(dataDir);
+const deliveries = servers ? await openMongoDeliveryStore(servers.mongodbUrl, servers.database) : openSqliteDeliveryStore(dataDir);
+const checkpoints = servers ? await openMongoCheckpointStore(servers.mongodbUrl, servers.database) : openSqliteCheckpointStore(dataDir);
 const notifications = await startNotifications({
   store,
   deliveries,
@@ -29,14 +35,16 @@ const notifications = await startNotifications({
   dataDir,
   masterData: () => masterDataWith({ webhooks: [{ url, secret }], notification_emails: ['ops@acme.example'] }),
   renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),
-  config: { kafkaBrokers: undefined, kafkaTopic: 'orders.test', smtpUrl, mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [50, 50, 50] },
-  kafkaProducer: {
-    connect: async () => undefined,
-    disconnect: async () => undefined,
-    async send(record) {
-      for (const message of record.messages) process.stdout.write(`kafka ${String(message.headers?.['event-id'])}\n`);
+  config: { kafkaBrokers: servers?.kafkaBrokers, kafkaTopic: servers?.topic ?? 'orders.test', smtpUrl, mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [50, 50, 50] },
+  ...(servers ? {} : {
+    kafkaProducer: {
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      async send(record: ProducerRecord) {
+        for (const message of record.messages) process.stdout.write(`kafka ${String(message.headers?.['event-id'])}\n`);
+      },
     },
-  },
+  }),
   log: (message, error) => process.stderr.write(`${message}${error ? ` ${String(error)}` : ''}\n`),
 });
 process.stdout.write('ready\n');

@@ -20,8 +20,17 @@ export interface Replica {
   stop(): Promise<number | null>;
 }
 
-export async function startReplica(args: { dataDir: string; webhookUrl: string; secret: string; smtpUrl: string }, kafka: string[]): Promise<Replica> {
-  const child = spawn(process.execPath, [CHILD, args.dataDir, args.webhookUrl, args.secret, args.smtpUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** MongoDB for checkpoints and deliveries, and a real broker, instead of the data directory's files and the producer seam. */
+export interface ReplicaServers {
+  mongodbUrl: string;
+  database: string;
+  kafkaBrokers: string[];
+  topic: string;
+}
+
+export async function startReplica(args: { dataDir: string; webhookUrl: string; secret: string; smtpUrl: string; servers?: ReplicaServers | undefined }, kafka: string[]): Promise<Replica> {
+  const argv = [CHILD, args.dataDir, args.webhookUrl, args.secret, args.smtpUrl, ...(args.servers ? [JSON.stringify(args.servers)] : [])];
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   spawned.add(child);
   let out = '';
   let err = '';
