@@ -8,7 +8,7 @@ import { packingInstructionsRoutes, type PackingInstructionsDependencies } from 
 import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
 import { isDamage } from './storage/damaged-storage.js';
-import { NotVisibleInTime } from './orders/read-model/visibility-deadline.js';
+import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';

@@ -6,7 +6,7 @@ import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadMo
 import { checkStorageAtStart } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { join } from 'node:path';
-import { visibleWithin } from './orders/read-model/visibility-deadline.js';
+import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createApp } from './app.js';
 import { closeServer } from './http/close-server.js';
