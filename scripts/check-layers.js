@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const DOMAIN = ['src/orders', 'src/master-data', 'src/validation', 'src/planner', 'projections'];
-const SOURCES = ['src', 'projections', 'assembly'];
+const DOMAIN = ['src/orders', 'src/master-data', 'src/validation', 'src/planner'];
+const SOURCES = ['src', 'assembly'];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
 
 function* files(dir) {

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import Router, { type RouterContext } from '@koa/router';
 import type { MasterDataService } from './master-data/master-data-service.js';
 import { masterDataRoutes } from './master-data/routes.js';
-import { orderRoutes, type OrderRoutesDependencies } from './orders/routes.js';
+import { orderRoutes, type OrderRoutesDependencies } from './orders/api/routes.js';
 import { packingInstructionsRoutes, type PackingInstructionsDependencies } from './packing-instructions/routes.js';
 import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './http/auth.js';
 import { BodyRejected } from './validation/json-body.js';
