@@ -7,7 +7,7 @@ import { DEFAULT_EFFORT } from '../src/planner/plan-order.js';
 import type { OrderPlan } from '../src/planner/plan-types.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { planTogether } from '../src/planner/plan-together.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { seededOrder } from './lib/seeded-orders.js';
 

@@ -5,7 +5,7 @@
 // plan goes through the independent validator.
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { benchOrders } from './lib/order-families.js';
 

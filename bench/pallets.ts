@@ -7,7 +7,7 @@ import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
 import type { OrderPlan, PlanOrderInput } from '../src/planner/plan-types.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { orderDemand, palletTypeMm } from '../src/planner/palletize.js';
 import { palletLowerBound } from '../src/planner/pallet-lower-bound.js';
 import { palletizations } from '../src/planner/palletizations.js';

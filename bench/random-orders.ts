@@ -10,7 +10,7 @@ import type { LooseBox, OrderContainer, PreBuilt } from '../src/orders/submit-or
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
 import type { PlanOrderInput } from '../src/planner/plan-types.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { prng } from './lib/seeded-orders.js';
 

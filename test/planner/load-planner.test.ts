@@ -1,6 +1,6 @@
 import t from 'tap';
 import { LoadPlanner } from '../../src/planner/load-planner.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { seededOrder } from '../../bench/lib/seeded-orders.js';
 import { item, lane, line, order } from './fixtures.js';
 import { planChecked, withoutTiming } from './plan.js';

@@ -6,7 +6,7 @@ import type { LaneDocument } from '../../src/master-data/master-data-document.js
 import { DEFAULT_EFFORT, planOrder } from '../../src/planner/plan-order.js';
 import { compactPlan, expandPlan, storedPalletContents } from '../../src/planner/plan-storage.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
 import { planChecked } from './plan.js';
 

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { planTogether, sharedContainers } from '../../src/planner/plan-together.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { item, lane, line, order, preBuilt, looseBox } from './fixtures.js';
 
 const wasm = new PlannerWasm();

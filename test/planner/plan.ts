@@ -4,7 +4,7 @@ import type { Test } from 'tap';
 import { DEFAULT_EFFORT, planOrder } from '../../src/planner/plan-order.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import type { OrderPlan, PlanOrderInput } from '../../src/planner/plan-types.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 
 let wasm: PlannerWasm | undefined;
 

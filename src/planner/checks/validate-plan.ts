@@ -1,10 +1,10 @@
 // An independent check of an order plan against its input: every rule of the load planner,
 // with its own unit conversion (floating point with a tolerance) and geometry
 // (validator-geometry.ts), nothing shared with the WebAssembly planner or its wrapper.
-import type { ItemDocument } from '../master-data/master-data-document.js';
-import type { LooseBox } from '../orders/submit-order-payload.js';
-import { CONTAINER_CATALOG } from './containers.js';
-import type { ContainerPlacement, OrderPlan, PlannedContainer, PlanOrderInput, PlannedPallet } from './plan-types.js';
+import type { ItemDocument } from '../../master-data/master-data-document.js';
+import type { LooseBox } from '../../orders/submit-order-payload.js';
+import { CONTAINER_CATALOG } from '../containers.js';
+import type { ContainerPlacement, OrderPlan, PlannedContainer, PlanOrderInput, PlannedPallet } from '../plan-types.js';
 import { boxesOverlap, containsFootprint, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
 
 const EPS = 1e-6;
