@@ -4,7 +4,7 @@
 // and the service builds its read models from them like from any log.
 import { exactly, NO_STREAM, type EventStore } from '../src/eventstore/event-store.js';
 import { orderStream, serviceRefFor, type OrderIdAllocated, type OrderPlanned, type OrderSubmitted } from '../src/orders/order-events.js';
-import { LoadPlanner } from '../src/planner/load-planner.js';
+import { LoadPlanner } from '../src/planning/load-planner.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { utcTimestamp } from '../src/orders/clock.js';
 

@@ -18,7 +18,7 @@ import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import type { OrderPlan } from '../planner/plan-types.js';
 import { compactPlan, expandPlan } from '../planner/plan-storage.js';
 import type { TogetherInput, TogetherPlans } from '../planner/plan-together.js';
-import { CompletionMark } from '../planner/completion-mark.js';
+import { CompletionMark } from '../planning/completion-mark.js';
 import { containerSpec } from '../planner/containers.js';
 import { lengthToMm } from '../planner/units.js';
 import {

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { LoadPlanner } from '../../src/planner/load-planner.js';
+import { LoadPlanner } from '../../src/planning/load-planner.js';
 import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { seededOrder } from '../../bench/lib/seeded-orders.js';
-import { item, lane, line, order } from './fixtures.js';
-import { planChecked, withoutTiming } from './plan.js';
+import { item, lane, line, order } from '../planner/fixtures.js';
+import { planChecked, withoutTiming } from '../planner/plan.js';
 
 t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serializable', async (t) => {
   const planner = new LoadPlanner({ threads: 2 });
