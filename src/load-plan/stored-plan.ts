@@ -3,8 +3,8 @@
 // every reader gets every placement and unit.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';
-import { expandPlan } from '../planner/plan-storage.js';
-import type { OrderPlan } from '../planner/plan-types.js';
+import { expandPlan } from '../plan-contract/plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
 
 export function planOf(planned: OrderPlanned['data']): OrderPlan {
   return expandPlan(planned.plan);

@@ -2,8 +2,9 @@
 import { parentPort } from 'node:worker_threads';
 import { planOrder } from '../planner/plan-order.js';
 import { PlannerWasm } from '../planner/planner-wasm.js';
-import type { PlanLimits, PlanOrderInput } from '../planner/plan-types.js';
-import { planTogether, type TogetherInput } from '../planner/plan-together.js';
+import type { PlanLimits } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
+import { planTogether } from '../planner/plan-together.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 
 export type PlanJob = { input: PlanOrderInput; limits: PlanLimits; together?: undefined } | { together: TogetherInput; limits: PlanLimits };

@@ -5,7 +5,7 @@ import type { LaneDocument, LengthUnit, WeightUnit } from '../../src/master-data
 import { CONTAINER_CODES, type SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { CONTAINER_CATALOG } from '../../src/planner/containers.js';
 import { packContainer } from '../../src/planner/checks/pack-container.js';
-import type { OrderPlan } from '../../src/planner/plan-types.js';
+import type { OrderPlan } from '../../src/plan-contract/plan-types.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { validateBrPacking } from '../../src/planner/checks/validate-br-packing.js';
 import { line, looseBox, order, preBuilt } from './fixtures.js';

@@ -2,7 +2,7 @@
 // service-built pallets in planner order, as spec 2.2 shows them.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import type { OrderEvent } from '../order-events.js';
-import { storedPalletContents } from '../../planner/plan-storage.js';
+import { storedPalletContents } from '../../plan-contract/plan-storage.js';
 
 export interface PalletContents {
   pallet_index: string;

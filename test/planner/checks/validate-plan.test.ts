@@ -1,6 +1,6 @@
 // The validator must catch each broken rule: a planner plan, then one rule broken at a time.
 import t, { type Test } from 'tap';
-import type { OrderPlan } from '../../../src/planner/plan-types.js';
+import type { OrderPlan } from '../../../src/plan-contract/plan-types.js';
 import { validatePlan } from '../../../src/planner/checks/validate-plan.js';
 import { EUR, GMA, item, lane, line, looseBox, order, preBuilt } from '../fixtures.js';
 import { planChecked } from '../plan.js';
