@@ -1,5 +1,5 @@
 // The one place the load plan and the viewer read the plan an OrderPlanned event stores: plans are
-// stored compactly (identical units as blocks, src/planner/plan-storage.ts), and expanded here, so
+// stored compactly (identical units as blocks, src/plan-contract/plan-storage.ts), and expanded here, so
 // every reader gets every placement and unit.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';

@@ -1,5 +1,5 @@
 // Plans an order: its SKU units onto pallets, then pallets, pre-built pallets and loose boxes
-// into its containers. Runs inside a planner worker (load-planner.ts); same input and seed give
+// into its containers. Runs inside a planner worker (src/planning/load-planner.ts); same input and seed give
 // the same plan unless the time limit cuts a search short (metrics.time_limited).
 import { loadOrderContainers, type LoadResult } from './load-containers.js';
 import { finishPallets, orderDemand } from './palletize.js';

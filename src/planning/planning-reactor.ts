@@ -145,7 +145,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
-      // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
+      // stored compact: identical units as blocks, identical pallets once (src/plan-contract/plan-storage.ts)
       const plan = compactPlan(await options.planner.plan(plannerInput(submitted), submitted.company_group));
       result = { plan, planned_at: utcTimestamp() };
     } catch (error) {
