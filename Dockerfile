@@ -7,7 +7,6 @@ FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json asconfig.json ./
 COPY assembly ./assembly
-COPY projections ./projections
 COPY src ./src
 COPY demo ./demo
 RUN npm ci && npm prune --omit=dev

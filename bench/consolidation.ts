@@ -4,10 +4,11 @@
 // window (planned together where that saves containers, src/planner/plan-together.ts, with the
 // reactor's rule), and the submit-to-ready latency the window adds (from submit to the window's close).
 import { DEFAULT_EFFORT } from '../src/planner/plan-order.js';
-import type { OrderPlan } from '../src/planner/plan-types.js';
+import type { OrderPlan } from '../src/plan-contract/plan-types.js';
+import { togetherInput } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { planTogether } from '../src/planner/plan-together.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { seededOrder } from './lib/seeded-orders.js';
 
@@ -68,7 +69,7 @@ for (let lane = 0; lane < lanes; lane++) {
   }
   for (const w of windows) {
     const t0 = performance.now();
-    const plans = planTogether(wasm, { lane: base.lane, orders: w.map((o) => ({ service_ref: o.service_ref, order: o.order })) }, limits);
+    const plans = planTogether(wasm, togetherInput(base.lane, w), limits);
     plannerMs.push(performance.now() - t0);
     const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
     const alone = plans.alone.reduce((s, p) => s + p.containers.length, 0);

@@ -4,7 +4,8 @@
 // and the service builds its read models from them like from any log.
 import { exactly, NO_STREAM, type EventStore } from '../src/eventstore/event-store.js';
 import { orderStream, serviceRefFor, type OrderIdAllocated, type OrderPlanned, type OrderSubmitted } from '../src/orders/order-events.js';
-import { LoadPlanner } from '../src/planner/load-planner.js';
+import { plannerInput } from '../src/planning/planner-input.js';
+import { LoadPlanner } from '../src/planning/load-planner.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { utcTimestamp } from '../src/orders/clock.js';
 
@@ -46,7 +47,7 @@ export async function loadOrders(store: EventStore, count: number, companyGroup:
 async function planOnce(submitted: OrderSubmitted['data']): Promise<unknown> {
   const planner = new LoadPlanner({ threads: 1 });
   try {
-    return await planner.plan({ lane: submitted.lane, order: submitted.order });
+    return await planner.plan(plannerInput(submitted));
   } finally {
     await planner.close();
   }

@@ -4,8 +4,9 @@
 // share of containers inside the centre-of-gravity limits, units unplaced, ms per order. Every
 // plan goes through the independent validator.
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
+import { plannerInput } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { benchOrders } from './lib/order-families.js';
 
@@ -42,7 +43,7 @@ interface FamilyFigures {
 const families = new Map<string, FamilyFigures>();
 for (const b of benchOrders(seed, perFamily)) {
   const t0 = performance.now();
-  const plan = planOrder(wasm, b.input, limits);
+  const plan = planOrder(wasm, plannerInput(b.input), limits);
   const ms = performance.now() - t0;
   const violations = validatePlan(b.input, plan);
   const f = families.get(b.family) ?? {

@@ -8,6 +8,7 @@ import type { SubmitOrderPayload } from '../src/orders/submit-order-payload.js';
 import { renderPackingInstructions } from '../src/packing-instructions/render-packing-instructions.js';
 import { prepareFonts } from '../src/packing-instructions/unicode-fonts.js';
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
+import { plannerInput } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 
@@ -28,7 +29,7 @@ const order: SubmitOrderPayload = {
 };
 
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
-const plan = planOrder(new PlannerWasm(), { lane, order }, { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
+const plan = planOrder(new PlannerWasm(), plannerInput({ lane, order }), { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
 const submitted = { order_id: 1, service_ref: 'SO-000001', company_group: 'Acme Group', submitted_at: '2026-11-24T00:00:00.000000', lane, order };
 const viewerUrl = 'http://127.0.0.1:8000/plans/SO-000001?token=1767225600.bench';
 // As the PDF worker does before it takes jobs.

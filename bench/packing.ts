@@ -2,9 +2,9 @@
 // Loads each BR instance into one container with full support, prints one JSON line per
 // instance on stdout and a table per file on stderr, with binpackingjs on the same instances
 // checked by the same validator.
-import { packContainer } from '../src/planner/pack-container.js';
+import { packContainer } from '../src/planner/checks/pack-container.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validateBrPacking, volumeUtilization } from '../src/planner/validate-br-packing.js';
+import { validateBrPacking, volumeUtilization } from '../src/planner/checks/validate-br-packing.js';
 import { packWithBinpackingjs } from './lib/binpackingjs-baseline.js';
 import { readBrFile } from './lib/br-format.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';

@@ -5,17 +5,18 @@
 import { readFileSync } from 'node:fs';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
-import type { OrderPlan, PlanOrderInput } from '../src/planner/plan-types.js';
+import type { OrderPlan } from '../src/plan-contract/plan-types.js';
+import { palletTypeMm, plannerInput, type LaneOrder } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
-import { orderDemand, palletTypeMm } from '../src/planner/palletize.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
+import { orderDemand } from '../src/planner/palletize.js';
 import { palletLowerBound } from '../src/planner/pallet-lower-bound.js';
 import { palletizations } from '../src/planner/palletizations.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { EUR, GMA, seededOrder } from './lib/seeded-orders.js';
 
 /** The seeded order on a lane with both pallet types, the seeded one first (the default). */
-function withBothTypes(input: PlanOrderInput): PlanOrderInput {
+function withBothTypes(input: LaneOrder): LaneOrder {
   const first = input.lane.pallet_types[0]!;
   return { ...input, lane: { ...input.lane, pallet_types: [first, first.code === 'EUR' ? GMA : EUR] } };
 }
@@ -47,9 +48,10 @@ let violations = 0;
 let unpalletized = 0;
 for (let k = 0; k < orders; k++) {
   const input = withBothTypes(seededOrder(firstSeed + k));
+  const planned = plannerInput(input);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const plan = planOrder(wasm, input, limits);
+  const plan = planOrder(wasm, planned, limits);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   // CPU time too: on a shared machine the wall clock counts other people's work
@@ -63,13 +65,13 @@ for (let k = 0; k < orders; k++) {
   // pallets than the GMA bound says and still fewer containers. Against the bound on the types it
   // chose, the ratio measures the palletizer alone.
   const chosen = input.lane.pallet_types.filter((t) => plan.pallets.some((p) => p.pallet_code === t.code));
-  const chosenBound = chosen.length > 0 ? palletLowerBound(orderDemand(input.lane, input.order.order_items), chosen.map((t) => palletTypeMm(input.lane, t))) : plan.metrics.pallet_lower_bound;
+  const chosenBound = chosen.length > 0 ? palletLowerBound(orderDemand(planned.items, planned.lines), chosen.map((t) => palletTypeMm(input.lane, t))) : plan.metrics.pallet_lower_bound;
   const chosenRatio = chosenBound > 0 ? plan.metrics.pallet_count / chosenBound : 1;
   chosenRatios.push(chosenRatio);
   // the palletizer alone: the fewest pallets among the palletizations the plan chose from, each
   // searched as the plan searched it (same seed, the plan's share of the time)
-  const demand = orderDemand(input.lane, input.order.order_items);
-  const types = input.lane.pallet_types.map((t) => palletTypeMm(input.lane, t));
+  const demand = orderDemand(planned.items, planned.lines);
+  const types = planned.palletTypes;
   const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, input.seed ?? 1);
   // the plan's own is one of them (a search the clock cut short can differ from one run to the next)
   const fewest = Math.min(plan.metrics.pallet_count, ...options.filter((o) => o.unplaced.length === 0).map((o) => o.pallets.length));
@@ -98,7 +100,7 @@ const big = withBothTypes(seededOrder(6000, { skus: 40, units: 6000 }));
 const demoLane = (JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as {
   company_groups: { lanes: LaneDocument[] }[];
 }).company_groups[0]!.lanes[0]!;
-const demo: PlanOrderInput = {
+const demo: LaneOrder = {
   lane: demoLane,
   order: {
     ...big.order, reference: 'demo-6000',
@@ -109,7 +111,7 @@ const demo: PlanOrderInput = {
 for (const [name, input] of [['6,000-unit order (40 SKUs)', big], ['demo lane, 1,500 of each of 4 SKUs (6,000 units)', demo]] as const) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const plan = planOrder(wasm, input, limits);
+  const plan = planOrder(wasm, plannerInput(input), limits);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const unplaced = plan.unplaced.reduce((s, u) => s + u.count, 0);

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import type { LooseBox, OrderContainer, PreBuilt } from '../src/orders/submit-order-payload.js';
 import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
-import type { PlanOrderInput } from '../src/planner/plan-types.js';
+import { plannerInput, type LaneOrder } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
-import { validatePlan } from '../src/planner/validate-plan.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { prng } from './lib/seeded-orders.js';
 
@@ -26,7 +26,7 @@ const rnd = prng(arg('--seed', 7));
 const int = (a: number, b: number): number => a + Math.floor(rnd() * (b - a + 1));
 const flag = (p: number): boolean => rnd() < p;
 
-function randomOrder(k: number): PlanOrderInput {
+function randomOrder(k: number): LaneOrder {
   const pre_builts: PreBuilt[] = Array.from({ length: int(0, 4) }, (_, i) => ({
     name: `P${i}`, length: String(int(20, 300)), width: String(int(20, 240)), height: String(int(10, 280)), weight: String(int(1, 4000)),
     count: int(1, 40), prebuiltitem_set: [], double_stacked_bottom: flag(0.4), double_stacked_top: flag(0.4), rotation_x: flag(0.5),
@@ -61,7 +61,7 @@ const ms: number[] = [];
 for (let k = 0; k < orders; k++) {
   const input = randomOrder(k);
   const t0 = performance.now();
-  const plan = planOrder(wasm, input, { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
+  const plan = planOrder(wasm, plannerInput(input), { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
   ms.push(performance.now() - t0);
   const v = validatePlan(input, plan);
   violations += v.length;

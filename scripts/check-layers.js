@@ -2,12 +2,17 @@
 // they tie one folder's meaning to another's even though the compiled code drops them).
 // 1. Nothing under the domain folders imports src/http: rules stay free of transport.
 // 2. No two folders import each other, directly: a change in one never ripples back from the other.
-import { readdirSync, readFileSync } from 'node:fs';
+// 3. No loop through three or more folders either (issue 23): A imports B, B imports C and C imports A
+//    is the same tie as two folders importing each other, only harder to see. Each loop is reported
+//    with its folders in order and one import that makes each arrow.
+// The tree checked is the repository, or the directory given as the first argument (or in
+// CHECK_LAYERS_ROOT): the test plants loops in a temporary tree.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const DOMAIN = ['src/orders', 'src/master-data', 'src/validation', 'src/planner', 'projections'];
-const SOURCES = ['src', 'projections', 'assembly'];
+const root = resolve(process.argv[2] ?? process.env.CHECK_LAYERS_ROOT ?? join(dirname(new URL(import.meta.url).pathname), '..'));
+const DOMAIN = ['src/orders', 'src/master-data', 'src/validation', 'src/plan-contract', 'src/planner'];
+const SOURCES = ['src', 'assembly'];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
 
 function* files(dir) {
@@ -22,8 +27,9 @@ function* files(dir) {
 const folderOf = (file) => dirname(file);
 
 const edges = new Map(); // "from -> to" -> example "file imports target"
+const next = new Map(); // folder -> the folders it imports, in the order first seen
 const problems = [];
-for (const source of SOURCES) {
+for (const source of SOURCES.filter((dir) => existsSync(join(root, dir)))) {
   for (const file of files(source)) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const match of text.matchAll(IMPORT)) {
@@ -33,7 +39,11 @@ for (const source of SOURCES) {
       if (DOMAIN.some((domain) => from === domain || from.startsWith(`${domain}/`)) && (to === 'src/http' || to.startsWith('src/http/'))) {
         problems.push(`${file} imports ${target}: domain code must not depend on the HTTP layer`);
       }
-      if (from !== to && !edges.has(`${from} -> ${to}`)) edges.set(`${from} -> ${to}`, `${file} imports ${target}`);
+      if (from !== to && !edges.has(`${from} -> ${to}`)) {
+        edges.set(`${from} -> ${to}`, `${file} imports ${target}`);
+        if (!next.has(from)) next.set(from, []);
+        next.get(from).push(to);
+      }
     }
   }
 }
@@ -43,6 +53,89 @@ for (const [edge, example] of edges) {
     problems.push(`${from} and ${to} import each other: ${example}; ${edges.get(`${to} -> ${from}`)}`);
   }
 }
+for (const { loop, group } of longerLoops()) {
+  const arrows = loop.map((from, i) => {
+    const to = loop[(i + 1) % loop.length];
+    return `${from} -> ${to} (${edges.get(`${from} -> ${to}`)})`;
+  });
+  const tangle = group.length > loop.length ? ` (one of the loops among ${group.length} folders that reach one another: ${group.join(', ')})` : '';
+  problems.push(`a loop through ${loop.length} folders: ${[...loop, loop[0]].join(' -> ')}: ${arrows.join('; ')}${tangle}`);
+}
 for (const problem of problems) console.error(problem);
 console.log(`check:layers: ${edges.size} folder dependencies, ${problems.length} problem(s)`);
 if (problems.length > 0) process.exit(1);
+
+/**
+ * One loop of three or more folders for each group of folders that reach one another (a strongly
+ * connected component, Tarjan's algorithm), the shortest such loop in the group, starting at its
+ * first folder by name. A group tied only by pairs importing each other has none: rule 2 reports it.
+ */
+function longerLoops() {
+  const loops = [];
+  for (const group of components()) {
+    if (group.length < 3) continue;
+    const inGroup = new Set(group);
+    for (let length = 3; length <= group.length; length++) {
+      const loop = group.map((start) => loopOf(start, length, inGroup)).find((found) => found !== undefined);
+      if (loop) {
+        loops.push({ loop, group });
+        break;
+      }
+    }
+  }
+  return loops;
+}
+
+/** A loop of exactly `length` distinct folders from `start` back to it, within the group. */
+function loopOf(start, length, inGroup) {
+  const path = [start];
+  const walk = (folder) => {
+    for (const to of next.get(folder) ?? []) {
+      if (!inGroup.has(to)) continue;
+      if (to === start) {
+        if (path.length === length) return true;
+        continue;
+      }
+      // folders before the start by name were tried as starts already; a folder is visited once per loop
+      if (to < start || path.includes(to) || path.length === length) continue;
+      path.push(to);
+      if (walk(to)) return true;
+      path.pop();
+    }
+    return false;
+  };
+  return walk(start) ? path : undefined;
+}
+
+function components() {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  let counter = 0;
+  const visit = (v) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      groups.push(group.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return groups;
+}

@@ -6,7 +6,7 @@ import type { ApiDescription } from './api-docs/openapi-parts.js';
 import { json } from './api-docs/openapi-parts.js';
 import { healthApi } from './http/health-routes.js';
 import { masterDataApi } from './master-data/routes.js';
-import { orderApi } from './orders/routes.js';
+import { orderApi } from './orders/api/routes.js';
 import { packingInstructionsApi } from './packing-instructions/routes.js';
 import { loadPlanApi } from './load-plan/routes.js';
 import { viewerApi } from './viewer/viewer-routes.js';

@@ -6,7 +6,7 @@ import { configFromEnv } from './config.js';
 import { describeBackends, openEventStore, openOrderReadModel, openScratchOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
-import { orderIdOf } from '../projections/order-view.js';
+import { orderIdOf } from './orders/read-model/order-view-projection.js';
 import { isDamage } from './storage/damaged-storage.js';
 
 export interface ReplayReport {

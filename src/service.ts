@@ -6,7 +6,7 @@ import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadMo
 import { checkStorageAtStart } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
 import { join } from 'node:path';
-import { visibleWithin } from './orders/read-model/visibility-deadline.js';
+import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createApp } from './app.js';
 import { closeServer } from './http/close-server.js';
@@ -15,8 +15,8 @@ import { validateMasterDataDocument } from './master-data/validate-master-data.j
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
-import { LoadPlanner } from './planner/load-planner.js';
-import { startPlanningReactor } from './planner/planning-reactor.js';
+import { LoadPlanner } from './planning/load-planner.js';
+import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';

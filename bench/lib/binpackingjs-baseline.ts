@@ -1,7 +1,7 @@
 // The same BR instance packed by the binpackingjs npm package, for comparison. Its 3D axes are
 // width (our x), height (vertical, our z) and depth (our y).
 import { pack3D, RotationType } from 'binpackingjs/3d';
-import type { BrInstance, BrPlacement } from '../../src/planner/br-instance.js';
+import type { BrInstance, BrPlacement } from '../../src/planner/checks/br-instance.js';
 
 /** Rotations that keep dims[k] vertical, with item width = dims[0], height = dims[1], depth = dims[2]. */
 const VERTICAL_ROTATIONS: RotationType[][] = [

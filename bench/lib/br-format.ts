@@ -1,6 +1,6 @@
 // Reads the BR container-loading files (../shared/bench/README.md): whitespace-separated integers.
 import { readFileSync } from 'node:fs';
-import type { BrBoxType, BrInstance } from '../../src/planner/br-instance.js';
+import type { BrBoxType, BrInstance } from '../../src/planner/checks/br-instance.js';
 
 export function readBrFile(path: string): BrInstance[] {
   const nums = readFileSync(path, 'utf8').trim().split(/\s+/).map(Number);

@@ -3,7 +3,7 @@
 import type { ItemDocument, LaneDocument, PalletTypeDocument } from '../../src/master-data/master-data-document.js';
 import type { ContainerCode, LooseBox, OrderContainer, OrderItem, PreBuilt, SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { CONTAINER_CATALOG } from '../../src/planner/containers.js';
-import type { PlanOrderInput } from '../../src/planner/plan-types.js';
+import type { LaneOrder } from '../../src/planning/planner-input.js';
 import {
   containerReference, laneUnits, palletReference, perContainer, type PalletReference, type StackFacts,
 } from './reference-plans.js';
@@ -22,7 +22,7 @@ export interface Reference {
 export interface BenchOrder {
   family: string;
   name: string;
-  input: PlanOrderInput;
+  input: LaneOrder;
   reference: Reference;
 }
 

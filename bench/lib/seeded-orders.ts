@@ -2,7 +2,7 @@
 // units (10 to 50 cm), some upright, 50 to 8,000 units in all, on EUR or GMA pallets.
 import type { ItemDocument, LaneDocument, PalletTypeDocument } from '../../src/master-data/master-data-document.js';
 import type { OrderItem, SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
-import type { PlanOrderInput } from '../../src/planner/plan-types.js';
+import type { LaneOrder } from '../../src/planning/planner-input.js';
 
 export const EUR: PalletTypeDocument = { code: 'EUR', length: 120, width: 80, height: 14.4, weight: 25, max_height: 220, max_weight: 1500 };
 export const GMA: PalletTypeDocument = { code: 'GMA', length: 121.9, width: 101.6, height: 15, weight: 22, max_height: 200, max_weight: 1200 };
@@ -25,7 +25,7 @@ export interface OrderShape {
   pallet?: PalletTypeDocument;
 }
 
-export function seededOrder(seed: number, shape: OrderShape = {}): PlanOrderInput {
+export function seededOrder(seed: number, shape: OrderShape = {}): LaneOrder {
   const rnd = prng(seed);
   const between = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
   const skus = shape.skus ?? between(5, 60);

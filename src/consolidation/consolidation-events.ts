@@ -1,7 +1,7 @@
 // A consolidation window's own stream (`consolidation-<first order's service_ref>`): opened by the
 // first order, closed by time or by filling its containers, then planned once. Which orders are in
 // it is recorded in each order's stream (OrderJoinedConsolidation) and fixed at closing.
-import type { StoredPlan } from '../planner/plan-storage.js';
+import type { StoredPlan } from '../plan-contract/plan-storage.js';
 
 export interface ConsolidationOpened {
   type: 'ConsolidationOpened';

@@ -15,12 +15,13 @@ import { orderStream } from '../orders/order-events.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
-import type { OrderPlan } from '../planner/plan-types.js';
-import { compactPlan, expandPlan } from '../planner/plan-storage.js';
-import type { TogetherInput, TogetherPlans } from '../planner/plan-together.js';
-import { CompletionMark } from '../planner/completion-mark.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import { compactPlan, expandPlan } from '../plan-contract/plan-storage.js';
+import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
+import type { TogetherPlans } from '../planner/plan-together.js';
+import { CompletionMark } from '../planning/completion-mark.js';
 import { containerSpec } from '../planner/containers.js';
-import { lengthToMm } from '../planner/units.js';
+import { plannerInput, togetherInput } from '../planning/planner-input.js';
 import {
   consolidationStream, parentReference, type ConsolidationClosed, type ConsolidationEvent, type ConsolidationOpened, type ConsolidationPlanned,
 } from './consolidation-events.js';
@@ -35,7 +36,7 @@ export const FULL_SHARE = 0.85;
 
 export interface ConsolidationPlanner {
   // `group`: the orders' company group; the planner serves groups in turn
-  plan(input: { lane: OrderSubmitted['data']['lane']; order: OrderSubmitted['data']['order'] }, group: string): Promise<OrderPlan>;
+  plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
   planTogether(input: TogetherInput, group: string): Promise<TogetherPlans>;
 }
 
@@ -265,10 +266,10 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     const planned_at = utcTimestamp();
     let data: ConsolidationPlanned['data'];
     if (orders.length < 2) {
-      const alone = await Promise.all(orders.map((o) => planner.plan({ lane: o.lane, order: o.order }, o.company_group)));
+      const alone = await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group)));
       data = { consolidation: w.id, decision: 'alone', containers_together: null, containers_alone: alone.reduce((s, p) => s + p.containers.length, 0), planned_at, parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [] };
     } else {
-      const plans = await planner.planTogether({ lane: mergedLane(orders), orders: orders.map((o) => ({ service_ref: o.service_ref, order: o.order })) }, orders[0]!.company_group);
+      const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
       const aloneContainers = plans.alone.reduce((s, p) => s + p.containers.length, 0);
       const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
       const saves = plans.together.containers.length < aloneContainers && left(plans.together) <= plans.alone.reduce((s, p) => s + left(p), 0);
@@ -322,7 +323,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
 
   async function planAlone(stream: string, position: bigint): Promise<void> {
     const submitted = await submittedOf(stream);
-    const plan = await planner.plan({ lane: submitted.lane, order: submitted.order }, submitted.company_group);
+    const plan = await planner.plan(plannerInput(submitted), submitted.company_group);
     await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
     finish(position);
     positionsOf.delete(stream);
@@ -358,17 +359,16 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   };
 }
 
-/** The order's cargo volume in mm³: units, pre-built pallets and loose boxes as submitted. */
+/** The order's cargo volume in mm³: units, pre-built pallets and loose boxes, as the planner sees them. */
 function cargoVolume(submitted: OrderSubmitted['data']): number {
-  const unit = submitted.lane.units.length;
-  const mm = (v: number | string): number => lengthToMm(v, unit, 'up');
-  const items = new Map(submitted.lane.items.map((i) => [i.sku, i]));
+  const input = plannerInput(submitted);
+  const items = new Map(input.items.map((i) => [i.sku, i]));
   let volume = 0;
-  for (const line of submitted.order.order_items) {
-    const item = items.get(line.item);
-    if (item) volume += Math.ceil(Number(line.quantity)) * mm(item.length) * mm(item.width) * mm(item.height);
+  for (const line of input.lines) {
+    const item = items.get(line.sku);
+    if (item) volume += line.units * item.l * item.w * item.h;
   }
-  for (const b of [...submitted.order.pre_builts, ...submitted.order.loose_boxes]) volume += b.count * mm(b.length) * mm(b.width) * mm(b.height);
+  for (const b of [...input.preBuilts, ...input.looseBoxes]) volume += b.count * b.l * b.w * b.h;
   return volume;
 }
 

@@ -3,8 +3,8 @@
 // so no planner ever sees it waiting. Its payload is the children's, put together.
 import type { NewEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';
-import type { OrderPlan } from '../planner/plan-types.js';
-import { compactPlan } from '../planner/plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import { compactPlan } from '../plan-contract/plan-storage.js';
 import { sharedContainers } from '../planner/plan-together.js';
 
 export function parentOrderEvents(
@@ -28,7 +28,7 @@ export function parentOrderEvents(
       order_items: children.flatMap((c) => c.order.order_items),
       pre_builts: children.flatMap((c) => c.order.pre_builts),
       loose_boxes: children.flatMap((c) => c.order.loose_boxes),
-      order_containers: sharedContainers(children),
+      order_containers: sharedContainers(children.map((c) => c.order.order_containers)),
       customer_notes: `Consolidated shipment of ${refs.join(', ')}.`,
       send_email: children.some((c) => c.order.send_email),
       extra_recipients: unique(children.flatMap((c) => c.order.extra_recipients)),

@@ -2,7 +2,7 @@
 // whatever the lane's units, container axes x from the front wall (the end opposite the doors),
 // y from the left wall, z up from the floor; pallet units from a deck corner, z = 0 at the deck's top.
 import { centerOfGravity, withinCogLimits } from '../planner/center-of-gravity.js';
-import type { OrderPlan, PlacedBox as Box, PlacementKind, UnplacedReason } from '../planner/plan-types.js';
+import type { OrderPlan, PlacedBox as Box, PlacementKind, UnplacedReason } from '../plan-contract/plan-types.js';
 
 export interface LoadPlanPlacement extends Box {
   kind: PlacementKind;

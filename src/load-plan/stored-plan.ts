@@ -1,10 +1,10 @@
 // The one place the load plan and the viewer read the plan an OrderPlanned event stores: plans are
-// stored compactly (identical units as blocks, src/planner/plan-storage.ts), and expanded here, so
+// stored compactly (identical units as blocks, src/plan-contract/plan-storage.ts), and expanded here, so
 // every reader gets every placement and unit.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';
-import { expandPlan } from '../planner/plan-storage.js';
-import type { OrderPlan } from '../planner/plan-types.js';
+import { expandPlan } from '../plan-contract/plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
 
 export function planOf(planned: OrderPlanned['data']): OrderPlan {
   return expandPlan(planned.plan);

@@ -1,6 +1,6 @@
 // The bootstrap document of ../shared/spec/master-data.md after validation. Numbers are in the
 // lane's units exactly as given.
-import type { ContainerCode } from './container-codes.js';
+import type { ContainerCode } from '../plan-contract/container-codes.js';
 
 export type LengthUnit = 'mm' | 'cm' | 'in';
 export type WeightUnit = 'kg' | 'lb';

@@ -4,7 +4,7 @@
 // fields, and an operator's document may carry notes of its own); rules across elements (unique
 // names, ids, keys, pairs; max_height > height) are checked in validate-master-data.ts.
 import Type, { type Static } from 'typebox';
-import { CONTAINER_CODES } from './container-codes.js';
+import { CONTAINER_CODES } from '../plan-contract/container-codes.js';
 import { MASTER_DATA_EVENT_TYPES } from './master-data.js';
 import { API_KEY_CHARACTERS, HTTP_URL, WEBHOOK_SECRET } from '../validation/patterns.js';
 

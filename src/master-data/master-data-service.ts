@@ -3,7 +3,7 @@
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import { visibleWithin } from '../orders/read-model/visibility-deadline.js';
+import { visibleWithin } from '../eventstore/visibility-deadline.js';
 import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';

@@ -36,7 +36,7 @@ export interface PackingInstructionsDownloaded {
 }
 
 /**
- * The load planner's result for an order. `plan` is the planner's OrderPlan (src/planner), stored
+ * The load planner's result for an order. `plan` is the planner's OrderPlan (src/plan-contract), stored
  * whole so that pallet contents, the PDF and auditors read exactly what was planned.
  */
 export interface OrderPlanned<Plan = unknown> {

@@ -11,7 +11,7 @@ import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
-import { NotVisibleInTime } from './read-model/visibility-deadline.js';
+import { NotVisibleInTime } from '../eventstore/visibility-deadline.js';
 import { BodyRejected } from '../validation/json-body.js';
 
 export type SubmitOrderResult =

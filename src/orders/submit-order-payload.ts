@@ -1,7 +1,7 @@
 // The submit payload after validation and normalization (spec 2.3-2.8): aliases resolved to their
 // canonical names, defaults filled in, decimals as canonical strings with exactly six decimals
 // ("120.000000"). This is what OrderSubmitted records and what retrieve shows back.
-import type { ContainerCode } from '../master-data/container-codes.js';
+import type { ContainerCode } from '../plan-contract/container-codes.js';
 import type { Decimal } from '../validation/decimal.js';
 
 export const TRANSPORTATION_MODES = ['OceanFCL', 'TruckFTL'] as const;
@@ -11,7 +11,7 @@ export const SHIPMENT_TYPES = ['normal', 'dangerous_goods', 'dedicated_container
 export type ShipmentType = (typeof SHIPMENT_TYPES)[number];
 
 // Lanes enable container codes, so master data names them; an order is built of them too.
-export { CONTAINER_CODES, type ContainerCode } from '../master-data/container-codes.js';
+export { CONTAINER_CODES, type ContainerCode } from '../plan-contract/container-codes.js';
 
 export const DEFAULT_CONTAINER_COUNT = 5;
 

@@ -1,7 +1,7 @@
 // One colour per SKU, pre-built row and loose-box row, shared by the PDF and the 3D viewer, so a
 // loader who sees a blue carton on paper finds the same blue on screen. Colours are handed out in
 // the order the cargo first appears in the plan, so the same plan always gets the same colours.
-import type { OrderPlan, PlannedPallet } from '../planner/plan-types.js';
+import type { OrderPlan, PlannedPallet } from '../plan-contract/plan-types.js';
 
 // Distinct, print-safe fills, dark enough to frame and light enough to write on.
 const PALETTE = [

@@ -2,7 +2,7 @@
 // of the top view), as a parallel projection: the same placements the viewer draws, flattened to
 // paper. Boxes are painted far to near; for two boxes whose pictures overlap, any axis that
 // separates them says which is nearer, so the order is a topological sort of those pairs.
-import type { PlacedBox } from '../planner/plan-types.js';
+import type { PlacedBox } from '../plan-contract/plan-types.js';
 
 /** Screen direction (right, up) of one millimetre along x (to the door), y (across) and z (up). */
 const AXES = {

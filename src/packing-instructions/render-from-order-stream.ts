@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { OrderPlan } from './order-plan.js';
 import { renderPackingInstructions } from './render-packing-instructions.js';
-import { expandPlan } from '../planner/plan-storage.js';
+import { expandPlan } from '../plan-contract/plan-storage.js';
 
 /** The order has no load plan (yet, or planning failed): there is nothing to print. */
 export class OrderNotPlannedError extends Error {

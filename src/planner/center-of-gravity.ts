@@ -2,7 +2,7 @@
 // 3.1.4): the centre of gravity within 5 % of the inner length from the middle and within 5 % of the
 // inner width from the centreline. The planner, the validator, the load-plan JSON, the PDF and the
 // viewer all read the figure from here, so they can never disagree.
-import type { PlacedBox } from './plan-types.js';
+import type { PlacedBox } from '../plan-contract/plan-types.js';
 
 export interface WeightedBox extends PlacedBox {
   weight_g: number;

@@ -1,6 +1,6 @@
 // The weight figures a planned container reports, from its placements (center-of-gravity.ts).
 import { centerOfGravity, type WeightedBox, withinCogLimits } from './center-of-gravity.js';
-import type { PlannedContainer } from './plan-types.js';
+import type { PlannedContainer } from '../plan-contract/plan-types.js';
 
 export function containerCogFigures(
   placements: readonly WeightedBox[], inner: { l: number; w: number },

@@ -1,6 +1,6 @@
 // The container catalog: standard published inner dimensions (mm) and maximum payload (kg) of
 // the eight codes of orders-api.md 2.8. Individual boxes vary by maker by a few millimetres.
-import type { ContainerCode } from '../orders/submit-order-payload.js';
+import type { ContainerCode } from '../plan-contract/container-codes.js';
 
 export interface ContainerSpec {
   code: ContainerCode;

@@ -4,8 +4,9 @@
 // columns exactly as tall as the layer, so the next layer stands on a flat top. Layers covering
 // more of the deck go lower; a pallet whose layers would not stand wholly on the one below is not
 // built (the candidate is dropped and the block search's pallets stand).
-import type { PlacedBox } from './plan-types.js';
-import type { PalletTypeMm, RawPallet, SkuDemand } from './palletize.js';
+import type { PlacedBox } from '../plan-contract/plan-types.js';
+import type { PalletTypeMm } from '../plan-contract/planner-input.js';
+import type { RawPallet, SkuDemand } from './palletize.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
 import { bestGuillotineLayer } from './layer-pattern.js';
 

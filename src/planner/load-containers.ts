@@ -1,13 +1,11 @@
 // Loading the order's pallets, pre-built pallets and loose boxes into its containers.
-import type { LaneDocument } from '../master-data/master-data-document.js';
-import type { LooseBox, OrderContainer, PreBuilt } from '../orders/submit-order-payload.js';
+import type { CargoRowMm, ContainerRow, LooseBoxMm } from '../plan-contract/planner-input.js';
 import { balanceSlabs } from './balance-slabs.js';
 import { containerCogFigures } from './container-cog.js';
 import { containerSpec } from './containers.js';
 import { loadingOrder } from './loading-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { ContainerPlacement, PlacementKind, PlanLimits, PlannedContainer, PlannedPallet, Unplaced, UnplacedReason } from './plan-types.js';
-import { lengthToMm, weightToG } from './units.js';
+import type { ContainerPlacement, PlacementKind, PlanLimits, PlannedContainer, PlannedPallet, Unplaced, UnplacedReason } from '../plan-contract/plan-types.js';
 import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wire.js';
 
 /** Stack classes: a pallet only ever stands on a pallet, a carton on a carton. */
@@ -26,7 +24,7 @@ interface CargoGroup {
  * Spec 2.6: rotation_x spins the box on the floor; rotation_y lets it tilt onto its length
  * (length vertical), rotation_z onto its width. All false: as submitted; all true: any.
  */
-export function looseBoxOrientations(b: Pick<LooseBox, 'rotation_x' | 'rotation_y' | 'rotation_z'>): number {
+export function looseBoxOrientations(b: Pick<LooseBoxMm, 'rotation_x' | 'rotation_y' | 'rotation_z'>): number {
   const spin = b.rotation_x;
   return 0b000001 | (spin ? 0b000010 : 0) | (b.rotation_z ? 0b000100 | (spin ? 0b001000 : 0) : 0) | (b.rotation_y ? 0b100000 | (spin ? 0b010000 : 0) : 0);
 }
@@ -48,8 +46,7 @@ export function rowRefs(rows: readonly { name: string; count: number }[]): strin
   });
 }
 
-function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[]): CargoGroup[] {
-  const { length: lu, weight: wu } = lane.units;
+function cargoGroups(pallets: readonly PlannedPallet[], preBuilts: readonly CargoRowMm[], looseBoxes: readonly LooseBoxMm[]): CargoGroup[] {
   const groups: CargoGroup[] = [];
   const preBuiltRefs = rowRefs(preBuilts);
   const looseBoxRefs = rowRefs(looseBoxes);
@@ -70,15 +67,13 @@ function cargoGroups(lane: LaneDocument, pallets: readonly PlannedPallet[], preB
   }
   for (const [i, b] of preBuilts.entries()) {
     groups.push({ kind: 'pre_built', name: b.name, refs: preBuiltRefs[i]!, wire: {
-      l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
-      weightG: weightToG(b.weight, wu, 'up'), count: b.count,
+      l: b.l, w: b.w, h: b.h, weightG: b.weightG, count: b.count,
       orientations: b.rotation_x ? UPRIGHT_ORIENTATIONS : FIXED_ORIENTATION,
       ...stacking(b.double_stacked_bottom, b.double_stacked_top, PALLET_CLASS) } });
   }
   for (const [i, b] of looseBoxes.entries()) {
     groups.push({ kind: 'loose_box', name: b.name, refs: looseBoxRefs[i]!, wire: {
-      l: lengthToMm(b.length, lu, 'up'), w: lengthToMm(b.width, lu, 'up'), h: lengthToMm(b.height, lu, 'up'),
-      weightG: weightToG(b.weight, wu, 'up'), count: b.count, orientations: looseBoxOrientations(b),
+      l: b.l, w: b.w, h: b.h, weightG: b.weightG, count: b.count, orientations: looseBoxOrientations(b),
       ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS) } });
   }
   return groups;
@@ -93,10 +88,10 @@ export interface LoadResult {
 }
 
 export function loadOrderContainers(
-  wasm: PlannerWasm, lane: LaneDocument, orderContainers: readonly OrderContainer[], pallets: readonly PlannedPallet[],
-  preBuilts: readonly PreBuilt[], looseBoxes: readonly LooseBox[], limits: PlanLimits, seed: number,
+  wasm: PlannerWasm, orderContainers: readonly ContainerRow[], pallets: readonly PlannedPallet[],
+  preBuilts: readonly CargoRowMm[], looseBoxes: readonly LooseBoxMm[], limits: PlanLimits, seed: number,
 ): LoadResult {
-  const groups = cargoGroups(lane, pallets, preBuilts, looseBoxes);
+  const groups = cargoGroups(pallets, preBuilts, looseBoxes);
   const rows = orderContainers.flatMap((c) => {
     const spec = containerSpec(c.code);
     return spec ? [{ spec, count: c.count, booked: c.exact === true }] : [];
@@ -140,10 +135,10 @@ interface LoadState {
   timeLimited: boolean;
 }
 
-type ContainerRow = { spec: NonNullable<ReturnType<typeof containerSpec>>; count: number };
+type CatalogRow = { spec: NonNullable<ReturnType<typeof containerSpec>>; count: number };
 
 /** One run of the loader over some container rows, with what is left of each group. */
-function loadPhase(wasm: PlannerWasm, rows: readonly ContainerRow[], groups: readonly CargoGroup[], state: LoadState, limits: PlanLimits, seed: number): PlannedContainer[] {
+function loadPhase(wasm: PlannerWasm, rows: readonly CatalogRow[], groups: readonly CargoGroup[], state: LoadState, limits: PlanLimits, seed: number): PlannedContainer[] {
   const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, rows.length];
   for (const { spec, count } of rows) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
   pushCargo(input, groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })));
@@ -173,7 +168,7 @@ function loadPhase(wasm: PlannerWasm, rows: readonly ContainerRow[], groups: rea
   return containers;
 }
 
-function plannedContainer(spec: ContainerRow['spec'], placements: ContainerPlacement[]): PlannedContainer {
+function plannedContainer(spec: CatalogRow['spec'], placements: ContainerPlacement[]): PlannedContainer {
   const { l, w, h } = spec.inner_mm;
   const payload_g = spec.payload_kg * 1000;
   return {
@@ -185,6 +180,6 @@ function plannedContainer(spec: ContainerRow['spec'], placements: ContainerPlace
 }
 
 /** A booked container the cargo does not need. */
-function emptyContainer(spec: ContainerRow['spec']): PlannedContainer {
+function emptyContainer(spec: CatalogRow['spec']): PlannedContainer {
   return plannedContainer(spec, []);
 }

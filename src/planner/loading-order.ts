@@ -1,7 +1,7 @@
 // Loading order, back to door: the item nearest the back wall goes first, but never before
 // what it stands on (a top pallet after its bottom pallet).
 
-import type { PlacedBox as Placed } from './plan-types.js';
+import type { PlacedBox as Placed } from '../plan-contract/plan-types.js';
 
 function standsOn(top: Placed, bottom: Placed): boolean {
   return (

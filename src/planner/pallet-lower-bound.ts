@@ -1,7 +1,8 @@
 // A lower bound on the pallets an order's units need, whatever mix of the lane's pallet types a
 // plan uses: each unit takes at least its volume and its weight as a share of the roomiest pallet
 // type that takes it, and a pallet holds at most one whole of either.
-import { type OrderDemand, type PalletTypeMm, unfitReason } from './palletize.js';
+import type { PalletTypeMm } from '../plan-contract/planner-input.js';
+import { type OrderDemand, unfitReason } from './palletize.js';
 
 export function palletLowerBound(demand: OrderDemand, types: readonly PalletTypeMm[]): number {
   let volume = 0;

@@ -3,10 +3,11 @@
 // rest, (c) the block search on everything; and, with several types, each SKU's full pallets on the
 // type that gives it the least deck area per unit. plan-order.ts loads each into containers and keeps
 // the one needing the fewest containers, then pallets, then the fewest off the default type.
+import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { PlanLimits, Unplaced } from './plan-types.js';
+import type { PlanLimits, Unplaced } from '../plan-contract/plan-types.js';
 import {
-  layeredPallets, type OrderDemand, type PalletTypeMm, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+  layeredPallets, type OrderDemand, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
   type WasmPalletizing,
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';

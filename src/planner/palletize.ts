@@ -1,40 +1,12 @@
 // Palletizing an order's SKU units (order_items) on one pallet type: the pieces the pallet-type
 // choice (choose-palletization.ts) builds its candidates from. A pallet is first built "raw" (its
 // type and boxes per SKU); finishPallets numbers them and gives each unit its order line.
-import type { ItemDocument, LaneDocument, PalletTypeDocument } from '../master-data/master-data-document.js';
-import type { OrderItem } from '../orders/submit-order-payload.js';
+import type { ItemMm, OrderLineUnits, PalletTypeMm } from '../plan-contract/planner-input.js';
+import { layersOf } from '../plan-contract/pallet-layers.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { PalletContentsLine, PalletLayer, PalletUnit, PlacedBox, PlanLimits, PlannedPallet, Unplaced, UnplacedReason } from './plan-types.js';
+import type { PalletContentsLine, PalletUnit, PlacedBox, PlanLimits, PlannedPallet, Unplaced, UnplacedReason } from '../plan-contract/plan-types.js';
 import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
-import { lengthToMm, wholeUnits, weightToG } from './units.js';
 import { ANY_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
-
-export interface PalletTypeMm {
-  code: string;
-  l: number;
-  w: number;
-  h: number;
-  weightG: number;
-  /** Room for units: max_height less the pallet. */
-  loadHeight: number;
-  /** Weight for units: max_weight less the pallet. */
-  loadWeightG: number;
-}
-
-export function palletTypeMm(lane: LaneDocument, p: PalletTypeDocument): PalletTypeMm {
-  const { length: lu, weight: wu } = lane.units;
-  const h = lengthToMm(p.height, lu, 'up');
-  const weightG = weightToG(p.weight, wu, 'up');
-  return {
-    code: p.code,
-    l: lengthToMm(p.length, lu, 'down'),
-    w: lengthToMm(p.width, lu, 'down'),
-    h,
-    weightG,
-    loadHeight: lengthToMm(p.max_height, lu, 'down') - h,
-    loadWeightG: weightToG(p.max_weight, wu, 'down') - weightG,
-  };
-}
 
 export interface SkuDemand {
   sku: string;
@@ -56,25 +28,22 @@ export interface OrderDemand {
   units: number;
 }
 
-export function orderDemand(lane: LaneDocument, items: readonly OrderItem[]): OrderDemand {
-  const master = new Map<string, ItemDocument>(lane.items.map((i) => [i.sku, i]));
+export function orderDemand(items: readonly ItemMm[], lines: readonly OrderLineUnits[]): OrderDemand {
+  const master = new Map<string, ItemMm>(items.map((i) => [i.sku, i]));
   const demands = new Map<string, SkuDemand>();
   let units = 0;
-  for (const line of items) {
-    const count = wholeUnits(line.quantity);
-    units += count;
-    let d = demands.get(line.item);
+  for (const line of lines) {
+    units += line.units;
+    let d = demands.get(line.sku);
     if (!d) {
-      const it = master.get(line.item);
-      const { length: lu, weight: wu } = lane.units;
+      const it = master.get(line.sku);
       d = it
-        ? { sku: line.item, l: lengthToMm(it.length, lu, 'up'), w: lengthToMm(it.width, lu, 'up'), h: lengthToMm(it.height, lu, 'up'),
-            weightG: weightToG(it.weight, wu, 'up'), upright: it.upright, lines: [], units: 0 }
-        : { sku: line.item, l: 0, w: 0, h: 0, weightG: 0, upright: false, lines: [], units: 0 };
-      demands.set(line.item, d);
+        ? { sku: line.sku, l: it.l, w: it.w, h: it.h, weightG: it.weightG, upright: it.upright, lines: [], units: 0 }
+        : { sku: line.sku, l: 0, w: 0, h: 0, weightG: 0, upright: false, lines: [], units: 0 };
+      demands.set(line.sku, d);
     }
-    d.lines.push({ purchase_order: line.purchase_order, line_item_number: line.line_item_number, units: count });
-    d.units += count;
+    d.lines.push({ purchase_order: line.purchase_order, line_item_number: line.line_item_number, units: line.units });
+    d.units += line.units;
   }
   const skus: SkuDemand[] = [];
   const unplaced: Unplaced[] = [];
@@ -184,18 +153,6 @@ export function finishPallets(raw: readonly RawPallet[]): PlannedPallet[] {
       contents: contentsOf(units),
     };
   });
-}
-
-export function layersOf(units: readonly PalletUnit[]): PalletLayer[] {
-  const byZ = new Map<number, number[]>();
-  units.forEach((u, i) => {
-    const layer = byZ.get(u.z);
-    if (layer) layer.push(i);
-    else byZ.set(u.z, [i]);
-  });
-  return [...byZ.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([z, unit_indexes]) => ({ z, height: unit_indexes.reduce((m, i) => Math.max(m, units[i]!.h), 0), unit_indexes }));
 }
 
 /** Spec 2.2: grouped by SKU / purchase order / line item, quantities summed, in first-seen order. */

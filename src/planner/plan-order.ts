@@ -1,17 +1,13 @@
 // Plans an order: its SKU units onto pallets, then pallets, pre-built pallets and loose boxes
-// into its containers. Runs inside a planner worker (load-planner.ts); same input and seed give
+// into its containers. Runs inside a planner worker (src/planning/load-planner.ts); same input and seed give
 // the same plan unless the time limit cuts a search short (metrics.time_limited).
 import { loadOrderContainers, type LoadResult } from './load-containers.js';
-import { finishPallets, orderDemand, palletTypeMm } from './palletize.js';
+import { finishPallets, orderDemand } from './palletize.js';
 import { palletizations } from './palletizations.js';
 import { palletLowerBound } from './pallet-lower-bound.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { OrderPlan, PlanLimits, PlanOrderInput, PlannedPallet, Unplaced } from './plan-types.js';
-
-export type {
-  ContainerPlacement, OrderPlan, PalletContentsLine, PalletLayer, PalletUnit, PlacementKind, PlanLimits, PlanMetrics,
-  PlanOrderInput, PlannedContainer, PlannedPallet, Unplaced, UnplacedReason,
-} from './plan-types.js';
+import type { OrderPlan, PlanLimits, PlannedPallet, Unplaced } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 
 /** Greedy placements per search; sized so a large order plans well within the time limit. */
 export const DEFAULT_EFFORT = 4000;
@@ -46,11 +42,9 @@ function isBetter(a: number[], b: number[]): boolean {
 
 export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
   const t0 = performance.now();
-  const { lane, order } = input;
   const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
-  const docs = input.palletCode === undefined ? lane.pallet_types : lane.pallet_types.filter((p) => p.code === input.palletCode);
-  const types = docs.map((p) => palletTypeMm(lane, p));
-  const demand = orderDemand(lane, order.order_items);
+  const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
+  const demand = orderDemand(input.items, input.lines);
   if (demand.units > MAX_PLANNED_UNITS) {
     throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_PLANNED_UNITS} in one plan`);
   }
@@ -69,7 +63,7 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
     const pallets = finishPallets(option.pallets);
     const remaining = Math.max(1, (limits.timeLimitMs - (performance.now() - t0)) / (options.length - k));
     const loaded = loadOrderContainers(
-      wasm, lane, order.order_containers, pallets, order.pre_builts, order.loose_boxes, { ...limits, timeLimitMs: remaining }, seed,
+      wasm, input.containers, pallets, input.preBuilts, input.looseBoxes, { ...limits, timeLimitMs: remaining }, seed,
     );
     const candidate = { pallets, unitsUnplaced: option.unplaced, loaded, offDefault: option.offDefault, timeLimited: option.timeLimited || loaded.timeLimited };
     timeLimited ||= candidate.timeLimited;

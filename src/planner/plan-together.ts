@@ -2,18 +2,11 @@
 // own units only (its plan alone), then the pallets, pre-built pallets and loose boxes of all the
 // orders are loaded into the containers any of them asked for, up to the sum of their counts.
 // Both answers come back, so that the caller can keep the joint plan only when it saves containers.
-import type { LaneDocument } from '../master-data/master-data-document.js';
-import type { OrderContainer, SubmitOrderPayload } from '../orders/submit-order-payload.js';
+import type { ContainerRow, TogetherInput } from '../plan-contract/planner-input.js';
 import { loadOrderContainers, rowRefs } from './load-containers.js';
 import { DEFAULT_SEED, planOrder } from './plan-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { OrderPlan, PlanLimits, PlannedPallet } from './plan-types.js';
-
-export interface TogetherInput {
-  lane: LaneDocument;
-  /** The orders in joining order, each with the service_ref that marks its cargo. */
-  orders: { service_ref: string; order: SubmitOrderPayload }[];
-}
+import type { OrderPlan, PlanLimits, PlannedPallet } from '../plan-contract/plan-types.js';
 
 export interface TogetherPlans {
   /** Each order planned alone, in input order. */
@@ -25,16 +18,16 @@ export interface TogetherPlans {
 }
 
 /** Container types any order asked for, each up to the sum of their counts. */
-export function sharedContainers(orders: readonly { order: SubmitOrderPayload }[]): OrderContainer[] {
-  const counts = new Map<string, number>();
-  for (const { order } of orders) for (const c of order.order_containers) counts.set(c.code, (counts.get(c.code) ?? 0) + c.count);
-  return [...counts].map(([code, count]) => ({ code: code as OrderContainer['code'], count }));
+export function sharedContainers(orders: readonly (readonly ContainerRow[])[]): ContainerRow[] {
+  const counts = new Map<ContainerRow['code'], number>();
+  for (const rows of orders) for (const c of rows) counts.set(c.code, (counts.get(c.code) ?? 0) + c.count);
+  return [...counts].map(([code, count]) => ({ code, count }));
 }
 
 export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: PlanLimits): TogetherPlans {
   const t0 = performance.now();
   const share = { ...limits, timeLimitMs: limits.timeLimitMs / (input.orders.length + 1) };
-  const alone = input.orders.map(({ order }) => planOrder(wasm, { lane: input.lane, order }, share));
+  const alone = input.orders.map((o) => planOrder(wasm, o.input, share));
 
   // pallets renumbered AP1, AP2, ... across the orders, so that every ref in a container is one cargo
   let next = 0;
@@ -43,15 +36,15 @@ export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: Pl
   palletsOf.forEach((pallets, i) => pallets.forEach((p) => owner.set(p.pallet_index, input.orders[i]!.service_ref)));
   // pre-built and loose-box refs as the loader numbers them over all the orders' rows
   for (const kind of ['pre_built', 'loose_box'] as const) {
-    const rows = input.orders.flatMap(({ service_ref, order }) => (kind === 'pre_built' ? order.pre_builts : order.loose_boxes).map((row) => ({ row, service_ref })));
+    const rows = input.orders.flatMap(({ service_ref, input: o }) => (kind === 'pre_built' ? o.preBuilts : o.looseBoxes).map((row) => ({ row, service_ref })));
     rowRefs(rows.map(({ row }) => row)).forEach((refs, i) => {
       for (const ref of refs) owner.set(`${kind}:${ref}`, rows[i]!.service_ref);
     });
   }
 
   const loaded = loadOrderContainers(
-    wasm, input.lane, sharedContainers(input.orders), palletsOf.flat(),
-    input.orders.flatMap(({ order }) => order.pre_builts), input.orders.flatMap(({ order }) => order.loose_boxes),
+    wasm, sharedContainers(input.orders.map((o) => o.input.containers)), palletsOf.flat(),
+    input.orders.flatMap((o) => o.input.preBuilts), input.orders.flatMap((o) => o.input.looseBoxes),
     { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs - (performance.now() - t0)) }, DEFAULT_SEED,
   );
   const ownerOf = (kind: string, ref: string): string => (kind === 'pallet' ? owner.get(ref) : owner.get(`${kind}:${ref}`)) ?? '';

@@ -2,7 +2,7 @@
 // as often as the load height allows, capped by the pallet's max_weight, best over every face the
 // unit may stand on. Every unit stands wholly on the one below it, so layers need no check.
 import { bestGuillotineLayer } from './layer-pattern.js';
-import type { PlacedBox } from './plan-types.js';
+import type { PlacedBox } from '../plan-contract/plan-types.js';
 
 export interface UnitSize {
   l: number;

@@ -4,7 +4,7 @@ import type { LengthUnit, WeightUnit } from '../master-data/master-data-document
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { MIXED_PALLET_COLOUR, planCargoColours, rowName } from '../packing-instructions/cargo-colours.js';
 import { cogLimits } from '../planner/center-of-gravity.js';
-import type { OrderPlan } from '../planner/plan-types.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
 import { loadPlanOf, type LoadPlan } from '../load-plan/load-plan.js';
 
 export interface ViewerData {

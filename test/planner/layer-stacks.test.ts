@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { LaneDocument } from '../../src/master-data/master-data-document.js';
-import type { PlannedPallet } from '../../src/planner/plan-types.js';
+import type { PlannedPallet } from '../../src/plan-contract/plan-types.js';
 import { item, lane, line, order, GMA } from './fixtures.js';
 import { planChecked } from './plan.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { OrderPlan } from '../../src/planner/plan-types.js';
+import type { OrderPlan } from '../../src/plan-contract/plan-types.js';
 import { EUR, item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
 import { planChecked } from './plan.js';
 

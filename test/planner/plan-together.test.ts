@@ -4,7 +4,8 @@
 import t from 'tap';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { planTogether, sharedContainers } from '../../src/planner/plan-together.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
+import { togetherInput } from '../../src/planning/planner-input.js';
 import { item, lane, line, order, preBuilt, looseBox } from './fixtures.js';
 
 const wasm = new PlannerWasm();
@@ -16,7 +17,7 @@ const orders = [
 ];
 
 t.test('three orders of a third of a 40ft each: one container together, three alone', async (t) => {
-  const plans = planTogether(wasm, { lane: theLane, orders }, { timeLimitMs: 30_000, effort: 4000 });
+  const plans = planTogether(wasm, togetherInput(theLane, orders), { timeLimitMs: 30_000, effort: 4000 });
   t.equal(plans.alone.length, 3);
   t.same(plans.alone.map((p) => p.containers.length), [1, 1, 1], 'alone: a container each');
   t.equal(plans.together.containers.length, 1, 'together: one');
@@ -42,12 +43,12 @@ t.test('three orders of a third of a 40ft each: one container together, three al
     order_items: orders.flatMap((o) => o.order.order_items),
     pre_builts: orders.flatMap((o) => o.order.pre_builts),
     loose_boxes: orders.flatMap((o) => o.order.loose_boxes),
-    order_containers: sharedContainers(orders),
+    order_containers: sharedContainers(orders.map((o) => o.order.order_containers)),
   });
   t.same(validatePlan({ lane: theLane, order: merged }, plans.together), [], 'the validator finds no violation');
   plans.alone.forEach((p, i) => t.same(validatePlan({ lane: theLane, order: orders[i]!.order }, p), [], `${orders[i]!.service_ref} alone: valid`));
 });
 
 t.test('the shared containers: every type any order asked for, up to the sum of their counts', async (t) => {
-  t.same(sharedContainers(orders), [{ code: '40ft', count: 15 }, { code: '20ft', count: 2 }]);
+  t.same(sharedContainers(orders.map((o) => o.order.order_containers)), [{ code: '40ft', count: 15 }, { code: '20ft', count: 2 }]);
 });

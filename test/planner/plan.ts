@@ -3,14 +3,15 @@
 import type { Test } from 'tap';
 import { DEFAULT_EFFORT, planOrder } from '../../src/planner/plan-order.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import type { OrderPlan, PlanOrderInput } from '../../src/planner/plan-types.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import type { OrderPlan } from '../../src/plan-contract/plan-types.js';
+import { plannerInput, type LaneOrder } from '../../src/planning/planner-input.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 
 let wasm: PlannerWasm | undefined;
 
-export function planChecked(t: Test, input: PlanOrderInput, effort = DEFAULT_EFFORT, timeLimitMs = 30_000): OrderPlan {
+export function planChecked(t: Test, input: LaneOrder, effort = DEFAULT_EFFORT, timeLimitMs = 30_000): OrderPlan {
   wasm ??= new PlannerWasm();
-  const plan = planOrder(wasm, input, { timeLimitMs, effort });
+  const plan = planOrder(wasm, plannerInput(input), { timeLimitMs, effort });
   t.same(validatePlan(input, plan), [], 'the validator finds no violation');
   return plan;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { FairQueue } from '../../src/workers/fair-queue.js';
-import { CompletionMark } from '../../src/planner/completion-mark.js';
+import { CompletionMark } from '../../src/planning/completion-mark.js';
 
 const drain = <T>(queue: FairQueue<T>): T[] => {
   const out: T[] = [];

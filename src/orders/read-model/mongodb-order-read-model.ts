@@ -1,5 +1,5 @@
-// The order read model on MongoDB: the documents of projections/order-view.ts in `orders` (with the
-// fields the queries filter on beside them), those of projections/pallet-contents.ts in
+// The order read model on MongoDB: the documents of order-view-projection.ts in `orders` (with the
+// fields the queries filter on beside them), those of pallet-contents-projection.ts in
 // `pallet_contents`, and the projection's checkpoint in `checkpoints`.
 //
 // Idempotence without transactions (a standalone mongod is enough): every document carries the log
@@ -11,8 +11,8 @@
 // never goes back; it only saves re-reading events, the positions on the documents are what keep them right.
 import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-projection.js';
+import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
 import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoUnreachable, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';

@@ -1,9 +1,9 @@
 // The port behind retrieve, list and lookups by reference. Each backend stores the documents of
-// projections/order-view.ts and its checkpoint together, so a crash never applies an event twice
+// order-view-projection.ts and its checkpoint together, so a crash never applies an event twice
 // nor skips one.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import type { OrderDocument } from '../../../projections/order-view.js';
-import type { PalletContentsDocument } from '../../../projections/pallet-contents.js';
+import type { OrderDocument } from './order-view-projection.js';
+import type { PalletContentsDocument } from './pallet-contents-projection.js';
 
 export interface OrderListQuery {
   companyGroup: string;

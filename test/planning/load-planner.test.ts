@@ -1,15 +1,16 @@
 import t from 'tap';
-import { LoadPlanner } from '../../src/planner/load-planner.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
+import { LoadPlanner } from '../../src/planning/load-planner.js';
+import { plannerInput } from '../../src/planning/planner-input.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { seededOrder } from '../../bench/lib/seeded-orders.js';
-import { item, lane, line, order } from './fixtures.js';
-import { planChecked, withoutTiming } from './plan.js';
+import { item, lane, line, order } from '../planner/fixtures.js';
+import { planChecked, withoutTiming } from '../planner/plan.js';
 
 t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serializable', async (t) => {
   const planner = new LoadPlanner({ threads: 2 });
   t.teardown(() => planner.close());
   const input = { lane: lane([item('A', 40, 30, 25, 9.5), item('B', 30, 20, 20, 3, true)]), order: order({ order_items: [line('A', 90), line('B', 70)] }), seed: 3 };
-  const [a, b] = await Promise.all([planner.plan(input), planner.plan(input)]);
+  const [a, b] = await Promise.all([planner.plan(plannerInput(input)), planner.plan(plannerInput(input))]);
   t.same(validatePlan(input, a), []);
   t.same(withoutTiming(a), withoutTiming(b), 'two workers, same plan');
   t.same(withoutTiming(a), withoutTiming(planChecked(t, input)), 'a worker plans as this thread does');
@@ -23,9 +24,9 @@ t.test('the time limit stops a large plan early with a valid plan', async (t) =>
   const planner = new LoadPlanner({ threads: 1, timeLimitMs: 150, effort: 1_000_000, graceMs: 30_000 });
   t.teardown(() => planner.close());
   const input = seededOrder(11, { skus: 40, units: 4000 });
-  await planner.plan(seededOrder(12, { skus: 5, units: 50 })); // the worker is up
+  await planner.plan(plannerInput(seededOrder(12, { skus: 5, units: 50 }))); // the worker is up
   const t0 = performance.now();
-  const plan = await planner.plan(input);
+  const plan = await planner.plan(plannerInput(input));
   const ms = performance.now() - t0;
   t.ok(plan.metrics.time_limited, 'the plan says the limit cut it short');
   t.ok(ms < 10_000, `answered in ${ms.toFixed(0)} ms, well short of an effort-bound plan`);
@@ -36,5 +37,5 @@ t.test('the time limit stops a large plan early with a valid plan', async (t) =>
 t.test('a closed planner refuses new plans', async (t) => {
   const planner = new LoadPlanner({ threads: 1 });
   await planner.close();
-  await t.rejects(planner.plan({ lane: lane([]), order: order({}) }), /closed/);
+  await t.rejects(planner.plan(plannerInput({ lane: lane([]), order: order({}) })), /closed/);
 });

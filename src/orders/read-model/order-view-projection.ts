@@ -1,7 +1,7 @@
 // The order read model behind retrieve and list: one document per order, built from its events.
-import type { RecordedEvent } from '../src/eventstore/event-store.js';
-import type { OrderEvent } from '../src/orders/order-events.js';
-import type { OrderView } from '../src/orders/order-view.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import type { OrderEvent } from '../order-events.js';
+import type { OrderView } from '../order-view.js';
 
 export interface OrderDocument {
   view: OrderView;

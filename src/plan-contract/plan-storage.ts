@@ -3,7 +3,7 @@
 // Stored, identical units in rows, rows and stacks are one block, a pallet identical to the one
 // before it (all but its index) is a copy count, and placements are rows of numbers. expandPlan
 // gives back exactly the plan that was compacted, and reads plans stored whole before this form.
-import { layersOf } from './palletize.js';
+import { layersOf } from './pallet-layers.js';
 import type { ContainerPlacement, OrderPlan, PalletContentsLine, PalletUnit, PlacementKind, PlannedContainer, PlannedPallet } from './plan-types.js';
 
 export const STORED_PLAN_FORMAT = 2;

@@ -2,18 +2,18 @@
 // are written once, here.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Caller } from '../master-data/master-data.js';
-import { readJsonObject } from '../validation/json-body.js';
-import type { OrderReadModel } from './read-model/order-read-model.js';
-import { submitOrder, type SubmitOrderDependencies } from './submit-order-handler.js';
-import { validateSubmitOrder } from './validate-submit-order.js';
-import { ALIASES } from './submit-order-schema.js';
-import type { FieldErrors } from '../validation/field-errors.js';
-import { bodyTooLarge, json, openApiPath, ref, respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
-import { SubmitOrderRequest } from './submit-order-schema.js';
+import type { Caller } from '../../master-data/master-data.js';
+import { readJsonObject } from '../../validation/json-body.js';
+import type { OrderReadModel } from '../read-model/order-read-model.js';
+import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handler.js';
+import { validateSubmitOrder } from '../validate-submit-order.js';
+import { ALIASES } from '../submit-order-schema.js';
+import type { FieldErrors } from '../../validation/field-errors.js';
+import { bodyTooLarge, json, openApiPath, ref, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
+import { SubmitOrderRequest } from '../submit-order-schema.js';
 import {
   ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderViewSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
-} from './order-view-schema.js';
+} from '../order-view-schema.js';
 
 export const MAX_PAGE_SIZE = 100;
 /** 100 million orders at the largest page size; past it a page number is a mistake, not a page. */

@@ -1,9 +1,10 @@
 // A planner worker thread: one WebAssembly instance, one plan at a time.
 import { parentPort } from 'node:worker_threads';
-import { planOrder } from './plan-order.js';
-import { PlannerWasm } from './planner-wasm.js';
-import type { PlanLimits, PlanOrderInput } from './plan-types.js';
-import { planTogether, type TogetherInput } from './plan-together.js';
+import { planOrder } from '../planner/plan-order.js';
+import { PlannerWasm } from '../planner/planner-wasm.js';
+import type { PlanLimits } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
+import { planTogether } from '../planner/plan-together.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 
 export type PlanJob = { input: PlanOrderInput; limits: PlanLimits; together?: undefined } | { together: TogetherInput; limits: PlanLimits };

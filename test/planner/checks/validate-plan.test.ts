@@ -1,9 +1,9 @@
 // The validator must catch each broken rule: a planner plan, then one rule broken at a time.
 import t, { type Test } from 'tap';
-import type { OrderPlan } from '../../src/planner/plan-types.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
-import { EUR, GMA, item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
-import { planChecked } from './plan.js';
+import type { OrderPlan } from '../../../src/plan-contract/plan-types.js';
+import { validatePlan } from '../../../src/planner/checks/validate-plan.js';
+import { EUR, GMA, item, lane, line, looseBox, order, preBuilt } from '../fixtures.js';
+import { planChecked } from '../plan.js';
 
 const input = {
   lane: lane([item('A', 40, 30, 25, 9.5), item('U', 30, 20, 20, 3, true)]),

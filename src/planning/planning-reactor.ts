@@ -5,15 +5,15 @@
 import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
-import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
-import type { OrderPlan } from './plan-types.js';
-import { compactPlan } from './plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput } from '../plan-contract/planner-input.js';
+import { plannerInput } from './planner-input.js';
+import { compactPlan } from '../plan-contract/plan-storage.js';
 import { FairQueue } from '../workers/fair-queue.js';
 import { CompletionMark } from './completion-mark.js';
 import { consolidates } from '../orders/consolidation-rule.js';
@@ -22,7 +22,7 @@ const CONSUMER = 'planning';
 
 export interface OrderPlanner {
   /** `group`: the order's company group; the planner serves groups in turn. */
-  plan(input: { lane: LaneDocument; order: SubmitOrderPayload }, group: string): Promise<OrderPlan>;
+  plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
 }
 
 export interface PlanningReactorOptions {
@@ -145,8 +145,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
-      // stored compact: identical units as blocks, identical pallets once (plan-storage.ts)
-      const plan = compactPlan(await options.planner.plan({ lane: submitted.lane, order: submitted.order }, submitted.company_group));
+      // stored compact: identical units as blocks, identical pallets once (src/plan-contract/plan-storage.ts)
+      const plan = compactPlan(await options.planner.plan(plannerInput(submitted), submitted.company_group));
       result = { plan, planned_at: utcTimestamp() };
     } catch (error) {
       if (stopping) throw error;

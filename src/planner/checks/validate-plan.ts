@@ -1,10 +1,9 @@
 // An independent check of an order plan against its input: every rule of the load planner,
 // with its own unit conversion (floating point with a tolerance) and geometry
 // (validator-geometry.ts), nothing shared with the WebAssembly planner or its wrapper.
-import type { ItemDocument } from '../master-data/master-data-document.js';
-import type { LooseBox } from '../orders/submit-order-payload.js';
-import { CONTAINER_CATALOG } from './containers.js';
-import type { ContainerPlacement, OrderPlan, PlannedContainer, PlanOrderInput, PlannedPallet } from './plan-types.js';
+import { CONTAINER_CATALOG } from '../containers.js';
+import type { ContainerPlacement, OrderPlan, PlannedContainer, PlannedPallet } from '../../plan-contract/plan-types.js';
+import type { LooseBoxRow, SubmittedCargo } from './submitted-cargo.js';
 import { boxesOverlap, containsFootprint, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
 
 const EPS = 1e-6;
@@ -18,7 +17,7 @@ function matchesOneOf(placed: [number, number, number], options: [number, number
   return options.some((o) => o.every((v, k) => roundedUpFrom(placed[k]!, v)));
 }
 
-export function validatePlan(input: PlanOrderInput, plan: OrderPlan): string[] {
+export function validatePlan(input: SubmittedCargo, plan: OrderPlan): string[] {
   const v: string[] = [];
   const mm = MM_PER[input.lane.units.length]!;
   const g = G_PER[input.lane.units.weight]!;
@@ -53,10 +52,10 @@ function firstNonJson(value: unknown, path: string): string | undefined {
   return path;
 }
 
-function checkPallets(input: PlanOrderInput, plan: OrderPlan, mm: number, g: number, v: string[]): void {
+function checkPallets(input: SubmittedCargo, plan: OrderPlan, mm: number, g: number, v: string[]): void {
   const lane = input.lane;
   const types = new Map(lane.pallet_types.map((p) => [p.code, p]));
-  const items = new Map<string, ItemDocument>(lane.items.map((i) => [i.sku, i]));
+  const items = new Map(lane.items.map((i) => [i.sku, i]));
   plan.pallets.forEach((p, k) => {
     const at = `${p.pallet_index}`;
     if (p.pallet_index !== `AP${k + 1}`) v.push(`pallet ${k}: index ${p.pallet_index}, expected AP${k + 1}`);
@@ -149,7 +148,7 @@ interface CargoFacts {
 }
 
 /** Spec 2.6 as the planner reads it: x spins on the floor, y stands it on its length, z on its width. */
-function looseOptions(b: LooseBox, L: number, W: number, H: number): [number, number, number][] {
+function looseOptions(b: LooseBoxRow, L: number, W: number, H: number): [number, number, number][] {
   const o: [number, number, number][] = [[L, W, H]];
   if (b.rotation_x) o.push([W, L, H]);
   if (b.rotation_z) o.push([L, H, W], ...(b.rotation_x ? [[H, L, W] as [number, number, number]] : []));
@@ -157,7 +156,7 @@ function looseOptions(b: LooseBox, L: number, W: number, H: number): [number, nu
   return o;
 }
 
-function cargoFacts(input: PlanOrderInput, plan: OrderPlan, mm: number, g: number): Map<string, CargoFacts> {
+function cargoFacts(input: SubmittedCargo, plan: OrderPlan, mm: number, g: number): Map<string, CargoFacts> {
   const facts = new Map<string, CargoFacts>();
   for (const p of plan.pallets) {
     facts.set(`pallet:${p.pallet_index}`, {
@@ -192,7 +191,7 @@ function cargoFacts(input: PlanOrderInput, plan: OrderPlan, mm: number, g: numbe
   return facts;
 }
 
-function checkContainers(input: PlanOrderInput, plan: OrderPlan, mm: number, g: number, v: string[]): void {
+function checkContainers(input: SubmittedCargo, plan: OrderPlan, mm: number, g: number, v: string[]): void {
   const facts = cargoFacts(input, plan, mm, g);
   const used = new Map<string, number>();
   const seen = new Set<string>();
@@ -304,7 +303,7 @@ function checkStacking(where: string, p: ContainerPlacement, f: CargoFacts, all:
 }
 
 /** Every unit, pallet, pre-built and loose box is loaded once or reported unplaced. */
-function checkCounts(input: PlanOrderInput, plan: OrderPlan, v: string[]): void {
+function checkCounts(input: SubmittedCargo, plan: OrderPlan, v: string[]): void {
   const ordered = new Map<string, number>();
   const perLine = new Map<string, number>();
   for (const it of input.order.order_items) {

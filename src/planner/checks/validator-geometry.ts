@@ -2,7 +2,7 @@
 // a check that reuses the checked code proves nothing.
 
 // The placement type is shared (it is data); the geometry below is not.
-import type { PlacedBox } from './plan-types.js';
+import type { PlacedBox } from '../../plan-contract/plan-types.js';
 
 export type { PlacedBox };
 

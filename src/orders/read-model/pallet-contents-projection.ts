@@ -1,8 +1,8 @@
 // The read model behind pallet contents (spec 4.4): per order, whether its plan is ready and the
 // service-built pallets in planner order, as spec 2.2 shows them.
-import type { RecordedEvent } from '../src/eventstore/event-store.js';
-import type { OrderEvent } from '../src/orders/order-events.js';
-import { storedPalletContents } from '../src/planner/plan-storage.js';
+import type { RecordedEvent } from '../../eventstore/event-store.js';
+import type { OrderEvent } from '../order-events.js';
+import { storedPalletContents } from '../../plan-contract/plan-storage.js';
 
 export interface PalletContents {
   pallet_index: string;

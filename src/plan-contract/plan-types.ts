@@ -1,8 +1,6 @@
 // The plan the load planner hands back: JSON-serializable, stored in an event as it is.
 // Geometry in millimetres and grams; x along the container (back wall 0, door at l), y across,
-// z up.
-import type { LaneDocument } from '../master-data/master-data-document.js';
-import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
+// z up. What it is planned from: planner-input.ts.
 
 /** A box as placed: minimum corner and sizes along x, y, z. */
 export interface PlacedBox {
@@ -12,14 +10,6 @@ export interface PlacedBox {
   l: number;
   w: number;
   h: number;
-}
-
-export interface PlanOrderInput {
-  lane: LaneDocument;
-  order: SubmitOrderPayload;
-  /** Pallet type code of the lane; default: lane.pallet_types[0]. */
-  palletCode?: string;
-  seed?: number;
 }
 
 /** Position on the deck (z from the deck top) and sizes as placed. */

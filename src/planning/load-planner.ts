@@ -1,9 +1,10 @@
 // The service's handle on the planner: a small pool of planner workers with a time limit per plan.
 import { availableParallelism } from 'node:os';
-import { DEFAULT_EFFORT } from './plan-order.js';
-import type { OrderPlan, PlanOrderInput } from './plan-types.js';
+import { DEFAULT_EFFORT } from '../planner/plan-order.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { PlanJob } from './plan-worker.js';
-import type { TogetherInput, TogetherPlans } from './plan-together.js';
+import type { TogetherPlans } from '../planner/plan-together.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 
 export interface LoadPlannerOptions {

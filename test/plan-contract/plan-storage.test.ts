@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { LaneDocument } from '../../src/master-data/master-data-document.js';
 import { DEFAULT_EFFORT, planOrder } from '../../src/planner/plan-order.js';
-import { compactPlan, expandPlan, storedPalletContents } from '../../src/planner/plan-storage.js';
+import { compactPlan, expandPlan, storedPalletContents } from '../../src/plan-contract/plan-storage.js';
+import { plannerInput } from '../../src/planning/planner-input.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { validatePlan } from '../../src/planner/validate-plan.js';
-import { item, lane, line, looseBox, order, preBuilt } from './fixtures.js';
-import { planChecked } from './plan.js';
+import { validatePlan } from '../../src/planner/checks/validate-plan.js';
+import { item, lane, line, looseBox, order, preBuilt } from '../planner/fixtures.js';
+import { planChecked } from '../planner/plan.js';
 
 const demo = (JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
   company_groups: { lanes: LaneDocument[] }[];
@@ -54,7 +55,7 @@ t.test('a 100,000-unit plan is stored far below the 1 MiB append limit', async (
       order_containers: [{ code: '40ft-HC', count: 200 }],
     }),
   };
-  const plan = planOrder(new PlannerWasm(), input, { timeLimitMs: 20_000, effort: DEFAULT_EFFORT });
+  const plan = planOrder(new PlannerWasm(), plannerInput(input), { timeLimitMs: 20_000, effort: DEFAULT_EFFORT });
   t.equal(plan.metrics.units_palletized, 100_000);
   const whole = JSON.stringify(plan).length;
   const compact = JSON.stringify(compactPlan(plan)).length;

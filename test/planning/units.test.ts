@@ -1,5 +1,5 @@
 import t from 'tap';
-import { lengthToMm, wholeUnits, weightToG } from '../../src/planner/units.js';
+import { lengthToMm, wholeUnits, weightToG } from '../../src/planning/units.js';
 import { toMicros } from '../../src/validation/decimal.js';
 
 t.test('lane lengths become whole millimetres, cargo rounded up and limits down', async (t) => {

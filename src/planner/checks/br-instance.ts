@@ -1,6 +1,6 @@
 // A single-container loading instance in the Bischoff & Ratcliff (BR) form: integer sizes, each
 // box dimension flagged whether it may stand vertical, boxes may be left out.
-import type { PlacedBox } from './plan-types.js';
+import type { PlacedBox } from '../../plan-contract/plan-types.js';
 
 export interface BrBoxType {
   /** The type id from the file. */

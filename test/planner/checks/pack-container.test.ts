@@ -1,8 +1,8 @@
 import t from 'tap';
-import type { BrInstance } from '../../src/planner/br-instance.js';
-import { packContainer } from '../../src/planner/pack-container.js';
-import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { validateBrPacking, volumeUtilization } from '../../src/planner/validate-br-packing.js';
+import type { BrInstance } from '../../../src/planner/checks/br-instance.js';
+import { packContainer } from '../../../src/planner/checks/pack-container.js';
+import { PlannerWasm } from '../../../src/planner/planner-wasm.js';
+import { validateBrPacking, volumeUtilization } from '../../../src/planner/checks/validate-br-packing.js';
 
 // BR1 instance 1 (thpack1.txt)
 const BR1_1: BrInstance = {

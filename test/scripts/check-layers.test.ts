@@ -1,0 +1,86 @@
+// scripts/check-layers.js on planted trees: a loop through three folders fails it, with the loop's
+// folders in order and an import for each arrow; the same tree without the closing import passes.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+
+const script = fileURLToPath(new URL('../../../scripts/check-layers.js', import.meta.url));
+
+/** A tree of TypeScript files, path -> the relative imports it makes. */
+function plant(t: Test, tree: Record<string, string[]>): string {
+  const root = mkdtempSync(join(tmpdir(), 'check-layers-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  for (const [path, imports] of Object.entries(tree)) {
+    mkdirSync(join(root, dirname(path)), { recursive: true });
+    writeFileSync(join(root, path), `${imports.map((target, i) => `import { x${i} } from '${target}';`).join('\n')}\nexport const x = 1;\n`);
+  }
+  return root;
+}
+
+function check(root: string): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const chain = {
+  'src/orders/order.ts': ['../planner/plan.js'],
+  'src/planner/plan.ts': ['../storage/store.js'],
+  'src/storage/store.ts': [] as string[],
+  'src/app.ts': ['./orders/order.js'],
+};
+
+t.test('a chain of folders passes', async (t) => {
+  const run = check(plant(t, chain));
+  t.equal(run.status, 0, run.stderr);
+  t.match(run.stdout, /check:layers: 3 folder dependencies, 0 problem\(s\)/);
+});
+
+t.test('a loop through three folders fails, each arrow with an import that makes it', async (t) => {
+  const run = check(plant(t, { ...chain, 'src/storage/store.ts': ['../orders/order.js'] }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, 'a loop through 3 folders: src/orders -> src/planner -> src/storage -> src/orders: '
+    + 'src/orders -> src/planner (src/orders/order.ts imports src/planner/plan.js); '
+    + 'src/planner -> src/storage (src/planner/plan.ts imports src/storage/store.js); '
+    + 'src/storage -> src/orders (src/storage/store.ts imports src/orders/order.js)');
+  t.notMatch(run.stderr, /import each other/, 'no two of them import each other');
+  t.match(run.stdout, /1 problem\(s\)/);
+});
+
+t.test('a loop through four folders is found, the folders in order from the first by name', async (t) => {
+  const run = check(plant(t, {
+    'src/d/d.ts': ['../a/a.js'],
+    'src/c/c.ts': ['../d/d.js'],
+    'src/b/b.ts': ['../c/c.js'],
+    'src/a/a.ts': ['../b/b.js'],
+  }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, /a loop through 4 folders: src\/a -> src\/b -> src\/c -> src\/d -> src\/a:/);
+});
+
+t.test('a loop inside a larger tangle names the tangle too', async (t) => {
+  const run = check(plant(t, {
+    ...chain,
+    'src/storage/store.ts': ['../orders/order.js', '../wal/wal.js'],
+    'src/wal/wal.ts': ['../storage/store.js'],
+  }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, /a loop through 3 folders: src\/orders -> src\/planner -> src\/storage -> src\/orders: .*\(one of the loops among 4 folders that reach one another: src\/orders, src\/planner, src\/storage, src\/wal\)/);
+  t.match(run.stderr, /src\/storage and src\/wal import each other/);
+});
+
+t.test('two folders importing each other are reported as before, not as a loop', async (t) => {
+  const run = check(plant(t, { ...chain, 'src/planner/plan.ts': ['../storage/store.js', '../orders/order.js'] }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, 'src/orders and src/planner import each other: src/orders/order.ts imports src/planner/plan.js; src/planner/plan.ts imports src/orders/order.js');
+  t.notMatch(run.stderr, /a loop through/);
+});
+
+t.test('the root can come from CHECK_LAYERS_ROOT', async (t) => {
+  const root = plant(t, { ...chain, 'src/storage/store.ts': ['../orders/order.js'] });
+  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, CHECK_LAYERS_ROOT: root } });
+  t.equal(run.status, 1);
+  t.match(run.stderr, /a loop through 3 folders/);
+});
