@@ -1,7 +1,10 @@
-// npm run bench:pipeline [-- --orders N --threads T]
+// npm run bench:pipeline [-- --orders N --threads T --servers]
 // Submits orders of about 500 units each to the service (a child process on the embedded default)
 // and times each from the submit request to its packing_instructions.ready webhook arriving at a
 // loopback receiver. Prints p50/p95 of that time and the planner's share of it.
+// --servers: the same run again, in the same process, on the test servers (MONGODB_URL for the read
+// models, checkpoints and delivery store, KAFKA_BROKERS for notifications; scripts/test-servers), and
+// both side by side with their ratio.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddedEnv } from '../test/support/embedded-env.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
+import { serverRuns } from './lib/server-runs.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -18,6 +23,7 @@ const option = (name: string, fallback: number) => {
 };
 const ORDERS = option('orders', 100);
 const THREADS = option('threads', 1);
+const SERVERS = args.includes('--servers');
 const KEY = 'bench-pipeline-key-0001';
 
 // A deterministic generator, so every run submits the same orders.
@@ -65,74 +71,98 @@ function order(i: number) {
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
-const noiseBefore = measureNoise();
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
-let child: ChildProcess | undefined;
-const readyAt = new Map<string, number>();
-const receiver = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => (body += chunk));
-  req.on('end', () => {
-    const envelope = JSON.parse(body) as { data: { order_id: string } };
-    if (!readyAt.has(envelope.data.order_id)) readyAt.set(envelope.data.order_id, performance.now());
-    res.writeHead(200).end();
-  });
-});
-try {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  document.company_groups[0]!.webhooks.push({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
-  writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(document));
-  child = spawn(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_PLANNER_THREADS: String(THREADS), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child!.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
-      if (found) resolve(found);
-    });
-    child!.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
-  const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
-
-  const submittedAt = new Map<string, number>();
-  const ids = new Map<string, number>();
-  const started = performance.now();
-  for (let i = 0; i < ORDERS; i++) {
-    const sentAt = performance.now();
-    const response = await fetch(`${url}/api/v1/orders/submit-order/`, { method: 'POST', headers, body: JSON.stringify(order(i)) });
-    const created = (await response.json()) as { order_id: number; service_ref: string };
-    if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${JSON.stringify(created)}`);
-    submittedAt.set(created.service_ref, sentAt);
-    ids.set(created.service_ref, created.order_id);
-  }
-  const submitSeconds = (performance.now() - started) / 1000;
-  while (readyAt.size < ORDERS) await new Promise((resolve) => setTimeout(resolve, 50));
-  const totalSeconds = (performance.now() - started) / 1000;
-
-  const readyMs: number[] = [];
-  const plannerShares: number[] = [];
-  const plannerMs: number[] = [];
-  for (const [serviceRef, sentAt] of submittedAt) {
-    const elapsed = readyAt.get(serviceRef)! - sentAt;
-    readyMs.push(elapsed);
-    const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as { type: string; data: { plan?: { metrics: { planner_ms: number } } } }[];
-    const planned = history.find((event) => event.type === 'OrderPlanned');
-    const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
-    plannerMs.push(ms);
-    plannerShares.push(ms / elapsed);
-  }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  console.log(`${ORDERS} orders of about 500 units, submitted one after another in ${submitSeconds.toFixed(1)} s, all ready after ${totalSeconds.toFixed(1)} s, ${THREADS} planner thread(s)`);
-  console.log(`submit to ready (webhook received): p50 ${percentile(readyMs, 50).toFixed(0)} ms, p95 ${percentile(readyMs, 95).toFixed(0)} ms, max ${Math.max(...readyMs).toFixed(0)} ms`);
-  console.log(`planner time per order: p50 ${percentile(plannerMs, 50).toFixed(0)} ms, p95 ${percentile(plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(plannerShares) * 100).toFixed(0)} %`);
-  console.log(`planner busy ${(plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`);
-  console.log(formatNoise('before the run', noiseBefore));
-  console.log(formatNoise('after the run', measureNoise()));
-} finally {
-  child?.kill('SIGKILL');
-  receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
+interface PipelineFigures {
+  label: string;
+  submitSeconds: number;
+  totalSeconds: number;
+  readyMs: number[];
+  plannerMs: number[];
+  plannerShares: number[];
 }
+
+async function runPipeline(label: string, env: Record<string, string>): Promise<PipelineFigures> {
+  seed = 42; // the same orders on every run
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+  let child: ChildProcess | undefined;
+  const readyAt = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const envelope = JSON.parse(body) as { data: { order_id: string } };
+      if (!readyAt.has(envelope.data.order_id)) readyAt.set(envelope.data.order_id, performance.now());
+      res.writeHead(200).end();
+    });
+  });
+  try {
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const seedDocument = structuredClone(document);
+    seedDocument.company_groups[0]!.webhooks.push({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seedDocument));
+    child = spawn(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
+      env: { ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_PLANNER_THREADS: String(THREADS), LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk;
+        const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+        if (found) resolve(found);
+      });
+      child!.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
+    });
+    const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
+
+    const submittedAt = new Map<string, number>();
+    const ids = new Map<string, number>();
+    const started = performance.now();
+    for (let i = 0; i < ORDERS; i++) {
+      const sentAt = performance.now();
+      const response = await fetch(`${url}/api/v1/orders/submit-order/`, { method: 'POST', headers, body: JSON.stringify(order(i)) });
+      const created = (await response.json()) as { order_id: number; service_ref: string };
+      if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${JSON.stringify(created)}`);
+      submittedAt.set(created.service_ref, sentAt);
+      ids.set(created.service_ref, created.order_id);
+    }
+    const submitSeconds = (performance.now() - started) / 1000;
+    while (readyAt.size < ORDERS) await new Promise((resolve) => setTimeout(resolve, 50));
+    const totalSeconds = (performance.now() - started) / 1000;
+
+    const readyMs: number[] = [];
+    const plannerShares: number[] = [];
+    const plannerMs: number[] = [];
+    for (const [serviceRef, sentAt] of submittedAt) {
+      const elapsed = readyAt.get(serviceRef)! - sentAt;
+      readyMs.push(elapsed);
+      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as { type: string; data: { plan?: { metrics: { planner_ms: number } } } }[];
+      const planned = history.find((event) => event.type === 'OrderPlanned');
+      const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
+      plannerMs.push(ms);
+      plannerShares.push(ms / elapsed);
+    }
+    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares };
+  } finally {
+    child?.kill('SIGKILL');
+    receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const noiseBefore = measureNoise();
+const runs: PipelineFigures[] = [];
+for (const { label, env } of await serverRuns(SERVERS)) runs.push(await runPipeline(label, env));
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+for (const run of runs) {
+  console.log(`\n${run.label}: ${ORDERS} orders of about 500 units, submitted one after another in ${run.submitSeconds.toFixed(1)} s, all ready after ${run.totalSeconds.toFixed(1)} s, ${THREADS} planner thread(s)`);
+  console.log(`submit to ready (webhook received): p50 ${percentile(run.readyMs, 50).toFixed(0)} ms, p95 ${percentile(run.readyMs, 95).toFixed(0)} ms, max ${Math.max(...run.readyMs).toFixed(0)} ms`);
+  console.log(`planner time per order: p50 ${percentile(run.plannerMs, 50).toFixed(0)} ms, p95 ${percentile(run.plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(run.plannerShares) * 100).toFixed(0)} %`);
+  console.log(`planner busy ${(run.plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${run.totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`);
+}
+if (runs.length === 2) {
+  const [embedded, servers] = runs as [PipelineFigures, PipelineFigures];
+  const ratio = (f: (run: PipelineFigures) => number) => (f(servers) / f(embedded)).toFixed(2);
+  console.log(`\n${servers.label} / ${embedded.label}: submit phase ${ratio((r) => r.submitSeconds)}x, all ready ${ratio((r) => r.totalSeconds)}x, p50 ${ratio((r) => percentile(r.readyMs, 50))}x, p95 ${ratio((r) => percentile(r.readyMs, 95))}x`);
+}
+console.log(formatNoise('before the runs', noiseBefore));
+console.log(formatNoise('after the runs', measureNoise()));
