@@ -10,6 +10,7 @@ import { NO_STREAM, WrongExpectedRevision, type EventStore, type RecordedEvent }
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
 import { appendDecided } from '../eventstore/append-decided.js';
+import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
@@ -81,6 +82,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const { store, checkpoints, planner, log } = options;
   const now = options.now ?? Date.now;
   let stopping = false;
+  const stopped = new AbortController();
   const windows = new Map<string, Window>();
   const openByKey = new Map<string, string>();
   const marks = new CompletionMark();
@@ -116,16 +118,13 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const background = (w: Window, step: () => Promise<void>): void => {
     if (stopping) return;
     const run = w.chain.then(async () => {
-      for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 60_000)) {
-        try {
-          await step();
-          return;
-        } catch (error) {
-          if (stopping) return;
-          log(`consolidation ${w.id}: a step failed; trying again in ${delay} ms`, error);
-          await new Promise((resolve) => setTimeout(resolve, delay).unref());
-        }
-      }
+      await retryWithBackoff(step, {
+        firstDelayMs: 1000,
+        signal: stopped.signal,
+        // a pending retry alone does not keep the process alive
+        unref: true,
+        onFailure: (error, _failures, delay) => log(`consolidation ${w.id}: a step failed; trying again in ${delay} ms`, error),
+      });
     });
     w.chain = run;
     work.add(run);
@@ -350,6 +349,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   return {
     async stop() {
       stopping = true;
+      stopped.abort();
       for (const w of windows.values()) clearTimeout(w.timer);
       await follower.stop();
       await Promise.allSettled([...work]);

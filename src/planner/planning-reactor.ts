@@ -5,6 +5,7 @@
 import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
+import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
@@ -69,12 +70,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const wakeWorkers = (): void => { for (const wake of idleWorkers.splice(0)) wake(); };
   let wakeReader: (() => void) | undefined;
   let saving: Promise<void> = Promise.resolve();
-  const pauses = new Set<() => void>();
-  const pause = (ms: number): Promise<void> => new Promise((resolve) => {
-    const done = (): void => { clearTimeout(timer); pauses.delete(done); resolve(); };
-    const timer = setTimeout(done, ms);
-    pauses.add(done);
-  });
+  const stopped = new AbortController();
 
   const follower = await followLog({
     store,
@@ -121,19 +117,14 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
 
   /** False when stopping cut it short. */
   async function planWithRetry(order: Waiting): Promise<boolean> {
-    let delay = 1000;
-    for (let failures = 1; !stopping; failures++) {
-      try {
-        await planOnce(order);
-        return true;
-      } catch (error) {
-        if (stopping) break;
+    const planned = await retryWithBackoff(() => planOnce(order), {
+      firstDelayMs: 1000,
+      signal: stopped.signal,
+      onFailure(error, failures, delay) {
         log(`planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
-        await pause(delay);
-        delay = Math.min(delay * 2, 60_000);
-      }
-    }
-    return false;
+      },
+    });
+    return planned !== undefined;
   }
 
   async function planOnce(order: Waiting): Promise<void> {
@@ -178,11 +169,11 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
+      stopped.abort();
       wakeReader?.();
       await follower.stop();
       // idle workers wake and see `stopping`; a worker that is planning finishes its order first
       wakeWorkers();
-      for (const done of [...pauses]) done();
       await Promise.all(workers);
       await saving;
     },
