@@ -3,6 +3,7 @@
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
 import { followLog } from '../eventstore/follow-log.js';
+import { PositionWaiters } from '../eventstore/position-waiters.js';
 import { visibleWithin } from '../orders/read-model/visibility-deadline.js';
 import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
@@ -25,33 +26,24 @@ export interface MasterDataService {
 export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void, visibleWithinMs = 5000): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
   const state = foldMasterData(history);
-  let position = history.at(-1)?.position ?? -1n;
-  const waiters: { position: bigint; resolve: () => void }[] = [];
+  const applied = new PositionWaiters(history.at(-1)?.position ?? -1n);
 
   // Like every consumer: a lost subscription (a KurrentDB restart) comes back from where the state is.
   const follower = await followLog({
     store,
     name: 'master data',
     types: MASTER_DATA_EVENT_TYPES,
-    loadCheckpoint: async () => (position >= 0n ? position : undefined),
+    loadCheckpoint: async () => (applied.position >= 0n ? applied.position : undefined),
     retryDelayMs: 1000,
     async handle(events) {
       for (const event of events) {
-        if (event.position <= position) continue;
+        if (event.position <= applied.position) continue;
         if (isMasterDataEvent(event)) evolveMasterData(state, event);
-        position = event.position;
-      }
-      for (let i = waiters.length - 1; i >= 0; i--) {
-        if (waiters[i]!.position <= position) waiters.splice(i, 1)[0]!.resolve();
+        applied.reached(event.position);
       }
     },
     log,
   });
-  const waitFor = (target: bigint) =>
-    target <= position
-      ? Promise.resolve()
-      : visibleWithin(new Promise<void>((resolve) => waiters.push({ position: target, resolve })), visibleWithinMs, 'the master-data document');
-
   async function apply(document: MasterDataDocument): Promise<ApplyResult> {
     // Decide on the stream as stored, not the cache, and append expecting exactly that revision:
     // two operators applying documents at once cannot interleave half of each.
@@ -64,7 +56,7 @@ export async function startMasterDataService(store: EventStore, log: (message: s
       const last = stored.at(-1);
       try {
         const result = await store.append(MASTER_DATA_STREAM, decision.events, last ? exactly(last.revision) : NO_STREAM);
-        await waitFor(result.position);
+        await visibleWithin(applied.waitFor(result.position), visibleWithinMs, 'the master-data document');
         return { ok: true, changes };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevision)) throw error;
