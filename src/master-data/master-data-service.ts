@@ -2,10 +2,10 @@
 // by a subscription (so a second instance on the same log sees changes too), and the command
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
+import { appendDecided } from '../eventstore/append-decided.js';
 import { followLog } from '../eventstore/follow-log.js';
 import { PositionWaiters } from '../eventstore/position-waiters.js';
 import { visibleWithin } from '../orders/read-model/visibility-deadline.js';
-import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
@@ -45,23 +45,16 @@ export async function startMasterDataService(store: EventStore, log: (message: s
     log,
   });
   async function apply(document: MasterDataDocument): Promise<ApplyResult> {
-    // Decide on the stream as stored, not the cache, and append expecting exactly that revision:
-    // two operators applying documents at once cannot interleave half of each.
-    for (;;) {
-      const stored = await store.readStream(MASTER_DATA_STREAM);
+    // Decided on the stream as stored, not the cache, and appended at the revision read (the shared
+    // command loop): two operators applying documents at once cannot interleave half of each.
+    const { outcome, position } = await appendDecided(store, MASTER_DATA_STREAM, (stored): { events: MasterDataEvent[]; outcome: ApplyResult } => {
       const decision = decideApplyMasterData(document, foldMasterData(stored));
-      if (!decision.ok) return decision;
-      const changes = countByType(decision.events);
-      if (decision.events.length === 0) return { ok: true, changes };
-      const last = stored.at(-1);
-      try {
-        const result = await store.append(MASTER_DATA_STREAM, decision.events, last ? exactly(last.revision) : NO_STREAM);
-        await visibleWithin(applied.waitFor(result.position), visibleWithinMs, 'the master-data document');
-        return { ok: true, changes };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error;
-      }
-    }
+      if (!decision.ok) return { events: [], outcome: decision };
+      return { events: decision.events, outcome: { ok: true, changes: countByType(decision.events) } };
+    });
+    // read-your-writes: once apply resolves, `current` holds the change
+    if (position !== undefined) await visibleWithin(applied.waitFor(position), visibleWithinMs, 'the master-data document');
+    return outcome;
   }
 
   return {
