@@ -13,6 +13,7 @@ import { appendDecided } from '../eventstore/append-decided.js';
 import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
+import { isOrderEvent, readOrderStream, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
@@ -169,8 +170,8 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     background(w, async () => { await command(w.id, { type: 'Close', data: { consolidation: w.id, reason, closed_at: utcTimestamp(), orders } }); });
   }
 
-  async function onSubmitted(event: RecordedEvent): Promise<void> {
-    const submitted = event.data as OrderSubmitted['data'];
+  async function onSubmitted(event: RecordedOrderEvent<'OrderSubmitted'>): Promise<void> {
+    const submitted = event.data;
     if (lastTaken === undefined || event.position > lastTaken) {
       marks.take(event.position);
       lastTaken = event.position;
@@ -180,7 +181,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       return;
     }
     positionsOf.set(event.stream, event.position);
-    const before = orderStateOf(await store.readStream(event.stream));
+    const before = orderStateOf(await readOrderStream(store, event.stream));
     if (before.status !== 'submitted') {
       finish(event.position); // planned already (a replay)
       positionsOf.delete(event.stream);
@@ -255,8 +256,9 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   }
 
   async function submittedOf(stream: string): Promise<OrderSubmitted['data']> {
-    const [first] = await store.readStream(stream);
-    return first!.data as OrderSubmitted['data'];
+    const submitted = submittedIn(await readOrderStream(store, stream));
+    if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
+    return submitted;
   }
 
   async function planWindow(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
@@ -338,7 +340,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
         if (stopping) return;
         // a batch comes again after a failure (or a resubscription): what was handled stays handled
         if (lastHandled !== undefined && event.position <= lastHandled) continue;
-        if (event.type === 'OrderSubmitted') await onSubmitted(event);
+        if (isOrderEvent(event, 'OrderSubmitted')) await onSubmitted(event);
         else onConsolidationEvent(event);
         lastHandled = event.position;
       }

@@ -2,7 +2,7 @@
 // that records it. Everything here is derived from the stored event alone, so every consumer, every
 // attempt and every restart produces the same id and the same bytes.
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import type { OrderPlanned } from '../orders/order-events.js';
+import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 
 export const PACKING_INSTRUCTIONS_READY = 'packing_instructions.ready';
 
@@ -13,10 +13,10 @@ export interface ReadyEnvelope {
   data: { order_id: string; reference: string };
 }
 
-export type OrderPlannedEvent = RecordedEvent<'OrderPlanned', OrderPlanned['data']>;
+export type OrderPlannedEvent = RecordedOrderEvent<'OrderPlanned'>;
 
 export function isOrderPlanned(event: RecordedEvent): event is OrderPlannedEvent {
-  return event.type === 'OrderPlanned';
+  return isOrderEvent(event, 'OrderPlanned');
 }
 
 /** The envelope id: receivers dedupe on it, so it is the stored event's id, never a fresh one. */

@@ -7,7 +7,8 @@ import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
-import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
+import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
+import { isOrderEvent, readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
@@ -81,10 +82,10 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     async handle(events) {
       for (const event of events) {
         // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
-        if (lastTaken !== undefined && event.position <= lastTaken) continue;
+        if (!isOrderEvent(event, 'OrderSubmitted') || (lastTaken !== undefined && event.position <= lastTaken)) continue;
         while (waiting.length + planning >= MAX_WAITING_ORDERS && !stopping) await new Promise<void>((resolve) => { wakeReader = resolve; });
         if (stopping) return;
-        const { company_group } = event.data as OrderSubmitted['data'];
+        const { company_group } = event.data;
         waiting.push(company_group, { position: event.position, stream: event.stream });
         marks.take(event.position);
         lastTaken = event.position;
@@ -128,9 +129,9 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   }
 
   async function planOnce(order: Waiting): Promise<void> {
-    const history = await store.readStream(order.stream);
-    if (!awaitsPlan(orderStateOf(history))) return;
-    const submitted = history[0]!.data as OrderSubmitted['data'];
+    const history = await readOrderStream(store, order.stream);
+    const submitted = submittedIn(history);
+    if (!submitted || !awaitsPlan(orderStateOf(history))) return;
     // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
     if (consolidates(submitted)) return;
     const started = performance.now();
