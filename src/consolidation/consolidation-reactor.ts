@@ -6,7 +6,7 @@
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
 // open windows and their timers, and a window whose time ran out meanwhile closes at once.
-import { NO_STREAM, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
 import { appendDecided } from '../eventstore/append-decided.js';
@@ -28,7 +28,7 @@ import {
 } from './consolidation-events.js';
 import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand, type ConsolidationState } from './consolidation-decider.js';
 import { consolidates, windowKey } from '../orders/consolidation-rule.js';
-import { mergedLane, parentOrderEvents } from './parent-order.js';
+import { mergedLane, parentOrderCommand } from './parent-order.js';
 
 const CONSUMER = 'consolidation';
 
@@ -291,11 +291,9 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     if (planned.decision === 'together' && planned.together && planned.parent) {
       const together = expandPlan(planned.together);
       const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
-      try {
-        await store.append(parentStream, parentOrderEvents(planned.parent, children, together, planned.planned_at), NO_STREAM);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error; // written before this replay
-      }
+      // on a replay after a crash the parent is stored already, and the decider records nothing
+      const parent = await handleOrderCommand(store, parentStream, parentOrderCommand(planned.parent, children, together, planned.planned_at));
+      if (!parent.ok) throw new Error(`consolidation: the parent order ${planned.parent.service_ref} in ${parentStream}: ${JSON.stringify(parent.errors)}`);
       for (const [i, child] of children.entries()) {
         const own = together.pallets.filter((_, k) => planned.pallet_owners[k] === child.service_ref);
         const plan: OrderPlan = {
