@@ -6,12 +6,14 @@
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
 // open windows and their timers, and a window whose time ran out meanwhile closes at once.
-import { NO_STREAM, WrongExpectedRevision, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
 import { appendDecided } from '../eventstore/append-decided.js';
+import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
+import { isOrderEvent, readOrderStream, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
@@ -27,7 +29,7 @@ import {
 } from './consolidation-events.js';
 import { decideConsolidation, evolveConsolidation, initialConsolidationState, type ConsolidationCommand, type ConsolidationState } from './consolidation-decider.js';
 import { consolidates, windowKey } from '../orders/consolidation-rule.js';
-import { mergedLane, parentOrderEvents } from './parent-order.js';
+import { mergedLane, parentOrderCommand } from './parent-order.js';
 
 const CONSUMER = 'consolidation';
 
@@ -82,6 +84,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const { store, checkpoints, planner, log } = options;
   const now = options.now ?? Date.now;
   let stopping = false;
+  const stopped = new AbortController();
   const windows = new Map<string, Window>();
   const openByKey = new Map<string, string>();
   const marks = new CompletionMark();
@@ -117,16 +120,13 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const background = (w: Window, step: () => Promise<void>): void => {
     if (stopping) return;
     const run = w.chain.then(async () => {
-      for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 60_000)) {
-        try {
-          await step();
-          return;
-        } catch (error) {
-          if (stopping) return;
-          log(`consolidation ${w.id}: a step failed; trying again in ${delay} ms`, error);
-          await new Promise((resolve) => setTimeout(resolve, delay).unref());
-        }
-      }
+      await retryWithBackoff(step, {
+        firstDelayMs: 1000,
+        signal: stopped.signal,
+        // a pending retry alone does not keep the process alive
+        unref: true,
+        onFailure: (error, _failures, delay) => log(`consolidation ${w.id}: a step failed; trying again in ${delay} ms`, error),
+      });
     });
     w.chain = run;
     work.add(run);
@@ -171,8 +171,8 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     background(w, async () => { await command(w.id, { type: 'Close', data: { consolidation: w.id, reason, closed_at: utcTimestamp(), orders } }); });
   }
 
-  async function onSubmitted(event: RecordedEvent): Promise<void> {
-    const submitted = event.data as OrderSubmitted['data'];
+  async function onSubmitted(event: RecordedOrderEvent<'OrderSubmitted'>): Promise<void> {
+    const submitted = event.data;
     if (lastTaken === undefined || event.position > lastTaken) {
       marks.take(event.position);
       lastTaken = event.position;
@@ -182,7 +182,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       return;
     }
     positionsOf.set(event.stream, event.position);
-    const before = orderStateOf(await store.readStream(event.stream));
+    const before = orderStateOf(await readOrderStream(store, event.stream));
     if (before.status !== 'submitted') {
       finish(event.position); // planned already (a replay)
       positionsOf.delete(event.stream);
@@ -257,8 +257,9 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   }
 
   async function submittedOf(stream: string): Promise<OrderSubmitted['data']> {
-    const [first] = await store.readStream(stream);
-    return first!.data as OrderSubmitted['data'];
+    const submitted = submittedIn(await readOrderStream(store, stream));
+    if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
+    return submitted;
   }
 
   async function planWindow(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
@@ -291,11 +292,9 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     if (planned.decision === 'together' && planned.together && planned.parent) {
       const together = expandPlan(planned.together);
       const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
-      try {
-        await store.append(parentStream, parentOrderEvents(planned.parent, children, together, planned.planned_at), NO_STREAM);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error; // written before this replay
-      }
+      // on a replay after a crash the parent is stored already, and the decider records nothing
+      const parent = await handleOrderCommand(store, parentStream, parentOrderCommand(planned.parent, children, together, planned.planned_at));
+      if (!parent.ok) throw new Error(`consolidation: the parent order ${planned.parent.service_ref} in ${parentStream}: ${JSON.stringify(parent.errors)}`);
       for (const [i, child] of children.entries()) {
         const own = together.pallets.filter((_, k) => planned.pallet_owners[k] === child.service_ref);
         const plan: OrderPlan = {
@@ -340,7 +339,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
         if (stopping) return;
         // a batch comes again after a failure (or a resubscription): what was handled stays handled
         if (lastHandled !== undefined && event.position <= lastHandled) continue;
-        if (event.type === 'OrderSubmitted') await onSubmitted(event);
+        if (isOrderEvent(event, 'OrderSubmitted')) await onSubmitted(event);
         else onConsolidationEvent(event);
         lastHandled = event.position;
       }
@@ -351,6 +350,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   return {
     async stop() {
       stopping = true;
+      stopped.abort();
       for (const w of windows.values()) clearTimeout(w.timer);
       await follower.stop();
       await Promise.allSettled([...work]);

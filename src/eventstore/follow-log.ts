@@ -5,6 +5,7 @@
 // a failure the whole batch comes again. Used by the projector, the planning reactor and every
 // notification consumer.
 import type { EventStore, RecordedEvent, Subscription } from './event-store.js';
+import { backoffDelay, DEFAULT_MAX_DELAY_MS, retryWithBackoff } from './retry-with-backoff.js';
 
 /** With an error: logged at error level unless `level` says otherwise; without one: info unless it says so. */
 export type Log = (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
@@ -32,40 +33,25 @@ export interface Follower {
 
 export async function followLog(options: FollowOptions): Promise<Follower> {
   const { store, name, log } = options;
-  const maxDelay = options.maxRetryDelayMs ?? Math.max(options.retryDelayMs, 60_000);
+  const maxDelayMs = options.maxRetryDelayMs ?? Math.max(options.retryDelayMs, DEFAULT_MAX_DELAY_MS);
   const random = options.random ?? Math.random;
   let stopping = false;
+  const stopped = new AbortController();
   // Resubscribe failures in a row: the pause doubles with each, and a delivered batch resets it.
   let subscribeFailures = 0;
   let subscription: Subscription | undefined;
   let resubscribeTimer: NodeJS.Timeout | undefined;
-  let wakePause: (() => void) | undefined;
-
-  const pause = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakePause = undefined;
-        resolve();
-      }
-      wakePause = done;
-    });
 
   async function handleWithRetry(events: RecordedEvent[]): Promise<void> {
-    let delay = options.retryDelayMs;
-    for (let failures = 1; !stopping; failures++) {
-      try {
-        await options.handle(events, () => stopping);
-        subscribeFailures = 0;
-        return;
-      } catch (error) {
-        if (stopping) return;
+    const handled = await retryWithBackoff(() => options.handle(events, () => stopping), {
+      firstDelayMs: options.retryDelayMs,
+      maxDelayMs,
+      signal: stopped.signal,
+      onFailure(error, failures, delay) {
         log(`${name}: handling events up to position ${events.at(-1)?.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
-        await pause(delay);
-        delay = Math.min(delay * 2, maxDelay);
-      }
-    }
+      },
+    });
+    if (handled) subscribeFailures = 0;
   }
 
   async function subscribe(): Promise<void> {
@@ -86,9 +72,8 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
   // Exponential backoff with jitter: after a server restart every consumer of every replica comes
   // back, and spread out rather than all in the same millisecond, retry after retry.
   function resubscribeLater(what: string, error: unknown): void {
-    const ceiling = Math.min(maxDelay, options.retryDelayMs * 2 ** Math.min(subscribeFailures, 30));
     subscribeFailures += 1;
-    const delay = Math.round(ceiling / 2 + (ceiling / 2) * random());
+    const delay = backoffDelay(subscribeFailures, { firstDelayMs: options.retryDelayMs, maxDelayMs, jitter: 0.5 }, random);
     log(`${name}: ${what}; resubscribing from the checkpoint in ${delay} ms`, error);
     resubscribeTimer = setTimeout(() => {
       if (stopping) return;
@@ -101,7 +86,7 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
     async stop() {
       stopping = true;
       clearTimeout(resubscribeTimer);
-      wakePause?.();
+      stopped.abort();
       await subscription?.stop();
     },
   };

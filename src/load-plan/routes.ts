@@ -8,6 +8,7 @@ import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-
 import { loadPlanOf } from './load-plan.js';
 import { LoadPlanSchema } from './load-plan-schema.js';
 import { plannedOrderIn } from './stored-plan.js';
+import { readOrderStream } from '../orders/read-order-stream.js';
 
 const LOAD_PLAN = '/api/v1/orders/load-plan/';
 
@@ -26,7 +27,7 @@ export function loadPlanRoutes(router: Router, deps: LoadPlanDependencies): void
       return;
     }
     const { view, stream } = found.document;
-    const planned = plannedOrderIn(await deps.store.readStream(stream));
+    const planned = plannedOrderIn(await readOrderStream(deps.store, stream));
     if (!planned) {
       // The read model saw the plan and the stream does not hold it: a log it does not belong to.
       ctx.status = 400;

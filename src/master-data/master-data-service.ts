@@ -2,9 +2,10 @@
 // by a subscription (so a second instance on the same log sees changes too), and the command
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
+import { appendDecided } from '../eventstore/append-decided.js';
 import { followLog } from '../eventstore/follow-log.js';
+import { PositionWaiters } from '../eventstore/position-waiters.js';
 import { visibleWithin } from '../eventstore/visibility-deadline.js';
-import { exactly, NO_STREAM, WrongExpectedRevision } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideApplyMasterData } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
@@ -25,51 +26,35 @@ export interface MasterDataService {
 export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void, visibleWithinMs = 5000): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
   const state = foldMasterData(history);
-  let position = history.at(-1)?.position ?? -1n;
-  const waiters: { position: bigint; resolve: () => void }[] = [];
+  const applied = new PositionWaiters(history.at(-1)?.position ?? -1n);
 
   // Like every consumer: a lost subscription (a KurrentDB restart) comes back from where the state is.
   const follower = await followLog({
     store,
     name: 'master data',
     types: MASTER_DATA_EVENT_TYPES,
-    loadCheckpoint: async () => (position >= 0n ? position : undefined),
+    loadCheckpoint: async () => (applied.position >= 0n ? applied.position : undefined),
     retryDelayMs: 1000,
     async handle(events) {
       for (const event of events) {
-        if (event.position <= position) continue;
+        if (event.position <= applied.position) continue;
         if (isMasterDataEvent(event)) evolveMasterData(state, event);
-        position = event.position;
-      }
-      for (let i = waiters.length - 1; i >= 0; i--) {
-        if (waiters[i]!.position <= position) waiters.splice(i, 1)[0]!.resolve();
+        applied.reached(event.position);
       }
     },
     log,
   });
-  const waitFor = (target: bigint) =>
-    target <= position
-      ? Promise.resolve()
-      : visibleWithin(new Promise<void>((resolve) => waiters.push({ position: target, resolve })), visibleWithinMs, 'the master-data document');
-
   async function apply(document: MasterDataDocument): Promise<ApplyResult> {
-    // Decide on the stream as stored, not the cache, and append expecting exactly that revision:
-    // two operators applying documents at once cannot interleave half of each.
-    for (;;) {
-      const stored = await store.readStream(MASTER_DATA_STREAM);
+    // Decided on the stream as stored, not the cache, and appended at the revision read (the shared
+    // command loop): two operators applying documents at once cannot interleave half of each.
+    const { outcome, position } = await appendDecided(store, MASTER_DATA_STREAM, (stored): { events: MasterDataEvent[]; outcome: ApplyResult } => {
       const decision = decideApplyMasterData(document, foldMasterData(stored));
-      if (!decision.ok) return decision;
-      const changes = countByType(decision.events);
-      if (decision.events.length === 0) return { ok: true, changes };
-      const last = stored.at(-1);
-      try {
-        const result = await store.append(MASTER_DATA_STREAM, decision.events, last ? exactly(last.revision) : NO_STREAM);
-        await waitFor(result.position);
-        return { ok: true, changes };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error;
-      }
-    }
+      if (!decision.ok) return { events: [], outcome: decision };
+      return { events: decision.events, outcome: { ok: true, changes: countByType(decision.events) } };
+    });
+    // read-your-writes: once apply resolves, `current` holds the change
+    if (position !== undefined) await visibleWithin(applied.waitFor(position), visibleWithinMs, 'the master-data document');
+    return outcome;
   }
 
   return {

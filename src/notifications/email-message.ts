@@ -1,6 +1,5 @@
 // Who gets the packing-instructions e-mail of an order and what it says (master-data.md: the group's
 // notification_emails and the order's extra_recipients in To, extra_cc_recipients in Cc).
-import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { CompanyGroup } from '../master-data/master-data.js';
 import type { OrderPlanned, OrderSubmitted } from '../orders/order-events.js';
 
@@ -36,10 +35,6 @@ export function packingInstructionsEmail(
       (viewerUrl ? `\nSee the load plan in 3D in a browser (no login needed; the link expires after a while):\n${viewerUrl}\n` : ''),
     filename: `packing-instructions-${serviceRef}.pdf`,
   };
-}
-
-export function findOrderSubmitted(history: readonly RecordedEvent[]): OrderSubmitted['data'] | undefined {
-  return history.find((event) => event.type === 'OrderSubmitted')?.data as OrderSubmitted['data'] | undefined;
 }
 
 function unique(addresses: readonly string[]): string[] {

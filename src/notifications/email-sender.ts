@@ -13,7 +13,8 @@ import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
 import { emailOutcomeEvent } from './delivery-outcomes.js';
-import { findOrderSubmitted, packingInstructionsEmail } from './email-message.js';
+import { packingInstructionsEmail } from './email-message.js';
+import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
@@ -86,9 +87,9 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       options.onJournaled?.();
     };
 
-    const history = await store.readStream(event.stream);
+    const history = await readOrderStream(store, event.stream);
     const viewerUrl = options.viewerUrl?.(event.data.service_ref);
-    const email = packingInstructionsEmail(event.data, findOrderSubmitted(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
+    const email = packingInstructionsEmail(event.data, submittedIn(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
     if (!email.send) {
       log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
       await record('skipped', email.reason);

@@ -4,6 +4,7 @@
 // Entries are claimed for a while, so two replicas on one store do not append the same ones at once.
 import { randomUUID } from 'node:crypto';
 import { ANY, type EventStore } from '../eventstore/event-store.js';
+import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
 import type { Log } from './notification-consumer.js';
 
@@ -73,8 +74,9 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
         failures = 0;
       } catch (error) {
         failures += 1;
-        // The entries stay in the journal, claimed until their hold runs out; the next look retries them.
-        delay = Math.min(60_000, pollIntervalMs * 2 ** Math.min(failures, 6));
+        // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
+        // two looks' time after the first failure and at most 64 (or a minute) after many.
+        delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
         if (!stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
       } finally {
         running = undefined;

@@ -5,7 +5,8 @@
 // OpenAPI document (webhooks), the AsyncAPI document (Kafka) and checkReadyMessage all use it.
 import Type, { type Static } from 'typebox';
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import { SERVICE_REF_PATTERN, type OrderPlanned } from '../orders/order-events.js';
+import { SERVICE_REF_PATTERN } from '../orders/order-events.js';
+import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 
 export const PACKING_INSTRUCTIONS_READY = 'packing_instructions.ready';
 
@@ -50,10 +51,10 @@ export const ReadyEnvelopeSchema = Type.Object(
 
 export type ReadyEnvelope = Static<typeof ReadyEnvelopeSchema>;
 
-export type OrderPlannedEvent = RecordedEvent<'OrderPlanned', OrderPlanned['data']>;
+export type OrderPlannedEvent = RecordedOrderEvent<'OrderPlanned'>;
 
 export function isOrderPlanned(event: RecordedEvent): event is OrderPlannedEvent {
-  return event.type === 'OrderPlanned';
+  return isOrderEvent(event, 'OrderPlanned');
 }
 
 /** The envelope id: receivers dedupe on it, so it is the stored event's id, never a fresh one. */

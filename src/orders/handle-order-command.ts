@@ -6,6 +6,7 @@ import { appendDecided } from '../eventstore/append-decided.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order-decider.js';
 import type { OrderEvent } from './order-events.js';
+import { orderEventsIn } from './read-order-stream.js';
 
 export type OrderCommandResult =
   | {
@@ -19,7 +20,7 @@ export type OrderCommandResult =
   | { ok: false; errors: FieldErrors };
 
 export function orderStateOf(history: readonly RecordedEvent[]): OrderState {
-  return history.reduce((state, event) => evolveOrder(state, event as unknown as OrderEvent), initialOrderState());
+  return orderEventsIn(history).reduce(evolveOrder, initialOrderState());
 }
 
 export async function handleOrderCommand(store: EventStore, stream: string, command: OrderCommand): Promise<OrderCommandResult> {

@@ -3,7 +3,8 @@
 // rules were checked before): the lane, its transportation modes, its containers, its items, and
 // the reference not being taken, unless the order under it is this very one (a client's retry after a
 // lost response, which records nothing and learns the stored ids). The planner's result is recorded once; a download only of a
-// planned order. Nothing else builds order events.
+// planned order. A consolidated shipment's parent order is submitted already planned, once. Nothing
+// else builds order events.
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
 import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded } from './order-events.js';
@@ -28,6 +29,23 @@ export interface RecordPlanResult {
   data: { plan: unknown; planned_at: string; consolidated_into?: string } | { reason: string; failed_at: string };
 }
 
+/**
+ * The parent order of a consolidated shipment (src/consolidation): an order of its own that ships its
+ * children's cargo in the containers planned for them together. Its payload and plan are put
+ * together by the consolidation; it is submitted and planned in one append, so no planner ever sees
+ * it waiting.
+ */
+export interface SubmitConsolidatedOrder {
+  type: 'SubmitConsolidatedOrder';
+  data: Omit<OrderSubmitted['data'], 'submitted_at' | 'consolidated_orders'> & {
+    /** The service_refs of the orders it ships. */
+    consolidated_orders: string[];
+    plan: unknown;
+    /** When the shipment was planned: also when the parent counts as submitted. */
+    planned_at: string;
+  };
+}
+
 export interface JoinConsolidation {
   type: 'JoinConsolidation';
   data: { consolidation: string; joined_at: string };
@@ -38,7 +56,7 @@ export interface RecordDownload {
   data: { downloaded_at: string };
 }
 
-export type OrderCommand = SubmitOrder | RecordPlanResult | RecordDownload | JoinConsolidation;
+export type OrderCommand = SubmitOrder | RecordPlanResult | RecordDownload | JoinConsolidation | SubmitConsolidatedOrder;
 
 export interface OrderState {
   /** `none`: the stream holds no order yet, so its reference is free. */
@@ -58,6 +76,7 @@ export type OrderDecision<E extends OrderEvent = OrderEvent> = { ok: true; event
 export const REFERENCE_TAKEN_MESSAGE = 'An order with this reference already exists.';
 export const NO_ORDER_MESSAGE = 'No order has been submitted in this stream.';
 export const NOT_PLANNED_MESSAGE = 'The order has no plan yet.';
+export const TOO_FEW_CHILDREN_MESSAGE = 'A consolidated order ships at least two orders.';
 
 export function initialOrderState(): OrderState {
   return { status: 'none', order_id: 0, service_ref: '', reference: '', company_group: '', order: undefined };
@@ -90,6 +109,7 @@ export function decideOrder(command: SubmitOrder, state: OrderState): OrderDecis
 export function decideOrder(command: RecordPlanResult, state: OrderState): OrderDecision<OrderPlanned | OrderPlanningFailed>;
 export function decideOrder(command: RecordDownload, state: OrderState): OrderDecision<PackingInstructionsDownloaded>;
 export function decideOrder(command: JoinConsolidation, state: OrderState): OrderDecision<OrderJoinedConsolidation>;
+export function decideOrder(command: SubmitConsolidatedOrder, state: OrderState): OrderDecision<OrderSubmitted | OrderPlanned>;
 export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision;
 export function decideOrder(command: OrderCommand, state: OrderState): OrderDecision {
   switch (command.type) {
@@ -101,7 +121,30 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderDeci
       return decideRecordDownload(command, state);
     case 'JoinConsolidation':
       return decideJoinConsolidation(command, state);
+    case 'SubmitConsolidatedOrder':
+      return decideSubmitConsolidatedOrder(command, state);
   }
+}
+
+// The parent is written once: asked again (a replay after a crash, a second instance) with the same
+// ids it records nothing. Its reference names its own service_ref, so only a client's order that took
+// that very reference can be in the way: then it is refused, and the consolidation says so, rather
+// than children pointing to a parent that is someone else's order.
+export function decideSubmitConsolidatedOrder(command: SubmitConsolidatedOrder, state: OrderState): OrderDecision<OrderSubmitted | OrderPlanned> {
+  const { plan, planned_at, ...submitted } = command.data;
+  if (state.status !== 'none') {
+    if (state.order_id === submitted.order_id && state.service_ref === submitted.service_ref) return { ok: true, events: [] };
+    return { ok: false, errors: { reference: [REFERENCE_TAKEN_MESSAGE] } };
+  }
+  if (submitted.consolidated_orders.length < 2) return { ok: false, errors: { [NON_FIELD_ERRORS]: [TOO_FEW_CHILDREN_MESSAGE] } };
+  const { order_id, service_ref, company_group, lane, order, consolidated_orders } = submitted;
+  return {
+    ok: true,
+    events: [
+      { type: 'OrderSubmitted', data: { order_id, service_ref, company_group, lane, order, submitted_at: planned_at, consolidated_orders } },
+      { type: 'OrderPlanned', data: { order_id, service_ref, reference: order.reference, company_group, plan, planned_at } },
+    ],
+  };
 }
 
 // An order joins one window, once: asked again (a replay, a second instance) it stays where it is,

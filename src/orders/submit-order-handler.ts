@@ -7,6 +7,7 @@ import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from './clock.js';
 import { handleOrderCommand, orderStateOf } from './handle-order-command.js';
+import { readOrderStream } from './read-order-stream.js';
 import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
@@ -31,7 +32,7 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => (
     { type: 'SubmitOrder', data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() } });
   // Decide once before taking an id, so that a rejected order records nothing at all.
-  const state = orderStateOf(await deps.store.readStream(stream));
+  const state = orderStateOf(await readOrderStream(deps.store, stream));
   const precheck = decideSubmitOrder(command({ order_id: 0, service_ref: '' }, ''), state);
   if (!precheck.ok) return precheck;
   if (precheck.events.length === 0) return { ok: true, order_id: state.order_id, service_ref: state.service_ref, retry: true };

@@ -27,10 +27,10 @@ export const ORDER_LINE_MAX_LENGTH = 64;
 // validation and its error body, the stored event, and above all the planner, whose one thread
 // per order must finish within the time limit. 20,000 units is about three times the 6,000-unit
 // order the planner loads in under half a second, so the time limit is never what refuses an order.
-export const MAX_PLANNED_UNITS = 20_000;
+export const MAX_UNITS_PER_SUBMITTED_ORDER = 20_000;
 export const MAX_CARGO_ROWS = 1_000;
 export const MAX_PREBUILT_ITEMS = 200;
-export const MAX_CARGO_COUNT = MAX_PLANNED_UNITS;
+export const MAX_CARGO_COUNT = MAX_UNITS_PER_SUBMITTED_ORDER;
 export const MAX_CONTAINER_COUNT = 100;
 export const MAX_RECIPIENTS = 50;
 export const PARTY_NAME_MAX_LENGTH = 200;
@@ -191,7 +191,7 @@ export const SubmitOrderRequest = Type.Object(
     ...strict,
     title: 'SubmitOrderRequest',
     description:
-      `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_PLANNED_UNITS} in all.`,
+      `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,
   },
 );
 

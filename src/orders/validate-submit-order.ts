@@ -9,7 +9,7 @@ import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector } from '../validation/error-collector.js';
 import { parseDecimal, type DecimalRule } from '../validation/decimal.js';
 import {
-  ALIASES, DIMENSION_RULE, LIST_LIMITS, MAX_PLANNED_UNITS, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE,
+  ALIASES, DIMENSION_RULE, LIST_LIMITS, MAX_UNITS_PER_SUBMITTED_ORDER, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE,
 } from './submit-order-schema.js';
 import {
   DEFAULT_CONTAINER_COUNT, type Decimal, type LooseBox, type OrderItem, type PreBuilt, type SubmitOrderPayload,
@@ -31,8 +31,8 @@ export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
   if (!collector.empty) return { ok: false, errors: collector.errors };
   const order = normalize(body as Input);
   const units = plannedUnits(order);
-  if (units > MAX_PLANNED_UNITS) {
-    collector.add([NON_FIELD_ERRORS], `The order asks to plan ${units} units (order_items quantities rounded up, plus pre_builts and loose_boxes counts); at most ${MAX_PLANNED_UNITS} are planned per order: split it into several orders.`);
+  if (units > MAX_UNITS_PER_SUBMITTED_ORDER) {
+    collector.add([NON_FIELD_ERRORS], `The order asks to plan ${units} units (order_items quantities rounded up, plus pre_builts and loose_boxes counts); at most ${MAX_UNITS_PER_SUBMITTED_ORDER} are planned per order: split it into several orders.`);
     return { ok: false, errors: collector.errors };
   }
   return { ok: true, value: order };

@@ -1,7 +1,7 @@
 // The packing instructions straight from an order's stream: the order as submitted and the plan
 // it was last given. An order without a plan has no instructions yet, and says why.
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
+import { orderEventsIn, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import type { OrderPlan } from './order-plan.js';
 import { renderPackingInstructions } from './render-packing-instructions.js';
 import { expandPlan } from '../plan-contract/plan-storage.js';
@@ -20,21 +20,20 @@ export class OrderNotPlannedError extends Error {
   }
 }
 
+// The events come from a worker's message, untyped: they are narrowed to order events here.
 export async function renderFromOrderStream(events: readonly RecordedEvent[], options: { generatedAt?: Date; viewerUrl?: string } = {}): Promise<Buffer> {
-  const inOrder = [...events].sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
-  const submitted = inOrder.find((e): e is RecordedEvent<'OrderSubmitted', OrderSubmitted['data']> => e.type === 'OrderSubmitted');
+  const inOrder = orderEventsIn(events).sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+  const submitted = submittedIn(inOrder);
   if (!submitted) throw new Error('these events hold no OrderSubmitted: not an order stream');
   const newestFirst = inOrder.slice().reverse();
-  const planned = newestFirst.find((e): e is RecordedEvent<'OrderPlanned', OrderPlanned<OrderPlan>['data']> => e.type === 'OrderPlanned');
+  const planned = newestFirst.find((e): e is RecordedOrderEvent<'OrderPlanned'> => e.type === 'OrderPlanned');
   if (!planned) {
-    const failed = newestFirst.find(
-      (e): e is RecordedEvent<'OrderPlanningFailed', OrderPlanningFailed['data']> => e.type === 'OrderPlanningFailed',
-    );
-    throw new OrderNotPlannedError(submitted.data.service_ref, failed?.data.reason);
+    const failed = newestFirst.find((e): e is RecordedOrderEvent<'OrderPlanningFailed'> => e.type === 'OrderPlanningFailed');
+    throw new OrderNotPlannedError(submitted.service_ref, failed?.data.reason);
   }
   const plan = expandPlan(planned.data.plan);
-  assertPlanShape(plan, submitted.data.service_ref);
-  return renderPackingInstructions({ submitted: submitted.data, plan, ...options });
+  assertPlanShape(plan, submitted.service_ref);
+  return renderPackingInstructions({ submitted, plan, ...options });
 }
 
 // The plan is stored whole as the planner wrote it; a stored shape this code cannot read should

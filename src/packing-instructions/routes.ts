@@ -10,6 +10,7 @@ import type { OrderDocument } from '../orders/read-model/order-view-projection.j
 import type { PalletContentsDocument } from '../orders/read-model/pallet-contents-projection.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand } from '../orders/handle-order-command.js';
+import { readOrderStream } from '../orders/read-order-stream.js';
 import { OrderLookupErrorSchema, PalletContentsSchema } from '../orders/order-view-schema.js';
 import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 
@@ -65,7 +66,7 @@ export function packingInstructionsRoutes(router: Router, deps: PackingInstructi
     // HEAD (link previews, download managers probing) gets the headers and records nothing.
     if (ctx.method !== 'GET') return;
     const viewerUrl = deps.viewerUrl?.(view.service_ref);
-    const pdf = await deps.renderPdf(await deps.store.readStream(stream), viewerUrl ? { viewerUrl } : {});
+    const pdf = await deps.renderPdf(await readOrderStream(deps.store, stream), viewerUrl ? { viewerUrl } : {});
     await sendThenRecord(ctx, pdf, async () => {
       const recorded = await handleOrderCommand(deps.store, stream, { type: 'RecordDownload', data: { downloaded_at: utcTimestamp() } });
       if (!recorded.ok) throw new Error(`recording the download of ${view.service_ref} was refused: ${JSON.stringify(recorded.errors)}`);

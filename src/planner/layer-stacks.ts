@@ -93,7 +93,7 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
     skus.forEach((d, i) => {
       if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
     });
-    const built = buildStacks(skus, type, patterns);
+    const built = stackLayersOnPallets(skus, type, patterns);
     if (!built) continue;
     // what the block search will need for the rest, counted by volume: enough to rank the choices
     const restVolume = skus.reduce((v, d) => v + (built.rest.get(d) ?? 0) * d.l * d.w * d.h, 0);
@@ -132,7 +132,7 @@ function combinations(sizes: readonly number[], max: number): number[][] {
   return out;
 }
 
-function buildStacks(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>): LayerStacks | undefined {
+function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>): LayerStacks | undefined {
   const left = new Map(skus.map((d) => [d, d.units]));
   if (patterns.size === 0) return undefined;
 

@@ -13,7 +13,7 @@ import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 export const DEFAULT_EFFORT = 4000;
 export const DEFAULT_SEED = 1;
 /** Units one plan takes: far above a container load of cartons, and the plan's memory stays bounded. */
-export const MAX_PLANNED_UNITS = 1_000_000;
+export const MAX_UNITS_IN_ONE_PLAN = 1_000_000;
 
 interface Candidate {
   pallets: PlannedPallet[];
@@ -45,8 +45,8 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
   const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
   const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
   const demand = orderDemand(input.items, input.lines);
-  if (demand.units > MAX_PLANNED_UNITS) {
-    throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_PLANNED_UNITS} in one plan`);
+  if (demand.units > MAX_UNITS_IN_ONE_PLAN) {
+    throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_UNITS_IN_ONE_PLAN} in one plan`);
   }
   const noType: Unplaced[] = types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
   // palletizing gets most of the time; loading works on far fewer, larger items

@@ -5,7 +5,9 @@
 import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../orders/order-events.js';
+import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
+import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
+import { isOrderEvent, readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
@@ -69,12 +71,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const wakeWorkers = (): void => { for (const wake of idleWorkers.splice(0)) wake(); };
   let wakeReader: (() => void) | undefined;
   let saving: Promise<void> = Promise.resolve();
-  const pauses = new Set<() => void>();
-  const pause = (ms: number): Promise<void> => new Promise((resolve) => {
-    const done = (): void => { clearTimeout(timer); pauses.delete(done); resolve(); };
-    const timer = setTimeout(done, ms);
-    pauses.add(done);
-  });
+  const stopped = new AbortController();
 
   const follower = await followLog({
     store,
@@ -85,10 +82,10 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     async handle(events) {
       for (const event of events) {
         // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
-        if (lastTaken !== undefined && event.position <= lastTaken) continue;
+        if (!isOrderEvent(event, 'OrderSubmitted') || (lastTaken !== undefined && event.position <= lastTaken)) continue;
         while (waiting.length + planning >= MAX_WAITING_ORDERS && !stopping) await new Promise<void>((resolve) => { wakeReader = resolve; });
         if (stopping) return;
-        const { company_group } = event.data as OrderSubmitted['data'];
+        const { company_group } = event.data;
         waiting.push(company_group, { position: event.position, stream: event.stream });
         marks.take(event.position);
         lastTaken = event.position;
@@ -121,25 +118,20 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
 
   /** False when stopping cut it short. */
   async function planWithRetry(order: Waiting): Promise<boolean> {
-    let delay = 1000;
-    for (let failures = 1; !stopping; failures++) {
-      try {
-        await planOnce(order);
-        return true;
-      } catch (error) {
-        if (stopping) break;
+    const planned = await retryWithBackoff(() => planOnce(order), {
+      firstDelayMs: 1000,
+      signal: stopped.signal,
+      onFailure(error, failures, delay) {
         log(`planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
-        await pause(delay);
-        delay = Math.min(delay * 2, 60_000);
-      }
-    }
-    return false;
+      },
+    });
+    return planned !== undefined;
   }
 
   async function planOnce(order: Waiting): Promise<void> {
-    const history = await store.readStream(order.stream);
-    if (!awaitsPlan(orderStateOf(history))) return;
-    const submitted = history[0]!.data as OrderSubmitted['data'];
+    const history = await readOrderStream(store, order.stream);
+    const submitted = submittedIn(history);
+    if (!submitted || !awaitsPlan(orderStateOf(history))) return;
     // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
     if (consolidates(submitted)) return;
     const started = performance.now();
@@ -178,11 +170,11 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
+      stopped.abort();
       wakeReader?.();
       await follower.stop();
       // idle workers wake and see `stopping`; a worker that is planning finishes its order first
       wakeWorkers();
-      for (const done of [...pauses]) done();
       await Promise.all(workers);
       await saving;
     },

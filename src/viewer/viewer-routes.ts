@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import { readFile } from 'node:fs/promises';
 import type { EventStore } from '../eventstore/event-store.js';
 import { plannedOrderIn } from '../load-plan/stored-plan.js';
+import { readOrderStream } from '../orders/read-order-stream.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import type { ApiDescription } from '../api-docs/openapi-parts.js';
 import type { ShareLinks } from './share-links.js';
@@ -38,7 +39,7 @@ export function viewerRoutes(router: Router, deps: ViewerDependencies): void {
     if (!document || document.view.service_ref !== serviceRef) {
       return page(ctx, 403, refusedPage('This link to a load plan is not valid or has expired. Ask for a new link.'));
     }
-    const planned = plannedOrderIn(await deps.store.readStream(document.stream));
+    const planned = plannedOrderIn(await readOrderStream(deps.store, document.stream));
     if (!planned) {
       const reason = document.view.planning_failure_reason;
       return page(ctx, 404, refusedPage(reason ? `Planning this order failed (${reason}).` : 'The load plan of this order is not ready yet. Try again in a couple of minutes.'));

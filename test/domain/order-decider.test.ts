@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import type { OrderCommand, SubmitOrder } from '../../src/orders/order-decider.js';
+import type { OrderCommand, SubmitConsolidatedOrder, SubmitOrder } from '../../src/orders/order-decider.js';
 import type { OrderEvent, OrderPlanned, OrderSubmitted } from '../../src/orders/order-events.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
@@ -150,6 +150,44 @@ t.test('record a download', async (t) => {
 
   t.test('given no order, when a download is recorded, then it is refused', async (t) => {
     order(t).given().when(download).then({ errors: { order: ['No order has been submitted in this stream.'] } });
+  });
+});
+
+t.test('submit a consolidated order (the parent of a consolidated shipment)', async (t) => {
+  const parentOrder = (): SubmitOrderPayload => payload({ reference: 'CONSOLIDATED-SO-000009', customer_notes: 'Consolidated shipment of SO-000007, SO-000008.' });
+  const lane = submitted().data.lane;
+  const parent = (data: Partial<SubmitConsolidatedOrder['data']> = {}): OrderCommand => ({ type: 'SubmitConsolidatedOrder', data: {
+    order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), consolidated_orders: ['SO-000007', 'SO-000008'],
+    plan: { containers: [2] }, planned_at: '2026-11-20T10:00:00.000001', ...data,
+  } });
+  const parentSubmitted: OrderSubmitted = { type: 'OrderSubmitted', data: {
+    order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), submitted_at: '2026-11-20T10:00:00.000001', consolidated_orders: ['SO-000007', 'SO-000008'],
+  } };
+  const parentPlanned: OrderPlanned = { type: 'OrderPlanned', data: {
+    order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009', company_group: 'Acme Group', plan: { containers: [2] }, planned_at: '2026-11-20T10:00:00.000001',
+  } };
+
+  t.test('given no order, when the parent is submitted, then it is recorded submitted and planned at once, at the time it was planned', async (t) => {
+    order(t).given().when(parent()).then([parentSubmitted, parentPlanned]);
+  });
+
+  t.test('given the parent recorded, when it is submitted again with the same ids (a replay after a crash), then nothing is recorded', async (t) => {
+    order(t).given(parentSubmitted, parentPlanned).when(parent()).then([]);
+    order(t).given(parentSubmitted, parentPlanned).when(parent({ planned_at: '2026-11-20T11:00:00.000001', plan: { containers: [3] } })).then([]);
+  });
+
+  t.test('given a client order under the parent reference, when the parent is submitted, then the reference is refused', async (t) => {
+    order(t).given(submitted()).when(parent()).then({ errors: { reference: ['An order with this reference already exists.'] } });
+    order(t).given(parentSubmitted, parentPlanned).when(parent({ order_id: 10, service_ref: 'SO-000010' })).then({ errors: { reference: ['An order with this reference already exists.'] } });
+  });
+
+  t.test('given no order, when a parent names fewer than two orders, then it is refused', async (t) => {
+    order(t).given().when(parent({ consolidated_orders: ['SO-000007'] })).then({ errors: { non_field_errors: ['A consolidated order ships at least two orders.'] } });
+  });
+
+  t.test('given the parent recorded, when the planner reports on it or it is downloaded, then it behaves as any planned order', async (t) => {
+    order(t).given(parentSubmitted, parentPlanned).when(planResult).then([]);
+    order(t).given(parentSubmitted, parentPlanned).when(download).then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 9, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The order read model behind retrieve and list: one document per order, built from its events.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import type { OrderEvent } from '../order-events.js';
+import { isOrderEvent } from '../read-order-stream.js';
 import type { OrderView } from '../order-view.js';
 
 export interface OrderDocument {
@@ -18,7 +18,8 @@ export function orderIdOf(event: RecordedEvent): number | undefined {
 }
 
 export function projectOrderView(document: OrderDocument | undefined, event: RecordedEvent): OrderDocument | undefined {
-  const orderEvent = event as unknown as OrderEvent;
+  if (!isOrderEvent(event)) return document;
+  const orderEvent = event;
   switch (orderEvent.type) {
     case 'OrderSubmitted': {
       const { order, lane, order_id, service_ref, company_group, submitted_at, consolidated_orders } = orderEvent.data;

@@ -1,7 +1,7 @@
 // The read model behind pallet contents (spec 4.4): per order, whether its plan is ready and the
 // service-built pallets in planner order, as spec 2.2 shows them.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import type { OrderEvent } from '../order-events.js';
+import { isOrderEvent } from '../read-order-stream.js';
 import { storedPalletContents } from '../../plan-contract/plan-storage.js';
 
 export interface PalletContents {
@@ -16,7 +16,8 @@ export type PalletContentsDocument =
   | { status: 'failed'; reason: string };
 
 export function projectPalletContents(document: PalletContentsDocument | undefined, event: RecordedEvent): PalletContentsDocument | undefined {
-  const orderEvent = event as unknown as OrderEvent;
+  if (!isOrderEvent(event)) return document;
+  const orderEvent = event;
   switch (orderEvent.type) {
     case 'OrderSubmitted':
       return { status: 'pending' };

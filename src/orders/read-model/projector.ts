@@ -4,6 +4,7 @@
 // orders it has not reached yet.
 import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
 import { followLog, type Follower } from '../../eventstore/follow-log.js';
+import { PositionWaiters } from '../../eventstore/position-waiters.js';
 import { isDamage } from '../../storage/damaged-storage.js';
 
 export interface ProjectedReadModel {
@@ -24,22 +25,12 @@ export interface Projector {
 }
 
 export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: (message: string, error?: unknown) => void): Promise<Projector> {
-  let position = (await readModel.checkpoint()) ?? -1n;
+  // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
+  const applied = new PositionWaiters((await readModel.checkpoint()) ?? -1n);
   // Built from empty: unavailable until it has reached what the log held when it started.
-  let catchingUpTo = position < 0n ? ((await store.headPosition()) ?? -1n) : -1n;
+  let catchingUpTo = applied.position < 0n ? ((await store.headPosition()) ?? -1n) : -1n;
   let rebuilding: Promise<void> | undefined;
   let stopped = false;
-  // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
-  const waiters: { position: bigint; resolve: () => void }[] = [];
-
-  const release = () => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const waiter = waiters[i]!;
-      if (waiter.position > position) continue;
-      waiter.resolve();
-      waiters.splice(i, 1);
-    }
-  };
 
   const follow = (): Promise<Follower> =>
     followLog({
@@ -56,8 +47,7 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
           throw error;
         }
         const last = events[events.length - 1];
-        if (last) position = last.position;
-        release();
+        if (last) applied.reached(last.position);
       },
       log: onError,
     });
@@ -70,7 +60,7 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
       const head = (await store.headPosition()) ?? -1n;
       catchingUpTo = head < 0n ? -1n : head;
       await follower.stop();
-      position = -1n;
+      applied.restart();
       if (stopped) return;
       try {
         await readModel.reset();
@@ -87,16 +77,13 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
 
   return {
     get position() {
-      return position;
+      return applied.position;
     },
     get available() {
-      return rebuilding === undefined && position >= catchingUpTo;
+      return rebuilding === undefined && applied.position >= catchingUpTo;
     },
     rebuild,
-    waitFor(target) {
-      if (target <= position) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ position: target, resolve }));
-    },
+    waitFor: (target) => applied.waitFor(target),
     async stop() {
       stopped = true;
       await rebuilding?.catch(() => {});
