@@ -8,10 +8,11 @@ import { plannerInput } from '../src/planning/planner-input.js';
 import { LoadPlanner } from '../src/planning/load-planner.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { utcTimestamp } from '../src/orders/clock.js';
+import type { OrderPlan } from '../src/plan-contract/plan-types.js';
 
 export async function loadOrders(store: EventStore, count: number, companyGroup: string, lane: LaneDocument): Promise<void> {
   const chunk = 1000;
-  let plan: unknown;
+  let plan: OrderPlan | undefined;
   for (let start = 1; start <= count; start += chunk) {
     const ids = Array.from({ length: Math.min(chunk, count - start + 1) }, (_, i) => start + i);
     const allocated: OrderIdAllocated[] = ids.map((order_id) => ({ type: 'OrderIdAllocated', data: { order_id, service_ref: serviceRefFor(order_id) } }));
@@ -36,15 +37,16 @@ export async function loadOrders(store: EventStore, count: number, companyGroup:
       };
     });
     plan ??= await planOnce(submitted[0]!.data);
+    const shared = plan;
     await Promise.all(submitted.map((event) => {
       const { order_id, service_ref, order } = event.data;
-      const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id, service_ref, reference: order.reference, company_group: companyGroup, plan, planned_at: utcTimestamp() } };
+      const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id, service_ref, reference: order.reference, company_group: companyGroup, plan: shared, planned_at: utcTimestamp() } };
       return store.append(orderStream(companyGroup, order.reference), [event, planned], NO_STREAM);
     }));
   }
 }
 
-async function planOnce(submitted: OrderSubmitted['data']): Promise<unknown> {
+async function planOnce(submitted: OrderSubmitted['data']): Promise<OrderPlan> {
   const planner = new LoadPlanner({ threads: 1 });
   try {
     return await planner.plan(plannerInput(submitted));

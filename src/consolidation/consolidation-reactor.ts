@@ -11,7 +11,7 @@ import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
 import { appendDecided } from '../eventstore/append-decided.js';
 import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
-import type { OrderSubmitted } from '../orders/order-events.js';
+import type { OrderSubmitted, RecordedPlan } from '../orders/order-events.js';
 import { orderStream } from '../orders/order-events.js';
 import { isOrderEvent, readOrderStream, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { formatMicros, utcTimestamp } from '../orders/clock.js';
@@ -315,7 +315,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     windows.delete(w.id);
   }
 
-  async function record(stream: string, data: { plan: unknown; planned_at: string; consolidated_into?: string }): Promise<void> {
+  async function record(stream: string, data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string }): Promise<void> {
     const result = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data });
     if (!result.ok) throw new Error(`consolidation: recording the plan of ${stream}: ${JSON.stringify(result.errors)}`);
   }

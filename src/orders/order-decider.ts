@@ -7,7 +7,7 @@
 // else builds order events.
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
-import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded } from './order-events.js';
+import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded, RecordedPlan } from './order-events.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
 export interface SubmitOrder {
@@ -26,7 +26,7 @@ export interface SubmitOrder {
 /** The planner's outcome: a plan, or the reason there is none. */
 export interface RecordPlanResult {
   type: 'RecordPlanResult';
-  data: { plan: unknown; planned_at: string; consolidated_into?: string } | { reason: string; failed_at: string };
+  data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string } | { reason: string; failed_at: string };
 }
 
 /**
@@ -40,7 +40,7 @@ export interface SubmitConsolidatedOrder {
   data: Omit<OrderSubmitted['data'], 'submitted_at' | 'consolidated_orders'> & {
     /** The service_refs of the orders it ships. */
     consolidated_orders: string[];
-    plan: unknown;
+    plan: RecordedPlan;
     /** When the shipment was planned: also when the parent counts as submitted. */
     planned_at: string;
   };

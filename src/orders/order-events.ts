@@ -1,4 +1,6 @@
 // Everything that happens to an order, as recorded in its stream.
+import type { StoredPlan } from '../plan-contract/plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { LaneDocument } from '../master-data/master-data-document.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
@@ -37,9 +39,12 @@ export interface PackingInstructionsDownloaded {
 
 /**
  * The load planner's result for an order. `plan` is the planner's OrderPlan (src/plan-contract), stored
- * whole so that pallet contents, the PDF and auditors read exactly what was planned.
+ * whole so that pallet contents, the PDF and auditors read exactly what was planned: compact
+ * (StoredPlan) since plans were stored that way, expanded (OrderPlan) in events written before.
  */
-export interface OrderPlanned<Plan = unknown> {
+export type RecordedPlan = StoredPlan | OrderPlan;
+
+export interface OrderPlanned<Plan = RecordedPlan> {
   type: 'OrderPlanned';
   data: {
     order_id: number; service_ref: string; reference: string; company_group: string; plan: Plan; planned_at: string;

@@ -6,6 +6,7 @@ import type { OrderJoinedConsolidation, OrderPlanned } from '../../src/orders/or
 import { consolidates } from '../../src/orders/consolidation-rule.js';
 import { normalizedAcmeOrder } from '../support/seed.js';
 import { orderDecider, spec } from './given.js';
+import { emptyPlan } from '../support/plans.js';
 
 const windowDecider = {
   initialState: initialConsolidationState,
@@ -45,12 +46,12 @@ t.test('an order joins one window, once, and only while it waits for a plan', as
   const join = (consolidation: string) => ({ type: 'JoinConsolidation' as const, data: { consolidation, joined_at: '2026-11-24T10:00:00.100000' } });
   order.given(submitted).when(join('consolidation-SO-000001')).then([joined]);
   order.given(submitted, joined).when(join('consolidation-SO-000009')).then([]);
-  const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-24T10:00:01.000000' } };
+  const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-24T10:00:01.000000' } };
   order.given(submitted, planned).when(join('consolidation-SO-000001')).then([]);
   order.given().when(join('consolidation-SO-000001')).thenMatch({ errors: { non_field_errors: [/No order/] } });
   // a child's plan names its parent
-  order.given(submitted, joined).when({ type: 'RecordPlanResult', data: { plan: {}, planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } })
-    .then([{ type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } }]);
+  order.given(submitted, joined).when({ type: 'RecordPlanResult', data: { plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } })
+    .then([{ type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } }]);
 });
 
 t.test('only normal orders of a lane with a window are consolidated; parents never are', async (t) => {

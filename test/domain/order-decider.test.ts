@@ -4,6 +4,7 @@ import type { OrderEvent, OrderPlanned, OrderSubmitted } from '../../src/orders/
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
 import { eventsFor, masterDataFrom, orderDecider, spec } from './given.js';
+import { emptyPlan } from '../support/plans.js';
 
 const masterData = masterDataFrom(eventsFor(testSeed()));
 const payload = normalizedAcmeOrder;
@@ -19,9 +20,9 @@ function submitted(): OrderSubmitted {
   return decision.events[0] as OrderSubmitted;
 }
 
-const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: { containers: [] }, planned_at: '2026-11-20T09:15:03.000000' } };
+const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.000000' } };
 const failed: OrderEvent = { type: 'OrderPlanningFailed', data: { order_id: 7, service_ref: 'SO-000007', reason: 'no container fits', failed_at: '2026-11-20T09:15:03.000000' } };
-const planResult: OrderCommand = { type: 'RecordPlanResult', data: { plan: { containers: [1] }, planned_at: '2026-11-20T09:16:00.000000' } };
+const planResult: OrderCommand = { type: 'RecordPlanResult', data: { plan: emptyPlan(1), planned_at: '2026-11-20T09:16:00.000000' } };
 const planFailure: OrderCommand = { type: 'RecordPlanResult', data: { reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' } };
 const download: OrderCommand = { type: 'RecordDownload', data: { downloaded_at: '2026-11-20T10:00:00.000000' } };
 
@@ -111,7 +112,7 @@ t.test('submit', async (t) => {
 t.test('record the plan result', async (t) => {
   t.test('given a submitted order, when the planner returns a plan, then OrderPlanned names the order, its reference and group', async (t) => {
     order(t).given(submitted()).when(planResult).then([{ type: 'OrderPlanned', data: {
-      order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: { containers: [1] }, planned_at: '2026-11-20T09:16:00.000000' } }]);
+      order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(1), planned_at: '2026-11-20T09:16:00.000000' } }]);
   });
 
   t.test('given a submitted order, when the planner fails, then OrderPlanningFailed carries the reason', async (t) => {
@@ -158,13 +159,13 @@ t.test('submit a consolidated order (the parent of a consolidated shipment)', as
   const lane = submitted().data.lane;
   const parent = (data: Partial<SubmitConsolidatedOrder['data']> = {}): OrderCommand => ({ type: 'SubmitConsolidatedOrder', data: {
     order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), consolidated_orders: ['SO-000007', 'SO-000008'],
-    plan: { containers: [2] }, planned_at: '2026-11-20T10:00:00.000001', ...data,
+    plan: emptyPlan(2), planned_at: '2026-11-20T10:00:00.000001', ...data,
   } });
   const parentSubmitted: OrderSubmitted = { type: 'OrderSubmitted', data: {
     order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), submitted_at: '2026-11-20T10:00:00.000001', consolidated_orders: ['SO-000007', 'SO-000008'],
   } };
   const parentPlanned: OrderPlanned = { type: 'OrderPlanned', data: {
-    order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009', company_group: 'Acme Group', plan: { containers: [2] }, planned_at: '2026-11-20T10:00:00.000001',
+    order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009', company_group: 'Acme Group', plan: emptyPlan(2), planned_at: '2026-11-20T10:00:00.000001',
   } };
 
   t.test('given no order, when the parent is submitted, then it is recorded submitted and planned at once, at the time it was planned', async (t) => {
@@ -173,7 +174,7 @@ t.test('submit a consolidated order (the parent of a consolidated shipment)', as
 
   t.test('given the parent recorded, when it is submitted again with the same ids (a replay after a crash), then nothing is recorded', async (t) => {
     order(t).given(parentSubmitted, parentPlanned).when(parent()).then([]);
-    order(t).given(parentSubmitted, parentPlanned).when(parent({ planned_at: '2026-11-20T11:00:00.000001', plan: { containers: [3] } })).then([]);
+    order(t).given(parentSubmitted, parentPlanned).when(parent({ planned_at: '2026-11-20T11:00:00.000001', plan: emptyPlan(3) })).then([]);
   });
 
   t.test('given a client order under the parent reference, when the parent is submitted, then the reference is refused', async (t) => {

@@ -8,13 +8,14 @@ import { buildAsyncApiDocument } from '../../src/notifications/asyncapi-document
 import { kafkaMessageFor, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
 import type { OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
 import { serviceRefFor } from '../../src/orders/order-events.js';
+import { emptyPlan } from '../support/plans.js';
 
 function planned(orderId: number, plannedAt = '2026-11-25T10:00:00.123456'): OrderPlannedEvent {
   return {
     id: randomUUID(),
     stream: `order:Acme%20Group:PO-${orderId}`,
     type: 'OrderPlanned',
-    data: { order_id: orderId, service_ref: serviceRefFor(orderId), reference: `PO-${orderId}`, company_group: 'Acme Group', plan: {}, planned_at: plannedAt },
+    data: { order_id: orderId, service_ref: serviceRefFor(orderId), reference: `PO-${orderId}`, company_group: 'Acme Group', plan: emptyPlan(), planned_at: plannedAt },
     revision: 1n,
     position: BigInt(orderId),
     recordedAt: new Date('2026-11-25T10:00:00.200Z'),
@@ -79,7 +80,7 @@ t.test('the value: missing, not JSON, a field missing, an extra field, a wrong v
   const { reference: _reference, ...dataWithoutReference } = envelope.data;
   t.strictSame(checkReadyMessage(withValue({ ...envelope, data: dataWithoutReference })), ['value.data: missing "reference"']);
   t.strictSame(checkReadyMessage(withValue({ ...envelope, colour: 'red' })), ['value: unexpected field "colour"; the contract has no such field']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, plan: {} } })), ['value.data: unexpected field "plan"; the contract has no such field']);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, plan: emptyPlan() } })), ['value.data: unexpected field "plan"; the contract has no such field']);
   t.strictSame(checkReadyMessage(withValue({ ...envelope, type: 'packing_instructions.created' })), ['value.type: expected "packing_instructions.ready", got "packing_instructions.created"']);
   t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-11-25T11:00:00+01:00' })), ['value.timestamp: "2026-11-25T11:00:00+01:00" does not match ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$']);
   t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-13-45T10:00:00Z' })), ['value.timestamp: "2026-13-45T10:00:00Z" is not a date-time']);

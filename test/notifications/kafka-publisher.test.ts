@@ -16,12 +16,13 @@ import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery
 import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
+import { emptyPlan } from '../support/plans.js';
 
 const planned: OrderPlannedEvent = {
   id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
   stream: 'order:Acme%20Group:PO-9',
   type: 'OrderPlanned',
-  data: { order_id: 9, service_ref: 'SO-000009', reference: 'PO-9', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-20T09:15:03.000001' },
+  data: { order_id: 9, service_ref: 'SO-000009', reference: 'PO-9', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.000001' },
   revision: 1n,
   position: 17n,
   recordedAt: new Date('2026-11-20T09:15:03.100Z'),

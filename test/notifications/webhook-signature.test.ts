@@ -8,6 +8,7 @@ import { postWebhook } from '../../src/notifications/webhook-attempt.js';
 import { signWebhook, webhookHeaders, webhookSigningKey } from '../../src/notifications/webhook-signature.js';
 import { SECRET } from './support/order-fixtures.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
+import { emptyPlan } from '../support/plans.js';
 
 t.test('the Standard Webhooks test vector', async (t) => {
   const id = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
@@ -38,7 +39,7 @@ const planned: OrderPlannedEvent = {
   id: '0b6f3c1e-8f0a-4d1e-9d7e-2f1a3b4c5d6e',
   stream: 'order:Acme%20Group:PO-7',
   type: 'OrderPlanned',
-  data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-7', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-20T09:15:03.654321' },
+  data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-7', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.654321' },
   revision: 1n,
   position: 42n,
   recordedAt: new Date('2026-11-20T09:15:03.700Z'),

@@ -2,6 +2,7 @@
 import { NO_STREAM, exactly, type EventStore, type RecordedEvent } from '../../../src/eventstore/event-store.js';
 import type { CompanyGroup, MasterData } from '../../../src/master-data/master-data.js';
 import { orderStream, serviceRefFor, type OrderPlanned, type OrderSubmitted } from '../../../src/orders/order-events.js';
+import { emptyPlan } from '../../support/plans.js';
 
 export const GROUP = 'Acme Group';
 /** whsec_ + base64 of 24 bytes, as master data validation requires. */
@@ -56,7 +57,7 @@ export async function appendPlannedOrder(store: EventStore, options: OrderOption
   };
   const planned: OrderPlanned = {
     type: 'OrderPlanned',
-    data: { order_id: options.orderId, service_ref: serviceRef, reference, company_group: group, plan: { pallets: [] }, planned_at: '2026-11-20T09:15:03.654321' },
+    data: { order_id: options.orderId, service_ref: serviceRef, reference, company_group: group, plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.654321' },
   };
   await store.append(stream, [submitted], NO_STREAM);
   const result = await store.append(stream, [planned], exactly(0n));
