@@ -1,10 +1,13 @@
-// npm run bench:api [-- --orders N --rounds R --round-duration S --duration S --connections C]
+// npm run bench:api [-- --orders N --rounds R --round-duration S --duration S --connections C --servers]
 // Loopback load with autocannon against the service on the embedded default, side by side with a
 // bare Koa route in the same run. Prints req/s, p99 and the ratios to the bare route, and the
 // service's RSS with 100,000 orders stored.
+// --servers: a second service on a copy of the same log, its read models, checkpoints and delivery
+// store on the test servers' MongoDB and its notifications to their Kafka (scripts/test-servers), in
+// the same rounds, with its ratios to the embedded one.
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +16,8 @@ import { DEMO_SEED_FILE } from '../src/config.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
+import { serverRuns } from './lib/server-runs.js';
+import { embeddedEnv } from '../test/support/embedded-env.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -28,14 +33,15 @@ const CONNECTIONS = option('connections', 10);
 const WARM_UP = option('warm-up', 1);
 const ROUNDS = option('rounds', 9);
 const KEY = 'acme-demo-key-0001';
+const SERVERS = args.includes('--servers');
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // The child's stdout (a log line per request) goes to a file, not through this process: the load
 // generator must not also be the service's log reader.
-async function start(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const logFile = join(dataDir, `${basename(script)}.log`);
+async function start(script: string, env: Record<string, string> = {}, logName = basename(script)): Promise<{ child: ChildProcess; url: string }> {
+  const logFile = join(dataDir, `${logName}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit'] });
+  const child = spawn(process.execPath, [script], { env: embeddedEnv(env), stdio: ['ignore', log, 'inherit'] });
   closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
@@ -89,15 +95,22 @@ try {
   await store.close();
   console.log(`loaded ${ORDERS} orders into the event store in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  t0 = performance.now();
-  const service = await start(here('../src/main.js'), { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir });
-  children.push(service.child);
-  await waitForOrders(service.url, ORDERS);
-  console.log(`service started and projected ${ORDERS} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  // The planning reactor and the notification consumers catch up with the loaded log too; measure after.
-  await waitForIdle(service.child.pid!);
-  console.log(`service idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const rssLoaded = rssMiB(service.child.pid!);
+  // One service per run, each on its own copy of the loaded log.
+  const services: { label: string; child: ChildProcess; url: string; rssLoaded: number }[] = [];
+  for (const [i, run] of (await serverRuns(SERVERS)).entries()) {
+    const dir = join(dataDir, `service-${i}`);
+    mkdirSync(dir);
+    copyFileSync(join(dataDir, 'events.db'), join(dir, 'events.db'));
+    t0 = performance.now();
+    const service = await start(here('../src/main.js'), { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dir, ...run.env }, `service-${i}`);
+    children.push(service.child);
+    await waitForOrders(service.url, ORDERS);
+    console.log(`${run.label}: service started and projected ${ORDERS} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // The planning reactor and the notification consumers catch up with the loaded log too; measure after.
+    await waitForIdle(service.child.pid!);
+    console.log(`${run.label}: service idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    services.push({ label: run.label, ...service, rssLoaded: rssMiB(service.child.pid!) });
+  }
 
   const bare = await start(here('./bare-koa.js'));
   children.push(bare.child);
@@ -121,19 +134,23 @@ try {
   const retrieve: Request[] = [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v1/orders/detailed-orders/${1 + Math.floor(Math.random() * ORDERS)}/` }) }];
   const list: Request[] = [{ method: 'GET', path: '/api/v1/orders/detailed-orders/' }];
   const bareRoute: Request[] = [{ method: 'GET', path: '/bare/' }];
-  const rounds: Record<'bare' | 'retrieve' | 'list', Result[]> = { bare: [], retrieve: [], list: [] };
+  const rounds = { bare: [] as Result[], retrieve: services.map((): Result[] => []), list: services.map((): Result[] => []) };
   for (let round = 0; round < ROUNDS; round++) {
     rounds.bare.push(await run(bare.url, bareRoute));
-    rounds.retrieve.push(await run(service.url, retrieve));
-    rounds.list.push(await run(service.url, list));
+    for (const [i, service] of services.entries()) {
+      rounds.retrieve[i]!.push(await run(service.url, retrieve));
+      rounds.list[i]!.push(await run(service.url, list));
+    }
   }
-  const submit = await run(service.url, [{
-    method: 'POST',
-    path: '/api/v1/orders/submit-order/',
-    headers: { ...auth, 'content-type': 'application/json' },
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }) }),
-  }], DURATION);
-  const rssAfter = rssMiB(service.child.pid!);
+  const submits: Result[] = [];
+  for (const service of services) {
+    submits.push(await run(service.url, [{
+      method: 'POST',
+      path: '/api/v1/orders/submit-order/',
+      headers: { ...auth, 'content-type': 'application/json' },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }) }),
+    }], DURATION));
+  }
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const rate = (results: Result[]) => median(results.map((result) => result.requests.average));
@@ -142,27 +159,34 @@ try {
   const bareRate = rate(rounds.bare);
   const bareRates = rounds.bare.map((result) => result.requests.average);
   const noise = (Math.max(...bareRates) - Math.min(...bareRates)) / bareRate;
-  const pairedRatios = rounds.retrieve.map((result, i) => result.requests.average / bareRates[i]!);
-  const pairedRatio = median(pairedRatios);
 
   console.log(`\n${CONNECTIONS} connections, reads ${ROUND_DURATION} s per run after ${WARM_UP} s of warm-up in ${ROUNDS} rounds (medians), submit ${DURATION} s, loopback, ${ORDERS} orders stored\n`);
-  console.log('operation                 req/s     p99 ms   x bare   non-2xx');
+  console.log('operation                              req/s     p99 ms   x bare   non-2xx');
   const row = (name: string, reqs: number, latency: number, failed: number) =>
-    console.log(`${name.padEnd(24)} ${reqs.toFixed(0).padStart(7)}  ${latency.toFixed(1).padStart(8)}  ${(reqs / bareRate).toFixed(2).padStart(6)}   ${failed}`);
+    console.log(`${name.padEnd(37)} ${reqs.toFixed(0).padStart(7)}  ${latency.toFixed(1).padStart(8)}  ${(reqs / bareRate).toFixed(2).padStart(6)}   ${failed}`);
   row('bare Koa route', bareRate, p99(rounds.bare), failures(rounds.bare));
-  row('retrieve', rate(rounds.retrieve), p99(rounds.retrieve), failures(rounds.retrieve));
-  row('list (page 1)', rate(rounds.list), p99(rounds.list), failures(rounds.list));
-  row('submit', submit.requests.average, submit.latency.p99, submit.non2xx + submit.errors);
+  for (const [i, service] of services.entries()) {
+    row(`retrieve, ${service.label}`, rate(rounds.retrieve[i]!), p99(rounds.retrieve[i]!), failures(rounds.retrieve[i]!));
+    row(`list (page 1), ${service.label}`, rate(rounds.list[i]!), p99(rounds.list[i]!), failures(rounds.list[i]!));
+    row(`submit, ${service.label}`, submits[i]!.requests.average, submits[i]!.latency.p99, submits[i]!.non2xx + submits[i]!.errors);
+  }
+  const pairedRatios = rounds.retrieve[0]!.map((result, i) => result.requests.average / bareRates[i]!);
+  const pairedRatio = median(pairedRatios);
   console.log(`\nretrieve / bare, round by round: ${pairedRatios.map((r) => r.toFixed(2)).join(', ')} (median ${pairedRatio.toFixed(2)})`);
+  if (services.length === 2) {
+    const byRound = (kind: 'retrieve' | 'list') => median(rounds[kind][1]!.map((result, i) => result.requests.average / rounds[kind][0]![i]!.requests.average));
+    const submitRatio = submits[1]!.requests.average / submits[0]!.requests.average;
+    console.log(`${services[1]!.label} / ${services[0]!.label}, round by round (medians): retrieve ${byRound('retrieve').toFixed(2)}x, list ${byRound('list').toFixed(2)}x; submit ${submitRatio.toFixed(2)}x`);
+  }
   console.log(`noise: the bare route's rounds span ${(noise * 100).toFixed(1)} % of its median (${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s)`);
   console.log(formatNoise('after the runs', measureNoise()));
-  console.log(`service RSS: ${rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter.toFixed(0)} MiB after the runs`);
-  const submitted = submit['2xx'] / DURATION;
-  console.log('\ntargets:');
+  for (const service of services) console.log(`service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssMiB(service.child.pid!).toFixed(0)} MiB after the runs`);
+  const submitted = submits[0]!['2xx'] / DURATION;
+  console.log('\ntargets (embedded):');
   // Judged on the median of the round-by-round ratios; the ratio of the two medians is printed beside it.
-  console.log(`  retrieve >= 0.5x bare: ${pairedRatio.toFixed(2)}x by round (ratio of medians ${(rate(rounds.retrieve) / bareRate).toFixed(2)}x) ${pairedRatio >= 0.5 ? 'met' : 'NOT met'}`);
+  console.log(`  retrieve >= 0.5x bare: ${pairedRatio.toFixed(2)}x by round (ratio of medians ${(rate(rounds.retrieve[0]!) / bareRate).toFixed(2)}x) ${pairedRatio >= 0.5 ? 'met' : 'NOT met'}`);
   console.log(`  submit >= 500 durable orders/s: ${submitted.toFixed(0)} orders/s ${submitted >= 500 ? 'met' : 'NOT met'}`);
-  console.log(`  list p99 <= 20 ms: ${p99(rounds.list)} ms ${p99(rounds.list) <= 20 ? 'met' : 'NOT met'}`);
+  console.log(`  list p99 <= 20 ms: ${p99(rounds.list[0]!)} ms ${p99(rounds.list[0]!) <= 20 ? 'met' : 'NOT met'}`);
 } finally {
   for (const child of children) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });

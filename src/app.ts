@@ -85,7 +85,7 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(refuseRepeatedAuthorization);
 
   // Two routers, and every request passes through one of them: each router a request passes
-  // through tests the path against all of its routes, which a retrieve measurably paid for (README, Benchmarks).
+  // through tests the path against all of its routes, which a retrieve measurably paid for (docs/benchmarks.md).
   const other = new Router(); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
   // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.

@@ -1,4 +1,4 @@
-// Configuration comes from the environment only; every variable is documented in README.md.
+// Configuration comes from the environment only; every variable is documented in docs/configuration.md.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_KAFKA_TOPIC } from './notifications/kafka-message.js';

@@ -27,7 +27,7 @@ function findKey(masterData: MasterData, presented: string): ApiKey | undefined 
 }
 
 // A keep-alive connection presents the same header on every request, and hashing it each time cost
-// a good part of a retrieve's time (README, Benchmarks). So a connection remembers the header it last proved
+// a good part of a retrieve's time (docs/benchmarks.md). So a connection remembers the header it last proved
 // and the key it matched. The header is compared in constant time all the same: a proxy's upstream
 // connection may carry several clients' requests. The memo holds only while the key is the one master
 // data has now (issuing a key again replaces the object).

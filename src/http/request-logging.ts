@@ -7,7 +7,7 @@ import type { Metrics } from '../observability/metrics.js';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 // A new id is this process's random 48-bit prefix and a sequence number: unique across instances and
-// restarts in practice, and cheaper than a UUID per request (README, Benchmarks).
+// restarts in practice, and cheaper than a UUID per request (docs/benchmarks.md).
 const INSTANCE = randomBytes(6).toString('hex');
 let sequence = 0;
 

@@ -17,7 +17,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
     },
   };
   // Without a destination: stdout, written asynchronously in batches of at least 4 KiB or every 200 ms.
-  // A write per line cost more than the request it logged (README, Benchmarks).
+  // A write per line cost more than the request it logged (docs/benchmarks.md).
   // The buffer is flushed on shutdown (flushLogs); a crash loses at most the last 200 ms of lines.
   return pino(options, destination ?? batchedPerTurn(pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 })));
 }
@@ -25,7 +25,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
 /**
  * A writer of one hand-serialized line per call, at info level, in the logger's format and to its
  * destination. For the access line every request writes: pino's general path (redaction, serializers,
- * value-by-value stringify) costs several times what this does (README, Benchmarks). Callers pass fields that are JSON
+ * value-by-value stringify) costs several times what this does (docs/benchmarks.md). Callers pass fields that are JSON
  * already, so redaction has nothing to do: nothing here can leak what the caller did not put in.
  */
 export function infoLineWriter(logger: Logger): (fieldsJson: string, message: string) => void {

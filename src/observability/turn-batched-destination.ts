@@ -1,6 +1,6 @@
 // Lines logged during one turn of the event loop reach the destination as one write. sonic-boom
 // measures its whole pending buffer (Buffer.byteLength of a growing string) on every write, which
-// under load cost more than building the access line itself (README, Benchmarks); joined per
+// under load cost more than building the access line itself (docs/benchmarks.md); joined per
 // turn, it measures once for the dozen lines a busy turn logs. Order is kept: every line, pino's
 // and the access line alike, goes through the same queue.
 import type { DestinationStream } from 'pino';

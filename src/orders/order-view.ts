@@ -13,7 +13,7 @@ export interface OrderView {
   lane: number;
   transport_name: string;
   packing_instructions_downloaded: boolean;
-  /** Where the order is in its life (README, States). */
+  /** Where the order is in its life (docs/decisions.md, States). */
   status: OrderStatus;
   /** Why planning failed; null unless status is planning_failed. */
   planning_failure_reason: string | null;

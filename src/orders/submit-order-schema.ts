@@ -23,7 +23,7 @@ export const REFERENCE_MAX_LENGTH = 64;
 export const NAME_MAX_LENGTH = 64;
 export const ORDER_LINE_MAX_LENGTH = 64;
 
-// Upper limits of an order (README, "Limits"). Each bounds the work one request can cause: the
+// Upper limits of an order (docs/decisions.md, "Limits"). Each bounds the work one request can cause: the
 // validation and its error body, the stored event, and above all the planner, whose one thread
 // per order must finish within the time limit. 20,000 units is about three times the 6,000-unit
 // order the planner loads in under half a second, so the time limit is never what refuses an order.

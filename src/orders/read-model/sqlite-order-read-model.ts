@@ -103,7 +103,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most lookups among
-  // 100,000 orders read a page from the OS again (a pread per lookup; README, Benchmarks).
+  // 100,000 orders read a page from the OS again (a pread per lookup; docs/benchmarks.md).
   // The cache grows only as pages are read: about 1 MiB per 1,000 orders.
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
@@ -197,7 +197,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
 
   // The reads of one event-loop turn share one read transaction. On its own each statement is a
   // transaction of its own, and beginning and ending one costs two fcntl locks and an fstat: half
-  // of a lookup (README, Benchmarks). The read ends before this connection writes (so a read
+  // of a lookup (docs/benchmarks.md). The read ends before this connection writes (so a read
   // after a write sees it, as read-your-writes needs) and at the latest when the turn's I/O is done.
   const beginRead = db.prepare('BEGIN');
   const commitRead = db.prepare('COMMIT');
