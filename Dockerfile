@@ -1,9 +1,10 @@
 # The orders service image that docker-compose.yml runs. Build context: the repository root.
 
 # Build: `npm ci` installs everything and, through `prepare`, builds the TypeScript (dist/) and the
-# WebAssembly planner (build/planner.wasm), so the sources are copied in first. The full Debian image
-# has the compiler toolchain in case a native module (better-sqlite3) has no prebuilt binary.
-FROM node:20-bookworm AS build
+# WebAssembly planner (build/planner.wasm), so the sources are copied in first. Node 24 LTS, the line the
+# tests run on. better-sqlite3 brings its own Node-API binaries; the full Debian image still has the
+# compiler toolchain should a native module need building.
+FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json asconfig.json ./
 COPY assembly ./assembly
@@ -12,7 +13,7 @@ COPY demo ./demo
 RUN npm ci && npm prune --omit=dev
 
 # Run: the built service, its production dependencies and the demo seed document, as the `node` user.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # HOST: a container's loopback is unreachable from outside it; the service's own default is 127.0.0.1.
 # ORDERS_SEED_FILE empty: no demo document (its API key is published); give your own master data.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 ORDERS_DATA_DIR=/data ORDERS_SEED_FILE=
