@@ -8,13 +8,7 @@ import type { PalletContentsLine, PalletUnit, PlacedBox, PlanLimits, PlannedPall
 import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
 import { ANY_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
 
-export interface SkuDemand {
-  sku: string;
-  l: number;
-  w: number;
-  h: number;
-  weightG: number;
-  upright: boolean;
+export interface SkuDemand extends ItemMm {
   /** Order lines of this SKU in order, each with its whole units. */
   lines: { purchase_order: string; line_item_number: string; units: number }[];
   units: number;
