@@ -1,14 +1,16 @@
 // DeliveryStore in MongoDB (MONGODB_URL), for replicas that share no disk. A standalone mongod is
 // enough: no multi-document transaction is used, like the other MongoDB adapters. Instead:
 // - Every claim is decided by a unique `_id`, which every MongoDB-protocol server enforces atomically:
-//   an insert that meets E11000 is the "no". A webhook delivery is taken with findOneAndUpdate (the due
-//   document, its due time moved to the lease's end) and then claimed by inserting the marker
-//   `<delivery id>@<the due time it was found at>`; an e-mail or a Kafka message by inserting its claim
-//   document (`_id` = event id), or, once that claim's lease ran out, by moving the claim to the next
-//   generation and inserting the marker `<collection>:<event id>#<generation>`. On MongoDB the
-//   conditional updates alone would do (a single-document update is atomic); the markers make the claims
-//   hold on servers where they are not, such as FerretDB 1.x (docs/production-backends.md). Markers are
-//   a few bytes each, one per webhook attempt or claim taken over, and are kept.
+//   an insert that meets E11000 is the "no", and only the replica whose insert went in writes the claim.
+//   A due webhook delivery is claimed by the marker `<delivery id>@<the due time it was found at>`, then
+//   its due time is moved to the lease's end; an e-mail or a Kafka message by inserting its claim
+//   document (`_id` = event id), or, once that claim's lease ran out, by the marker
+//   `<collection>:<event id>#<next generation>`, then the claim is moved to that generation; journal
+//   entries the same way, one by one (`journal:<entry id>#<generation>`). On MongoDB conditional updates
+//   alone would do (a single-document update is atomic); the markers make the claims hold where they are
+//   not: FerretDB 1.x reads and writes whole documents, so two concurrent updates of one document can
+//   both match and the later one undo the earlier (docs/production-backends.md). Markers are a few
+//   bytes each, one per webhook attempt or claim taken over, and are kept.
 // - A webhook attempt, its outcome and the delivery's new state are one document update (the attempts
 //   live in the delivery's `attempt_log`, at most retries + 1 of them).
 // - Where the port says "one transaction" (records + journal + checkpoint), the writes are ordered so
@@ -106,8 +108,8 @@ interface JournalDoc {
   data: string;
   holder: string | null;
   lease_until: number;
-  /** The claim that took it last: the claimer reads back exactly what it took. */
-  claim?: string;
+  /** Taken over this many times: each takeover is decided by the marker of its generation. */
+  generation?: number;
 }
 
 interface CounterDoc {
@@ -150,13 +152,21 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   await ensureIndexes(journal, [{ key: { lease_until: 1, _id: 1 }, name: 'claimable' }]);
 
   const saveCheckpoint = async (consumer: string, position: bigint) => {
-    await checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
+    const save = () => checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
+    try {
+      await save();
+    } catch (error) {
+      // Two replicas upserting the first checkpoint at once: the second insert meets the first's `_id`
+      // (MongoDB documents this for concurrent upserts too). The document is there now: update it.
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      await save();
+    }
   };
 
   const writeJournal = async (events: readonly JournalEvent[] = []) => {
     if (events.length === 0) return;
     await journal.insertMany(
-      events.map((event) => ({ _id: new ObjectId(), stream: event.stream, type: event.type, data: JSON.stringify(event.data), holder: null, lease_until: 0 })),
+      events.map((event) => ({ _id: new ObjectId(), stream: event.stream, type: event.type, data: JSON.stringify(event.data), holder: null, lease_until: 0, generation: 0 })),
       { ordered: true },
     );
   };
@@ -213,11 +223,14 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
       const renewed = await collection.updateOne({ _id: id, holder, generation: current.generation }, { $set: { lease_until: leaseUntil } });
       return renewed.matchedCount === 1;
     }
+    // The marker first, then the write: only the replica that won the generation writes the claim, so
+    // no loser's write can land on top of it (FerretDB 1.x writes whole documents, and loses updates).
+    if (!(await firstToMark(`${collection.collectionName}:${id}#${generation + 1}`, now))) return false;
     const moved = await collection.updateOne(
-      { _id: id, lease_until: current.lease_until, holder: current.holder },
+      { _id: id, generation: current.generation ?? { $exists: false } },
       { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },
     );
-    return moved.matchedCount === 1 && (await firstToMark(`${collection.collectionName}:${id}#${generation + 1}`, now));
+    return moved.matchedCount === 1;
   };
 
   const insertDeliveries = async (
@@ -260,18 +273,19 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
       await saveCheckpoint(WEBHOOKS, checkpoint);
     },
     async claimDueWebhook(now, leaseUntil) {
-      // A few rounds: a delivery another replica marked first is passed over for the next one due.
-      for (let round = 0; round < 8; round++) {
-        // No projection: FerretDB 1.24 does not implement findAndModify's `fields`. The log it brings
-        // back is at most retries + 1 short entries, and toDelivery leaves it out.
-        const due = await deliveries.findOneAndUpdate(
-          { state: 'pending', next_attempt_at: { $lte: now } },
+      // Read, then mark, then write: of the replicas that found a delivery due at the same moment, the one
+      // that inserts its marker first moves its due time to the lease's end; the others write nothing
+      // (FerretDB 1.x writes whole documents, so a loser's write could undo the winner's record).
+      const candidates = await deliveries
+        .find({ state: 'pending', next_attempt_at: { $lte: now } }, { sort: { next_attempt_at: 1, _id: 1 }, limit: 8 })
+        .toArray();
+      for (const due of candidates) {
+        if (!(await firstToMark(`${due._id}@${due.next_attempt_at}`, now))) continue;
+        const taken = await deliveries.updateOne(
+          { _id: due._id, state: 'pending', next_attempt_at: due.next_attempt_at },
           { $set: { next_attempt_at: leaseUntil, updated_at: now } },
-          { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'before' },
         );
-        if (!due) return undefined;
-        // Every replica that took this delivery at this due time tries the same marker; one inserts it.
-        if (await firstToMark(`${due._id}@${due.next_attempt_at}`, now)) return toDelivery({ ...due, next_attempt_at: leaseUntil, updated_at: now });
+        if (taken.matchedCount === 1) return toDelivery({ ...due, next_attempt_at: leaseUntil, updated_at: now });
       }
       return undefined;
     },
@@ -347,12 +361,21 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     },
     async claimJournal(holder, now, leaseUntil, limit) {
       const claimable = { $or: [{ lease_until: { $lte: now } }, { holder }] };
-      const candidates = await journal.find(claimable, { sort: { _id: 1 }, limit, projection: { _id: 1 } }).toArray();
-      if (candidates.length === 0) return [];
-      // The filter again in the update: of the candidates, only those still free become ours.
-      const token = randomUUID();
-      await journal.updateMany({ _id: { $in: candidates.map((c) => c._id) }, ...claimable }, { $set: { holder, lease_until: leaseUntil, claim: token } });
-      const taken = await journal.find({ claim: token }, { sort: { _id: 1 } }).toArray();
+      const candidates = await journal.find(claimable, { sort: { _id: 1 }, limit }).toArray();
+      const taken: JournalDoc[] = [];
+      // Entry by entry, as an e-mail claim: a renewal of this holder's own lease, or a move to the next
+      // generation, written only by the replica whose marker of that generation went in first.
+      for (const entry of candidates) {
+        const generation = Number(entry.generation ?? 0);
+        const asFound = { _id: entry._id, holder: entry.holder, lease_until: entry.lease_until, generation: entry.generation ?? { $exists: false } };
+        if (entry.holder === holder && entry.lease_until > now) {
+          if ((await journal.updateOne(asFound, { $set: { lease_until: leaseUntil } })).matchedCount === 1) taken.push(entry);
+          continue;
+        }
+        if (!(await firstToMark(`journal:${entry._id.toHexString()}#${generation + 1}`, now))) continue;
+        const moved = await journal.updateOne({ _id: entry._id, generation: entry.generation ?? { $exists: false } }, { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } });
+        if (moved.matchedCount === 1) taken.push(entry);
+      }
       return taken.map((entry) => ({ id: entry._id.toHexString(), stream: entry.stream, type: entry.type, data: JSON.parse(entry.data) as unknown }));
     },
     async releaseClaims(holder) {

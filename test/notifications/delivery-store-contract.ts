@@ -212,6 +212,18 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.strictSame(await store.claimJournal('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
     });
 
+    test('journal entries claimed by five at once, and again once their leases ran out: each by one', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.enqueueWebhooks([], 10n, 1000, [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)));
+      for (const at of [1000, 6000, 11_000]) {
+        const takes = await Promise.all([0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).claimJournal(`h${i}-${at}`, at, at + 5000, 10)));
+        const ids = takes.flat().map((entry) => entry.id);
+        t.equal(new Set(ids).size, ids.length, `at ${at}: no entry taken twice`);
+        t.equal(ids.length, 6, `at ${at}: every entry taken`);
+      }
+    });
+
     test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, { store, second }) => {
       const state = {
         checkpoints: { webhooks: 30n, email: 2n ** 61n, kafka: 25n },
