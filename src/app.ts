@@ -9,6 +9,7 @@ import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './h
 import { BodyRejected } from './validation/json-body.js';
 import { isDamage } from './storage/damaged-storage.js';
 import { StorageUnavailable } from './storage/unavailable-storage.js';
+import { UnrepairableDocument } from './orders/read-model/self-repairing-read-model.js';
 import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
 import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
@@ -70,6 +71,10 @@ export function createApp(deps: AppDependencies): Koa {
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
       if (error instanceof StorageUnavailable) {
         unavailable(ctx, `The order read model is not reachable (${error.store}). Try again shortly.`);
+        return;
+      }
+      if (error instanceof UnrepairableDocument) {
+        unavailable(ctx, `${error.message}. Try again shortly; if the event log stays unreadable, it needs an operator.`);
         return;
       }
       if (isDamage(error)) {

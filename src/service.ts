@@ -19,6 +19,7 @@ import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
+import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
@@ -46,9 +47,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   const metrics = createMetrics();
   const names = storageNames(config);
   const store = openEventStore(config);
-  const orders = await openOrderReadModel(config, {
-    replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
-  });
+  const orders = selfRepairingReadModel(
+    await openOrderReadModel(config, {
+      replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
+    }),
+    store,
+    {
+      repaired(damage) {
+        logger.warn({ order_id: damage.orderId, document: damage.document }, `${damage.message}: repaired from the log`);
+        metrics.readModelRepairs.inc({ document: damage.document });
+      },
+    },
+  );
   const checkpoints = await openCheckpointStore(config);
   let deliveries: DeliveryStore;
   try {
