@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
 import { checkStorageAtStart } from './check-storage.js';
-import { DamagedStorage } from './storage/damaged-storage.js';
+import { DamagedStorage, damageIn } from './storage/damaged-storage.js';
 import { join } from 'node:path';
 import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
@@ -60,9 +60,17 @@ export async function startService(config: Config, logger: Logger = createLogger
     },
   );
   const checkpoints = await openCheckpointStore(config);
+  // The delivery store reports damage as SQLite's own error: named here, so that start-up refuses it in one line.
+  const inNotifications = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw damageIn(names.notifications, error);
+    }
+  };
   let deliveries: DeliveryStore;
   try {
-    deliveries = await openDeliveryStore(config);
+    deliveries = await inNotifications(() => openDeliveryStore(config));
   } catch (error) {
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close()]);
     throw error;
@@ -77,9 +85,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       checkpointsName: names.checkpoints,
       otherConsumers: [{
         name: names.notifications,
-        load: () => notificationCheckpoints(deliveries),
-        logIdentity: () => deliveries.logIdentity(),
-        bindToLog: (logId) => deliveries.bindToLog(logId),
+        load: () => inNotifications(() => notificationCheckpoints(deliveries)),
+        logIdentity: () => inNotifications(() => deliveries.logIdentity()),
+        bindToLog: (logId) => inNotifications(() => deliveries.bindToLog(logId)),
       }],
       log: (message) => logger.warn(message),
     });
