@@ -13,7 +13,7 @@ import { UnrepairableDocument } from './orders/read-model/self-repairing-read-mo
 import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
 import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
-import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { healthRoutes, type Findings, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -27,6 +27,7 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  findings?: Findings;
   shareLinks: ShareLinks;
   /** False while the order read models are rebuilt from the log: order routes answer 503. */
   readModelsAvailable: () => boolean;
@@ -92,7 +93,7 @@ export function createApp(deps: AppDependencies): Koa {
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (docs/benchmarks.md).
   const other = new Router(); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
-  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
+  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping, deps.findings);
   // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.
   for (const [path, document] of [[OPENAPI_PATH, buildOpenApiDocument()], [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)]] as const) {
     const body = JSON.stringify(document);

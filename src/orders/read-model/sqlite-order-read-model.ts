@@ -9,6 +9,7 @@ import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-pr
 import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
+import { foldOrderDocuments } from './fold-order-documents.js';
 import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
 import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
 
@@ -236,17 +237,10 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
   });
 
-  // The same projections as applyBatch over the order's events up to the checkpoint. The list counts
+  // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
   // are left as they are: they were counted from the events, not from the damaged row.
   const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
-    const upTo = checkpoint() ?? -1n;
-    let order: OrderDocument | undefined;
-    let pallets: PalletContentsDocument | undefined;
-    for (const event of events) {
-      if (event.position > upTo || orderIdOf(event) !== id) continue;
-      order = projectOrderView(order, event);
-      pallets = projectPalletContents(pallets, event);
-    }
+    const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
     if (order) writeOrder(id, order);
     else deleteOrder.run(id);
     if (pallets) writePallets(id, pallets);
