@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 import { embeddedEnv } from '../support/embedded-env.js';
+import { checksumOf } from '../../src/orders/read-model/document-checksum.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const REFERENCES = ['ROT-1', 'ROT-2', 'ROT-3', 'ROT-4', 'ROT-5', 'ROT-6'];
@@ -29,7 +30,8 @@ t.before(async () => {
     if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   }
   for (const reference of REFERENCES) {
-    await eventually(async () => (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).status !== 422);
+    // Planned, so that every order has pallet contents to damage and nothing changes between the starts below.
+    await eventually(async () => (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).status === 200);
   }
   await service.stop();
   writeFileSync(join(original, 'seed.json'), JSON.stringify(testSeed()));
@@ -50,9 +52,9 @@ function copyOfData(t: { teardown(fn: () => void): void }): string {
 
 type Started = { child: ChildProcess; url: URL; output: () => string } | { exitCode: number | null; stdout: string; stderr: string };
 
-function startChild(dataDir: string): Promise<Started> {
+function startChild(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info' }),
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve) => {
@@ -93,10 +95,12 @@ async function everythingServed(url: URL): Promise<Served> {
   return { answers };
 }
 
-async function repairsCounted(url: URL): Promise<number> {
+async function metric(url: URL, name: string): Promise<number> {
   const text = await (await fetch(url.origin + '/metrics')).text();
-  return [...text.matchAll(/^orders_read_model_repairs_total\{[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
 }
+
+const repairsCounted = (url: URL) => metric(url, 'orders_read_model_repairs_total');
 
 /** Where each order's stored texts lie in read-models.db: its view and stream, and its pallet contents. */
 interface Span {
@@ -196,3 +200,29 @@ for (const [seed, flips] of [[1, 4], [2, 16], [3, 64], [4, 64]] as const) {
     await startDamagedAndCompare(t, dir, damaged.size);
   });
 }
+
+t.test('rows edited by hand, valid JSON with their checksums recomputed: the scrubber repairs them within one pass', async (t) => {
+  const dir = copyOfData(t);
+  const db = new Database(join(dir, 'read-models.db'));
+  const row = db.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const view = row.view.replace('"ROT-1"', '"ROT-X"');
+  t.not(view, row.view);
+  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
+  const pallets = db.prepare<[], string>('SELECT document FROM pallet_contents WHERE id = 2').pluck().get()!;
+  const edited = pallets.replace(/"quantity":(\d)/, (_, digit: string) => `"quantity":${(Number(digit) + 1) % 10}`);
+  t.not(edited, pallets);
+  db.prepare('UPDATE pallet_contents SET document = ?, checksum = ? WHERE id = 2').run(edited, checksumOf(edited));
+  db.close();
+
+  const started = await startChild(dir, { ORDERS_SCRUB_ORDERS_PER_SECOND: '200' });
+  if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
+  await eventually(async () => (await metric(started.url, 'orders_read_model_scrub_passes')) >= 1, 20_000, 50);
+  t.ok((await metric(started.url, 'orders_read_model_scrub_last_full_pass_seconds')) > Date.now() / 1000 - 60, 'the last full pass is in /metrics');
+  const after = await everythingServed(started.url);
+  for (const [path, answer] of Object.entries(before.answers)) t.equal(after.answers[path], answer, `${path}: as the log has it`);
+  t.equal(await repairsCounted(started.url), 2, 'both repairs counted');
+  const ready = (await (await fetch(started.url.origin + '/readyz')).json()) as { findings: Record<string, string> };
+  t.match(ready.findings.read_model_scrub, /order [12]: its (order|pallet contents) differed from the log; repaired/, '/readyz shows the last finding');
+  t.equal(await stopChild(started.child), 0);
+  for (const id of [1, 2]) t.match(started.output(), new RegExp(`"level":40[^\\n]*order ${id}: its [a-z ]+ in the read model differed from the log: repaired by the scrubber`));
+});
