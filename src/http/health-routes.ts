@@ -34,7 +34,8 @@ export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], 
     }));
     const ready = results.every(([, result]) => result === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results), findings: findings() };
+    const found = findings();
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results), ...(Object.keys(found).length > 0 ? { findings: found } : {}) };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
