@@ -9,10 +9,11 @@ import { refuseRepeatedAuthorization, requireAdminKey, requireApiKey } from './h
 import { BodyRejected } from './validation/json-body.js';
 import { isDamage } from './storage/damaged-storage.js';
 import { StorageUnavailable } from './storage/unavailable-storage.js';
+import { UnrepairableDocument } from './orders/read-model/self-repairing-read-model.js';
 import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
 import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
-import { healthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { healthRoutes, type Findings, type ReadinessCheck } from './http/health-routes.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -26,6 +27,7 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   logger: Logger;
   metrics: Metrics;
   readiness: readonly ReadinessCheck[];
+  findings?: Findings;
   shareLinks: ShareLinks;
   /** False while the order read models are rebuilt from the log: order routes answer 503. */
   readModelsAvailable: () => boolean;
@@ -72,6 +74,10 @@ export function createApp(deps: AppDependencies): Koa {
         unavailable(ctx, `The order read model is not reachable (${error.store}). Try again shortly.`);
         return;
       }
+      if (error instanceof UnrepairableDocument) {
+        unavailable(ctx, `${error.message}. Try again shortly; if the event log stays unreadable, it needs an operator.`);
+        return;
+      }
       if (isDamage(error)) {
         deps.onDamagedStorage(error);
         unavailable(ctx, 'Stored data was found damaged; it is being rebuilt or needs an operator. Try again shortly.');
@@ -87,7 +93,7 @@ export function createApp(deps: AppDependencies): Koa {
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (docs/benchmarks.md).
   const other = new Router(); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
-  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping);
+  healthRoutes(other, deps.readiness, deps.metrics, deps.stopping, deps.findings);
   // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.
   for (const [path, document] of [[OPENAPI_PATH, buildOpenApiDocument()], [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)]] as const) {
     const body = JSON.stringify(document);

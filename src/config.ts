@@ -25,6 +25,8 @@ export interface Config {
   quickCheck?: boolean | undefined;
   /** Largest append the embedded event store accepts (KurrentDB's own limit applies there). */
   maxAppendBytes?: number | undefined;
+  /** Orders the read-model scrubber compares with the log per second (ORDERS_SCRUB_ORDERS_PER_SECOND); 0 or undefined: no scrubber. */
+  scrubOrdersPerSecond?: number | undefined;
   /** How long a request waits for the read models to show what it stored before answering 503. */
   visibleWithinMs: number;
   /** How long a shutdown may take in all; requests in flight get half of it. */
@@ -54,6 +56,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     shareSecret: env.ORDERS_SHARE_SECRET || undefined,
     shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),
     quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
+    scrubOrdersPerSecond: integer(env, 'ORDERS_SCRUB_ORDERS_PER_SECOND', 50, 0, 100_000),
     maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),

@@ -1,9 +1,11 @@
 // `npm start`: the service on the embedded default.
-import { configFromEnv, DEMO_SEED_FILE } from './config.js';
+import { configFromEnv, DEMO_SEED_FILE, type Config } from './config.js';
 import { SeedRejected, startService } from './service.js';
 import { StorageRefused } from './check-storage.js';
 import { DamagedStorage } from './storage/damaged-storage.js';
-import { describeBackends } from './backends.js';
+import { describeBackends, storageNames } from './backends.js';
+import { whatToDoAbout } from './storage/what-to-do.js';
+import { ShareSecretRejected } from './viewer/share-secret.js';
 import { ASYNCAPI_PATH, OPENAPI_PATH } from './openapi.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
@@ -16,8 +18,9 @@ if (major < 22 || (major === 22 && minor < 14)) {
   process.exit(1);
 }
 
+let config: Config | undefined;
 try {
-  const config = configFromEnv();
+  config = configFromEnv();
   const service = await startService(config);
   // service.url is the loopback address when HOST is a wildcard; say that the other interfaces listen too.
   const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
@@ -27,13 +30,14 @@ try {
   console.log(`AsyncAPI document (Kafka, ${kafka}): ${service.url}${ASYNCAPI_PATH}`);
   // Only the demo document's key is ever printed: real keys never reach a log.
   if (config.seedFile === DEMO_SEED_FILE) console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
+  const { shutdownTimeoutMs } = config;
   const shutdown = () => {
     // Whatever is still running at the deadline is cut: every acknowledged write is already durable,
     // and consumers resume from their checkpoints.
     setTimeout(() => {
-      console.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms (ORDERS_SHUTDOWN_TIMEOUT_MS); exiting anyway`);
+      console.error(`shutdown took longer than ${shutdownTimeoutMs} ms (ORDERS_SHUTDOWN_TIMEOUT_MS); exiting anyway`);
       process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
+    }, shutdownTimeoutMs).unref();
     service.stop().then(() => process.exit(0), (error: unknown) => {
       console.error('shutdown failed:', error);
       process.exit(1);
@@ -42,8 +46,9 @@ try {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (error) {
-  // Reasons an operator acts on get one line, not a stack trace.
-  const oneLine = error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage;
-  console.error(oneLine ? `Not starting: ${(error as Error).message}` : error);
+  // Reasons an operator acts on get one line, not a stack trace: the file, what is wrong, what to do.
+  if (error instanceof DamagedStorage && config) console.error(`Not starting: ${error.message}: ${whatToDoAbout(error.file, storageNames(config))}`);
+  else if (error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage || error instanceof ShareSecretRejected) console.error(`Not starting: ${(error as Error).message}`);
+  else console.error(error);
   process.exit(1);
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
 import { checkStorageAtStart } from './check-storage.js';
-import { DamagedStorage } from './storage/damaged-storage.js';
+import { DamagedStorage, damageIn } from './storage/damaged-storage.js';
 import { join } from 'node:path';
 import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
@@ -19,6 +19,8 @@ import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
+import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
+import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
@@ -46,13 +48,30 @@ export async function startService(config: Config, logger: Logger = createLogger
   const metrics = createMetrics();
   const names = storageNames(config);
   const store = openEventStore(config);
-  const orders = await openOrderReadModel(config, {
-    replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
-  });
+  const orders = selfRepairingReadModel(
+    await openOrderReadModel(config, {
+      replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
+    }),
+    store,
+    {
+      repaired(damage) {
+        logger.warn({ order_id: damage.orderId, document: damage.document }, `${damage.message}: repaired from the log`);
+        metrics.readModelRepairs.inc({ document: damage.document });
+      },
+    },
+  );
   const checkpoints = await openCheckpointStore(config);
+  // The delivery store reports damage as SQLite's own error: named here, so that start-up refuses it in one line.
+  const inNotifications = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw damageIn(names.notifications, error);
+    }
+  };
   let deliveries: DeliveryStore;
   try {
-    deliveries = await openDeliveryStore(config);
+    deliveries = await inNotifications(() => openDeliveryStore(config));
   } catch (error) {
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close()]);
     throw error;
@@ -67,9 +86,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       checkpointsName: names.checkpoints,
       otherConsumers: [{
         name: names.notifications,
-        load: () => notificationCheckpoints(deliveries),
-        logIdentity: () => deliveries.logIdentity(),
-        bindToLog: (logId) => deliveries.bindToLog(logId),
+        load: () => inNotifications(() => notificationCheckpoints(deliveries)),
+        logIdentity: () => inNotifications(() => deliveries.logIdentity()),
+        bindToLog: (logId) => inNotifications(() => deliveries.bindToLog(logId)),
       }],
       log: (message) => logger.warn(message),
     });
@@ -79,6 +98,23 @@ export async function startService(config: Config, logger: Logger = createLogger
   }
   const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
   const projector = await startProjector(store, orders, log);
+  const scrubber = config.scrubOrdersPerSecond
+    ? startReadModelScrubber({
+        store,
+        readModel: orders,
+        ordersPerSecond: config.scrubOrdersPerSecond,
+        repaired(orderId, documents) {
+          logger.warn({ order_id: orderId }, `order ${orderId}: its ${documents.join(' and ')} in the read model differed from the log: repaired by the scrubber`);
+          for (const document of documents) metrics.readModelRepairs.inc({ document });
+        },
+        log,
+      })
+    : undefined;
+  if (scrubber) {
+    metrics.gauge('orders_read_model_scrub_checked', 'Orders the read-model scrubber has compared with the log in the pass under way', () => scrubber.progress().checked);
+    metrics.gauge('orders_read_model_scrub_passes', 'Full passes of the read-model scrubber since the start', () => scrubber.progress().passes);
+    metrics.gauge('orders_read_model_scrub_last_full_pass_seconds', 'When the read-model scrubber last finished a full pass (Unix time; 0: not yet)', () => (scrubber.progress().lastFullPassAt?.getTime() ?? 0) / 1000);
+  }
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
@@ -143,6 +179,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     kafkaTopic: config.notifications.kafkaTopic,
     logger,
     metrics,
+    findings: (): Record<string, string> => (scrubber ? { read_model_scrub: scrubber.progress().lastFinding } : {}),
     readiness: [
       { name: 'event_store', check: async () => void (await store.headPosition()) },
       { name: 'read_models', check: async () => void (await orders.checkpoint()) },
@@ -176,6 +213,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       // waiting for it stops without moving its checkpoint past it; that work is redone at the next start.
       await Promise.all([reactor.stop(), consolidation.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
+      await scrubber?.stop();
       await projector.stop();
       await masterDataService.stop();
       await store.close();

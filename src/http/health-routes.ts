@@ -10,7 +10,10 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics, stopping: () => boolean): void {
+/** What /readyz also shows without it deciding readiness: by name, the last finding of a background check (the read-model scrubber). */
+export type Findings = () => Record<string, string>;
+
+export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics, stopping: () => boolean, findings: Findings = () => ({})): void {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -31,7 +34,8 @@ export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], 
     }));
     const ready = results.every(([, result]) => result === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) };
+    const found = findings();
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results), ...(Object.keys(found).length > 0 ? { findings: found } : {}) };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
@@ -49,6 +53,7 @@ function readiness(status: string) {
     properties: {
       status: { const: status },
       checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: "ok" or what failed.' },
+      findings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What background checks found last, by name (read_model_scrub: the read-model scrubber); they do not decide readiness.' },
     },
   };
 }

@@ -1,11 +1,13 @@
 // Prometheus metrics (prom-client), one registry per service instance so that tests can run
 // several services in one process.
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   plannerDuration: Histogram<'outcome'>;
+  /** Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again from the log. */
+  readModelRepairs: Counter<'document'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
 }
@@ -28,6 +30,12 @@ export function createMetrics(): Metrics {
       help: 'Time from picking up a submitted order to storing its plan',
       labelNames: ['outcome'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+    readModelRepairs: new Counter({
+      name: 'orders_read_model_repairs_total',
+      help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents)',
+      labelNames: ['document'],
       registers: [registry],
     }),
     gauge(name, help, read) {

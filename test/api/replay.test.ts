@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 import { embeddedEnv } from '../support/embedded-env.js';
+import { checksumOf } from '../../src/orders/read-model/document-checksum.js';
 
 const replayScript = fileURLToPath(new URL('../../src/replay.js', import.meta.url));
-const run = (dataDir: string) =>
-  promisify(execFile)(process.execPath, [replayScript], { env: embeddedEnv({ ORDERS_DATA_DIR: dataDir }) }).then(
+const run = (dataDir: string, ...args: string[]) =>
+  promisify(execFile)(process.execPath, [replayScript, ...args], { env: embeddedEnv({ ORDERS_DATA_DIR: dataDir }) }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );
@@ -29,12 +30,40 @@ t.test('npm run replay on an untouched data directory finds the read models equa
   t.match(stdout, /compared 2 orders .*read models match the log/);
 });
 
-t.test('a read model that drifted from the log is reported, with the order, and exits 1', async (t) => {
+t.test('a row changed behind its checksum is reported as damaged, with the order, and exits 1', async (t) => {
   const db = new Database(`${dataDir}/read-models.db`);
   db.prepare("UPDATE orders SET view = json_set(view, '$.reference', 'TAMPERED') WHERE id = ?").run(created.body.order_id);
   db.close();
   const { code, stdout } = await run(dataDir);
   t.equal(code, 1);
+  t.match(stdout, new RegExp(`order ${created.body.order_id}: live damaged \\(order ${created.body.order_id}: its order document in the read model does not match its checksum\\) != rebuilt`));
+  t.match(stdout, /1 difference\(s\)/);
+});
+
+t.test('a row edited with its checksum recomputed is reported as a difference, and exits 1', async (t) => {
+  const db = new Database(`${dataDir}/read-models.db`);
+  const row = db.prepare<[number], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = ?').get(created.body.order_id)!;
+  const view = JSON.stringify({ ...JSON.parse(row.view), reference: 'TAMPERED' });
+  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = ?').run(view, checksumOf(row.company_group, row.stream, view), created.body.order_id);
+  db.close();
+  const { code, stdout } = await run(dataDir);
+  t.equal(code, 1);
   t.match(stdout, new RegExp(`order ${created.body.order_id}: live .*TAMPERED.* != rebuilt`));
   t.match(stdout, /1 difference\(s\)/);
+});
+
+t.test('--repair folds the differing order again from the log into the live read model, and exits 0', async (t) => {
+  const db = new Database(`${dataDir}/read-models.db`);
+  db.prepare("UPDATE pallet_contents SET document = replace(document, 'AP1', 'AP9') WHERE id = ?").run(created.body.order_id);
+  db.close();
+  const repaired = await run(dataDir, '--repair');
+  t.equal(repaired.code, 0, repaired.stdout);
+  t.match(repaired.stdout, /2 difference\(s\)/, 'the order and its pallet contents');
+  t.match(repaired.stdout, /repaired 1 order\(s\) from the log: read models match the log/);
+  const again = await run(dataDir);
+  t.equal(again.code, 0, again.stdout);
+  const after = new Database(`${dataDir}/read-models.db`, { readonly: true });
+  const reference = after.prepare<[number], string>("SELECT json_extract(view, '$.reference') FROM orders WHERE id = ?").pluck().get(created.body.order_id);
+  after.close();
+  t.equal(reference, 'REPLAY-1');
 });

@@ -17,6 +17,7 @@ import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoU
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
+import { checksumOf, DamagedDocument } from './document-checksum.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -30,6 +31,8 @@ export interface VersionedRow<D = unknown> {
   _id: number;
   document: D;
   position: bigint;
+  /** checksumOf(the document as JSON text), checked on every read: BSON has no checksum of its own to check. */
+  checksum: number;
 }
 
 export interface OrderRow extends VersionedRow<OrderDocument> {
@@ -71,18 +74,33 @@ export function orderRow(id: number, document: OrderDocument, position: bigint):
     reference: document.view.reference,
     search_text: searchText(document),
     listed: document.view.consolidated_into === null,
-    document: asJson(document),
+    ...checksummed(document),
     position: toStoredPosition(position),
   };
 }
 
 export function palletContentsRow(id: number, document: PalletContentsDocument, position: bigint): PalletContentsRow {
-  return { _id: id, document: asJson(document), position: toStoredPosition(position) };
+  return { _id: id, ...checksummed(document), position: toStoredPosition(position) };
 }
 
-/** The document as the SQLite adapter stores it (JSON): undefined members dropped rather than stored as null. */
-function asJson<T>(document: T): T {
-  return JSON.parse(JSON.stringify(document)) as T;
+/**
+ * The document as the SQLite adapter stores it (JSON: undefined members dropped rather than stored as
+ * null) and the checksum of that text. MongoDB keeps the order of a document's fields, so the document
+ * read back serializes to the same text.
+ */
+function checksummed<T>(document: T): { document: T; checksum: number } {
+  const text = JSON.stringify(document);
+  return { document: JSON.parse(text) as T, checksum: checksumOf(text) };
+}
+
+/** The document of a row as read, once it matches its checksum: DamagedDocument otherwise. */
+export function verified<D>(row: { _id: number; document?: unknown; checksum?: unknown }, kind: DamagedDocument['document']): D {
+  const text = row.document === undefined ? undefined : JSON.stringify(row.document);
+  if (text === undefined || row.checksum !== checksumOf(text)) {
+    const stream = (row.document as { stream?: unknown } | undefined)?.stream;
+    throw new DamagedDocument(row._id, kind, kind === 'order' && typeof stream === 'string' ? stream : undefined);
+  }
+  return row.document as D;
 }
 
 /**
@@ -105,7 +123,7 @@ export function literalPattern(text: string): string {
 
 /** Newest first, one page. (MongoDB reads limit 0 as "no limit"; the caller answers limit 0 without a query.) */
 export function pageOptions(offset: number, limit: number | undefined): FindOptions {
-  return { sort: { _id: -1 }, skip: offset, ...(limit !== undefined ? { limit } : {}), projection: { document: 1 } };
+  return { sort: { _id: -1 }, skip: offset, ...(limit !== undefined ? { limit } : {}), projection: { document: 1, checksum: 1 } };
 }
 
 /**
@@ -157,9 +175,11 @@ export async function applyProjection<D>(
   byId: ReadonlyMap<number, readonly RecordedEvent[]>,
   project: (document: D | undefined, event: RecordedEvent) => D | undefined,
   toRow: (id: number, document: D, position: bigint) => VersionedRow,
+  kind: DamagedDocument['document'],
 ): Promise<void> {
-  const rows = await collection.find({ _id: { $in: [...byId.keys()] } }, { projection: { document: 1, position: 1 } }).toArray();
-  const stored = new Map(rows.map((row) => [row._id, { document: row.document as D, position: fromStoredPosition(row.position) }]));
+  const rows = await collection.find({ _id: { $in: [...byId.keys()] } }, { projection: { document: 1, position: 1, checksum: 1 } }).toArray();
+  // A damaged document is not folded onto: DamagedDocument goes up, the document is repaired and the batch applied again.
+  const stored = new Map(rows.map((row) => [row._id, { document: verified<D>(row, kind), position: fromStoredPosition(row.position) }]));
   await Promise.all([...byId].map(([id, events]) => applyToDocument(collection, id, events, stored.get(id), project, toRow)));
 }
 
@@ -220,7 +240,7 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
   const palletsVersioned = db.collection<VersionedRow>(PALLET_CONTENTS, bigints);
   const pallets = db.collection<PalletContentsRow>(PALLET_CONTENTS, bigints);
   const checkpoints = db.collection<CheckpointRow>(CHECKPOINTS, bigints);
-  const documentOnly = { projection: { document: 1 } } as const;
+  const documentOnly = { projection: { document: 1, checksum: 1 } } as const;
 
   const checkpoint = async (): Promise<bigint | undefined> => {
     const row = await checkpoints.findOne({ _id: PROJECTION });
@@ -249,8 +269,8 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       const byId = eventsByOrder(fresh);
       if (byId.size > 0) {
         await Promise.all([
-          applyProjection<OrderDocument>(ordersVersioned, byId, projectOrderView, orderRow),
-          applyProjection<PalletContentsDocument>(palletsVersioned, byId, projectPalletContents, palletContentsRow),
+          applyProjection<OrderDocument>(ordersVersioned, byId, projectOrderView, orderRow, 'order'),
+          applyProjection<PalletContentsDocument>(palletsVersioned, byId, projectPalletContents, palletContentsRow, 'pallet contents'),
         ]);
       }
       // Only after the documents: a crash in between re-applies the batch, which the positions make harmless.
@@ -266,21 +286,43 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     async reset() {
       await Promise.all([orders.deleteMany({}), pallets.deleteMany({}), checkpoints.deleteOne({ _id: PROJECTION })]);
     },
+    async repair(id, events) {
+      // Only up to the checkpoint, as the SQLite adapter: later events are apply's, and the position
+      // written with the documents makes apply skip exactly those folded here.
+      const upTo = (await checkpoint()) ?? -1n;
+      const own = events.filter((event) => event.position <= upTo && orderIdOf(event) === id);
+      const order = foldEvents<OrderDocument>(undefined, own, projectOrderView);
+      const palletContents = foldEvents<PalletContentsDocument>(undefined, own, projectPalletContents);
+      const replace = async (collection: Collection<VersionedRow>, row: VersionedRow | undefined) => {
+        if (!row) return void (await collection.deleteOne({ _id: id }));
+        const { _id, ...replacement } = row;
+        await collection.replaceOne({ _id: id }, replacement, { upsert: true });
+      };
+      await Promise.all([
+        replace(ordersVersioned, order && orderRow(id, order.document, order.position)),
+        replace(palletsVersioned, palletContents && palletContentsRow(id, palletContents.document, palletContents.position)),
+      ]);
+    },
     async getById(id) {
-      return (await orders.findOne({ _id: id }, documentOnly))?.document;
+      const row = await orders.findOne({ _id: id }, documentOnly);
+      return row ? verified<OrderDocument>(row, 'order') : undefined;
     },
     async getViewJson(id) {
-      const document = (await orders.findOne({ _id: id }, documentOnly))?.document;
-      return document && { company_group: document.company_group, viewJson: JSON.stringify(document.view) };
+      const row = await orders.findOne({ _id: id }, documentOnly);
+      if (!row) return undefined;
+      const document = verified<OrderDocument>(row, 'order');
+      return { company_group: document.company_group, viewJson: JSON.stringify(document.view) };
     },
     async palletContents(id) {
-      return (await pallets.findOne({ _id: id }, documentOnly))?.document;
+      const row = await pallets.findOne({ _id: id }, documentOnly);
+      return row ? verified<PalletContentsDocument>(row, 'pallet contents') : undefined;
     },
     async findNewest(companyGroup, value) {
       // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
       const byServiceRef = await orders.findOne({ company_group: companyGroup, service_ref: value }, documentOnly);
-      if (byServiceRef) return byServiceRef.document;
-      return (await orders.findOne({ company_group: companyGroup, reference: value }, { ...documentOnly, sort: { _id: -1 } }))?.document;
+      if (byServiceRef) return verified<OrderDocument>(byServiceRef, 'order');
+      const newest = await orders.findOne({ company_group: companyGroup, reference: value }, { ...documentOnly, sort: { _id: -1 } });
+      return newest ? verified<OrderDocument>(newest, 'order') : undefined;
     },
     async list({ companyGroup, search, offset, limit }: OrderListQuery) {
       const filter = listFilter(companyGroup, search);
@@ -288,7 +330,7 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
         orders.countDocuments(filter),
         limit === 0 ? Promise.resolve([]) : orders.find(filter, pageOptions(offset, limit)).toArray(),
       ]);
-      return { count: Number(count), results: rows.map((row) => row.document) };
+      return { count: Number(count), results: rows.map((row) => verified<OrderDocument>(row, 'order')) };
     },
     async close() {
       await client.close();

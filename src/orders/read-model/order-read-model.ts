@@ -32,8 +32,16 @@ export interface OrderReadModel {
   logIdentity(): Promise<string | undefined>;
   /** The highest order id it holds, 0 when none: ids it has seen must never be handed out again. */
   highestOrderId(): Promise<number>;
+  /**
+   * Replaces the order's documents (order and pallet contents) by those `events` fold to, taking only
+   * those up to the read model's checkpoint: later ones are apply's. `events` are every event of the
+   * order in the log, in log order; none removes its documents. Used to repair a damaged document.
+   */
+  repair(id: number, events: readonly RecordedEvent[]): Promise<void>;
   /** Drops every document, the checkpoint and the identity, to be rebuilt from the log. */
   reset(): Promise<void>;
+  // Every read below checks each document's checksum (document-checksum.ts) and throws DamagedDocument
+  // rather than return a document that does not match it; so does apply, for the documents it folds onto.
   getById(id: number): Promise<OrderDocument | undefined>;
   /** The same order with its view as JSON text, for retrieve to send as it is. */
   getViewJson(id: number): Promise<OrderViewJson | undefined>;

@@ -9,24 +9,33 @@ import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-pr
 import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
+import { foldOrderDocuments } from './fold-order-documents.js';
 import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
+import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 const PAGE_CACHE_KIB = 256 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
+// Typed as read back: a damaged row may hold anything in any column, and the checksum says whether it does.
 interface OrderRow {
+  id: number;
   company_group: string;
   stream: string;
   view: string;
+  checksum: number;
 }
 
 interface PalletsRow {
   document: string;
+  checksum: number;
 }
+
+/** An order's checksum covers what is served and what decides who sees it and whose history it shows. */
+const orderChecksum = (companyGroup: string, stream: string, view: string): number => checksumOf(companyGroup, stream, view);
 
 export interface SqliteReadModelOptions {
   /**
@@ -70,6 +79,7 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     apply: (events) => call((t) => t.apply(events)),
     logIdentity: () => call((t) => t.logIdentity()),
     highestOrderId: () => call((t) => t.highestOrderId()),
+    repair: (id, events) => call((t) => t.repair(id, events)),
     getById: (id) => call((t) => t.getById(id)),
     getViewJson: (id) => call((t) => t.getViewJson(id)),
     palletContents: (id) => call((t) => t.palletContents(id)),
@@ -122,6 +132,8 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       search_text TEXT NOT NULL,
       stream TEXT NOT NULL,
       view TEXT NOT NULL,
+      -- checksumOf(company_group, stream, view): checked on every read (document-checksum.ts)
+      checksum INTEGER NOT NULL,
       -- 0 for a child of a consolidated shipment: retrieve shows it, the list omits it (spec 4.3)
       listed INTEGER NOT NULL DEFAULT 1
     );
@@ -129,7 +141,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
     -- Orders per company group, kept by the projection: a list page must not count 100,000 rows.
     CREATE TABLE IF NOT EXISTS order_counts (company_group TEXT PRIMARY KEY, count INTEGER NOT NULL);
-    CREATE TABLE IF NOT EXISTS pallet_contents (id INTEGER PRIMARY KEY, document TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS pallet_contents (id INTEGER PRIMARY KEY, document TEXT NOT NULL, checksum INTEGER NOT NULL);
     -- log_id: the id of the log's first event, naming the log this read model was built from.
     CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, log_id TEXT NOT NULL);
   `);
@@ -139,15 +151,20 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   const readCheckpoint = db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true);
   const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
   const maxId = db.prepare<[], number | null>('SELECT max(id) FROM orders').pluck();
-  const COLUMNS = 'company_group, stream, view';
+  const COLUMNS = 'id, company_group, stream, view, checksum';
   const byId = db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
-  // As an array of the two columns retrieve needs: no object with named keys built per request.
-  const viewJsonById = db.prepare<[number], [string, string]>('SELECT company_group, view FROM orders WHERE id = ?').raw(true);
+  // As an array of the columns retrieve needs: no object with named keys built per request.
+  const viewJsonById = db.prepare<[number], [string, string, string, number]>('SELECT company_group, stream, view, checksum FROM orders WHERE id = ?').raw(true);
+  const streamById = db.prepare<[number], unknown>('SELECT stream FROM orders WHERE id = ?').pluck();
+  // A repair writes every column: any of them may be what was damaged.
   const upsert = db.prepare(`
-    INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @listed)
-    ON CONFLICT (id) DO UPDATE SET view = excluded.view, listed = excluded.listed`);
-  const palletsById = db.prepare<[number], PalletsRow>('SELECT document FROM pallet_contents WHERE id = ?');
-  const upsertPallets = db.prepare('INSERT INTO pallet_contents (id, document) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document');
+    INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, checksum, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @checksum, @listed)
+    ON CONFLICT (id) DO UPDATE SET company_group = excluded.company_group, service_ref = excluded.service_ref, reference = excluded.reference,
+      search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed`);
+  const deleteOrder = db.prepare('DELETE FROM orders WHERE id = ?');
+  const palletsById = db.prepare<[number], PalletsRow>('SELECT document, checksum FROM pallet_contents WHERE id = ?');
+  const upsertPallets = db.prepare('INSERT INTO pallet_contents (id, document, checksum) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document, checksum = excluded.checksum');
+  const deletePallets = db.prepare('DELETE FROM pallet_contents WHERE id = ?');
   const newestByReference = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`);
   const byServiceRef = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`);
   const countAll = db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?');
@@ -157,9 +174,43 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   const pageAll = db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`);
   const pageMatching = db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`);
 
-  const parse = (row: OrderRow | undefined): OrderDocument | undefined =>
-    row ? { company_group: row.company_group, stream: row.stream, view: JSON.parse(row.view) } : undefined;
+  const streamHint = (id: number): string | undefined => {
+    const stream = streamById.get(id);
+    return typeof stream === 'string' ? stream : undefined;
+  };
+  // Only a row that matches its checksum is parsed: JSON.parse of flipped bytes either throws or returns wrong data.
+  const parse = (row: OrderRow | undefined, id = row?.id): OrderDocument | undefined => {
+    if (!row) return undefined;
+    if (!checksumMatches(row.checksum, [row.company_group, row.stream, row.view]) || row.id !== id) {
+      throw new DamagedDocument(Number(id), 'order', typeof row.stream === 'string' ? row.stream : undefined);
+    }
+    return { company_group: row.company_group, stream: row.stream, view: JSON.parse(row.view) };
+  };
+  const parsePallets = (id: number, row: PalletsRow | undefined): PalletContentsDocument | undefined => {
+    if (!row) return undefined;
+    if (!checksumMatches(row.checksum, [row.document])) throw new DamagedDocument(id, 'pallet contents', streamHint(id));
+    return JSON.parse(row.document) as PalletContentsDocument;
+  };
   const checkpoint = (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position;
+
+  const writeOrder = (id: number, document: OrderDocument): void => {
+    const view = JSON.stringify(document.view);
+    upsert.run({
+      listed: document.view.consolidated_into === null ? 1 : 0,
+      id,
+      company_group: document.company_group,
+      service_ref: document.view.service_ref,
+      reference: document.view.reference,
+      search_text: searchText(document),
+      stream: document.stream,
+      view,
+      checksum: orderChecksum(document.company_group, document.stream, view),
+    });
+  };
+  const writePallets = (id: number, document: PalletContentsDocument): void => {
+    const text = JSON.stringify(document);
+    upsertPallets.run(id, text, checksumOf(text));
+  };
 
   const applyBatch = db.transaction((events: readonly RecordedEvent[]) => {
     const after = checkpoint() ?? -1n;
@@ -169,30 +220,31 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       last = event.position;
       const id = orderIdOf(event);
       if (id === undefined) continue;
-      const before = parse(byId.get(id));
+      // A damaged document throws DamagedDocument here and rolls the batch back: it is repaired, then the batch applied again.
+      const before = parse(byId.get(id), id);
       const next = projectOrderView(before, event);
       if (next && next !== before) {
         const listed = next.view.consolidated_into === null;
         if (!before && listed) countOneMore.run(next.company_group);
         if (before && before.view.consolidated_into === null && !listed) countOneLess.run(next.company_group);
-        upsert.run({
-          listed: listed ? 1 : 0,
-          id,
-          company_group: next.company_group,
-          service_ref: next.view.service_ref,
-          reference: next.view.reference,
-          search_text: searchText(next),
-          stream: next.stream,
-          view: JSON.stringify(next.view),
-        });
+        writeOrder(id, next);
       }
-      const palletsBefore = palletsById.get(id);
-      const palletsBeforeDocument = palletsBefore ? (JSON.parse(palletsBefore.document) as PalletContentsDocument) : undefined;
-      const palletsNext = projectPalletContents(palletsBeforeDocument, event);
-      if (palletsNext && palletsNext !== palletsBeforeDocument) upsertPallets.run(id, JSON.stringify(palletsNext));
+      const palletsBefore = parsePallets(id, palletsById.get(id));
+      const palletsNext = projectPalletContents(palletsBefore, event);
+      if (palletsNext && palletsNext !== palletsBefore) writePallets(id, palletsNext);
     }
     // An empty read model's first batch starts at the log's first event, which names the log.
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
+  });
+
+  // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
+  // are left as they are: they were counted from the events, not from the damaged row.
+  const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
+    const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
+    if (order) writeOrder(id, order);
+    else deleteOrder.run(id);
+    if (pallets) writePallets(id, pallets);
+    else deletePallets.run(id);
   });
 
   // The reads of one event-loop turn share one read transaction. On its own each statement is a
@@ -235,19 +287,25 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       endRead();
       applyBatch(events);
     },
+    async repair(id, events) {
+      endRead();
+      repairOrder(id, events);
+    },
     async getById(id) {
       read();
-      return parse(byId.get(id));
+      return parse(byId.get(id), id);
     },
     async getViewJson(id) {
       read();
       const row = viewJsonById.get(id);
-      return row && { company_group: row[0], viewJson: row[1] };
+      if (!row) return undefined;
+      const [companyGroup, stream, view, checksum] = row;
+      if (!checksumMatches(checksum, [companyGroup, stream, view])) throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
+      return { company_group: companyGroup, viewJson: view };
     },
     async palletContents(id) {
       read();
-      const row = palletsById.get(id);
-      return row ? (JSON.parse(row.document) as PalletContentsDocument) : undefined;
+      return parsePallets(id, palletsById.get(id));
     },
     async findNewest(companyGroup, value) {
       read();

@@ -3,12 +3,16 @@
 // makes writes idempotent, and the compare-and-set writes against a stand-in for the five collection
 // calls they make (find by ids, findOne, countDocuments, replaceOne, insertOne), with races injected.
 import { dropDatabase, scratchDatabaseName } from '../../support/mongodb.js';
+import { checksumOf } from '../../../src/orders/read-model/document-checksum.js';
+import { connectMongo } from '../../../src/checkpoints/mongodb-checkpoint-store.js';
 import { BSON, type Collection } from 'mongodb';
 import fc from 'fast-check';
 import t from 'tap';
 import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
 import {
   ORDER_INDEXES,
+  ORDERS,
+  PALLET_CONTENTS,
   applyProjection,
   eventsByOrder,
   foldEvents,
@@ -20,6 +24,7 @@ import {
   pageOptions,
   palletContentsRow,
   type VersionedRow,
+  verified,
 } from '../../../src/orders/read-model/mongodb-order-read-model.js';
 import { searchText } from '../../../src/orders/read-model/search-text.js';
 import { projectOrderView, type OrderDocument } from '../../../src/orders/read-model/order-view-projection.js';
@@ -33,6 +38,19 @@ if (url) {
     const readModel = await openMongoOrderReadModel(url, dbName);
     return {
       readModel,
+      async damage(id, document, from, to) {
+        // The document changed behind the adapter's back, its checksum left as it was.
+        const client = await connectMongo(url);
+        try {
+          const collection = client.db(dbName).collection<{ _id: number; document: unknown }>(document === 'order' ? ORDERS : PALLET_CONTENTS);
+          const row = await collection.findOne({ _id: id });
+          const text = JSON.stringify(row?.document);
+          if (!text?.includes(from)) throw new Error(`order ${id}: no ${document} holding ${from}`);
+          await collection.updateOne({ _id: id }, { $set: { document: JSON.parse(text.replace(from, to)) } });
+        } finally {
+          await client.close();
+        }
+      },
       async cleanup() {
         await readModel.close();
         await dropDatabase(url, dbName);
@@ -69,8 +87,12 @@ t.test('order rows carry the query fields, the JSON document and its position as
   const back = BSON.deserialize(BSON.serialize(row), { useBigInt64: true });
   t.equal(back.position, 2n ** 60n + 1n);
   t.strictSame(back.document, row.document, 'the document round-trips');
+  t.strictSame(verified(back as VersionedRow, 'order'), row.document, 'and still matches its checksum');
+  const edited = BSON.deserialize(BSON.serialize({ ...row, document: { ...row.document, reference: 'PO-X' } }), { useBigInt64: true });
+  t.throws(() => verified(edited as VersionedRow, 'order'), { name: 'DamagedDocument', orderId: 7, document: 'order', streamHint: event.stream }, 'an edited document does not');
+  t.throws(() => verified({ _id: 7, document: row.document }, 'order'), { name: 'DamagedDocument' }, 'nor one without a checksum');
 
-  t.strictSame(palletContentsRow(7, { status: 'pending' }, 9n), { _id: 7, document: { status: 'pending' }, position: 9n });
+  t.strictSame(palletContentsRow(7, { status: 'pending' }, 9n), { _id: 7, document: { status: 'pending' }, position: 9n, checksum: checksumOf('{"status":"pending"}') });
   t.equal(searchText(document), row.search_text);
 });
 
@@ -108,8 +130,8 @@ t.test('the escaped search matches exactly where a substring test does, whatever
 });
 
 t.test('page options: newest first; no limit means every order', async (t) => {
-  t.strictSame(pageOptions(2, 3), { sort: { _id: -1 }, skip: 2, limit: 3, projection: { document: 1 } });
-  t.strictSame(pageOptions(0, undefined), { sort: { _id: -1 }, skip: 0, projection: { document: 1 } });
+  t.strictSame(pageOptions(2, 3), { sort: { _id: -1 }, skip: 2, limit: 3, projection: { document: 1, checksum: 1 } });
+  t.strictSame(pageOptions(0, undefined), { sort: { _id: -1 }, skip: 0, projection: { document: 1, checksum: 1 } });
 });
 
 t.test('events are grouped by the order they name, in log order', async (t) => {
@@ -208,7 +230,7 @@ function duplicateKey(field: string): Error {
 }
 
 const applyOrders = (collection: StandInCollection, events: RecordedEvent[]) =>
-  applyProjection<OrderDocument>(collection.asCollection(), eventsByOrder(events), projectOrderView, orderRow);
+  applyProjection<OrderDocument>(collection.asCollection(), eventsByOrder(events), projectOrderView, orderRow, 'order');
 
 t.test('writes: inserts new documents, replaces changed ones, and a replayed batch writes nothing', async (t) => {
   const orders = new StandInCollection(['service_ref']);

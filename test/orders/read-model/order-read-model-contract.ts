@@ -2,11 +2,14 @@
 import type { OrderReadModel } from '../../../src/orders/read-model/order-read-model.js';
 import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
 import type { OrderSubmitted } from '../../../src/orders/order-events.js';
+import { DamagedDocument } from '../../../src/orders/read-model/document-checksum.js';
 
 type TapTest = typeof import('tap').default;
 
 export interface OpenedReadModel {
   readModel: OrderReadModel;
+  /** Changes the stored document of the order as damage would, leaving its checksum as it was: `from` becomes `to` in its text. */
+  damage(id: number, document: 'order' | 'pallet contents', from: string, to: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -119,6 +122,55 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.equal((await readModel.list({ companyGroup: 'g', search: 'so-000001', offset: 0 })).count, 0, 'a search does not find the child either');
       t.equal((await readModel.getById(1))?.view.consolidated_into, 'SO-000003', 'retrieve shows it with its parent');
       t.equal((await readModel.findNewest('g', 'A'))?.view.id, 1, 'found by reference');
+    });
+
+    t.test('a document that does not match its checksum is never returned: every read and apply throw DamagedDocument naming it', async (t) => {
+      const { readModel, damage, cleanup } = await open();
+      t.teardown(cleanup);
+      const events = [submitted(1, 'g', 'A'), submitted(2, 'g', 'B')];
+      await readModel.apply(events);
+      await damage(1, 'order', '"reference":"A"', '"reference":"X"');
+      const damaged = { name: 'DamagedDocument', orderId: 1, document: 'order', streamHint: 'order:g:A' };
+      await t.rejects(readModel.getById(1), damaged);
+      await t.rejects(readModel.getViewJson(1), damaged);
+      await t.rejects(readModel.findNewest('g', 'SO-000001'), damaged);
+      await t.rejects(readModel.list({ companyGroup: 'g', offset: 0 }), damaged);
+      t.equal((await readModel.getById(2))?.view.reference, 'B', 'the other order is served');
+      const checkpoint = await readModel.checkpoint();
+      const later = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
+      await t.rejects(readModel.apply([later]), damaged, 'nothing is folded onto a damaged document');
+      t.equal(await readModel.checkpoint(), checkpoint, 'and the checkpoint stays');
+
+      await damage(2, 'pallet contents', 'pending', 'pendinG');
+      await t.rejects(readModel.palletContents(2), { name: 'DamagedDocument', orderId: 2, document: 'pallet contents', streamHint: 'order:g:B' });
+      t.equal((await readModel.getById(2))?.view.reference, 'B', 'its order document is still served');
+    });
+
+    t.test('repair replaces both documents of the order by the fold of its events up to the checkpoint', async (t) => {
+      const { readModel, damage, cleanup } = await open();
+      t.teardown(cleanup);
+      const pallets = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 34 }] }];
+      const order = [
+        submitted(1, 'g', 'A'),
+        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }, 'order:g:A'),
+      ];
+      await readModel.apply([...order, submitted(2, 'g', 'B')]);
+      const before = { order: await readModel.getById(1), view: await readModel.getViewJson(1), pallets: await readModel.palletContents(1), list: await readModel.list({ companyGroup: 'g', offset: 0 }) };
+      await damage(1, 'order', '"reference":"A"', '"reference":"X"');
+      await damage(1, 'pallet contents', '"quantity":34', '"quantity":84');
+      await t.rejects(readModel.palletContents(1), DamagedDocument);
+      const notYetApplied = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' }, 'order:g:A');
+      await readModel.repair(1, [...order, notYetApplied]);
+      t.same(await readModel.getById(1), before.order, 'the order as it was, without the event past the checkpoint');
+      t.same(await readModel.getViewJson(1), before.view);
+      t.same(await readModel.palletContents(1), before.pallets);
+      t.same(await readModel.list({ companyGroup: 'g', offset: 0 }), before.list, 'the list and its count as they were');
+      await readModel.apply([notYetApplied]);
+      t.equal((await readModel.getById(1))?.view.packing_instructions_downloaded, true, 'the later event is applied once it comes');
+
+      await readModel.repair(2, []);
+      t.equal(await readModel.getById(2), undefined, 'an order the log does not hold is removed');
+      t.equal(await readModel.palletContents(2), undefined);
     });
   });
 }

@@ -11,6 +11,16 @@ orderReadModelContract(t, 'SQLite', async () => {
   const readModel = openSqliteOrderReadModel(dataDir);
   return {
     readModel,
+    async damage(id, document, from, to) {
+      // Another connection, as an edit or a flip on disk would be: the checksum column is left as it was.
+      const db = new Database(join(dataDir, 'read-models.db'));
+      const [table, column] = document === 'order' ? ['orders', 'view'] : ['pallet_contents', 'document'];
+      const changed = db.prepare(`UPDATE ${table} SET ${column} = replace(${column}, ?, ?) WHERE id = ? AND instr(${column}, ?) > 0`).run(from, to, id, from).changes;
+      db.close();
+      if (changed !== 1) throw new Error(`order ${id}: no ${document} holding ${from}`);
+      // The read model's reads of this turn share a snapshot from before the change (see the last test): the next turn sees it.
+      await setImmediate();
+    },
     async cleanup() {
       await readModel.close();
       removeDataDir(dataDir);

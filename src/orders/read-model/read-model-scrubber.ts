@@ -1,0 +1,141 @@
+// The scrubber: a background walk over the read model, at a bounded rate, comparing each order's
+// documents with those folded from the log. A checksum finds bytes that rotted; it cannot find an
+// edit that recomputed it (a row "fixed" by hand, a restore from the wrong backup): only the log can.
+// Each pass reads the whole log from its beginning, so rot in the log is found before anyone needs
+// the event, and ends with the orders the read model holds that the log did not name.
+import { isDeepStrictEqual } from 'node:util';
+import type { EventStore } from '../../eventstore/event-store.js';
+import { isOrderEvent } from '../read-order-stream.js';
+import { foldOrderDocuments } from './fold-order-documents.js';
+import type { OrderReadModel } from './order-read-model.js';
+import { eventsOfOrder } from './self-repairing-read-model.js';
+
+export interface ScrubberOptions {
+  store: EventStore;
+  /** The self-repairing read model: a document failing its checksum is repaired (and counted) as it is read. */
+  readModel: OrderReadModel;
+  /** Orders compared per second at most. */
+  ordersPerSecond: number;
+  /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
+  repaired(orderId: number, documents: readonly ('order' | 'pallet contents')[]): void;
+  log(message: string, error?: unknown): void;
+}
+
+export interface ScrubProgress {
+  /** Orders compared in the pass under way. */
+  checked: number;
+  /** Passes over the whole read model finished since the start. */
+  passes: number;
+  lastFullPassAt: Date | undefined;
+  /** The last order found differing from the log, else the outcome of the last pass (or of the pass stopped by a failure). */
+  lastFinding: string;
+}
+
+export interface Scrubber {
+  progress(): ScrubProgress;
+  stop(): Promise<void>;
+}
+
+const LOG_PAGE = 1000;
+// The projector moving between the read of a document and that of its events: compared again, a few times.
+const ATTEMPTS = 3;
+const AFTER_FAILURE_MS = 5000;
+// Between passes at least this: a read model with few orders or none must not be compared in a loop.
+const BETWEEN_PASSES_MS = 1000;
+
+export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
+  const { store, readModel } = options;
+  const intervalMs = 1000 / options.ordersPerSecond;
+  const progress: ScrubProgress = { checked: 0, passes: 0, lastFullPassAt: undefined, lastFinding: 'no pass finished yet' };
+  let lastDifference: string | undefined;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+
+  /** Compares the order once; false when the read model moved meanwhile and it must be compared again. */
+  const compare = async (id: number, streamHint: string | undefined): Promise<boolean> => {
+    const checkpoint = await readModel.checkpoint();
+    const [order, pallets] = await Promise.all([readModel.getById(id), readModel.palletContents(id)]);
+    // An id the log did not name in this pass, with nothing stored: a hole in the ids, or an order the
+    // projector has yet to reach. Not searched for in the whole log: that would cost a log read per hole.
+    if (streamHint === undefined && !order && !pallets) return true;
+    const events = await eventsOfOrder(store, id, streamHint ?? order?.stream);
+    if ((await readModel.checkpoint()) !== checkpoint) return false;
+    const truth = foldOrderDocuments(id, events, checkpoint ?? -1n);
+    const differing: ('order' | 'pallet contents')[] = [];
+    // As stored: JSON, without the undefined members a fold may hold.
+    if (!isDeepStrictEqual(asStored(order), asStored(truth.order))) differing.push('order');
+    if (!isDeepStrictEqual(asStored(pallets), asStored(truth.pallets))) differing.push('pallet contents');
+    if (differing.length === 0) return true;
+    await readModel.repair(id, events);
+    lastDifference = `${new Date().toISOString()}: order ${id}: its ${differing.join(' and ')} differed from the log; repaired`;
+    progress.lastFinding = lastDifference;
+    options.repaired(id, differing);
+    return true;
+  };
+
+  const scrub = async (id: number, streamHint: string | undefined) => {
+    await pause(intervalMs);
+    if (stopped) return;
+    for (let attempt = 1; attempt <= ATTEMPTS && !(await compare(id, streamHint)); attempt++);
+    progress.checked++;
+  };
+
+  const pass = async () => {
+    progress.checked = 0;
+    const seen = new Set<number>();
+    for (let after: bigint | undefined; !stopped; ) {
+      const page = await store.readAll(after, LOG_PAGE);
+      const last = page[page.length - 1];
+      if (!last) break;
+      after = last.position;
+      // The embedded log answers without leaving the turn: requests go first between pages.
+      await pause(0);
+      for (const event of page) {
+        if (stopped || !isOrderEvent(event, 'OrderSubmitted') || seen.has(event.data.order_id)) continue;
+        seen.add(event.data.order_id);
+        await scrub(event.data.order_id, event.stream);
+      }
+    }
+    // Ids the log did not name in this pass: holes, orders submitted since, or rows the log cannot explain.
+    const highest = await readModel.highestOrderId();
+    for (let id = 1; id <= highest && !stopped; id++) if (!seen.has(id)) await scrub(id, undefined);
+    if (stopped) return;
+    progress.passes++;
+    progress.lastFullPassAt = new Date();
+    progress.lastFinding = lastDifference ?? `${progress.lastFullPassAt.toISOString()}: pass ${progress.passes} over ${progress.checked} orders found no difference`;
+  };
+
+  const running = (async () => {
+    while (!stopped) {
+      try {
+        await pass();
+        await pause(Math.max(BETWEEN_PASSES_MS, intervalMs));
+      } catch (error) {
+        progress.lastFinding = `${new Date().toISOString()}: the pass stopped: ${(error as Error).message}`;
+        options.log('read-model scrubber: the pass stopped; starting again', error);
+        await pause(AFTER_FAILURE_MS);
+      }
+    }
+  })();
+
+  return {
+    progress: () => ({ ...progress }),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake?.();
+      await running;
+    },
+  };
+}
+
+function asStored(document: unknown): unknown {
+  return document === undefined ? undefined : JSON.parse(JSON.stringify(document));
+}
