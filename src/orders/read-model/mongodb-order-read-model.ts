@@ -315,7 +315,16 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     },
     async palletContents(id) {
       const row = await pallets.findOne({ _id: id }, documentOnly);
-      return row ? verified<PalletContentsDocument>(row, 'pallet contents') : undefined;
+      if (!row) return undefined;
+      try {
+        return verified<PalletContentsDocument>(row, 'pallet contents');
+      } catch (error) {
+        if (!(error instanceof DamagedDocument)) throw error;
+        // The repair reads the order's stream from the log: name it, from the order's document (a hint
+        // only, checked by the repair against the log), as the SQLite adapter does from its row.
+        const stream = ((await orders.findOne({ _id: id }, documentOnly))?.document as { stream?: unknown } | undefined)?.stream;
+        throw new DamagedDocument(id, 'pallet contents', typeof stream === 'string' ? stream : undefined);
+      }
     },
     async findNewest(companyGroup, value) {
       // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
