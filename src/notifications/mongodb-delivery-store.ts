@@ -25,6 +25,7 @@ import type {
   AttemptOutcome, DeliveryStore, EmailResult, JournalEvent, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
 } from './delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from './delivery-store.js';
+import { DUPLICATE_KEY, firstToMark, takeLease, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
 
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
@@ -71,18 +72,7 @@ interface DeliveryDoc {
   attempt_log: AttemptDoc[];
 }
 
-interface ClaimDoc {
-  _id: string;
-  holder: string;
-  lease_until: number;
-  /** Taken over this many times: each takeover is decided by the marker of its generation. */
-  generation?: number;
-}
-
-interface MarkerDoc {
-  _id: string;
-  at: number;
-}
+type ClaimDoc = LeaseDoc;
 
 interface EmailDoc {
   _id: string;
@@ -115,7 +105,6 @@ interface CounterDoc {
   seq: number;
 }
 
-const DUPLICATE_KEY = 11000;
 const CHUNK = 1000;
 
 export async function openMongoDeliveryStore(url: string, dbName?: string): Promise<DeliveryStore> {
@@ -180,45 +169,8 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     }
   };
 
-  /** Inserts a marker: true for the one caller that inserts it first, false for every other (E11000). */
-  const firstToMark = async (id: string, now: number): Promise<boolean> => {
-    try {
-      await markers.insertOne({ _id: id, at: now });
-      return true;
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-      throw error;
-    }
-  };
-
-  /**
-   * Taken when free (the insert of its document decides), still this holder's (a renewal), or expired:
-   * then the claim moves to the next generation and the marker of that generation decides among the
-   * replicas that found it expired at the same moment.
-   */
-  const claim = async (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> => {
-    const current = await collection.findOne({ _id: id });
-    if (!current) {
-      try {
-        await collection.insertOne({ _id: id, holder, lease_until: leaseUntil, generation: 0 });
-        return true;
-      } catch (error) {
-        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-        throw error;
-      }
-    }
-    const generation = Number(current.generation ?? 0);
-    if (current.lease_until > now) {
-      if (current.holder !== holder) return false;
-      const renewed = await collection.updateOne({ _id: id, holder, generation: current.generation }, { $set: { lease_until: leaseUntil } });
-      return renewed.matchedCount === 1;
-    }
-    const moved = await collection.updateOne(
-      { _id: id, lease_until: current.lease_until, holder: current.holder },
-      { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },
-    );
-    return moved.matchedCount === 1 && (await firstToMark(`${collection.collectionName}:${id}#${generation + 1}`, now));
-  };
+  const claim = (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> =>
+    takeLease(collection, markers, id, holder, now, leaseUntil);
 
   const insertDeliveries = async (
     rows: readonly { envelopeId: string; eventPosition: bigint; companyGroup: string; url: string; body: string; state?: WebhookDeliveryState; attempts?: number; lastStatus?: number | null; lastError?: string | null }[],
@@ -271,7 +223,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
         );
         if (!due) return undefined;
         // Every replica that took this delivery at this due time tries the same marker; one inserts it.
-        if (await firstToMark(`${due._id}@${due.next_attempt_at}`, now)) return toDelivery({ ...due, next_attempt_at: leaseUntil, updated_at: now });
+        if (await firstToMark(markers, `${due._id}@${due.next_attempt_at}`, now)) return toDelivery({ ...due, next_attempt_at: leaseUntil, updated_at: now });
       }
       return undefined;
     },
