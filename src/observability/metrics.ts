@@ -1,11 +1,13 @@
 // Prometheus metrics (prom-client), one registry per service instance so that tests can run
 // several services in one process.
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   plannerDuration: Histogram<'outcome'>;
+  /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
+  plannerRuns: Counter<'outcome'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
 }
@@ -28,6 +30,12 @@ export function createMetrics(): Metrics {
       help: 'Time from picking up a submitted order to storing its plan',
       labelNames: ['outcome'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+    plannerRuns: new Counter({
+      name: 'orders_planner_runs_total',
+      help: 'Planner runs on this replica by what became of the result: stored, failed (OrderPlanningFailed stored), discarded (another replica had stored one)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     gauge(name, help, read) {
