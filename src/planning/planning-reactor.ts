@@ -48,7 +48,7 @@ export interface PlanningReactorOptions {
 }
 
 export interface PlanningReactor {
-  /** Orders read from the log and not yet planned, and the company groups they belong to. */
+  /** Orders read from the log and not yet planned (here or, as far as this replica knows, by another), and the company groups waiting here. */
   backlog(): { orders: number; groups: number };
   stop(): Promise<void>;
 }
@@ -201,7 +201,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
 
   return {
-    backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
+    backlog: () => ({ orders: waiting.length + planning + lookAgain.size, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
       stopped.abort();
