@@ -124,7 +124,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         // by half a lease from now its holder has stored the result, or renewed, or died and let it run out
         const timer = setTimeout(() => {
           lookAgain.delete(timer);
-          waiting.push(next.group, next);
+          // before its group's later orders: it would otherwise wait behind the whole group's backlog
+          waiting.pushFront(next.group, next);
           wakeWorkers();
         }, claims.leaseMs / 2);
         lookAgain.add(timer);

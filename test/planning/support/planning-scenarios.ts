@@ -5,6 +5,7 @@
 // every replica planning every order made 180. Then a replica is killed while it holds claims: the
 // others take its orders over once its leases run out, each exactly once.
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import type { TapTest } from '../../eventstore/event-store-contract.js';
 import { until } from '../../e2e/service-process.js';
 import { tempDataDir } from '../../notifications/support/temp-dir.js';
@@ -17,8 +18,10 @@ const LEASE_MS = 2000;
 
 // Many distinct carton sizes keep the loader searching up to its time limit: plans that take long
 // enough for a replica to be killed while it holds one.
-function slowOrder(n: number): Record<string, unknown> {
-  const loose_boxes = Array.from({ length: 120 }, (_, i) => ({
+// Fewer sizes on MongoDB: each replica projects every order into the read model, and FerretDB falls
+// far behind on 120 sizes (docs/scaling.md); 40 still keep a plan running for a few hundred ms.
+function slowOrder(n: number, sizes: number): Record<string, unknown> {
+  const loose_boxes = Array.from({ length: sizes }, (_, i) => ({
     name: `Carton ${i}`, length: 20 + (i % 37), width: 15 + ((i * 7) % 29), height: 10 + ((i * 3) % 23), weight: 2 + (i % 9), count: 6,
   }));
   return acmeOrder({ reference: `SLOW-${n}`, order_items: undefined, loose_boxes, order_containers: [{ code: '40ft' }, { code: '20ft' }] });
@@ -62,7 +65,7 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   // submit waits for the slower read model, and planning would otherwise finish with the submits.
   const startedAt = Date.now();
   const [victim, ...others] = replicas as [typeof replicas[0], ...typeof replicas];
-  const submitting = submitRoundRobin(others, Array.from({ length: ORDERS }, (_, n) => slowOrder(n)));
+  const submitting = submitRoundRobin(others, Array.from({ length: ORDERS }, (_, n) => slowOrder(n, mongodb ? 40 : 120)));
   submitting.catch(() => undefined);
   let held: string[] = [];
   let victimRuns = 0;
@@ -72,20 +75,30 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
     held = await claimsHeldBy(victim.child.pid!, options);
     return held.length > 0 && victimRuns > 0;
   }, 60_000);
+  const exited = once(victim.child, 'exit');
   victim.child.kill('SIGKILL');
   const killedAt = Date.now();
-  t.comment(`killed the first replica ${Date.now() - startedAt} ms after the replicas started`);
-  await submitting;
-  t.comment(`all ${ORDERS} orders submitted ${Date.now() - startedAt} ms after the replicas started`);
-  t.comment(`killed the first replica holding ${held.length} claim(s) after ${victimRuns} run(s): ${held.join(', ')}`);
-
+  await exited;
   const resultsOf = async (streams: readonly string[]) => {
     const all = await resultsPerOrder(options.dataDir);
     return streams.map((stream) => all.get(stream) ?? 0);
   };
-  await until('the killed replica\'s orders planned by the others', async () => (await resultsOf(held)).every((n) => n > 0), 60_000);
-  const takeover = Date.now() - killedAt;
-  t.comment(`takeover: the killed replica's ${held.length} order(s) were planned ${takeover} ms after the SIGKILL (lease ${LEASE_MS} ms)`);
+  // What it held when it died: a dead process releases nothing, so its unexpired claims are still there
+  // (the poll above may have seen one it finished and let go of just before the kill). Of those, the
+  // orders without a result are the ones to take over.
+  held = await claimsHeldBy(victim.child.pid!, options);
+  const planned = await resultsOf(held);
+  const open = held.filter((_, i) => planned[i] === 0);
+  t.ok(open.length > 0, `it died holding ${open.length} order(s) without a result`);
+  // watched from the kill on, while the submits go on
+  const takenOver = until('the killed replica\'s orders planned by the others', async () => (await resultsOf(open)).every((n) => n > 0), 120_000).then(() => Date.now() - killedAt);
+  takenOver.catch(() => undefined);
+  t.comment(`killed the first replica ${killedAt - startedAt} ms after the replicas started`);
+  await submitting;
+  t.comment(`all ${ORDERS} orders submitted ${Date.now() - startedAt} ms after the replicas started`);
+  t.comment(`killed the first replica holding ${held.length} claim(s) after ${victimRuns} run(s): ${held.join(', ')}`);
+  const takeover = await takenOver;
+  t.comment(`takeover: the killed replica's ${open.length} order(s) were planned ${takeover} ms after the SIGKILL (lease ${LEASE_MS} ms)`);
   t.ok(takeover >= LEASE_MS - 500, 'not before its lease ran out');
 
   await until(`a result for each of the ${ORDERS} orders`, async () => [...(await resultsPerOrder(options.dataDir)).values()].filter((n) => n > 0).length === ORDERS, 180_000);
