@@ -38,10 +38,11 @@ export async function startReplicas(count: number, options: ReplicaOptions): Pro
   return replicas;
 }
 
-/** Submits the orders round-robin to the replicas, a few at a time; answers their order ids. */
-export async function submitRoundRobin(replicas: readonly ServiceProcess[], orders: readonly Record<string, unknown>[], atOnce = 6, key = ACME_KEY): Promise<number[]> {
+/** Submits the orders round-robin to the replicas, a few at a time; answers their order ids (and fills `sentAt` with each request's start). */
+export async function submitRoundRobin(replicas: readonly ServiceProcess[], orders: readonly Record<string, unknown>[], atOnce = 6, key = ACME_KEY, sentAt: number[] = []): Promise<number[]> {
   const ids: number[] = [];
   const submit = async (i: number) => {
+    sentAt[i] = performance.now();
     const response = await replicas[i % replicas.length]!.request('POST', '/api/v1/orders/submit-order/', { key, body: orders[i] });
     // 503 with an order id: stored in the log, only not yet in the read model (which trails the log on a
     // busy FerretDB); planning follows the log, so for these tests the order is submitted
