@@ -9,6 +9,9 @@ import { MongoClient } from 'mongodb';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openMongoCheckpointStore } from './checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
+import type { ClaimStore } from './checkpoints/claim-store.js';
+import { openMongoClaimStore } from './checkpoints/mongodb-claim-store.js';
+import { openSqliteClaimStore } from './checkpoints/sqlite-claim-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
@@ -92,6 +95,11 @@ export async function openScratchOrderReadModel(settings: BackendSettings): Prom
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
   return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
+}
+
+/** Where replicas claim the planning of an order or a consolidation window: shared as the checkpoints are. */
+export function openClaimStore(settings: BackendSettings): Promise<ClaimStore> {
+  return settings.mongodbUrl ? openMongoClaimStore(settings.mongodbUrl) : Promise.resolve(openSqliteClaimStore(settings.dataDir));
 }
 
 export function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {

@@ -14,6 +14,8 @@ export interface Config {
   seedFile: string | undefined;
   adminKey: string | undefined;
   plannerThreads: number;
+  /** How long a replica's claim on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
+  planningLeaseMs: number;
   plannerTimeLimitMs: number;
   /** Where people reach the service (viewer links); undefined: the address it listens on. */
   publicUrl?: string | undefined;
@@ -52,6 +54,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
     plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
+    planningLeaseMs: integer(env, 'ORDERS_PLANNING_LEASE_MS', 10_000, 500, 3_600_000),
     publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
     shareSecret: env.ORDERS_SHARE_SECRET || undefined,
     shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
+import { openCheckpointStore, openClaimStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
 import { checkStorageAtStart } from './check-storage.js';
 import { DamagedStorage, damageIn } from './storage/damaged-storage.js';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
+import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
@@ -119,17 +120,21 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
   const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs });
+  const claimStore = await openClaimStore(config);
+  const claims = planningClaims(claimStore, { holder: holderId(), leaseMs: config.planningLeaseMs, log });
   const reactor = await startPlanningReactor({
     store,
     checkpoints,
+    claims,
     planner,
     concurrency: config.plannerThreads,
     log,
     onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
+    onRun: (outcome) => metrics.plannerRuns.inc({ outcome }),
   });
 
   const allocateOrderId = orderIdAllocator(store);
-  const consolidation = await startConsolidationReactor({ store, checkpoints, planner, allocateOrderId, log });
+  const consolidation = await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log });
 
   // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
   // known once it listens; nothing asks for a link before then.
@@ -156,6 +161,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
 
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
+  metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
   metrics.gauge('orders_planning_groups_waiting', 'Company groups with orders waiting for the planner (served in turn)', () => reactor.backlog().groups);
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
@@ -214,6 +220,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       await Promise.all([reactor.stop(), consolidation.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
       await scrubber?.stop();
+      await claimStore.close();
       await projector.stop();
       await masterDataService.stop();
       await store.close();

@@ -6,6 +6,9 @@
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
 // open windows and their timers, and a window whose time ran out meanwhile closes at once.
+// Every replica follows the windows; the planning of a closed window (and of an order left out of
+// one) is done by the replica that claims it (src/planning/planning-claims.ts); the others retry
+// until its ConsolidationPlanned is in the log, or its holder died and the claim ran out.
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog, type Log } from '../eventstore/follow-log.js';
@@ -22,6 +25,7 @@ import { compactPlan, expandPlan } from '../plan-contract/plan-storage.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
 import { CompletionMark } from '../planning/completion-mark.js';
+import type { PlanningClaims } from '../planning/planning-claims.js';
 import { containerSpec } from '../planner/containers.js';
 import { plannerInput, togetherInput } from '../planning/planner-input.js';
 import {
@@ -46,6 +50,7 @@ export interface ConsolidationReactorOptions {
   store: EventStore;
   checkpoints: CheckpointStore;
   planner: ConsolidationPlanner;
+  claims: PlanningClaims;
   allocateOrderId: () => Promise<AllocatedOrderId>;
   log: Log;
   /** Epoch ms; tests move it. */
@@ -262,7 +267,23 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     return submitted;
   }
 
+  /** Runs a planning step while holding `key`; while another replica holds it, fails, to be retried. */
+  async function claimed(key: string, step: () => Promise<void>): Promise<void> {
+    const held = await options.claims.whileHeld(key, step);
+    if (!held.held) throw new Error(`${key} is being planned by another replica; looking again later`);
+  }
+
   async function planWindow(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
+    // planned by another replica meanwhile: its ConsolidationPlanned brings the write-out
+    if (w.status === 'planned') return;
+    await claimed(w.id, async () => {
+      const history = await store.readStream(w.id);
+      const state = history.reduce((s, e) => evolveConsolidation(s, e as unknown as ConsolidationEvent), initialConsolidationState());
+      if (state.status !== 'planned') await planWindowHeld(w, closed);
+    });
+  }
+
+  async function planWindowHeld(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
     const orders = await Promise.all(closed.orders.map((o) => submittedOf(o.stream)));
     const planned_at = utcTimestamp();
     let data: ConsolidationPlanned['data'];
@@ -321,9 +342,14 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   }
 
   async function planAlone(stream: string, position: bigint): Promise<void> {
-    const submitted = await submittedOf(stream);
-    const plan = await planner.plan(plannerInput(submitted), submitted.company_group);
-    await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
+    await claimed(stream, async () => {
+      const history = await readOrderStream(store, stream);
+      const submitted = submittedIn(history);
+      if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
+      if (orderStateOf(history).status !== 'submitted') return; // planned by another replica
+      const plan = await planner.plan(plannerInput(submitted), submitted.company_group);
+      await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
+    });
     finish(position);
     positionsOf.delete(stream);
   }

@@ -27,6 +27,7 @@ import type {
   AttemptOutcome, DeliveryStore, EmailResult, JournalEvent, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
 } from './delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from './delivery-store.js';
+import { DUPLICATE_KEY, firstToMark, takeLease, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
 
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
@@ -73,18 +74,7 @@ interface DeliveryDoc {
   attempt_log: AttemptDoc[];
 }
 
-interface ClaimDoc {
-  _id: string;
-  holder: string;
-  lease_until: number;
-  /** Taken over this many times: each takeover is decided by the marker of its generation. */
-  generation?: number;
-}
-
-interface MarkerDoc {
-  _id: string;
-  at: number;
-}
+type ClaimDoc = LeaseDoc;
 
 interface EmailDoc {
   _id: string;
@@ -117,7 +107,6 @@ interface CounterDoc {
   seq: number;
 }
 
-const DUPLICATE_KEY = 11000;
 const CHUNK = 1000;
 
 export async function openMongoDeliveryStore(url: string, dbName?: string): Promise<DeliveryStore> {
@@ -190,48 +179,8 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     }
   };
 
-  /** Inserts a marker: true for the one caller that inserts it first, false for every other (E11000). */
-  const firstToMark = async (id: string, now: number): Promise<boolean> => {
-    try {
-      await markers.insertOne({ _id: id, at: now });
-      return true;
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-      throw error;
-    }
-  };
-
-  /**
-   * Taken when free (the insert of its document decides), still this holder's (a renewal), or expired:
-   * then the claim moves to the next generation and the marker of that generation decides among the
-   * replicas that found it expired at the same moment.
-   */
-  const claim = async (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> => {
-    const current = await collection.findOne({ _id: id });
-    if (!current) {
-      try {
-        await collection.insertOne({ _id: id, holder, lease_until: leaseUntil, generation: 0 });
-        return true;
-      } catch (error) {
-        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-        throw error;
-      }
-    }
-    const generation = Number(current.generation ?? 0);
-    if (current.lease_until > now) {
-      if (current.holder !== holder) return false;
-      const renewed = await collection.updateOne({ _id: id, holder, generation: current.generation }, { $set: { lease_until: leaseUntil } });
-      return renewed.matchedCount === 1;
-    }
-    // The marker first, then the write: only the replica that won the generation writes the claim, so
-    // no loser's write can land on top of it (FerretDB 1.x writes whole documents, and loses updates).
-    if (!(await firstToMark(`${collection.collectionName}:${id}#${generation + 1}`, now))) return false;
-    const moved = await collection.updateOne(
-      { _id: id, generation: current.generation ?? { $exists: false } },
-      { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },
-    );
-    return moved.matchedCount === 1;
-  };
+  const claim = (collection: Collection<ClaimDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> =>
+    takeLease(collection, markers, id, holder, now, leaseUntil);
 
   const insertDeliveries = async (
     rows: readonly { envelopeId: string; eventPosition: bigint; companyGroup: string; url: string; body: string; state?: WebhookDeliveryState; attempts?: number; lastStatus?: number | null; lastError?: string | null }[],
@@ -280,7 +229,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
         .find({ state: 'pending', next_attempt_at: { $lte: now } }, { sort: { next_attempt_at: 1, _id: 1 }, limit: 8 })
         .toArray();
       for (const due of candidates) {
-        if (!(await firstToMark(`${due._id}@${due.next_attempt_at}`, now))) continue;
+        if (!(await firstToMark(markers, `${due._id}@${due.next_attempt_at}`, now))) continue;
         const taken = await deliveries.updateOne(
           { _id: due._id, state: 'pending', next_attempt_at: due.next_attempt_at },
           { $set: { next_attempt_at: leaseUntil, updated_at: now } },
@@ -372,7 +321,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
           if ((await journal.updateOne(asFound, { $set: { lease_until: leaseUntil } })).matchedCount === 1) taken.push(entry);
           continue;
         }
-        if (!(await firstToMark(`journal:${entry._id.toHexString()}#${generation + 1}`, now))) continue;
+        if (!(await firstToMark(markers, `journal:${entry._id.toHexString()}#${generation + 1}`, now))) continue;
         const moved = await journal.updateOne({ _id: entry._id, generation: entry.generation ?? { $exists: false } }, { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } });
         if (moved.matchedCount === 1) taken.push(entry);
       }

@@ -8,6 +8,8 @@ export interface Metrics {
   plannerDuration: Histogram<'outcome'>;
   /** Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again from the log. */
   readModelRepairs: Counter<'document'>;
+  /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
+  plannerRuns: Counter<'outcome'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
 }
@@ -36,6 +38,12 @@ export function createMetrics(): Metrics {
       name: 'orders_read_model_repairs_total',
       help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents)',
       labelNames: ['document'],
+      registers: [registry],
+    }),
+    plannerRuns: new Counter({
+      name: 'orders_planner_runs_total',
+      help: 'Planner runs on this replica by what became of the result: stored, failed (OrderPlanningFailed stored), discarded (another replica had stored one)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     gauge(name, help, read) {

@@ -1,6 +1,8 @@
 // Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
-// appends OrderPlanned or OrderPlanningFailed to the order's stream. The checkpoint saves work on
-// restart; what makes "once" hold after a crash is the order's decider: an order whose stream
+// appends OrderPlanned or OrderPlanningFailed to the order's stream. Every replica follows the whole
+// log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
+// looked at again later, and taken over if that replica died. The checkpoint saves work on restart;
+// what makes "once" hold after a crash or a lost claim is the order's decider: an order whose stream
 // already holds a result is skipped, and a second result records nothing.
 import { AppendTooLarge, type EventStore, type RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
@@ -19,6 +21,7 @@ import { compactPlan } from '../plan-contract/plan-storage.js';
 import { FairQueue } from '../workers/fair-queue.js';
 import { CompletionMark } from './completion-mark.js';
 import { consolidates } from '../orders/consolidation-rule.js';
+import type { PlanningClaims } from './planning-claims.js';
 
 const CONSUMER = 'planning';
 
@@ -27,19 +30,25 @@ export interface OrderPlanner {
   plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
 }
 
+/** What became of one planner run: `discarded` when another replica had stored the order's result first. */
+export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded';
+
 export interface PlanningReactorOptions {
   store: EventStore;
   checkpoints: CheckpointStore;
+  claims: PlanningClaims;
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;
   log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   /** Called after each order's result is stored (metrics, tests). */
   onPlanned?: (event: OrderPlanned | OrderPlanningFailed, ms: number) => void;
+  /** Called after each planner run, whatever became of its result. */
+  onRun?: (outcome: PlannerRunOutcome) => void;
 }
 
 export interface PlanningReactor {
-  /** Orders read from the log and not yet planned, and the company groups they belong to. */
+  /** Orders read from the log and not yet planned (here or, as far as this replica knows, by another), and the company groups waiting here. */
   backlog(): { orders: number; groups: number };
   stop(): Promise<void>;
 }
@@ -55,10 +64,11 @@ export const MAX_WAITING_ORDERS = 20_000;
 interface Waiting {
   position: bigint;
   stream: string;
+  group: string;
 }
 
 export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
-  const { store, checkpoints, log } = options;
+  const { store, checkpoints, claims, log } = options;
   let stopping = false;
   // Fair across company groups: one line per group, served in turn (fair-queue.ts). The checkpoint
   // is the last position below which every order has its result, so a crash redoes only orders
@@ -72,6 +82,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   let wakeReader: (() => void) | undefined;
   let saving: Promise<void> = Promise.resolve();
   const stopped = new AbortController();
+  // orders another replica holds, to be looked at again
+  const lookAgain = new Set<NodeJS.Timeout>();
 
   const follower = await followLog({
     store,
@@ -86,7 +98,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         while (waiting.length + planning >= MAX_WAITING_ORDERS && !stopping) await new Promise<void>((resolve) => { wakeReader = resolve; });
         if (stopping) return;
         const { company_group } = event.data;
-        waiting.push(company_group, { position: event.position, stream: event.stream });
+        waiting.push(company_group, { position: event.position, stream: event.stream, group: company_group });
         marks.take(event.position);
         lastTaken = event.position;
       }
@@ -106,7 +118,19 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       const planned = await planWithRetry(next);
       planning -= 1;
       wakeReader?.();
-      if (!planned) return; // stopping: the order is planned again on the next start
+      if (planned === undefined) return; // stopping: the order is planned again on the next start
+      if (planned === 'held elsewhere') {
+        if (stopping) return;
+        // by half a lease from now its holder has stored the result, or renewed, or died and let it run out
+        const timer = setTimeout(() => {
+          lookAgain.delete(timer);
+          // before its group's later orders: it would otherwise wait behind the whole group's backlog
+          waiting.pushFront(next.group, next);
+          wakeWorkers();
+        }, claims.leaseMs / 2);
+        lookAgain.add(timer);
+        continue;
+      }
       const mark = marks.finish(next.position);
       if (mark !== undefined) {
         // a checkpoint that fails to save costs only a re-read of orders that have their result
@@ -116,8 +140,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     }
   }
 
-  /** False when stopping cut it short. */
-  async function planWithRetry(order: Waiting): Promise<boolean> {
+  /** Undefined when stopping cut it short. */
+  async function planWithRetry(order: Waiting): Promise<'done' | 'held elsewhere' | undefined> {
     const planned = await retryWithBackoff(() => planOnce(order), {
       firstDelayMs: 1000,
       signal: stopped.signal,
@@ -125,15 +149,25 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         log(`planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
       },
     });
-    return planned !== undefined;
+    return planned?.value;
   }
 
-  async function planOnce(order: Waiting): Promise<void> {
+  async function planOnce(order: Waiting): Promise<'done' | 'held elsewhere'> {
+    // Without a claim first: an order already planned (looked at again, or a replay) costs one read.
+    const before = await readOrderStream(store, order.stream);
+    const submitted = submittedIn(before);
+    if (!submitted || !awaitsPlan(orderStateOf(before))) return 'done';
+    // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
+    if (consolidates(submitted)) return 'done';
+    const held = await claims.whileHeld(order.stream, () => planHeld(order));
+    return held.held ? 'done' : 'held elsewhere';
+  }
+
+  /** Plans the order, claimed: read again, as the holder before may have stored its result and let go. */
+  async function planHeld(order: Waiting): Promise<void> {
     const history = await readOrderStream(store, order.stream);
     const submitted = submittedIn(history);
     if (!submitted || !awaitsPlan(orderStateOf(history))) return;
-    // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
-    if (consolidates(submitted)) return;
     const started = performance.now();
     let result: RecordPlanResult['data'];
     try {
@@ -157,6 +191,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     }
     if (!recorded.ok) throw new Error(`planning ${order.stream}: ${JSON.stringify(recorded.errors)}`);
     const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
+    options.onRun?.(!outcome ? 'discarded' : outcome.type === 'OrderPlanned' ? 'stored' : 'failed');
     if (!outcome) return;
     const ms = Math.round(performance.now() - started);
     if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
@@ -167,16 +202,19 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
 
   return {
-    backlog: () => ({ orders: waiting.length + planning, groups: waiting.depths().size }),
+    backlog: () => ({ orders: waiting.length + planning + lookAgain.size, groups: waiting.depths().size }),
     async stop() {
       stopping = true;
       stopped.abort();
+      for (const timer of lookAgain) clearTimeout(timer);
       wakeReader?.();
       await follower.stop();
       // idle workers wake and see `stopping`; a worker that is planning finishes its order first
       wakeWorkers();
       await Promise.all(workers);
       await saving;
+      // after the workers: a plan in progress let go of its own claim when it ended
+      await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },
   };
 }

@@ -22,6 +22,15 @@ export class FairQueue<T> {
     this.count += 1;
   }
 
+  /** Puts an item back at the head of its group's line: one taken earlier and not done (another replica held it). */
+  pushFront(group: string, item: T): void {
+    const line = this.lines.get(group);
+    if (!line) this.lines.set(group, { items: [item], head: 0 });
+    else if (line.head > 0) line.items[--line.head] = item;
+    else line.items.unshift(item);
+    this.count += 1;
+  }
+
   shift(): T | undefined {
     let turn: string | undefined;
     let oldest = Infinity;

@@ -17,7 +17,8 @@ const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 function startChild(dataDir: string): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent' }),
+    // The restarted process is a new claim holder: the killed one's claim on the window runs out in a second.
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ORDERS_PLANNING_LEASE_MS: '1000' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = new Promise<string>((resolve, reject) => {

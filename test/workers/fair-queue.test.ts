@@ -72,3 +72,15 @@ t.test('the mark holds its place across many positions', async (t) => {
   for (let p = 5001n; p <= 5003n; p++) marks.take(p);
   t.equal(marks.finish(5001n), 5001n, 'and goes on after a trim');
 });
+
+t.test('an item put back goes before the rest of its group, and keeps the groups in turn', async (t) => {
+  const queue = new FairQueue<string>();
+  for (const item of ['a1', 'a2', 'a3']) queue.push('a', item);
+  queue.push('b', 'b1');
+  t.equal(queue.shift(), 'a1');
+  queue.pushFront('a', 'a1');
+  t.equal(queue.length, 4);
+  t.strictSame(drain(queue), ['b1', 'a1', 'a2', 'a3'], "b's turn first (a was served last), then a1 before a's later items");
+  queue.pushFront('c', 'c1');
+  t.strictSame(drain(queue), ['c1'], 'a group with no line gets one');
+});

@@ -1,0 +1,58 @@
+// How a replica takes its share of the planning: before it plans an order (or a consolidation window)
+// it claims the key in the shared claim store, renews the lease while the planner runs, and lets go
+// when the result is stored. Another replica that finds the key held leaves it and looks again later:
+// by then the result is there, or the holder died and its lease ran out, and the order is taken over.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { ClaimStore } from '../checkpoints/claim-store.js';
+import type { Log } from '../eventstore/follow-log.js';
+
+export interface PlanningClaims {
+  /** How long a claim lasts unless renewed; a replica that finds a key held looks again after half of it. */
+  readonly leaseMs: number;
+  /** Runs `work` while holding `key`; `{ held: false }`, without running it, while another replica holds it. */
+  whileHeld<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
+  /** Keys this replica holds now (the `orders_planning_claims_held` gauge). */
+  held(): number;
+  /** Lets go of every claim at once (a clean stop). */
+  releaseAll(): Promise<void>;
+}
+
+/** One holder id per running process: a restarted process does not renew its predecessor's claims. */
+export function holderId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export function planningClaims(store: ClaimStore, options: { holder: string; leaseMs: number; log: Log; now?: () => number }): PlanningClaims {
+  const { holder, leaseMs, log } = options;
+  const now = options.now ?? Date.now;
+  const holding = new Set<string>();
+  return {
+    leaseMs,
+    async whileHeld(key, work) {
+      if (!(await store.claim(key, holder, now(), now() + leaseMs))) return { held: false };
+      holding.add(key);
+      // renewed three times a lease, so one slow renewal does not let it run out
+      const renewal = setInterval(() => {
+        const at = now();
+        store.claim(key, holder, at, at + leaseMs).then(
+          (kept) => { if (!kept) log(`planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`, undefined, 'warn'); },
+          (error: unknown) => log(`planning: renewing the claim on ${key} failed`, error, 'warn'),
+        );
+      }, Math.max(1, Math.floor(leaseMs / 3)));
+      renewal.unref();
+      try {
+        return { held: true, value: await work() };
+      } finally {
+        clearInterval(renewal);
+        holding.delete(key);
+        // a release that fails costs the others only the rest of the lease
+        await store.release(key, holder).catch((error: unknown) => log(`planning: releasing the claim on ${key} failed`, error, 'warn'));
+      }
+    },
+    held: () => holding.size,
+    async releaseAll() {
+      await store.releaseAll(holder);
+    },
+  };
+}

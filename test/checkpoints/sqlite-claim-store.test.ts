@@ -1,0 +1,19 @@
+import t from 'tap';
+import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
+import { tempDir } from '../support/eventstore-temp-dir.js';
+import { claimStoreContract } from './claim-store-contract.js';
+
+claimStoreContract(t, 'sqlite', async () => {
+  const { dir, remove } = await tempDir('claims');
+  const first = openSqliteClaimStore(dir);
+  const second = openSqliteClaimStore(dir);
+  return {
+    first,
+    second,
+    cleanup: async () => {
+      await first.close();
+      await second.close();
+      await remove();
+    },
+  };
+});
