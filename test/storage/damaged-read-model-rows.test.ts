@@ -2,17 +2,14 @@
 // (quick_check ok), then a real start: retrieve, list and pallet contents answer exactly what they
 // answered before the damage, never a 500, and the repair counter says how many orders were repaired.
 import t, { type Test } from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
-import { embeddedEnv } from '../support/embedded-env.js';
 import { checksumOf } from '../../src/orders/read-model/document-checksum.js';
+import { startChild, stopChild } from './support/service-child.js';
 
-const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const REFERENCES = ['ROT-1', 'ROT-2', 'ROT-3', 'ROT-4', 'ROT-5', 'ROT-6'];
 
 interface Served {
@@ -50,31 +47,6 @@ function copyOfData(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
-type Started = { child: ChildProcess; url: URL; output: () => string } | { exitCode: number | null; stdout: string; stderr: string };
-
-function startChild(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout)?.[1];
-      if (url) resolve({ child, url: new URL(url), output: () => stdout });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 const get = (url: URL, path: string) => fetch(url.origin + path, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
 

@@ -3,7 +3,7 @@
 // while derived data exists stops start-up with a one-line reason; damage found while running answers
 // 503 and triggers a rebuild instead of crashing; `npm run replay` says which file is damaged.
 import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, openSync, readSync, rmSync, statSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import Database from 'better-sqlite3';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 import { embeddedEnv } from '../support/embedded-env.js';
+import { startChild, stopChild } from './support/service-child.js';
 
-const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const replay = fileURLToPath(new URL('../../src/replay.js', import.meta.url));
 
 // One data directory with two orders, copied for each case.
@@ -36,31 +36,6 @@ function copyOfData(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
-type Started = { child: ChildProcess; url: URL; output: () => string } | { exitCode: number | null; stdout: string; stderr: string };
-
-function startChild(dataDir: string): Promise<Started> {
-  const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout)?.[1];
-      if (url) resolve({ child, url: new URL(url), output: () => stdout });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 /** Random bytes over every page but the first (the header and schema stay readable, as after a torn disk). */
 function damagePages(file: string): void {
