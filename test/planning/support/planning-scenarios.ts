@@ -69,20 +69,22 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   submitting.catch(() => undefined);
   let held: string[] = [];
   let victimRuns = 0;
-  await until('the first replica holding a claim', async () => {
+  const resultsOf = async (streams: readonly string[]) => {
+    const all = await resultsPerOrder(options.dataDir);
+    return streams.map((stream) => all.get(stream) ?? 0);
+  };
+  // Killed while it holds an order whose result is not stored yet (a plan in progress): a claim seen
+  // a moment earlier may belong to a plan that ends, and is let go, before the kill lands.
+  await until('the first replica holding a claim on an order still being planned', async () => {
     const runs = await plannerRuns(victim);
     victimRuns = runs.stored + runs.failed + runs.discarded;
     held = await claimsHeldBy(victim.child.pid!, options);
-    return held.length > 0 && victimRuns > 0;
+    return held.length > 0 && victimRuns > 0 && (await resultsOf(held)).some((n) => n === 0);
   }, 60_000);
   const exited = once(victim.child, 'exit');
   victim.child.kill('SIGKILL');
   const killedAt = Date.now();
   await exited;
-  const resultsOf = async (streams: readonly string[]) => {
-    const all = await resultsPerOrder(options.dataDir);
-    return streams.map((stream) => all.get(stream) ?? 0);
-  };
   // What it held when it died: a dead process releases nothing, so its unexpired claims are still there
   // (the poll above may have seen one it finished and let go of just before the kill). Of those, the
   // orders without a result are the ones to take over.
