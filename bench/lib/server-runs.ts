@@ -2,6 +2,7 @@
 // on the test servers (scripts/test-servers/test-servers start exports MONGODB_URL and KAFKA_BROKERS):
 // the read models, checkpoints and delivery store on a fresh MongoDB database, notifications to Kafka.
 import { randomUUID } from 'node:crypto';
+import { databaseUrl } from '../../test/support/mongodb.js';
 
 export interface ServerRun {
   label: string;
@@ -18,7 +19,7 @@ export async function serverRuns(withServers: boolean): Promise<ServerRun[]> {
   const database = `bench_${suffix}`;
   runs.push({
     label: 'FerretDB + Kafka',
-    env: { MONGODB_URL: url.replace(/\/[^/?]*(\?|$)/, `/${database}$1`), KAFKA_BROKERS: brokers, ORDERS_KAFKA_TOPIC: `orders.bench-${suffix}` },
+    env: { MONGODB_URL: databaseUrl(url, database), KAFKA_BROKERS: brokers, ORDERS_KAFKA_TOPIC: `orders.bench-${suffix}` },
   });
   return runs;
 }

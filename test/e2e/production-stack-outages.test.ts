@@ -10,7 +10,7 @@ import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import t from 'tap';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
-import { dropDatabase } from '../support/mongodb.js';
+import { databaseUrl, dropDatabase } from '../support/mongodb.js';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { ferretDbServer, kafkaServer } from '../support/servers/test-servers.js';
 import { startServiceProcess, until } from './service-process.js';
@@ -26,9 +26,6 @@ function scratch(t: TapTest, prefix: string): string {
   return dir;
 }
 
-function databaseUrl(url: string, database: string): string {
-  return url.replace(/\/[^/?]*(\?|$)/, `/${database}$1`);
-}
 
 const BURST = 100;
 

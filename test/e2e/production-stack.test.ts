@@ -17,7 +17,7 @@ import t from 'tap';
 import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
 import { readPdfText } from '../packing-instructions/inspect-pdf.js';
 import { embeddedEnv } from '../support/embedded-env.js';
-import { dropDatabase } from '../support/mongodb.js';
+import { databaseUrl, dropDatabase } from '../support/mongodb.js';
 import { ACME_KEY, OTHER_KEY, testSeed } from '../support/seed.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
@@ -143,7 +143,7 @@ t.test('the same orders on the embedded stores and on MongoDB + Kafka: the same 
   seed.company_groups[0]!.lanes[1]!.consolidation_window_seconds = WINDOW_SECONDS;
   const database = `e2e_${randomUUID().slice(0, 8)}`;
   const topic = `orders.e2e-${randomUUID().slice(0, 8)}`;
-  const serversUrl = `${mongoUrl!.replace(/\/[^/?]*(\?|$)/, `/${database}$1`)}`;
+  const serversUrl = databaseUrl(mongoUrl!, database);
   const kafka = new Kafka({ clientId: 'e2e-consumer', brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { embeddedEnv } from '../support/embedded-env.js';
+import { waitFor } from '../notifications/support/wait-for.js';
 
 const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -55,11 +56,5 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<Servi
   };
 }
 
-/** Polls `check` until it holds, or fails with `what` after `timeoutMs`. */
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** waitFor with a slower poll: each check here is HTTP requests to a whole service. */
+export const until = (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> => waitFor(what, check, timeoutMs, 100);

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { TapTest } from '../../eventstore/event-store-contract.js';
 import { until } from '../../e2e/service-process.js';
 import { tempDataDir } from '../../notifications/support/temp-dir.js';
-import { dropDatabase } from '../../support/mongodb.js';
+import { databaseUrl, dropDatabase } from '../../support/mongodb.js';
 import { acmeOrder } from '../../support/seed.js';
 import { claimsHeldBy, metric, plannerRuns, resultsPerOrder, startReplicas, submitRoundRobin, type ReplicaOptions } from './planning-replicas.js';
 
@@ -31,10 +31,8 @@ async function optionsFor(t: TapTest, label: string, mongodb: boolean): Promise<
   const dataDir = await tempDataDir(t, label);
   if (!mongodb) return { dataDir };
   const database = `${label}_${randomUUID().slice(0, 8)}`;
-  const url = new URL(process.env.MONGODB_URL!);
-  url.pathname = `/${database}`;
   t.teardown(() => dropDatabase(process.env.MONGODB_URL!, database));
-  return { dataDir, mongodbUrl: url.toString() };
+  return { dataDir, mongodbUrl: databaseUrl(process.env.MONGODB_URL!, database) };
 }
 
 export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void> {

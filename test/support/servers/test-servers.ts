@@ -8,7 +8,7 @@
 // what they were built from, so a second start takes seconds; each is bounded in time.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -218,9 +218,4 @@ export async function ferretDbServer(dir: string, options: { binary?: string; po
     logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000, detached: options.detached ?? false,
   });
   return Object.assign(process_, { url: `mongodb://127.0.0.1:${port}/orders` }) as FerretDbServer;
-}
-
-/** The cache's entries, for a message that says what is there. */
-export function cachedServers(): string[] {
-  return existsSync(cacheDir()) ? readdirSync(cacheDir()) : [];
 }
