@@ -1,10 +1,12 @@
-// npm run bench:api [-- --orders N --rounds R --round-duration S --duration S --connections C --servers]
+// npm run bench:api [-- --orders N --rounds R --round-duration S --duration S --connections C --servers
+//                      --baseline-build DIR]
 // Loopback load with autocannon against the service on the embedded default, side by side with a
 // bare Koa route in the same run. Prints req/s, p99 and the ratios to the bare route, and the
 // service's RSS with 100,000 orders stored.
 // --servers: a second service on a copy of the same log, its read models, checkpoints and delivery
 // store on the test servers' MongoDB and its notifications to their Kafka (scripts/test-servers), in
 // the same rounds, with its ratios to the embedded one.
+// --baseline-build DIR: another checkout's build on its own copy of the log, in the same rounds.
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { DEMO_SEED_FILE } from '../src/config.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
-import { serverRuns } from './lib/server-runs.js';
+import { runOptions, serverRuns } from './lib/server-runs.js';
 import { embeddedEnv } from '../test/support/embedded-env.js';
 
 const args = process.argv.slice(2);
@@ -33,7 +35,6 @@ const CONNECTIONS = option('connections', 10);
 const WARM_UP = option('warm-up', 1);
 const ROUNDS = option('rounds', 9);
 const KEY = 'acme-demo-key-0001';
-const SERVERS = args.includes('--servers');
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // The child's stdout (a log line per request) goes to a file, not through this process: the load
@@ -97,12 +98,12 @@ try {
 
   // One service per run, each on its own copy of the loaded log.
   const services: { label: string; child: ChildProcess; url: string; rssLoaded: number }[] = [];
-  for (const [i, run] of (await serverRuns(SERVERS)).entries()) {
+  for (const [i, run] of (await serverRuns(runOptions(args))).entries()) {
     const dir = join(dataDir, `service-${i}`);
     mkdirSync(dir);
     copyFileSync(join(dataDir, 'events.db'), join(dir, 'events.db'));
     t0 = performance.now();
-    const service = await start(here('../src/main.js'), { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dir, ...run.env }, `service-${i}`);
+    const service = await start(run.script, { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dir, ...run.env }, `service-${i}`);
     children.push(service.child);
     await waitForOrders(service.url, ORDERS);
     console.log(`${run.label}: service started and projected ${ORDERS} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

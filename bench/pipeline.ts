@@ -1,20 +1,19 @@
-// npm run bench:pipeline [-- --orders N --threads T --servers]
+// npm run bench:pipeline [-- --orders N --threads T --servers --baseline-build DIR]
 // Submits orders of about 500 units each to the service (a child process on the embedded default)
 // and times each from the submit request to its packing_instructions.ready webhook arriving at a
 // loopback receiver. Prints p50/p95 of that time and the planner's share of it.
 // --servers: the same run again, in the same process, on the test servers (MONGODB_URL for the read
 // models, checkpoints and delivery store, KAFKA_BROKERS for notifications; scripts/test-servers), and
-// both side by side with their ratio.
+// both side by side with their ratio. --baseline-build DIR: the same run on another checkout's build.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { embeddedEnv } from '../test/support/embedded-env.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
-import { serverRuns } from './lib/server-runs.js';
+import { runOptions, serverRuns } from './lib/server-runs.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -23,7 +22,6 @@ const option = (name: string, fallback: number) => {
 };
 const ORDERS = option('orders', 100);
 const THREADS = option('threads', 1);
-const SERVERS = args.includes('--servers');
 const KEY = 'bench-pipeline-key-0001';
 
 // A deterministic generator, so every run submits the same orders.
@@ -80,7 +78,7 @@ interface PipelineFigures {
   plannerShares: number[];
 }
 
-async function runPipeline(label: string, env: Record<string, string>): Promise<PipelineFigures> {
+async function runPipeline(label: string, env: Record<string, string>, script: string): Promise<PipelineFigures> {
   seed = 42; // the same orders on every run
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   let child: ChildProcess | undefined;
@@ -99,7 +97,7 @@ async function runPipeline(label: string, env: Record<string, string>): Promise<
     const seedDocument = structuredClone(document);
     seedDocument.company_groups[0]!.webhooks.push({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
     writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seedDocument));
-    child = spawn(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
+    child = spawn(process.execPath, [script], {
       env: { ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_PLANNER_THREADS: String(THREADS), LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -151,7 +149,7 @@ async function runPipeline(label: string, env: Record<string, string>): Promise<
 
 const noiseBefore = measureNoise();
 const runs: PipelineFigures[] = [];
-for (const { label, env } of await serverRuns(SERVERS)) runs.push(await runPipeline(label, env));
+for (const { label, env, script } of await serverRuns(runOptions(args))) runs.push(await runPipeline(label, env, script));
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 for (const run of runs) {
   console.log(`\n${run.label}: ${ORDERS} orders of about 500 units, submitted one after another in ${run.submitSeconds.toFixed(1)} s, all ready after ${run.totalSeconds.toFixed(1)} s, ${THREADS} planner thread(s)`);
