@@ -9,17 +9,13 @@ import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 import { checksumOf } from '../../src/orders/read-model/document-checksum.js';
 import { startChild, stopChild } from './support/service-child.js';
+import { everythingServed, metric, seededRandom, type Answers } from './support/served.js';
 
 const REFERENCES = ['ROT-1', 'ROT-2', 'ROT-3', 'ROT-4', 'ROT-5', 'ROT-6'];
 
-interface Served {
-  /** Status and body text of every request, by request. */
-  answers: Record<string, string>;
-}
-
 const original = tempDataDir();
 t.teardown(() => removeDataDir(original));
-let before: Served;
+let before: Answers;
 t.before(async () => {
   const service = await startTestService({ dataDir: original, key: ACME_KEY });
   for (const reference of REFERENCES) {
@@ -36,7 +32,7 @@ t.before(async () => {
   const dir = copyOfData(t);
   const started = await startChild(dir);
   if (!('child' in started)) throw new Error(`did not start: ${started.stderr}`);
-  before = await everythingServed(started.url);
+  before = await everythingServed(started.url, REFERENCES);
   await stopChild(started.child);
 });
 
@@ -47,30 +43,6 @@ function copyOfData(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
-
-const get = (url: URL, path: string) => fetch(url.origin + path, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
-
-async function everythingServed(url: URL): Promise<Served> {
-  const paths = [
-    ...REFERENCES.map((_, i) => `/api/v1/orders/detailed-orders/${i + 1}/`),
-    ...REFERENCES.map((reference) => `/api/v1/orders/pallet-contents/?order=${reference}`),
-    '/api/v1/orders/detailed-orders/',
-    '/api/v1/orders/detailed-orders/?page_size=4&page=2',
-    '/api/v1/orders/detailed-orders/?search=rot-3',
-  ];
-  const answers: Record<string, string> = {};
-  for (const path of paths) {
-    const response = await get(url, path);
-    // Page links name this process's address, which changes from one start to the next.
-    answers[path] = `${response.status} ${(await response.text()).replaceAll(url.host, 'HOST')}`;
-  }
-  return { answers };
-}
-
-async function metric(url: URL, name: string): Promise<number> {
-  const text = await (await fetch(url.origin + '/metrics')).text();
-  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
-}
 
 const repairsCounted = (url: URL) => metric(url, 'orders_read_model_repairs_total');
 
@@ -111,24 +83,13 @@ function quickCheck(file: string): string {
   }
 }
 
-/** Deterministic pseudo-random numbers (mulberry32): a failing seed can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function startDamagedAndCompare(t: Test, dir: string, damagedOrders: number) {
   const started = await startChild(dir);
   if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
-  const after = await everythingServed(started.url);
-  for (const [path, answer] of Object.entries(before.answers)) t.equal(after.answers[path], answer, `${path}: as before the damage`);
+  const after = await everythingServed(started.url, REFERENCES);
+  for (const [path, answer] of Object.entries(before)) t.equal(after[path], answer, `${path}: as before the damage`);
   t.equal(await repairsCounted(started.url), damagedOrders, 'the repair counter says how many orders were repaired');
-  t.same(Object.values(after.answers).filter((answer) => answer.startsWith('500')), [], 'never a 500');
+  t.same(Object.values(after).filter((answer) => answer.startsWith('500')), [], 'never a 500');
   t.equal(await stopChild(started.child), 0);
   return started.output();
 }
@@ -158,7 +119,7 @@ for (const [seed, flips] of [[1, 4], [2, 16], [3, 64], [4, 64]] as const) {
     const file = join(dir, 'read-models.db');
     const { bytes, spans } = rowSpans(file);
     const pristine = Buffer.from(bytes);
-    const next = random(seed);
+    const next = seededRandom(seed);
     const total = spans.reduce((sum, span) => sum + span.end - span.start, 0);
     for (let i = 0; i < flips; i++) {
       let at = Math.floor(next() * total);
@@ -190,8 +151,8 @@ t.test('rows edited by hand, valid JSON with their checksums recomputed: the scr
   if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
   await eventually(async () => (await metric(started.url, 'orders_read_model_scrub_passes')) >= 1, 20_000, 50);
   t.ok((await metric(started.url, 'orders_read_model_scrub_last_full_pass_seconds')) > Date.now() / 1000 - 60, 'the last full pass is in /metrics');
-  const after = await everythingServed(started.url);
-  for (const [path, answer] of Object.entries(before.answers)) t.equal(after.answers[path], answer, `${path}: as the log has it`);
+  const after = await everythingServed(started.url, REFERENCES);
+  for (const [path, answer] of Object.entries(before)) t.equal(after[path], answer, `${path}: as the log has it`);
   t.equal(await repairsCounted(started.url), 2, 'both repairs counted');
   const ready = (await (await fetch(started.url.origin + '/readyz')).json()) as { findings: Record<string, string> };
   t.match(ready.findings.read_model_scrub, /order [12]: its (order|pallet contents) differed from the log; repaired/, '/readyz shows the last finding');
