@@ -26,6 +26,8 @@ const option = (name: string, fallback: number) => {
 const ORDERS = option('orders', 20_000);
 const SECONDS = option('seconds', 5);
 const WRITERS = 16;
+// Plans of orders with many carton sizes are 10-500 KiB (docs/scaling.md).
+const LARGE_PLAN_BYTES = 200 * 1024;
 const SERVERS = args.includes('--servers');
 
 
@@ -76,13 +78,19 @@ async function orderIds(): Promise<void> {
   console.log(`order-ids stream: ${alone.toFixed(0)} ids/s from one allocator (${WRITERS} concurrent submits); ${raced.toFixed(0)} ids/s from two allocators racing on one log, ${conflicts} lost races`);
 }
 
-async function log(planBytes: number, plan: unknown): Promise<void> {
+async function log(plan: unknown): Promise<void> {
   const store = openSqliteEventStore(freshDir());
   let n = 0;
   const small = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderSubmitted', data: { n, note: 'x'.repeat(900) } }], NO_STREAM));
+  // A real plan of the loaded orders, repeated up to the size of a large order's plan.
+  const planBytes = Buffer.byteLength(JSON.stringify(plan));
+  const large = Array.from({ length: Math.ceil(LARGE_PLAN_BYTES / planBytes) }, () => plan);
+  const largeBytes = Buffer.byteLength(JSON.stringify(large));
   const planned = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan } }], NO_STREAM));
+  const plannedLarge = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan: large } }], NO_STREAM));
   await store.close();
-  console.log(`the log: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${(planBytes / 1024).toFixed(0)} KiB plan (${(planned * planBytes / 2 ** 20).toFixed(1)} MiB/s), ${WRITERS} concurrent writers`);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  console.log(`the log, ${WRITERS} concurrent writers: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${kib(planBytes)} plan; ${plannedLarge.toFixed(0)} appends/s of a ${kib(largeBytes)} plan (${(plannedLarge * largeBytes / 2 ** 20).toFixed(1)} MiB/s)`);
 }
 
 async function readModelWriter(store: EventStore, label: string, readModel: OrderReadModel): Promise<void> {
@@ -101,7 +109,7 @@ try {
   await loadDemoOrders(store, ORDERS);
   // The loaded orders share one real plan (load-orders.ts): the log's first OrderPlanned is it.
   const firstPlan = (await store.readAll(undefined, 5000)).find((event) => event.type === 'OrderPlanned')?.data;
-  await log(Buffer.byteLength(JSON.stringify(firstPlan)), firstPlan);
+  await log(firstPlan);
 
   await readModelWriter(store, 'SQLite', openSqliteOrderReadModel(freshDir()));
   if (SERVERS) {
