@@ -134,7 +134,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
 
   const allocateOrderId = orderIdAllocator(store);
-  const consolidation = await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log });
+  const consolidation = await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log, onRun: (outcome) => metrics.plannerRuns.inc({ outcome }) });
 
   // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
   // known once it listens; nothing asks for a link before then.

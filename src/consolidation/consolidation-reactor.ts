@@ -26,6 +26,7 @@ import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-inp
 import type { TogetherPlans } from '../planner/plan-together.js';
 import { CompletionMark } from '../planning/completion-mark.js';
 import type { PlanningClaims } from '../planning/planning-claims.js';
+import type { PlannerRunOutcome } from '../planning/planning-reactor.js';
 import { containerSpec } from '../planner/containers.js';
 import { plannerInput, togetherInput } from '../planning/planner-input.js';
 import {
@@ -53,6 +54,8 @@ export interface ConsolidationReactorOptions {
   claims: PlanningClaims;
   allocateOrderId: () => Promise<AllocatedOrderId>;
   log: Log;
+  /** One per planner invocation, as the planning reactor counts them (orders_planner_runs_total). */
+  onRun?: (outcome: PlannerRunOutcome) => void;
   /** Epoch ms; tests move it. */
   now?: () => number;
 }
@@ -140,12 +143,29 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
 
   /** Decides on the window's stream and appends; answers the window's state after it. */
   async function command(stream: string, cmd: ConsolidationCommand): Promise<ConsolidationState> {
-    const { outcome } = await appendDecided(store, stream, (history) => {
+    return (await decided(stream, cmd)).outcome;
+  }
+
+  /** The command's resulting state, and the position of what it appended (undefined: nothing). */
+  function decided(stream: string, cmd: ConsolidationCommand): Promise<{ outcome: ConsolidationState; position: bigint | undefined }> {
+    return appendDecided(store, stream, (history) => {
       const state = history.reduce((s, e) => evolveConsolidation(s, e as unknown as ConsolidationEvent), initialConsolidationState());
       const events = decideConsolidation(cmd, state);
       return { events, outcome: events.reduce(evolveConsolidation, state) };
     });
-    return outcome;
+  }
+
+  /** Runs the planner `runs` times through `plan`, counting each run by what became of its result. */
+  async function counted<T>(runs: number, plan: () => Promise<T>, keep: (result: T) => Promise<boolean>): Promise<void> {
+    let result: T;
+    try {
+      result = await plan();
+    } catch (error) {
+      for (let i = 0; i < runs; i++) options.onRun?.('failed');
+      throw error;
+    }
+    const stored = await keep(result);
+    for (let i = 0; i < runs; i++) options.onRun?.(stored ? 'stored' : 'discarded');
   }
 
   function windowFor(id: string, submitted: OrderSubmitted['data']): Window {
@@ -286,25 +306,27 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   async function planWindowHeld(w: Window, closed: ConsolidationClosed['data']): Promise<void> {
     const orders = await Promise.all(closed.orders.map((o) => submittedOf(o.stream)));
     const planned_at = utcTimestamp();
-    let data: ConsolidationPlanned['data'];
-    if (orders.length < 2) {
-      const alone = await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group)));
-      data = { consolidation: w.id, decision: 'alone', containers_together: null, containers_alone: alone.reduce((s, p) => s + p.containers.length, 0), planned_at, parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [] };
-    } else {
+    // Alone, one planner run per order; together, one run for the window.
+    await counted(orders.length < 2 ? orders.length : 1, async (): Promise<ConsolidationPlanned['data']> => {
+      if (orders.length < 2) {
+        const alone = await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group)));
+        return { consolidation: w.id, decision: 'alone', containers_together: null, containers_alone: alone.reduce((s, p) => s + p.containers.length, 0), planned_at, parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [] };
+      }
       const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
       const aloneContainers = plans.alone.reduce((s, p) => s + p.containers.length, 0);
       const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
       const saves = plans.together.containers.length < aloneContainers && left(plans.together) <= plans.alone.reduce((s, p) => s + left(p), 0);
       const parent = saves ? await options.allocateOrderId() : undefined;
-      data = {
+      return {
         consolidation: w.id, decision: saves ? 'together' : 'alone', containers_together: plans.together.containers.length, containers_alone: aloneContainers, planned_at,
         parent: parent ? { ...parent, reference: parentReference(parent.service_ref) } : null,
         alone: plans.alone.map(compactPlan), together: saves ? compactPlan(plans.together) : null,
         pallet_owners: saves ? plans.palletsOf.flatMap((pallets, i) => pallets.map(() => orders[i]!.service_ref)) : [],
       };
-    }
-    log(`consolidation ${w.id}: ${closed.orders.length} order(s) ${data.decision === 'together' ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}` : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`}`);
-    await command(w.id, { type: 'RecordPlan', data });
+    }, async (data) => {
+      log(`consolidation ${w.id}: ${closed.orders.length} order(s) ${data.decision === 'together' ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}` : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`}`);
+      return (await decided(w.id, { type: 'RecordPlan', data })).position !== undefined;
+    });
   }
 
   async function writeOut(w: Window, planned: ConsolidationPlanned['data']): Promise<void> {
@@ -336,9 +358,11 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     windows.delete(w.id);
   }
 
-  async function record(stream: string, data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string }): Promise<void> {
+  /** Records the order's plan; false when it had one already (another replica's), and nothing was written. */
+  async function record(stream: string, data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string }): Promise<boolean> {
     const result = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data });
     if (!result.ok) throw new Error(`consolidation: recording the plan of ${stream}: ${JSON.stringify(result.errors)}`);
+    return result.events.length > 0;
   }
 
   async function planAlone(stream: string, position: bigint): Promise<void> {
@@ -347,8 +371,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       const submitted = submittedIn(history);
       if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
       if (orderStateOf(history).status !== 'submitted') return; // planned by another replica
-      const plan = await planner.plan(plannerInput(submitted), submitted.company_group);
-      await record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() });
+      await counted(1, () => planner.plan(plannerInput(submitted), submitted.company_group), (plan) => record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() }));
     });
     finish(position);
     positionsOf.delete(stream);

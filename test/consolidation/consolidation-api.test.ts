@@ -86,6 +86,11 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
   const announced = receiver.requests.map((r) => JSON.parse(r.body).data.order_id as string);
   const expected = [...children.map((c) => c.service_ref), parentRef, dg.body.service_ref].sort();
   t.same([...announced].sort(), expected, 'one ready event per child, the parent and the dangerous-goods order');
+
+  // Planner runs count the window's too: one for the three together, one for the dangerous-goods order.
+  const metrics = await (await fetch(`${service.url}/metrics`)).text();
+  const runs = Object.fromEntries([...metrics.matchAll(/^orders_planner_runs_total\{outcome="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  t.same(runs, { stored: 2 }, 'two planner runs, both stored, none failed or discarded');
 });
 
 t.test('no saving, no consolidation: two orders that each fill a 40ft are planned alone, and the decision is recorded', async (t) => {
