@@ -50,13 +50,30 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
   let lastDifference: string | undefined;
   let stopped = false;
   let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
 
+  // Zero or less yields to what else waits (requests go first) without the timer's 1 ms floor,
+  // which would cap the scrubber at 1,000 orders/s whatever its rate.
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       wake = resolve;
-      timer = setTimeout(resolve, ms);
+      if (ms > 0) {
+        const timer = setTimeout(resolve, ms);
+        cancel = () => clearTimeout(timer);
+      } else {
+        const immediate = setImmediate(resolve);
+        cancel = () => clearImmediate(immediate);
+      }
     });
+
+  // The rate is kept on average: an order waits only until it is due, so the time comparing takes
+  // counts toward the interval. After a stall (a long repair, a busy machine) it does not catch up.
+  let due = performance.now();
+  const paced = () => {
+    const now = performance.now();
+    due = Math.max(due + intervalMs, now - intervalMs);
+    return pause(due - now);
+  };
 
   /** Compares the order once; false when the read model moved meanwhile and it must be compared again. */
   const compare = async (id: number, streamHint: string | undefined): Promise<boolean> => {
@@ -81,7 +98,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
   };
 
   const scrub = async (id: number, streamHint: string | undefined) => {
-    await pause(intervalMs);
+    await paced();
     if (stopped) return;
     for (let attempt = 1; attempt <= ATTEMPTS && !(await compare(id, streamHint)); attempt++);
     progress.checked++;
@@ -129,7 +146,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
     progress: () => ({ ...progress }),
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      cancel?.();
       wake?.();
       await running;
     },
