@@ -27,6 +27,7 @@ import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
+import { logChainCheck } from './audit/log-chain-check.js';
 
 export interface RunningService {
   url: string;
@@ -77,6 +78,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close()]);
     throw error;
   }
+  const chain = logChainCheck(store, checkpoints, names.log);
   try {
     await checkStorageAtStart({
       store,
@@ -92,6 +94,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         bindToLog: (logId) => inNotifications(() => deliveries.bindToLog(logId)),
       }],
       log: (message) => logger.warn(message),
+      verifyLogChain: () => chain.atStart(),
     });
   } catch (error) {
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close(), deliveries.close()]);
@@ -109,6 +112,11 @@ export async function startService(config: Config, logger: Logger = createLogger
           for (const document of documents) metrics.readModelRepairs.inc({ document });
         },
         log,
+        async verifyLog(betweenPages) {
+          const outcome = await chain.fullPass(betweenPages);
+          if (!outcome.ok) logger.error(outcome.line);
+          return outcome;
+        },
       })
     : undefined;
   if (scrubber) {
@@ -185,10 +193,21 @@ export async function startService(config: Config, logger: Logger = createLogger
     kafkaTopic: config.notifications.kafkaTopic,
     logger,
     metrics,
-    findings: (): Record<string, string> => (scrubber ? { read_model_scrub: scrubber.progress().lastFinding } : {}),
+    findings: (): Record<string, string> => {
+      const progress = scrubber?.progress();
+      return { ...(progress ? { read_model_scrub: progress.lastFinding } : {}), ...(progress?.logChain ? { log_chain: progress.logChain.line } : {}) };
+    },
     readiness: [
       { name: 'event_store', check: async () => void (await store.headPosition()) },
       { name: 'read_models', check: async () => void (await orders.checkpoint()) },
+      {
+        // A chain found broken behind the start-up check's checkpoint: not ready until an operator restores the log.
+        name: 'log_chain',
+        check: async () => {
+          const outcome = scrubber?.progress().logChain;
+          if (outcome && !outcome.ok) throw new Error(outcome.line);
+        },
+      },
       {
         name: 'projections_caught_up',
         check: async () => {
