@@ -28,6 +28,7 @@ import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
+import { loadAuditKey } from './audit/audit-key.js';
 
 export interface RunningService {
   url: string;
@@ -153,6 +154,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     validDays: config.shareLinkDays ?? 30,
   });
 
+  const auditKey = loadAuditKey(config.auditKey, config.dataDir);
+
   const pdfRenderer = new PdfRenderer();
   const notifications = await startNotifications({
     store,
@@ -189,6 +192,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     shareLinks: links,
+    auditKey,
     adminKey: config.adminKey,
     kafkaTopic: config.notifications.kafkaTopic,
     logger,

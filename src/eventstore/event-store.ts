@@ -116,6 +116,8 @@ export interface EventStore {
   readonly chainScope: ChainScope;
   /** Events of the whole log with position > after as they were hashed, in log order, at most `limit`. */
   readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]>;
+  /** The last event of the log as it was hashed; undefined when the log is empty. */
+  readHeadHashed(): Promise<HashedEvent | undefined>;
   /** A stream's events as they were hashed, in revision order, each with the hash it is chained to. */
   readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]>;
   /** Chains events written before the chain existed, when the store can (SQLite: from the first event); returns how many. */

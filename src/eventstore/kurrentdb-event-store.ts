@@ -101,6 +101,17 @@ export class KurrentDbEventStore implements EventStore {
     return this.#track(() => this.#readAll(after, limit, toHashedEvent));
   }
 
+  readHeadHashed(): Promise<HashedEvent | undefined> {
+    return this.#track(async () => {
+      const read = this.#client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: this.#log.filter });
+      for await (const resolved of read) {
+        const event = toHashedEvent(resolved);
+        if (event && this.#log.accepts(event.type)) return event;
+      }
+      return undefined;
+    });
+  }
+
   readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
     return this.#track(async () => {
       let previous: string | null = null;

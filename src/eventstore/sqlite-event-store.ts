@@ -58,6 +58,7 @@ export class SqliteEventStore implements EventStore {
   readonly #readHashed: Database.Statement<[bigint, number], HashedRow>;
   readonly #readStreamHashed: Database.Statement<[string], HashedRow>;
   readonly #hashBefore: Database.Statement<[bigint], Buffer | null>;
+  readonly #readHeadHashed: Database.Statement<[], HashedRow>;
   readonly #chainLegacy: () => number;
   readonly chainScope = 'log';
   readonly #source: SubscriptionSource;
@@ -89,6 +90,7 @@ export class SqliteEventStore implements EventStore {
     this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
+    this.#readHeadHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY position DESC LIMIT 1`);
     const chainLegacy = legacyChainer(db);
     this.#chainLegacy = () => db.transaction(chainLegacy).immediate();
   }
@@ -137,6 +139,12 @@ export class SqliteEventStore implements EventStore {
   async readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]> {
     this.#assertOpen();
     return this.#readHashed.all(after ?? 0n, limit ?? -1).map(toHashedEvent);
+  }
+
+  async readHeadHashed(): Promise<HashedEvent | undefined> {
+    this.#assertOpen();
+    const row = this.#readHeadHashed.get();
+    return row && toHashedEvent(row);
   }
 
   async readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
