@@ -82,7 +82,7 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   if (!decision.ok) throw new StorageRefused(decision.reason);
   // After the facts: a log that lost its tail is refused for that first, with its own remedy.
   const chain = await ports.verifyLogChain?.();
-  if (chain && !chain.ok) throw new StorageRefused(`${describeVerdict(chain, ports.logName)}; npm run verify-history says the same; restore ${ports.logName} from a backup made before that change (docs/auditors.md)`);
+  if (chain && !chain.ok) throw new StorageRefused(`${describeVerdict(chain, ports.logName)}; npm run verify-history says the same; restore ${ports.logName} from a backup made before that change (docs/auditing.md)`);
   if (decision.rebuildReadModel) {
     ports.log(`${decision.rebuildReadModel}: rebuilding it from the log`);
     await orders.reset();

@@ -1,7 +1,7 @@
 // npm run verify-history: walks the whole log and checks its hash chain (eventstore/verify-chain.ts).
 // Prints the head digest and the event count and exits 0, or names the first event that breaks the chain
 // and how (changed, removed, inserted, reordered) and exits 1. A log written before the chain existed is
-// chained from its first event by its first verification (docs/auditors.md says what that proves).
+// chained from its first event by its first verification (docs/auditing.md says what that proves).
 // Uses ORDERS_DATA_DIR and the backend variables like the service; safe while the service runs.
 import { configFromEnv } from './config.js';
 import { describeBackends, openEventStore, storageNames } from './backends.js';

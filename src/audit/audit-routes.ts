@@ -1,5 +1,5 @@
 // GET /api/v1/audit/digest and /api/v1/audit/public-key (issue 26) with their OpenAPI path items.
-// Who may read them (docs/auditors.md, "Who may ask"): the public key, anyone: it proves nothing by
+// Who may read them (docs/auditing.md, "Who may ask"): the public key, anyone: it proves nothing by
 // itself, and whoever checks a digest or an export handed to them needs it. The digest, any API key: its
 // position is the number of events of every customer's orders, which is not for the open internet.
 import type Router from '@koa/router';
@@ -53,7 +53,7 @@ export const auditApi: ApiDescription = {
       get: {
         operationId: 'auditDigest',
         summary: "The log's head, signed: for auditors",
-        description: 'The hash of the last event of the log, its position and the time, signed with the service\'s Ed25519 key. Any API key may ask. Kept by an auditor, it shows later whether the log up to that position was changed (npm run verify-history, docs/auditors.md).',
+        description: 'The hash of the last event of the log, its position and the time, signed with the service\'s Ed25519 key. Any API key may ask. Kept by an auditor, it shows later whether the log up to that position was changed (npm run verify-history, docs/auditing.md).',
         tags: ['audit'],
         responses: { '200': { description: 'The signed digest.', ...json({ $ref: '#/components/schemas/SignedDigest' }) }, '401': unauthorized },
       },

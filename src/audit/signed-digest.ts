@@ -1,5 +1,5 @@
 // A digest of the log an auditor can hold: the head hash, its position and the time, as a short text
-// signed with the service's Ed25519 key (docs/auditors.md shows the text and how to check it by hand).
+// signed with the service's Ed25519 key (docs/auditing.md shows the text and how to check it by hand).
 // An export adds the order's stream and each of its events' position and hash, so that the lines of
 // the export are bound to the signature without the rest of the log (see history-export.ts for why).
 import { sign } from 'node:crypto';

@@ -6,7 +6,7 @@
 // - removed: a position (or a revision of its stream) is missing before it;
 // - changed: none of those; its content (or its hash) no longer matches.
 // Removing the LAST events leaves a shorter chain that verifies: only a digest published earlier (a head
-// hash at a later position) shows that (docs/auditors.md).
+// hash at a later position) shows that (docs/auditing.md).
 import type { EventStore } from './event-store.js';
 import { GENESIS, eventHash, type HashedEvent } from './hash-chain.js';
 

@@ -1,7 +1,7 @@
 // The service's own events.db, changed while the service is stopped (issue 26): npm run verify-history
 // names the first event that breaks the chain and how, and the service refuses to start on it with one
 // line. An edit behind the start-up check's checkpoint is found by the scrubber's first pass instead,
-// which takes the service out of readiness (docs/auditors.md, "What the service checks").
+// which takes the service out of readiness (docs/auditing.md, "What the service checks").
 import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
 // linking an order's first event to the head would ship every hash written since (an order submitted
 // a year ago in a 100k-order log: ~400,000 hashes). Instead the signature binds the order's own event
 // hashes to the head it was signed at: the export is as long as the order's history, whatever the log.
-// What that proves and does not: docs/auditors.md.
+// What that proves and does not: docs/auditing.md.
 import type Router from '@koa/router';
 import type { AuditKey } from '../../audit/audit-key.js';
 import { signedDigest } from '../../audit/signed-digest.js';
@@ -48,7 +48,7 @@ export const historyExportApi: ApiDescription = {
         description:
           'JSON lines: one per event of the order, oldest first: position (string), stream, revision, type, recorded_at_us (µs since the epoch, as hashed), recorded_at, ' +
           'data (the event data as the stored JSON text), previous_hash and hash (hex SHA-256 of previous_hash, type, stream, revision, recorded_at_us and data joined by line feeds); ' +
-          'then one line {"digest": SignedDigest} listing those events by position and hash. scripts/verify-export.mjs checks it against the public key; docs/auditors.md shows the check with openssl. ' +
+          'then one line {"digest": SignedDigest} listing those events by position and hash. scripts/verify-export.mjs checks it against the public key; docs/auditing.md shows the check with openssl. ' +
           'Same authentication and scope as retrieve.',
         tags: ['audit'],
         parameters: [orderIdParameter],
