@@ -5,7 +5,7 @@
 //   <previous hash, hex>\n<type>\n<stream>\n<revision>\n<recorded at, µs since the epoch>\n<data as stored>
 // Type and stream never hold a newline (appends are refused otherwise) and data comes last, so two
 // different events never have the same preimage.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The previous hash of the first event of a chain. */
 export const GENESIS = '0'.repeat(64);
@@ -35,7 +35,8 @@ export function preimage(previousHash: string, event: EventContent): string {
 }
 
 export function eventHash(previousHash: string, event: EventContent): string {
-  return createHash('sha256').update(preimage(previousHash, event)).digest('hex');
+  // The one-shot form: no Hash object per event, on the append path's hot loop.
+  return hash('sha256', preimage(previousHash, event), 'hex');
 }
 
 /** Refuses what would make the preimage ambiguous; called where appends are validated. */
