@@ -91,8 +91,7 @@ export class SqliteEventStore implements EventStore {
     this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
     this.#readHeadHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY position DESC LIMIT 1`);
-    const chainLegacy = legacyChainer(db);
-    this.#chainLegacy = () => db.transaction(chainLegacy).immediate();
+    this.#chainLegacy = legacyChainer(db);
   }
 
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
