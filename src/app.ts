@@ -20,6 +20,9 @@ import type { Metrics } from './observability/metrics.js';
 import { loadPlanRoutes } from './load-plan/routes.js';
 import type { ShareLinks } from './viewer/share-links.js';
 import { viewerRoutes } from './viewer/viewer-routes.js';
+import type { AuditKey } from './audit/audit-key.js';
+import { auditRoutes } from './audit/audit-routes.js';
+import { historyExportRoutes } from './orders/api/history-export.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
@@ -29,6 +32,8 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   readiness: readonly ReadinessCheck[];
   findings?: Findings;
   shareLinks: ShareLinks;
+  /** Signs log digests and history exports (audit/audit-key.ts). */
+  auditKey: AuditKey;
   /** False while the order read models are rebuilt from the log: order routes answer 503. */
   readModelsAvailable: () => boolean;
   /** A request found damaged storage: it answers 503; this decides what else (a rebuild). */
@@ -102,18 +107,20 @@ export function createApp(deps: AppDependencies): Koa {
       ctx.body = body;
     });
   }
+  // The key is asked for before routing, so that any path under /api/v1/orders/ needs one, even one that does not exist.
+  const authenticate = requireApiKey(() => deps.masterDataService.current);
   masterDataRoutes(other, deps.masterDataService, requireAdminKey(deps.adminKey));
   viewerRoutes(other, deps);
+  auditRoutes(other, deps, authenticate);
   const orders = new Router();
   orderRoutes(orders, deps);
+  historyExportRoutes(orders, deps);
   const viewerUrl = (serviceRef: string) => deps.shareLinks.viewerUrl(serviceRef);
   packingInstructionsRoutes(orders, { ...deps, viewerUrl });
   loadPlanRoutes(orders, { ...deps, viewerUrl });
 
   // It reads the routes a request matched, in whichever router: one answers 405 and OPTIONS for both.
   app.use(other.allowedMethods());
-  // The key is asked for before routing, so that any path under /api/v1/orders/ needs one, even one that does not exist.
-  const authenticate = requireApiKey(() => deps.masterDataService.current);
   const routeOrders = orders.routes();
   const routeOther = other.routes();
   app.use((ctx: RouterContext, next: Koa.Next) => {

@@ -5,6 +5,7 @@
 // again, announce orders twice, or show orders the log cannot explain.
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import type { EventStore } from './eventstore/event-store.js';
+import { describeVerdict, type ChainVerdict } from './eventstore/verify-chain.js';
 import { lastAllocatedOrderId } from './orders/order-id-allocator.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 
@@ -57,6 +58,8 @@ export interface StoragePorts {
   /** Checkpoints kept elsewhere (the notification consumers'), with the identity of their log. */
   otherConsumers: { name: string; load(): Promise<ReadonlyMap<string, bigint>>; logIdentity(): Promise<string | undefined>; bindToLog(logId: string): Promise<void> }[];
   log: (message: string) => void;
+  /** The log's hash chain from the last verified position (audit/log-chain-check.ts); undefined where it is verified elsewhere. */
+  verifyLogChain?: () => Promise<ChainVerdict | undefined>;
 }
 
 /**
@@ -77,6 +80,9 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   };
   const decision = decideStorage(facts);
   if (!decision.ok) throw new StorageRefused(decision.reason);
+  // After the facts: a log that lost its tail is refused for that first, with its own remedy.
+  const chain = await ports.verifyLogChain?.();
+  if (chain && !chain.ok) throw new StorageRefused(`${describeVerdict(chain, ports.logName)}; npm run verify-history says the same; restore ${ports.logName} from a backup made before that change (docs/auditing.md)`);
   if (decision.rebuildReadModel) {
     ports.log(`${decision.rebuildReadModel}: rebuilding it from the log`);
     await orders.reset();

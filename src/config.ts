@@ -21,6 +21,8 @@ export interface Config {
   publicUrl?: string | undefined;
   /** Signs viewer links; undefined: a secret generated once into the data directory. */
   shareSecret?: string | undefined;
+  /** Signs log digests (ORDERS_AUDIT_KEY, PKCS#8 PEM Ed25519); undefined: a key made once into the data directory. */
+  auditKey?: string | undefined;
   /** How long a viewer link stays valid. */
   shareLinkDays?: number;
   /** PRAGMA quick_check on every SQLite file at start-up (ORDERS_STARTUP_QUICK_CHECK, default true). */
@@ -57,6 +59,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     planningLeaseMs: integer(env, 'ORDERS_PLANNING_LEASE_MS', 10_000, 500, 3_600_000),
     publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
     shareSecret: env.ORDERS_SHARE_SECRET || undefined,
+    auditKey: env.ORDERS_AUDIT_KEY || undefined,
     shareLinkDays: integer(env, 'ORDERS_SHARE_LINK_DAYS', 30, 1, 365),
     quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
     scrubOrdersPerSecond: integer(env, 'ORDERS_SCRUB_ORDERS_PER_SECOND', 50, 0, 100_000),

@@ -6,6 +6,7 @@ import { DamagedStorage } from './storage/damaged-storage.js';
 import { describeBackends, storageNames } from './backends.js';
 import { whatToDoAbout } from './storage/what-to-do.js';
 import { ShareSecretRejected } from './viewer/share-secret.js';
+import { AuditKeyRejected } from './audit/audit-key.js';
 import { ASYNCAPI_PATH, OPENAPI_PATH } from './openapi.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
@@ -48,7 +49,7 @@ try {
 } catch (error) {
   // Reasons an operator acts on get one line, not a stack trace: the file, what is wrong, what to do.
   if (error instanceof DamagedStorage && config) console.error(`Not starting: ${error.message}: ${whatToDoAbout(error.file, storageNames(config))}`);
-  else if (error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage || error instanceof ShareSecretRejected) console.error(`Not starting: ${(error as Error).message}`);
+  else if (error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage || error instanceof ShareSecretRejected || error instanceof AuditKeyRejected) console.error(`Not starting: ${(error as Error).message}`);
   else console.error(error);
   process.exit(1);
 }

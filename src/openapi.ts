@@ -11,12 +11,14 @@ import { packingInstructionsApi } from './packing-instructions/routes.js';
 import { loadPlanApi } from './load-plan/routes.js';
 import { viewerApi } from './viewer/viewer-routes.js';
 import { webhookApi } from './notifications/webhook-api.js';
+import { auditApi } from './audit/audit-routes.js';
+import { historyExportApi } from './orders/api/history-export.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** The AsyncAPI document of the Kafka messages (src/notifications/asyncapi-document.ts), served beside this one. */
 export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 
-const FEATURES: readonly ApiDescription[] = [orderApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi, webhookApi];
+const FEATURES: readonly ApiDescription[] = [orderApi, historyExportApi, auditApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi, webhookApi];
 
 const thisDocument: ApiDescription = {
   paths: {
@@ -50,7 +52,7 @@ export function buildOpenApiDocument(): object {
       version: '1.0.0',
       description:
         'Submit full-container-load and full-truck-load shipment orders, read them back, and retrieve the pallets the service built. ' +
-        'Every operation except this document and the AsyncAPI document requires an API key: Authorization: Api-Key <key>. ' +
+        'Every operation except this document, the AsyncAPI document and the audit public key requires an API key: Authorization: Api-Key <key>. ' +
         `The packing_instructions.ready event is POSTed to webhooks (the webhooks of this document) and published to Kafka (AsyncAPI document at ${ASYNCAPI_PATH}).`,
     },
     security: [{ ApiKey: [] }],

@@ -27,6 +27,8 @@ import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
+import { logChainCheck } from './audit/log-chain-check.js';
+import { loadAuditKey } from './audit/audit-key.js';
 
 export interface RunningService {
   url: string;
@@ -77,6 +79,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close()]);
     throw error;
   }
+  const chain = logChainCheck(store, checkpoints, names.log);
   try {
     await checkStorageAtStart({
       store,
@@ -92,6 +95,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         bindToLog: (logId) => inNotifications(() => deliveries.bindToLog(logId)),
       }],
       log: (message) => logger.warn(message),
+      verifyLogChain: () => chain.atStart(),
     });
   } catch (error) {
     await Promise.allSettled([store.close(), orders.close(), checkpoints.close(), deliveries.close()]);
@@ -109,6 +113,11 @@ export async function startService(config: Config, logger: Logger = createLogger
           for (const document of documents) metrics.readModelRepairs.inc({ document });
         },
         log,
+        async verifyLog(betweenPages) {
+          const outcome = await chain.fullPass(betweenPages);
+          if (!outcome.ok) logger.error(outcome.line);
+          return outcome;
+        },
       })
     : undefined;
   if (scrubber) {
@@ -144,6 +153,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     publicUrl: () => config.publicUrl ?? listeningUrl,
     validDays: config.shareLinkDays ?? 30,
   });
+
+  const auditKey = loadAuditKey(config.auditKey, config.dataDir);
 
   const pdfRenderer = new PdfRenderer();
   const notifications = await startNotifications({
@@ -181,14 +192,26 @@ export async function startService(config: Config, logger: Logger = createLogger
     visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     shareLinks: links,
+    auditKey,
     adminKey: config.adminKey,
     kafkaTopic: config.notifications.kafkaTopic,
     logger,
     metrics,
-    findings: (): Record<string, string> => (scrubber ? { read_model_scrub: scrubber.progress().lastFinding } : {}),
+    findings: (): Record<string, string> => {
+      const progress = scrubber?.progress();
+      return { ...(progress ? { read_model_scrub: progress.lastFinding } : {}), ...(progress?.logChain ? { log_chain: progress.logChain.line } : {}) };
+    },
     readiness: [
       { name: 'event_store', check: async () => void (await store.headPosition()) },
       { name: 'read_models', check: async () => void (await orders.checkpoint()) },
+      {
+        // A chain found broken behind the start-up check's checkpoint: not ready until an operator restores the log.
+        name: 'log_chain',
+        check: async () => {
+          const outcome = scrubber?.progress().logChain;
+          if (outcome && !outcome.ok) throw new Error(outcome.line);
+        },
+      },
       {
         name: 'projections_caught_up',
         check: async () => {

@@ -1,5 +1,6 @@
 // The event store port. Every backend (embedded SQLite, KurrentDB) implements exactly this,
 // and the same contract tests run against each of them.
+import type { ChainScope, HashedEvent } from './hash-chain.js';
 
 /** What an append expects the stream to look like before it writes. */
 export type ExpectedRevision =
@@ -64,6 +65,18 @@ export class AppendTooLarge extends Error {
   }
 }
 
+/** Whether a stream at `actual` is what `expected` asks for. */
+export function revisionMatches(expected: ExpectedRevision, actual: bigint | undefined): boolean {
+  switch (expected.kind) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === undefined;
+    case 'exact':
+      return actual === expected.revision;
+  }
+}
+
 function describe(expected: ExpectedRevision): string {
   return expected.kind === 'exact' ? `revision ${expected.revision}` : expected.kind.replace('_', ' ');
 }
@@ -99,6 +112,16 @@ export interface EventStore {
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log (undefined when empty): how far consumers have to go to be caught up. */
   headPosition(): Promise<bigint | undefined>;
+  /** How the hash chain links events (hash-chain.ts): to the previous event of the whole log, or of the stream. */
+  readonly chainScope: ChainScope;
+  /** Events of the whole log with position > after as they were hashed, in log order, at most `limit`. */
+  readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]>;
+  /** The last event of the log as it was hashed; undefined when the log is empty. */
+  readHeadHashed(): Promise<HashedEvent | undefined>;
+  /** A stream's events as they were hashed, in revision order, each with the hash it is chained to. */
+  readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]>;
+  /** Chains events written before the chain existed, when the store can (SQLite: from the first event); returns how many. */
+  chainLegacyEvents(): Promise<number>;
   /** Catch-up subscription: history from `after`, then live events as they are appended. */
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;

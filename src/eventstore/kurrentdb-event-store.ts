@@ -7,10 +7,14 @@
 //   leader; it is acknowledged once written to disk (and, in a cluster, to a majority of nodes);
 // - the append's answer carries the log position of its last event;
 // - $all is read and subscribed to in commit order, filtered on the server by event type.
-import { BACKWARDS, END, KurrentDBClient, type AllStreamResolvedEvent } from '@kurrent/kurrentdb-client';
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
+import { BACKWARDS, END, KurrentDBClient, type AllStreamResolvedEvent, type ResolvedEvent } from '@kurrent/kurrentdb-client';
+import { WrongExpectedRevision, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent, type SubscribeOptions, type Subscription } from './event-store.js';
+import { GENESIS, type HashedEvent } from './hash-chain.js';
 import {
   appendTooLargeFrom,
+  chainedStreamState,
+  toHashedEvent,
+  withChainMetadata,
   isStreamNotFound,
   logView,
   readPositionFrom,
@@ -19,9 +23,14 @@ import {
   toRecordedEvent,
   toStreamState,
   wrongExpectedRevisionFrom,
+  type StreamTail,
   type LogView,
 } from './kurrentdb-mapping.js';
 import { KurrentDbSubscription } from './kurrentdb-subscription.js';
+import { nowMicros } from './recorded-at.js';
+
+// An 'any' append whose stream moved between the read of its tail and the write is chained again.
+const CHAIN_ATTEMPTS = 5;
 
 export interface KurrentDbEventStoreOptions {
   /** Most events handed to a subscription handler at once. Default 500. */
@@ -56,69 +65,116 @@ export class KurrentDbEventStore implements EventStore {
     return this.#track(async () => {
       // Both throw TypeError/RangeError for a malformed call, before anything is sent.
       const data = toEventData(stream, events);
-      const streamState = toStreamState(expected);
-      let result;
-      try {
-        result = await this.#client.appendToStream(stream, data, { streamState });
-      } catch (error) {
-        throw wrongExpectedRevisionFrom(error, stream, expected) ?? appendTooLargeFrom(error, stream) ?? error;
+      toStreamState(expected);
+      for (let attempt = 1; ; attempt++) {
+        // The hash chain: onto the stream's last event, with its revision as the expected one (kurrentdb-mapping.ts).
+        const last = await this.#readLast(stream, toHashedEvent);
+        const tail: StreamTail | undefined = last && { revision: last.revision, hash: last.hash };
+        const streamState = chainedStreamState(stream, expected, tail);
+        try {
+          const result = await this.#client.appendToStream(stream, withChainMetadata(stream, data, tail, nowMicros()), { streamState });
+          return toAppendResult(result, stream, expected);
+        } catch (error) {
+          const conflict = error instanceof WrongExpectedRevision ? error : wrongExpectedRevisionFrom(error, stream, expected);
+          if (conflict && expected.kind === 'any' && attempt < CHAIN_ATTEMPTS) continue;
+          throw conflict ?? appendTooLargeFrom(error, stream) ?? error;
+        }
       }
-      return toAppendResult(result, stream, expected);
     });
   }
 
   readStream(stream: string): Promise<RecordedEvent[]> {
-    return this.#track(async () => {
-      const events: RecordedEvent[] = [];
-      try {
-        for await (const resolved of this.#client.readStream(stream)) {
-          const event = toRecordedEvent(resolved);
-          if (event) events.push(event);
-        }
-      } catch (error) {
-        if (isStreamNotFound(error)) return [];
-        throw error;
-      }
-      return events;
-    });
+    return this.#track(() => this.#readStream(stream, toRecordedEvent));
   }
 
   readLastEvent(stream: string): Promise<RecordedEvent | undefined> {
+    return this.#track(() => this.#readLast(stream, toRecordedEvent));
+  }
+
+  readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]> {
+    return this.#track(() => this.#readAll(after, limit, toRecordedEvent));
+  }
+
+  readonly chainScope = 'stream';
+
+  readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]> {
+    return this.#track(() => this.#readAll(after, limit, toHashedEvent));
+  }
+
+  readHeadHashed(): Promise<HashedEvent | undefined> {
     return this.#track(async () => {
-      try {
-        for await (const resolved of this.#client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-          const event = toRecordedEvent(resolved);
-          if (event) return event;
-        }
-      } catch (error) {
-        if (isStreamNotFound(error)) return undefined;
-        throw error;
+      const read = this.#client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: this.#log.filter });
+      for await (const resolved of read) {
+        const event = toHashedEvent(resolved);
+        if (event && this.#log.accepts(event.type)) return event;
       }
       return undefined;
     });
   }
 
-  readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]> {
+  readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
     return this.#track(async () => {
-      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
-        throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
-      }
-      if (limit === 0) return [];
-      const events: RecordedEvent[] = [];
-      // A forward read from a position includes the event at it: ask for one more, drop it below.
-      const read = this.#client.readAll({
-        fromPosition: readPositionFrom(after),
-        filter: this.#log.filter,
-        ...(limit !== undefined ? { maxCount: limit + 1 } : {}),
+      let previous: string | null = null;
+      return (await this.#readStream(stream, toHashedEvent)).map((event) => {
+        const withPrevious = { ...event, previousHash: previous ?? GENESIS };
+        previous = event.hash ?? previous;
+        return withPrevious;
       });
-      for await (const resolved of read) {
-        const event = toRecordedEvent(resolved);
-        if (!event || (after !== undefined && event.position <= after) || !this.#log.accepts(event.type)) continue;
-        events.push(event);
-        if (events.length === limit) break;
-      }
-      return events;
     });
+  }
+
+  /** Events are immutable on KurrentDB: a stream written before the chain existed starts its chain at its first hashed event. */
+  async chainLegacyEvents(): Promise<number> {
+    this.#assertOpen();
+    return 0;
+  }
+
+  async #readStream<T extends { position: bigint }>(stream: string, map: (resolved: ResolvedEvent) => T | undefined): Promise<T[]> {
+    const events: T[] = [];
+    try {
+      for await (const resolved of this.#client.readStream(stream)) {
+        const event = map(resolved);
+        if (event) events.push(event);
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  async #readLast<T>(stream: string, map: (resolved: ResolvedEvent) => T | undefined): Promise<T | undefined> {
+    try {
+      for await (const resolved of this.#client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        const event = map(resolved);
+        if (event) return event;
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
+    }
+    return undefined;
+  }
+
+  async #readAll<T extends { position: bigint; type: string }>(after: bigint | undefined, limit: number | undefined, map: (resolved: AllStreamResolvedEvent) => T | undefined): Promise<T[]> {
+    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
+    }
+    if (limit === 0) return [];
+    const events: T[] = [];
+    // A forward read from a position includes the event at it: ask for one more, drop it below.
+    const read = this.#client.readAll({
+      fromPosition: readPositionFrom(after),
+      filter: this.#log.filter,
+      ...(limit !== undefined ? { maxCount: limit + 1 } : {}),
+    });
+    for await (const resolved of read) {
+      const event = map(resolved);
+      if (!event || (after !== undefined && event.position <= after) || !this.#log.accepts(event.type)) continue;
+      events.push(event);
+      if (events.length === limit) break;
+    }
+    return events;
   }
 
   headPosition(): Promise<bigint | undefined> {

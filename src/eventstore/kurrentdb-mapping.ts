@@ -26,7 +26,8 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import { AppendTooLarge, WrongExpectedRevision, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import { AppendTooLarge, WrongExpectedRevision, revisionMatches, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import { assertHashable, eventHash, GENESIS, type HashedEvent } from './hash-chain.js';
 
 /** Largest value of a KurrentDB position or revision (unsigned 64-bit). */
 export const MAX_UINT64 = 2n ** 64n - 1n;
@@ -141,6 +142,7 @@ export function toEventData(stream: string, events: readonly NewEvent[]): JSONEv
   if (!Array.isArray(events) || events.length === 0) throw new RangeError(`append to ${stream}: at least one event is required`);
   return events.map((event, i) => {
     if (typeof event?.type !== 'string' || event.type === '') throw new TypeError(`append to ${stream}: event ${i} needs a non-empty type`);
+    assertHashable(stream, event.type);
     // The client serializes with JSON.stringify too; doing it once here rejects bigint, cycles and
     // undefined (which the client would turn into a crash or an empty body) before the request.
     const json: unknown = JSON.stringify(event.data);
@@ -168,4 +170,66 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     position: event.position.commit,
     recordedAt: event.created,
   };
+}
+
+// The hash chain on KurrentDB (README.md, Hash chain): appenders on several replicas write to $all at
+// once and none of them knows which event the server will put before its own, so an event is chained to
+// the previous event of its STREAM, which the appender does know: it reads the stream's last event and
+// appends with that revision as the expected one, so two appenders can never chain onto the same event
+// (the second fails with WrongExpectedRevision and, for an 'any' append, tries again on the new tail).
+// The hash and the time hashed go in the event's metadata; the server's own timestamp is not known
+// before the write.
+
+/** What the chain needs of a stream's last event. */
+export interface StreamTail {
+  revision: bigint;
+  /** Null for an event written before the chain existed: the stream's chain starts at the next one. */
+  hash: string | null;
+}
+
+/** The stream state to append with for a hash chained onto `tail`; throws WrongExpectedRevision when it is not what the caller expects. */
+export function chainedStreamState(stream: string, expected: ExpectedRevision, tail: StreamTail | undefined): AppendStreamState {
+  if (!revisionMatches(expected, tail?.revision)) throw new WrongExpectedRevision(stream, expected, tail?.revision ?? 'no_stream');
+  return tail === undefined ? KURRENT_NO_STREAM : tail.revision;
+}
+
+/** The events with their chain metadata: each hashed onto the one before it, the first onto `tail`. */
+export function withChainMetadata(stream: string, data: readonly JSONEventData[], tail: StreamTail | undefined, recordedAtMicros: bigint): JSONEventData[] {
+  let previous = tail?.hash ?? GENESIS;
+  let revision = tail?.revision ?? -1n;
+  return data.map((event) => {
+    revision += 1n;
+    previous = eventHash(previous, { stream, revision, type: event.type, data: JSON.stringify(event.data), recordedAtMicros });
+    return { ...event, metadata: { hash: previous, recorded_at_us: recordedAtMicros.toString() } };
+  });
+}
+
+/** A resolved event as hashed: undefined for an unresolved link; hash null when it carries no chain metadata. */
+export function toHashedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): HashedEvent | undefined {
+  const recorded = toRecordedEvent(resolved);
+  if (!recorded) return undefined;
+  const metadata = chainMetadataOf(resolved.event?.metadata);
+  return {
+    position: recorded.position,
+    stream: recorded.stream,
+    revision: recorded.revision,
+    type: recorded.type,
+    // The client parsed the JSON it read; what this service sent was JSON.stringify of the same value.
+    data: recorded.data instanceof Uint8Array ? Buffer.from(recorded.data).toString('utf8') : JSON.stringify(recorded.data),
+    recordedAtMicros: metadata ? BigInt(metadata.recorded_at_us) : BigInt(recorded.recordedAt.getTime()) * 1000n,
+    hash: metadata?.hash ?? null,
+  };
+}
+
+function chainMetadataOf(metadata: unknown): { hash: string; recorded_at_us: string } | undefined {
+  let value = metadata;
+  if (value instanceof Uint8Array) {
+    try {
+      value = JSON.parse(Buffer.from(value).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+  const { hash, recorded_at_us } = (value ?? {}) as { hash?: unknown; recorded_at_us?: unknown };
+  return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash) && typeof recorded_at_us === 'string' && /^\d+$/.test(recorded_at_us) ? { hash, recorded_at_us } : undefined;
 }

@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
-import { WrongExpectedRevision, type AppendResult, type ExpectedRevision } from './event-store.js';
+import { WrongExpectedRevision, revisionMatches, type AppendResult, type ExpectedRevision } from './event-store.js';
+import { eventHash } from './hash-chain.js';
+import { chainHead } from './sqlite-hash-chain.js';
 
 /** One caller's append, validated and serialized, waiting for the next group commit. */
 export interface QueuedAppend {
@@ -20,50 +22,47 @@ export function prepareAppendBatch(db: Database.Database): (batch: readonly Queu
   const currentRevision = db
     .prepare<[string], bigint>('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
     .pluck();
-  const insert = db.prepare<[string, string, bigint, string, string, bigint]>(
-    'INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)',
+  const insert = db.prepare<[string, string, bigint, string, string, bigint, Buffer]>(
+    'INSERT INTO events (id, stream, revision, type, data, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  // The hash chain (sqlite-hash-chain.ts): read once per batch inside its transaction, carried from event to event.
+  const readChainHead = chainHead(db);
+  let head = '';
 
   // Called inside the batch transaction, better-sqlite3 runs this in a SAVEPOINT.
   const appendOne = db.transaction((append: QueuedAppend, recordedAt: bigint): AppendResult => {
     const actual = currentRevision.get(append.stream);
-    if (!matches(append.expected, actual)) {
+    if (!revisionMatches(append.expected, actual)) {
       throw new WrongExpectedRevision(append.stream, append.expected, actual ?? 'no_stream');
     }
     let revision = actual ?? -1n;
     let position = 0n;
+    let chained = head;
     for (const event of append.events) {
       revision += 1n;
-      position = BigInt(insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt).lastInsertRowid);
+      chained = eventHash(chained, { stream: append.stream, revision, type: event.type, data: event.data, recordedAtMicros: recordedAt });
+      position = BigInt(insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt, Buffer.from(chained, 'hex')).lastInsertRowid);
     }
+    // Only once every insert of the append held: a rolled-back append leaves the head where it was.
+    head = chained;
     return { nextRevision: revision, position };
   });
 
-  const appendAll = db.transaction((batch: readonly QueuedAppend[], recordedAt: bigint): AppendOutcome[] =>
-    batch.map((append): AppendOutcome => {
+  const appendAll = db.transaction((batch: readonly QueuedAppend[], recordedAt: bigint): AppendOutcome[] => {
+    head = readChainHead();
+    return batch.map((append): AppendOutcome => {
       try {
         return { ok: true, result: appendOne(append, recordedAt) };
       } catch (error) {
         if (failsAlone(error)) return { ok: false, error };
         throw error;
       }
-    }),
-  );
+    });
+  });
 
   // IMMEDIATE takes the write lock up front, so another process cannot make the batch fail halfway
   // with SQLITE_BUSY on lock upgrade; it waits up to the busy timeout instead.
   return (batch, recordedAt) => appendAll.immediate(batch, recordedAt);
-}
-
-function matches(expected: ExpectedRevision, actual: bigint | undefined): boolean {
-  switch (expected.kind) {
-    case 'any':
-      return true;
-    case 'no_stream':
-      return actual === undefined;
-    case 'exact':
-      return actual === expected.revision;
-  }
 }
 
 function failsAlone(error: unknown): boolean {

@@ -10,7 +10,9 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store.js';
+import { assertHashable, GENESIS, type HashedEvent } from './hash-chain.js';
 import { nowMicros } from './recorded-at.js';
+import { HASHED_COLUMNS, legacyChainer, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
 import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sqlite-append-batch.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
@@ -53,6 +55,12 @@ export class SqliteEventStore implements EventStore {
   readonly #readAll: Database.Statement<[bigint, number], EventRow>;
   readonly #readLast: Database.Statement<[string], EventRow>;
   readonly #head: Database.Statement<[], { head: bigint | null }>;
+  readonly #readHashed: Database.Statement<[bigint, number], HashedRow>;
+  readonly #readStreamHashed: Database.Statement<[string], HashedRow>;
+  readonly #hashBefore: Database.Statement<[bigint], Buffer | null>;
+  readonly #readHeadHashed: Database.Statement<[], HashedRow>;
+  readonly #chainLegacy: () => number;
+  readonly chainScope = 'log';
   readonly #source: SubscriptionSource;
   readonly #pollIntervalMs: number;
   readonly #pageSize: number;
@@ -79,6 +87,11 @@ export class SqliteEventStore implements EventStore {
     this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
     this.#source = subscriptionSource(db);
+    this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
+    this.#readHeadHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY position DESC LIMIT 1`);
+    this.#chainLegacy = legacyChainer(db);
   }
 
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -120,6 +133,30 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<bigint | undefined> {
     this.#assertOpen();
     return this.#head.get()?.head ?? undefined;
+  }
+
+  async readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]> {
+    this.#assertOpen();
+    return this.#readHashed.all(after ?? 0n, limit ?? -1).map(toHashedEvent);
+  }
+
+  async readHeadHashed(): Promise<HashedEvent | undefined> {
+    this.#assertOpen();
+    const row = this.#readHeadHashed.get();
+    return row && toHashedEvent(row);
+  }
+
+  async readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
+    this.#assertOpen();
+    return this.#readStreamHashed.all(stream).map((row) => {
+      const previous = this.#hashBefore.get(row.position);
+      return { ...toHashedEvent(row), previousHash: previous?.toString('hex') ?? GENESIS };
+    });
+  }
+
+  async chainLegacyEvents(): Promise<number> {
+    this.#assertOpen();
+    return this.#chainLegacy();
   }
 
   subscribe(options: SubscribeOptions): Subscription {
@@ -195,6 +232,7 @@ function prepareAppend(stream: string, events: readonly NewEvent[], expected: Ex
       if (typeof event?.type !== 'string' || event.type === '') {
         throw new TypeError(`append to ${stream}: event ${i} needs a non-empty type`);
       }
+      assertHashable(stream, event.type);
       // Throws for bigint and cycles; undefined for undefined, functions and symbols.
       const data: unknown = JSON.stringify(event.data);
       if (typeof data !== 'string') throw new TypeError(`append to ${stream}: event ${i} (${event.type}) data is not JSON`);

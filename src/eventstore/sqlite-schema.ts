@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { damageIn, quickCheck } from '../storage/damaged-storage.js';
+import { addHashColumn } from './sqlite-hash-chain.js';
 
 export const EVENTS_FILE = 'events.db';
 
@@ -45,6 +46,7 @@ export function openEventsDatabase(dataDir: string, check = true): Database.Data
     // not only a crash of this process (NORMAL would only sync at checkpoints).
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
+    addHashColumn(db);
     if (check) quickCheck(db, file);
     // Positions and revisions are bigint at the port.
     db.defaultSafeIntegers(true);

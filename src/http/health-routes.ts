@@ -53,7 +53,7 @@ function readiness(status: string) {
     properties: {
       status: { const: status },
       checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: "ok" or what failed.' },
-      findings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What background checks found last, by name (read_model_scrub: the read-model scrubber); they do not decide readiness.' },
+      findings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What background checks found last, by name (read_model_scrub: the read-model scrubber; log_chain: the hash chain of the log, verified once per scrubber pass, which does decide readiness when broken).' },
     },
   };
 }

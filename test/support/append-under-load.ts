@@ -1,11 +1,11 @@
 // Child process for the SIGKILL durability test: appends without pause from many concurrent writers
 // and prints every append the moment its promise resolves, i.e. the moment it is acknowledged.
-// Usage: node append-under-load.js <dataDir> <writers>
+// Usage: node append-under-load.js <dataDir> <writers> [stream prefix: several processes on one file]
 // Each line on stdout: "<stream> <nextRevision> <eventCount>".
 import { NO_STREAM, exactly } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 
-const [dataDir, writersArg = '64'] = process.argv.slice(2);
+const [dataDir, writersArg = '64', prefix = ''] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: append-under-load <dataDir> <writers>');
 
 // Never outlive the test that spawned us.
@@ -15,7 +15,7 @@ process.stdout.on('error', () => process.exit(3));
 const store = openSqliteEventStore(dataDir);
 
 async function writer(w: number): Promise<never> {
-  const stream = `load-${w}`;
+  const stream = `${prefix}load-${w}`;
   let revision: bigint | undefined;
   for (let seq = 0; ; seq++) {
     const count = 1 + (seq % 3);

@@ -11,6 +11,7 @@ import { ALIASES } from '../submit-order-schema.js';
 import type { FieldErrors } from '../../validation/field-errors.js';
 import { bodyTooLarge, json, openApiPath, ref, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
+import { retrieveAsOf } from './order-as-of.js';
 import {
   ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderViewSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
 } from '../order-view-schema.js';
@@ -72,6 +73,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
   });
 
   router.get(RETRIEVE, async (ctx) => {
+    if (ctx.query.as_of !== undefined) return retrieveAsOf(ctx, deps, ctx.query.as_of);
     const order = await orderInScope(ctx, (id) => deps.orders.getViewJson(id));
     if (!order) return;
     // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
@@ -95,8 +97,8 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
   });
 }
 
-const orderIdParameter = { name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } };
-const orderNotVisible = {
+export const orderIdParameter = { name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } };
+export const orderNotVisible = {
   '403': respond("The order exists but is outside the API key's scope.", 'ErrorDetail'),
   '404': respond('No order has this id.', 'ErrorDetail'),
 };
@@ -154,9 +156,26 @@ export const orderApi: ApiDescription = {
     [openApiPath(RETRIEVE)]: {
       get: {
         operationId: 'retrieveOrder',
-        summary: 'Retrieve an order',
-        parameters: [orderIdParameter],
-        responses: { '200': respond('The order.', 'Order'), '401': unauthorized, ...orderNotVisible },
+        summary: 'Retrieve an order, now or as it stood at a past moment',
+        parameters: [
+          orderIdParameter,
+          {
+            name: 'as_of',
+            in: 'query',
+            description:
+              'For auditors: the order as retrieve would have answered at this moment (fields, status, packing_instructions_downloaded, updated_at), folded from its events recorded up to then ' +
+              'by the projection the read model uses. ISO 8601 date and time with its time zone (Z or ±hh:mm), to the millisecond; not in the future.',
+            schema: { type: 'string', format: 'date-time' },
+            example: '2026-11-25T14:30:00Z',
+          },
+        ],
+        responses: {
+          '200': respond('The order (as of the moment asked for).', 'Order'),
+          '400': respond('as_of is not an ISO 8601 date and time with a time zone, or is in the future: {"as_of": [message]}.', 'ValidationError'),
+          '401': unauthorized,
+          '403': orderNotVisible['403'],
+          '404': respond('No order has this id, or (with as_of) it did not exist yet at that moment.', 'ErrorDetail'),
+        },
       },
     },
     [openApiPath(HISTORY)]: {
@@ -180,7 +199,7 @@ export const orderApi: ApiDescription = {
 };
 
 /** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
-async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
+export async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
   const id = /^[1-9]\d{0,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
   const document = id === undefined ? undefined : await read(id);
   if (!document) {

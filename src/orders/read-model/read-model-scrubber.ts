@@ -19,6 +19,8 @@ export interface ScrubberOptions {
   /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
   repaired(orderId: number, documents: readonly ('order' | 'pallet contents')[]): void;
   log(message: string, error?: unknown): void;
+  /** Verifies the log's hash chain, once per pass before the orders (issue 25): its outcome in one line. */
+  verifyLog?(betweenPages: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
 }
 
 export interface ScrubProgress {
@@ -29,6 +31,8 @@ export interface ScrubProgress {
   lastFullPassAt: Date | undefined;
   /** The last order found differing from the log, else the outcome of the last pass (or of the pass stopped by a failure). */
   lastFinding: string;
+  /** The outcome of the last verification of the log's hash chain; undefined before the first or without verifyLog. */
+  logChain?: { ok: boolean; line: string } | undefined;
 }
 
 export interface Scrubber {
@@ -106,6 +110,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
 
   const pass = async () => {
     progress.checked = 0;
+    if (options.verifyLog) progress.logChain = await options.verifyLog(() => pause(0));
     const seen = new Set<number>();
     for (let after: bigint | undefined; !stopped; ) {
       const page = await store.readAll(after, LOG_PAGE);

@@ -107,3 +107,28 @@ t.test('with no orders at all, the scrubber leaves the event loop to others', as
   await scrubber.stop();
   t.ok(scrubber.progress().passes <= 2, `passes are paced, not looped (${scrubber.progress().passes})`);
 });
+
+t.test('each pass verifies the log first (issue 25), and its outcome is the progress\'s logChain', async (t) => {
+  const dataDir = tempDataDir();
+  const store = openSqliteEventStore(dataDir);
+  const readModel = openSqliteOrderReadModel(dataDir);
+  t.teardown(async () => {
+    await readModel.close();
+    await store.close();
+    removeDataDir(dataDir);
+  });
+  const outcomes = [{ ok: true, line: 'the hash chain holds' }, { ok: false, line: 'the hash chain breaks at position 3 (changed)' }];
+  let calls = 0;
+  const scrubber = startReadModelScrubber({
+    store, readModel, ordersPerSecond: 100_000, repaired: () => t.fail('nothing to repair'), log: (message) => t.fail(message),
+    verifyLog: async (betweenPages) => {
+      await betweenPages();
+      return outcomes[Math.min(calls++, 1)]!;
+    },
+  });
+  t.teardown(() => scrubber.stop());
+  t.equal(scrubber.progress().logChain, undefined, 'nothing before the first verification');
+  await eventually(async () => scrubber.progress().passes >= 2, 10_000, 5);
+  t.ok(calls >= 2, 'once per pass');
+  t.same(scrubber.progress().logChain, outcomes[1], 'the last outcome, a break included; the pass goes on');
+});

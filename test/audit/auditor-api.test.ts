@@ -1,0 +1,151 @@
+// The three questions of issue 26 asked of a running service: an order as it stood at each moment of its
+// life (compared with what the live read model answered at that moment), the signed digest of the log and
+// its public key, and an order's export checked offline by scripts/verify-export.mjs, which any change to
+// any line makes fail.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createPublicKey, verify } from 'node:crypto';
+import t from 'tap';
+import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
+import { eventually, removeDataDir, startTestService } from '../support/service.js';
+
+const VERIFY_EXPORT = fileURLToPath(new URL('../../../scripts/verify-export.mjs', import.meta.url));
+const { verifyExport } = (await import(pathToFileURL(VERIFY_EXPORT).href)) as { verifyExport(text: string, key: string): { ok: boolean; message: string } };
+
+const service = await startTestService({ key: ACME_KEY });
+t.teardown(async () => {
+  await service.stop();
+  removeDataDir(service.dataDir);
+});
+
+const retrieve = (id: number, asOf?: string, key = ACME_KEY) =>
+  service.request('GET', `/api/v1/orders/detailed-orders/${id}/${asOf === undefined ? '' : `?as_of=${encodeURIComponent(asOf)}`}`, { key });
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+// The order's life, with what retrieve answered (the live read model) just after each step, and a moment between steps.
+const beforeSubmit = new Date().toISOString();
+await pause();
+const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'AUDIT-1' }) });
+const id = created.body.order_id as number;
+const live: Record<string, { at: string; view: unknown }> = {};
+const afterSubmit = await retrieve(id);
+live.submitted = { at: new Date().toISOString(), view: afterSubmit.body };
+await eventually(async () => (await retrieve(id)).body.status === 'planned', 60_000);
+await pause();
+live.planned = { at: new Date().toISOString(), view: (await retrieve(id)).body };
+await pause();
+const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=AUDIT-1`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
+await pdf.arrayBuffer();
+await eventually(async () => (await retrieve(id)).body.packing_instructions_downloaded === true);
+await pause();
+live.downloaded = { at: new Date().toISOString(), view: (await retrieve(id)).body };
+
+t.test('as_of: the order as the live read model answered at each moment of its life', async (t) => {
+  t.equal(afterSubmit.body.status, 'submitted', 'the read model showed the submit before the plan');
+  for (const [moment, { at, view }] of Object.entries(live)) {
+    const asOf = await retrieve(id, at);
+    t.equal(asOf.status, 200, moment);
+    t.same(asOf.body, view, `${moment}: as_of ${at} is what retrieve answered then`);
+  }
+  t.match(live.planned!.view, { status: 'planned', packing_instructions_downloaded: false });
+  t.match(live.downloaded!.view, { status: 'planned', packing_instructions_downloaded: true });
+  const now = await retrieve(id, new Date().toISOString().replace('Z', '+00:00'));
+  t.same(now.body, (await retrieve(id)).body, 'now, with an offset: as retrieve');
+});
+
+t.test('as_of before the order existed: 404; another group\'s order: 403 as retrieve', async (t) => {
+  const before = await retrieve(id, beforeSubmit);
+  t.equal(before.status, 404);
+  t.match(before.body.detail, /did not exist yet/);
+  t.equal((await retrieve(id, live.planned!.at, OTHER_KEY)).status, 403);
+  t.equal((await retrieve(999, live.planned!.at)).status, 404);
+  t.equal((await retrieve(id, live.planned!.at, 'no-such-key-00000000000')).status, 401);
+});
+
+t.test('as_of unparseable or in the future: 400 naming the parameter', async (t) => {
+  for (const bad of ['yesterday', '2026-11-25', '2026-11-25T14:30:00', '2026-02-31T10:00:00Z', '2026-11-25T25:00:00Z', '', new Date(Date.now() + 3_600_000).toISOString()]) {
+    const response = await retrieve(id, bad);
+    t.equal(response.status, 400, bad);
+    t.match(response.body, { as_of: [String] }, bad);
+  }
+  t.match((await retrieve(id, '2999-01-01T00:00:00Z')).body.as_of[0], /future/);
+});
+
+t.test('the digest: head hash and position of the log, signed with the key the public key names', async (t) => {
+  const key = await service.request('GET', '/api/v1/audit/public-key', { key: null });
+  t.equal(key.status, 200, 'the public key needs no API key');
+  t.equal(key.body.algorithm, 'Ed25519');
+  t.equal((await service.request('GET', '/api/v1/audit/digest', { key: null })).status, 401, 'the digest needs an API key');
+  const digest = await service.request('GET', '/api/v1/audit/digest');
+  t.equal(digest.status, 200);
+  t.match(digest.body, { chain: 'log', position: /^\d+$/, head_hash: /^[0-9a-f]{64}$/, key_fingerprint: key.body.key_fingerprint });
+  t.equal(digest.body.signed, `orders-audit-digest v1\nchain: log\nposition: ${digest.body.position}\nhead: ${digest.body.head_hash}\ntime: ${digest.body.time}\n`);
+  const publicKey = createPublicKey(key.body.public_key_pem);
+  t.ok(verify(null, Buffer.from(digest.body.signed), publicKey, Buffer.from(digest.body.signature, 'base64')), 'the signature verifies');
+  t.notOk(verify(null, Buffer.from(digest.body.signed.replace(/position: \d+/, 'position: 1')), publicKey, Buffer.from(digest.body.signature, 'base64')), 'not for another text');
+});
+
+t.test('the export: verified offline; any change to any line fails the check', async (t) => {
+  const key = (await service.request('GET', '/api/v1/audit/public-key', { key: null })).body;
+  const response = await service.request('GET', `/api/v1/orders/detailed-orders/${id}/history/export`);
+  t.equal(response.status, 200);
+  t.match(response.headers.get('content-type'), /^application\/jsonl/);
+  const text = response.body as string;
+  const lines = text.trimEnd().split('\n');
+  const events = lines.slice(0, -1).map((line) => JSON.parse(line));
+  t.same(events.map((event) => event.type), ['OrderSubmitted', 'OrderPlanned', 'PackingInstructionsDownloaded']);
+  t.equal(verifyExport(text, JSON.stringify(key)).ok, true, verifyExport(text, JSON.stringify(key)).message);
+
+  // The script as an auditor runs it.
+  writeFileSync(join(service.dataDir, 'export.jsonl'), text);
+  writeFileSync(join(service.dataDir, 'audit.pub'), key.public_key_pem);
+  const run = spawnSync(process.execPath, [VERIFY_EXPORT, join(service.dataDir, 'export.jsonl'), join(service.dataDir, 'audit.pub')], { encoding: 'utf8' });
+  t.equal(run.status, 0, run.stdout + run.stderr);
+  t.match(run.stdout, /^export verified: 3 events of order:/);
+
+  const edits: Record<string, (line: Record<string, any>) => void> = {
+    'a digit of the data': (line) => (line.data = line.data.replace(/\d/, (d: string) => String((Number(d) + 1) % 10))),
+    'the hash, recomputed by the editor for the changed data': (line) => (line.hash = line.hash.replace(/^./, (c: string) => (c === '0' ? '1' : '0'))),
+    'the position': (line) => (line.position = String(Number(line.position) + 1)),
+    'the type': (line) => (line.type = `${line.type}X`),
+    'the time': (line) => (line.recorded_at_us = String(BigInt(line.recorded_at_us) + 1n)),
+    'the readable time': (line) => (line.recorded_at = '2000-01-01T00:00:00.000Z'),
+    'a field added': (line) => (line.note = 'x'),
+  };
+  for (const [i, line] of lines.slice(0, -1).entries()) {
+    for (const [what, edit] of Object.entries(edits)) {
+      const changed = JSON.parse(line);
+      edit(changed);
+      const tampered = [...lines.slice(0, i), JSON.stringify(changed), ...lines.slice(i + 1)].join('\n') + '\n';
+      t.equal(verifyExport(tampered, key.public_key_pem).ok, false, `line ${i + 1}, ${what}: ${verifyExport(tampered, key.public_key_pem).message}`);
+    }
+    const removed = [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n') + '\n';
+    t.equal(verifyExport(removed, key.public_key_pem).ok, false, `line ${i + 1} removed`);
+  }
+  const swapped = [lines[1], lines[0], ...lines.slice(2)].join('\n') + '\n';
+  t.equal(verifyExport(swapped, key.public_key_pem).ok, false, 'two lines swapped');
+  const digest = JSON.parse(lines.at(-1)!);
+  for (const [what, edit] of Object.entries({
+    'the signed text': (d: any) => (d.signed = d.signed.replace(/position: \d+/, 'position: 1')),
+    'the signature': (d: any) => (d.signature = Buffer.from('x'.repeat(64)).toString('base64')),
+    'the head hash copy': (d: any) => (d.head_hash = '0'.repeat(64)),
+    'an event in the list': (d: any) => (d.events[0].hash = '0'.repeat(64)),
+  })) {
+    const changed = structuredClone(digest);
+    edit(changed.digest);
+    const tampered = [...lines.slice(0, -1), JSON.stringify(changed)].join('\n') + '\n';
+    t.equal(verifyExport(tampered, key.public_key_pem).ok, false, `the digest line, ${what}`);
+  }
+  t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${id}/history/export`, { key: OTHER_KEY })).status, 403, 'scope as history');
+});
+
+t.test('the OpenAPI document describes as_of, the digest, the public key and the export', async (t) => {
+  const document = (await service.request('GET', '/api/v1/openapi.json', { key: null })).body;
+  t.ok(document.paths['/api/v1/orders/detailed-orders/{id}/'].get.parameters.some((parameter: { name: string }) => parameter.name === 'as_of'));
+  t.ok(document.paths['/api/v1/orders/detailed-orders/{id}/'].get.responses['400']);
+  t.ok(document.paths['/api/v1/audit/digest'].get);
+  t.same(document.paths['/api/v1/audit/public-key'].get.security, []);
+  t.ok(document.paths['/api/v1/orders/detailed-orders/{id}/history/export'].get);
+});
