@@ -19,7 +19,7 @@ export interface ScrubberOptions {
   /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
   repaired(orderId: number, documents: readonly ('order' | 'pallet contents')[]): void;
   log(message: string, error?: unknown): void;
-  /** Verifies the log's hash chain, once per pass before the orders (issue 25): its outcome in one line. */
+  /** Verifies the log's hash chain, once per pass before the orders (issue 25): its outcome in one line. A break stops the pass before any repair. */
   verifyLog?(betweenPages: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
 }
 
@@ -110,7 +110,17 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
 
   const pass = async () => {
     progress.checked = 0;
-    if (options.verifyLog) progress.logChain = await options.verifyLog(() => pause(0));
+    if (options.verifyLog) {
+      progress.logChain = await options.verifyLog(() => pause(0));
+      // A log whose chain breaks is not the truth to repair from: a "repair" would copy a changed
+      // event into the read model. Nothing is compared until the log is restored; readiness says why.
+      if (!progress.logChain.ok) {
+        progress.passes++;
+        progress.lastFullPassAt = new Date();
+        progress.lastFinding = `${progress.lastFullPassAt.toISOString()}: no order compared or repaired: the log's hash chain is broken (${progress.logChain.line})`;
+        return;
+      }
+    }
     const seen = new Set<number>();
     for (let after: bigint | undefined; !stopped; ) {
       const page = await store.readAll(after, LOG_PAGE);

@@ -108,7 +108,7 @@ t.test('with no orders at all, the scrubber leaves the event loop to others', as
   t.ok(scrubber.progress().passes <= 2, `passes are paced, not looped (${scrubber.progress().passes})`);
 });
 
-t.test('each pass verifies the log first (issue 25), and its outcome is the progress\'s logChain', async (t) => {
+t.test('each pass verifies the log first (issue 25): its outcome is the progress\'s logChain, and a broken chain repairs nothing', async (t) => {
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const readModel = openSqliteOrderReadModel(dataDir);
@@ -117,18 +117,61 @@ t.test('each pass verifies the log first (issue 25), and its outcome is the prog
     await store.close();
     removeDataDir(dataDir);
   });
-  const outcomes = [{ ok: true, line: 'the hash chain holds' }, { ok: false, line: 'the hash chain breaks at position 3 (changed)' }];
+  const { type, data } = submitted(1, 'g', 'F3-2');
+  await store.append(orderStream('g', 'F3-2'), [{ type, data }], ANY);
+  await readModel.apply(await store.readAll());
+  // A row edited with its checksum recomputed: the scrubber would repair it from a sound log.
+  const db = new Database(join(dataDir, 'read-models.db'));
+  const row = db.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const view = row.view.replace('"F3-2"', '"F3-X"');
+  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
+  db.close();
+
+  const broken = { ok: false, line: 'the hash chain breaks at position 3 (changed)' };
   let calls = 0;
   const scrubber = startReadModelScrubber({
-    store, readModel, ordersPerSecond: 100_000, repaired: () => t.fail('nothing to repair'), log: (message) => t.fail(message),
+    store, readModel, ordersPerSecond: 100_000, repaired: () => t.fail('nothing is repaired from a broken log'), log: (message) => t.fail(message),
     verifyLog: async (betweenPages) => {
       await betweenPages();
-      return outcomes[Math.min(calls++, 1)]!;
+      calls++;
+      return broken;
     },
   });
   t.teardown(() => scrubber.stop());
   t.equal(scrubber.progress().logChain, undefined, 'nothing before the first verification');
   await eventually(async () => scrubber.progress().passes >= 2, 10_000, 5);
   t.ok(calls >= 2, 'once per pass');
-  t.same(scrubber.progress().logChain, outcomes[1], 'the last outcome, a break included; the pass goes on');
+  t.same(scrubber.progress().logChain, broken, 'the last outcome');
+  t.match(scrubber.progress().lastFinding, /no order compared or repaired: the log's hash chain is broken \(the hash chain breaks at position 3 \(changed\)\)/);
+  t.equal((await readModel.getById(1))?.view.reference, 'F3-X', 'the edited row is left as it is, not "repaired" from a log that cannot be trusted');
+});
+
+t.test('a sound chain: the pass goes on to compare and repair', async (t) => {
+  const dataDir = tempDataDir();
+  const store = openSqliteEventStore(dataDir);
+  const readModel = openSqliteOrderReadModel(dataDir);
+  t.teardown(async () => {
+    await readModel.close();
+    await store.close();
+    removeDataDir(dataDir);
+  });
+  const { type, data } = submitted(1, 'g', 'F3-2');
+  await store.append(orderStream('g', 'F3-2'), [{ type, data }], ANY);
+  await readModel.apply(await store.readAll());
+  const db = new Database(join(dataDir, 'read-models.db'));
+  const row = db.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const view = row.view.replace('"F3-2"', '"F3-X"');
+  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
+  db.close();
+  const repaired: number[] = [];
+  const sound = { ok: true, line: 'the hash chain holds' };
+  const scrubber = startReadModelScrubber({
+    store, readModel, ordersPerSecond: 100_000, repaired: (id) => void repaired.push(id), log: (message) => t.fail(message),
+    verifyLog: async () => sound,
+  });
+  t.teardown(() => scrubber.stop());
+  await eventually(async () => scrubber.progress().passes >= 1, 10_000, 5);
+  t.same(scrubber.progress().logChain, sound);
+  t.same(repaired, [1], 'the edited row repaired');
+  t.equal((await readModel.getById(1))?.view.reference, 'F3-2');
 });
