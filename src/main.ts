@@ -8,16 +8,11 @@ import { whatToDoAbout } from './storage/what-to-do.js';
 import { ShareSecretRejected } from './viewer/share-secret.js';
 import { AuditKeyRejected } from './audit/audit-key.js';
 import { ASYNCAPI_PATH, OPENAPI_PATH } from './openapi.js';
+import { refuseUnsupportedNode } from './node-version.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
 
-// better-sqlite3 13 needs Node-API 10 (Node 22.14 and later) and crashes the process on Node 20 when it
-// opens a database: say so in one line instead.
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 14)) {
-  console.error(`Node.js ${process.versions.node} is not supported: use Node.js 24 LTS (or 22.14 and later); see README.md, "Run it".`);
-  process.exit(1);
-}
+refuseUnsupportedNode();
 
 let config: Config | undefined;
 try {

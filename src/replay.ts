@@ -6,6 +6,7 @@
 // when the live read model now matches the log.
 import { isDeepStrictEqual } from 'node:util';
 import { configFromEnv } from './config.js';
+import { refuseUnsupportedNode } from './node-version.js';
 import { describeBackends, openEventStore, openOrderReadModel, openScratchOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
@@ -81,6 +82,8 @@ export async function replayAndCompare(store: EventStore, live: OrderReadModel, 
 export async function repairFromLog(store: EventStore, live: OrderReadModel, orders: readonly number[]): Promise<void> {
   for (const id of orders) await live.repair(id, await eventsOfOrder(store, id, undefined));
 }
+
+refuseUnsupportedNode();
 
 async function main(repair: boolean): Promise<number> {
   const config = configFromEnv();

@@ -4,9 +4,12 @@
 // chained from its first event by its first verification (docs/auditing.md says what that proves).
 // Uses ORDERS_DATA_DIR and the backend variables like the service; safe while the service runs.
 import { configFromEnv } from './config.js';
+import { refuseUnsupportedNode } from './node-version.js';
 import { describeBackends, openEventStore, storageNames } from './backends.js';
 import { describeVerdict, verifyChain } from './eventstore/verify-chain.js';
 import { isDamage } from './storage/damaged-storage.js';
+
+refuseUnsupportedNode();
 
 async function main(): Promise<number> {
   const config = configFromEnv();
