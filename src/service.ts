@@ -51,6 +51,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const metrics = createMetrics();
   const names = storageNames(config);
   const store = openEventStore(config);
+  // The scrubber's last verification of the log's hash chain, when it broke: no repair trusts the log then.
+  let logChainBreak: string | undefined;
   const orders = selfRepairingReadModel(
     await openOrderReadModel(config, {
       replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
@@ -61,6 +63,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger.warn({ order_id: damage.orderId, document: damage.document }, `${damage.message}: repaired from the log`);
         metrics.readModelRepairs.inc({ document: damage.document });
       },
+      untrustedLog: () => logChainBreak,
     },
   );
   const checkpoints = await openCheckpointStore(config);
@@ -115,6 +118,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         log,
         async verifyLog(betweenPages) {
           const outcome = await chain.fullPass(betweenPages);
+          logChainBreak = outcome.ok ? undefined : outcome.line;
           if (!outcome.ok) logger.error(outcome.line);
           return outcome;
         },

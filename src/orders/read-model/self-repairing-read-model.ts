@@ -22,6 +22,11 @@ export class UnrepairableDocument extends Error {
 export interface RepairHooks {
   /** One per repaired order: a warning naming it, and the repair counter. */
   repaired(damage: DamagedDocument): void;
+  /**
+   * Why the log cannot be trusted just now (its hash chain found broken), else undefined. A repair
+   * then fails as unrepairable (503) rather than copy a changed event into the read model.
+   */
+  untrustedLog?(): string | undefined;
 }
 
 // Events read per page while searching the log for an order's OrderSubmitted.
@@ -37,6 +42,8 @@ export function selfRepairingReadModel(inner: OrderReadModel, store: EventStore,
     const done = (async () => {
       let events: RecordedEvent[];
       try {
+        const distrust = hooks.untrustedLog?.();
+        if (distrust) throw new Error(distrust);
         events = await eventsOfOrder(store, damage.orderId, damage.streamHint);
       } catch (error) {
         throw new UnrepairableDocument(damage.orderId, error);

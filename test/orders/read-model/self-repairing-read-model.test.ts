@@ -14,12 +14,12 @@ import { orderStream } from '../../../src/orders/order-events.js';
 import { removeDataDir, tempDataDir } from '../../support/service.js';
 import { submitted } from './order-read-model-contract.js';
 
-async function given(t: Test) {
+async function given(t: Test, untrustedLog?: () => string | undefined) {
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const inner = openSqliteOrderReadModel(dataDir);
   const repaired: DamagedDocument[] = [];
-  const readModel = selfRepairingReadModel(inner, store, { repaired: (damage) => void repaired.push(damage) });
+  const readModel = selfRepairingReadModel(inner, store, { repaired: (damage) => void repaired.push(damage), ...(untrustedLog ? { untrustedLog } : {}) });
   t.teardown(async () => {
     await inner.close();
     await store.close().catch(() => {});
@@ -98,4 +98,16 @@ t.test('where the log cannot be read either: UnrepairableDocument naming the ord
   await t.rejects(readModel.getById(1), { message: /^order 1: its read-model document is damaged and the event log could not be read/ });
   t.equal(repaired.length, 0);
   t.equal((await readModel.getById(2))?.view.reference, 'B', 'sound documents are still served');
+});
+
+t.test('while the log\'s hash chain is broken, a damaged document is not repaired from it: UnrepairableDocument, nothing served', async (t) => {
+  let broken: string | undefined = 'the hash chain breaks at position 2 (changed)';
+  const { readModel, repaired, damage, before } = await given(t, () => broken);
+  await damage(`UPDATE orders SET view = replace(view, '"A"', '"X"') WHERE id = 1`);
+  await t.rejects(readModel.getById(1), { message: /^order 1: its read-model document is damaged and the event log could not be read to repair it \(the hash chain breaks at position 2 \(changed\)\)/ });
+  t.equal(repaired.length, 0, 'no repair');
+  t.equal((await readModel.getById(2))?.view.reference, 'B', 'sound documents are still served');
+  broken = undefined; // the log restored
+  t.same(await readModel.getById(1), before.orders[0], 'repaired once the log is trusted again');
+  t.equal(repaired.length, 1);
 });
