@@ -151,6 +151,7 @@ try {
     }
   }
   const submits: Result[] = [];
+  const rssAfter: number[] = [];
   for (const service of services) {
     submits.push(await run(service.url, [{
       method: 'POST',
@@ -158,6 +159,10 @@ try {
       headers: { ...auth, 'content-type': 'application/json' },
       setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }) }),
     }], DURATION, SUBMIT_CONNECTIONS));
+    // Its planner threads would go on planning the thousands of orders just submitted, on the cores
+    // the next service's submits need: it is stopped once its figures are in.
+    rssAfter.push(rssMiB(service.child.pid!));
+    service.child.kill('SIGKILL');
   }
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -189,7 +194,7 @@ try {
   }
   console.log(`noise: the bare route's rounds span ${(noise * 100).toFixed(1)} % of its median (${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s)`);
   console.log(formatNoise('after the runs', measureNoise()));
-  for (const service of services) console.log(`service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssMiB(service.child.pid!).toFixed(0)} MiB after the runs`);
+  for (const [i, service] of services.entries()) console.log(`service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter[i]!.toFixed(0)} MiB after the runs`);
   const submittedPerSecond = (result: Result) => result['2xx'] / DURATION;
   const submitted = submittedPerSecond(submits[0]!);
   const listP99 = p99(rounds.list[0]!);

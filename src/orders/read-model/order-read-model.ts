@@ -16,8 +16,7 @@ export interface OrderListQuery {
 
 /** What retrieve needs: the group to check scope against, and the view as it is sent. */
 export interface OrderViewJson extends Pick<OrderDocument, 'company_group'> {
-  /** The view's JSON, as text or as the UTF-8 bytes of it ready to send. */
-  viewJson: string | Buffer;
+  viewJson: string;
 }
 
 export interface OrderReadModel {

@@ -60,7 +60,7 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.equal(await readModel.checkpoint(), downloaded.position);
       t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2);
       const asJson = await readModel.getViewJson(1);
-      t.same(asJson && { ...asJson, viewJson: JSON.parse(String(asJson.viewJson)) }, { company_group: order!.company_group, viewJson: order!.view }, 'the view as JSON text is the same view');
+      t.same(asJson && { ...asJson, viewJson: JSON.parse(asJson.viewJson) }, { company_group: order!.company_group, viewJson: order!.view }, 'the view as JSON text is the same view');
     });
 
     t.test('finds the newest order by reference, and by service_ref, within a group only', async (t) => {
