@@ -1,8 +1,10 @@
 // npm run bench:api [-- --orders N --rounds R --round-duration S --duration S --connections C --submit-connections C
 //                      --servers --baseline-build DIR]
 // Loopback load with autocannon against the service on the embedded default, side by side with a
-// bare Koa route in the same run. Prints req/s, p99 and the ratios to the bare route, and the
-// service's RSS with 100,000 orders stored.
+// bare Koa route in its own process answering with the bytes of a retrieve, in the same run. Reads on
+// --connections (10), submits on --submit-connections (16, as issue 27 measures them). Prints req/s,
+// p99, the ratios to the bare route, the service's RSS with 100,000 orders stored, and each figure
+// against issue 27's targets with the machine's noise.
 // --servers: a second service on a copy of the same log, its read models, checkpoints and delivery
 // store on the test servers' MongoDB and its notifications to their Kafka (scripts/test-servers), in
 // the same rounds, with its ratios to the embedded one.
