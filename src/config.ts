@@ -1,8 +1,12 @@
 // Configuration comes from the environment only; every variable is documented in docs/configuration.md.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_KAFKA_TOPIC } from './notifications/kafka-message.js';
 import type { NotificationsConfig } from './notifications/notifications-config.js';
+
+/** Planner threads run this much nicer than the main thread (lower-thread-priority.ts). */
+export const DEFAULT_PLANNER_NICENESS = 10;
 
 export const DEMO_SEED_FILE = fileURLToPath(new URL('../../demo/master-data.json', import.meta.url));
 
@@ -14,6 +18,8 @@ export interface Config {
   seedFile: string | undefined;
   adminKey: string | undefined;
   plannerThreads: number;
+  /** Niceness of the planner threads (ORDERS_PLANNER_NICENESS, 0 to 19): they yield the CPU to the main thread. */
+  plannerNiceness?: number | undefined;
   /** How long a replica's claim on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
   planningLeaseMs: number;
   plannerTimeLimitMs: number;
@@ -54,7 +60,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.ORDERS_DATA_DIR ?? './data'),
     seedFile: seedFile && resolve(seedFile),
     adminKey: env.ORDERS_ADMIN_KEY || undefined,
-    plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', 1, 1, 64),
+    // As many as the cores this process may use (availableParallelism follows the CPU affinity mask,
+    // and Node's cgroup-aware count where it gives one): the threads run at a lower priority than the
+    // main thread, so it keeps a core for HTTP, projections and the log while they plan (docs/benchmarks.md).
+    plannerThreads: integer(env, 'ORDERS_PLANNER_THREADS', availableParallelism(), 1, 64),
+    plannerNiceness: integer(env, 'ORDERS_PLANNER_NICENESS', DEFAULT_PLANNER_NICENESS, 0, 19),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
     planningLeaseMs: integer(env, 'ORDERS_PLANNING_LEASE_MS', 10_000, 500, 3_600_000),
     publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),

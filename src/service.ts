@@ -132,7 +132,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
-  const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs });
+  const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness });
   const claimStore = await openClaimStore(config);
   const claims = planningClaims(claimStore, { holder: holderId(), leaseMs: config.planningLeaseMs, log });
   const reactor = await startPlanningReactor({

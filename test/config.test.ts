@@ -1,5 +1,6 @@
 // The environment as the service reads it: loopback unless HOST says otherwise, and the new bounds.
 import t from 'tap';
+import { availableParallelism } from 'node:os';
 import { configFromEnv } from '../src/config.js';
 
 t.test('HOST defaults to loopback; an empty HOST too', async (t) => {
@@ -15,4 +16,10 @@ t.test('shutdown, visibility, append size and quick_check settings', async (t) =
   });
   t.throws(() => configFromEnv({ ORDERS_SHUTDOWN_TIMEOUT_MS: '10' }), /ORDERS_SHUTDOWN_TIMEOUT_MS must be a whole number from 1000/);
   t.throws(() => configFromEnv({ ORDERS_STARTUP_QUICK_CHECK: 'no' }), /ORDERS_STARTUP_QUICK_CHECK must be true or false, got "no"/);
+});
+
+t.test('planner threads default to the cores this process may use, running nicer than the main thread', async (t) => {
+  t.match(configFromEnv({}), { plannerThreads: availableParallelism(), plannerNiceness: 10 });
+  t.match(configFromEnv({ ORDERS_PLANNER_THREADS: '1', ORDERS_PLANNER_NICENESS: '0' }), { plannerThreads: 1, plannerNiceness: 0 });
+  t.throws(() => configFromEnv({ ORDERS_PLANNER_NICENESS: '20' }), /ORDERS_PLANNER_NICENESS must be a whole number from 0/);
 });

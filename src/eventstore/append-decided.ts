@@ -14,11 +14,15 @@ export interface Decided<T> {
   outcome: T;
 }
 
+/**
+ * `read`: the stream as the caller has just read it, decided on first instead of reading it again (a
+ * submit reads it to check the order before it takes an id); a conflict reads it anew as ever.
+ */
 export async function appendDecided<T>(
-  store: EventStore, stream: string, decide: (history: RecordedEvent[]) => Decided<T>,
+  store: EventStore, stream: string, decide: (history: RecordedEvent[]) => Decided<T>, read?: RecordedEvent[],
 ): Promise<{ outcome: T; position: bigint | undefined }> {
   for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(stream);
+    const history = attempt === 1 && read ? read : await store.readStream(stream);
     const { events, outcome } = decide(history);
     if (events.length === 0) return { outcome, position: undefined };
     const last = history.at(-1);

@@ -23,12 +23,13 @@ export function orderStateOf(history: readonly RecordedEvent[]): OrderState {
   return orderEventsIn(history).reduce(evolveOrder, initialOrderState());
 }
 
-export async function handleOrderCommand(store: EventStore, stream: string, command: OrderCommand): Promise<OrderCommandResult> {
+/** `read`: the stream as just read, when the caller has it (appendDecided decides on it first). */
+export async function handleOrderCommand(store: EventStore, stream: string, command: OrderCommand, read?: RecordedEvent[]): Promise<OrderCommandResult> {
   const { outcome, position } = await appendDecided(store, stream, (history) => {
     const state = orderStateOf(history);
     const decision = decideOrder(command, state);
     return { events: decision.ok ? decision.events : [], outcome: { decision, state } };
-  });
+  }, read);
   const { decision, state } = outcome;
   return decision.ok ? { ok: true, events: decision.events, position, state } : decision;
 }

@@ -7,7 +7,6 @@ import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { utcTimestamp } from './clock.js';
 import { handleOrderCommand, orderStateOf } from './handle-order-command.js';
-import { readOrderStream } from './read-order-stream.js';
 import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
 import type { AllocatedOrderId } from './order-id-allocator.js';
@@ -32,7 +31,8 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => (
     { type: 'SubmitOrder', data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() } });
   // Decide once before taking an id, so that a rejected order records nothing at all.
-  const state = orderStateOf(await readOrderStream(deps.store, stream));
+  const history = await deps.store.readStream(stream);
+  const state = orderStateOf(history);
   const precheck = decideSubmitOrder(command({ order_id: 0, service_ref: '' }, ''), state);
   if (!precheck.ok) return precheck;
   if (precheck.events.length === 0) return { ok: true, order_id: state.order_id, service_ref: state.service_ref, retry: true };
@@ -42,7 +42,9 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   // decided again on the stream it wrote and refused; its id stays unused.
   let result;
   try {
-    result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()));
+    // Decided on the stream as read above, not read again: a writer that came in between makes the
+    // append conflict, and then it is read anew.
+    result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()), history);
   } catch (error) {
     // The order with its lane is over the event store's limit: nothing was stored; its id stays unused.
     if (error instanceof AppendTooLarge) throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });

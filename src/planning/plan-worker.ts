@@ -1,14 +1,22 @@
 // A planner worker thread: one WebAssembly instance, one plan at a time.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { planOrder } from '../planner/plan-order.js';
 import { PlannerWasm } from '../planner/planner-wasm.js';
 import type { PlanLimits } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import { planTogether } from '../planner/plan-together.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
+import { lowerThreadPriority } from '../workers/lower-thread-priority.js';
+
+export interface PlanWorkerData {
+  /** 0: this thread runs at the process's priority. */
+  niceness: number;
+}
 
 export type PlanJob = { input: PlanOrderInput; limits: PlanLimits; together?: undefined } | { together: TogetherInput; limits: PlanLimits };
 
+const { niceness } = (workerData ?? { niceness: 0 }) as PlanWorkerData;
+if (niceness > 0) lowerThreadPriority(niceness);
 const wasm = new PlannerWasm();
 const port = parentPort;
 if (!port) throw new Error('plan-worker must run in a worker thread');

@@ -38,7 +38,8 @@ export class WorkerPool {
   /** Set when a worker died before it was ready (a broken build): respawning would only loop. */
   private broken: Error | undefined;
 
-  constructor(private readonly script: URL, size: number) {
+  /** `workerData`: given to every worker the pool starts (and restarts). */
+  constructor(private readonly script: URL, size: number, private readonly workerData?: unknown) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
   }
 
@@ -64,7 +65,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.script), ready: false };
+    const slot: Slot = { worker: new Worker(this.script, { workerData: this.workerData }), ready: false };
     slot.worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
         slot.ready = true;

@@ -12,12 +12,15 @@ import { searchText } from './search-text.js';
 import { foldOrderDocuments } from './fold-order-documents.js';
 import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
 import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
+import { ViewBodyCache } from './view-body-cache.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
 const SCHEMA_VERSION = 6;
 const PAGE_CACHE_KIB = 256 * 1024;
+// Retrieve's bodies ready to send (view-body-cache.ts), in characters: 100,000 orders of 600 in 60 M.
+const VIEW_CACHE_CHARS = 64 * 1024 * 1024;
 
 // The view is kept as the JSON retrieve answers with, so that retrieve neither parses nor serializes it.
 // Typed as read back: a damaged row may hold anything in any column, and the checksum says whether it does.
@@ -193,7 +196,9 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   };
   const checkpoint = (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position;
 
+  const views = new ViewBodyCache(VIEW_CACHE_CHARS);
   const writeOrder = (id: number, document: OrderDocument): void => {
+    views.delete(id);
     const view = JSON.stringify(document.view);
     upsert.run({
       listed: document.view.consolidated_into === null ? 1 : 0,
@@ -241,6 +246,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   // are left as they are: they were counted from the events, not from the damaged row.
   const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
     const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
+    views.delete(id);
     if (order) writeOrder(id, order);
     else deleteOrder.run(id);
     if (pallets) writePallets(id, pallets);
@@ -253,6 +259,10 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   // after a write sees it, as read-your-writes needs) and at the latest when the turn's I/O is done.
   const beginRead = db.prepare('BEGIN');
   const commitRead = db.prepare('COMMIT');
+  // Changes when another connection has committed to the file (not for this one's own writes, which
+  // drop their orders' cached views themselves): then every cached view may be stale.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion: number | undefined;
   let reading = false;
   const endRead = () => {
     if (!reading) return;
@@ -268,6 +278,12 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     beginRead.run();
     reading = true;
     setImmediate(endRead);
+    // Read inside the transaction, so the version is the one of the snapshot this turn reads.
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      views.clear();
+      seenVersion = version;
+    }
   };
 
   return {
@@ -297,11 +313,15 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     },
     async getViewJson(id) {
       read();
+      const cached = views.get(id);
+      if (cached) return cached;
       const row = viewJsonById.get(id);
       if (!row) return undefined;
       const [companyGroup, stream, view, checksum] = row;
       if (!checksumMatches(checksum, [companyGroup, stream, view])) throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
-      return { company_group: companyGroup, viewJson: view };
+      const entry = { company_group: companyGroup, viewJson: view };
+      views.set(id, entry);
+      return entry;
     },
     async palletContents(id) {
       read();

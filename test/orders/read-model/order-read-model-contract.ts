@@ -14,7 +14,7 @@ export interface OpenedReadModel {
 }
 
 let position = 1000n;
-function recorded(type: string, data: unknown, stream = 'order:g:r'): RecordedEvent {
+export function recorded(type: string, data: unknown, stream = 'order:g:r'): RecordedEvent {
   position += 1n;
   return { id: `e${position}`, stream, type, data, revision: 0n, position, recordedAt: new Date() };
 }

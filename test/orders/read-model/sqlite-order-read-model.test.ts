@@ -1,10 +1,11 @@
 import t, { type Test } from 'tap';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { removeDataDir, tempDataDir } from '../../support/service.js';
-import { orderReadModelContract, submitted } from './order-read-model-contract.js';
+import { orderReadModelContract, recorded, submitted } from './order-read-model-contract.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
+import { checksumOf } from '../../../src/orders/read-model/document-checksum.js';
 
 orderReadModelContract(t, 'SQLite', async () => {
   const dataDir = tempDataDir();
@@ -70,6 +71,43 @@ t.test('reads share a transaction for one event-loop turn at most, and a write e
   t.ok(truncateBlocked(), 'within the turn, the read holds its snapshot');
   await setImmediate();
   t.notOk(truncateBlocked(), 'once the turn is over it does not');
+});
+
+t.test("retrieve's cached bodies: dropped by this model's own writes and by any other connection's commit", async (t) => {
+  const dataDir = tempDataDir();
+  const readModel = openSqliteOrderReadModel(dataDir);
+  const other = new Database(join(dataDir, 'read-models.db'));
+  t.teardown(async () => {
+    other.close();
+    await readModel.close();
+    removeDataDir(dataDir);
+  });
+  const body = async () => String((await readModel.getViewJson(1))!.viewJson);
+  const reference = async () => (JSON.parse(await body()) as { reference: string }).reference;
+
+  await readModel.apply([submitted(1, 'g', 'A')]);
+  const first = await body();
+  t.equal(await body(), first, 'a second read (from the cache) answers the same');
+  await setImmediate();
+  // This model's own write: the projector applies the order's plan.
+  await readModel.apply([recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }, 'order:g:A')]);
+  const planned = await body();
+  t.not(planned, first, 'its own write replaces the cached body at once');
+  t.same(JSON.parse(planned), (await readModel.getById(1))!.view, 'with the document as stored');
+  await setImmediate();
+
+  // Another replica's projector (another connection) writes a sound document: the next turn serves it.
+  const row = other.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const view = row.view.replace('"reference":"A"', '"reference":"A3"');
+  other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
+  await setImmediate();
+  t.equal(await reference(), 'A3', "another connection's commit is seen, not the cached body");
+  await setImmediate();
+
+  // A flipped byte left without its checksum: the cached body must not hide it, the read refuses the document.
+  other.prepare("UPDATE orders SET view = replace(view, '\"reference\":\"A3\"', '\"reference\":\"A4\"') WHERE id = 1").run();
+  await setImmediate();
+  await t.rejects(readModel.getViewJson(1), { name: 'DamagedDocument' }, 'a damaged document is found even though its body was cached');
 });
 
 /** A data directory whose read model has applied one order and been closed. */
