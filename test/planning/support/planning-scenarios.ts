@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { TapTest } from '../../eventstore/event-store-contract.js';
-import { until } from '../../e2e/service-process.js';
+import { until, type ServiceProcess } from '../../e2e/service-process.js';
 import { tempDataDir } from '../../notifications/support/temp-dir.js';
 import { databaseUrl, dropDatabase } from '../../support/mongodb.js';
 import { acmeOrder } from '../../support/seed.js';
@@ -50,7 +50,18 @@ export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void>
   t.equal(total, ORDERS, `${ORDERS} planner runs over the three replicas (runs per order ${(total / ORDERS).toFixed(2)})`);
   t.ok(runs.filter((r) => r.stored + r.failed > 0).length >= 2, 'the work was shared');
   t.same(await Promise.all(replicas.map((replica) => metric(replica, 'orders_planning_claims_held'))), [0, 0, 0], 'no claim held once the work is done');
-  t.same(await Promise.all(replicas.map((replica) => replica.stop())), [0, 0, 0], 'the replicas stop cleanly');
+  await stopCleanly(t, replicas, 'the replicas stop cleanly');
+}
+
+/** Stops the replicas; one that exits other than 0 has its warnings and errors shown. */
+async function stopCleanly(t: TapTest, replicas: readonly ServiceProcess[], message: string): Promise<void> {
+  const codes = await Promise.all(replicas.map((replica) => replica.stop()));
+  for (const [i, code] of codes.entries()) {
+    if (code === 0) continue;
+    const complaints = replicas[i]!.output().split('\n').filter((line) => !line.startsWith('{"level":30') && !line.startsWith('{"level":20')).slice(-15);
+    t.comment(`replica ${i + 1} exited with ${code}; its last lines other than info:\n${complaints.join('\n')}`);
+  }
+  t.same(codes, codes.map(() => 0), message);
 }
 
 export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void> {
@@ -108,6 +119,6 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   const total = victimRuns + survivors.reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
   t.comment(`planner runs: ${victimRuns} by the killed replica (before the kill), ${survivors.map((r) => `${r.stored} stored, ${r.failed} failed, ${r.discarded} discarded`).join('; ')} by the others`);
   t.ok(total <= ORDERS + held.length, `total runs ${total} <= ${ORDERS} + ${held.length} claims it held`);
-  t.same(await Promise.all(others.map((replica) => replica.stop())), [0, 0], 'the others stop cleanly');
+  await stopCleanly(t, others, 'the others stop cleanly');
 }
 
