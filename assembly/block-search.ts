@@ -17,8 +17,39 @@ export const SPACE_CORNER: i32 = 1;
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
 
+// How each search of the current job ended, counted for the host (index.ts searchExits):
+/** Every unit of the root is placed: no load can be worth more, so the search returns at once. */
+export const EXIT_ALL_PLACED: i32 = 0;
+/** The effort budget ran out. */
+export const EXIT_EFFORT: i32 = 1;
+/** The widest beam allowed ran to its end. */
+export const EXIT_WIDEST_BEAM: i32 = 2;
+/** The deadline passed. */
+export const EXIT_TIME_LIMIT: i32 = 3;
+export const EXIT_KINDS: i32 = 4;
+// globals, not an array: every job starts on a fresh heap
+let exitsAllPlaced = 0;
+let exitsEffort = 0;
+let exitsWidestBeam = 0;
+let exitsTimeLimit = 0;
+
+export function exitCount(kind: i32): i32 {
+  return kind == EXIT_ALL_PLACED ? exitsAllPlaced : kind == EXIT_EFFORT ? exitsEffort : kind == EXIT_WIDEST_BEAM ? exitsWidestBeam : exitsTimeLimit;
+}
+
+function countExit(kind: i32): void {
+  if (kind == EXIT_ALL_PLACED) exitsAllPlaced++;
+  else if (kind == EXIT_EFFORT) exitsEffort++;
+  else if (kind == EXIT_WIDEST_BEAM) exitsWidestBeam++;
+  else exitsTimeLimit++;
+}
+
 export function resetDeadlineHit(): void {
   deadlineHit = false;
+  exitsAllPlaced = 0;
+  exitsEffort = 0;
+  exitsWidestBeam = 0;
+  exitsTimeLimit = 0;
 }
 
 export class SearchLimits {
@@ -34,6 +65,10 @@ export class BlockSearch {
   scratch: LoadState;
   effort: i64 = 0;
   stopped: bool = false;
+  /** Why the last run stopped: EXIT_*. */
+  exit: i32 = EXIT_WIDEST_BEAM;
+  /** The best load holds every unit of the root: nothing is left to gain. */
+  allPlaced: bool = false;
   spaceRule: i32 = SPACE_CORNER;
   // the current move: space and ranked candidate blocks
   moveSpace: i32 = -1;
@@ -82,6 +117,7 @@ export class BlockSearch {
   restart(): void {
     this.effort = 0;
     this.stopped = false;
+    this.allPlaced = false;
   }
 
   /** An empty load of everything in counts. */
@@ -93,10 +129,13 @@ export class BlockSearch {
   }
 
   private checkLimits(): bool {
-    if (this.stopped) return true;
-    if (this.effort >= this.limits.effort) this.stopped = true;
-    else if (nowMs() >= this.limits.deadlineMs) {
+    if (this.stopped || this.allPlaced) return true;
+    if (this.effort >= this.limits.effort) {
       this.stopped = true;
+      this.exit = EXIT_EFFORT;
+    } else if (nowMs() >= this.limits.deadlineMs) {
+      this.stopped = true;
+      this.exit = EXIT_TIME_LIMIT;
       deadlineHit = true;
     }
     return this.stopped;
@@ -232,7 +271,11 @@ export class BlockSearch {
   }
 
   private offer(s: LoadState): void {
-    if (s.value > this.best.value) this.best.copyFrom(s);
+    if (s.value <= this.best.value) return;
+    this.best.copyFrom(s);
+    // every unit placed is the bound: any other complete load is worth the same, so the first stands
+    for (let t = 0; t < this.cargo.n; t++) if (unchecked(s.rem[t]) > 0) return;
+    this.allPlaced = true;
   }
 
   /** Runs the search from root until the limits; the best load found is in this.best. */
@@ -241,12 +284,15 @@ export class BlockSearch {
     this.scratch.copyFrom(root);
     this.greedy(this.scratch);
     this.offer(this.scratch);
+    this.exit = EXIT_WIDEST_BEAM;
     let w = 2;
     while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
       const complete = this.beam(root, w);
       if (!complete) break;
       w *= 2;
     }
+    if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
+    countExit(this.exit);
     return this.best;
   }
 

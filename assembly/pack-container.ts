@@ -1,7 +1,7 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
-import { BlockSearch, SPACE_CORNER } from './block-search';
+import { BlockSearch, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -26,7 +26,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   search.spaceRule = SPACE_CORNER;
   const best = search.run(search.root(cargo.count));
   const out = new OutputWriter(16 + boxes * 7);
-  out.push(search.stopped ? 1 : 0);
+  out.push(search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT ? 1 : 0);
   writeBoxes(out, best, blocks);
   return out.finish();
 }

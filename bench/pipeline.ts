@@ -76,6 +76,8 @@ interface PipelineFigures {
   readyMs: number[];
   plannerMs: number[];
   plannerShares: number[];
+  /** Plans by how their search ended (metrics.exit). */
+  exits: Map<string, number>;
 }
 
 async function runPipeline(label: string, env: Record<string, string>, script: string): Promise<PipelineFigures> {
@@ -130,16 +132,19 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     const readyMs: number[] = [];
     const plannerShares: number[] = [];
     const plannerMs: number[] = [];
+    const exits = new Map<string, number>();
     for (const [serviceRef, sentAt] of submittedAt) {
       const elapsed = readyAt.get(serviceRef)! - sentAt;
       readyMs.push(elapsed);
-      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as { type: string; data: { plan?: { metrics: { planner_ms: number } } } }[];
+      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as { type: string; data: { plan?: { metrics: { planner_ms: number; exit?: string } } } }[];
       const planned = history.find((event) => event.type === 'OrderPlanned');
       const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
+      const exit = planned?.data.plan?.metrics.exit ?? 'unknown';
+      exits.set(exit, (exits.get(exit) ?? 0) + 1);
       plannerMs.push(ms);
       plannerShares.push(ms / elapsed);
     }
-    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares };
+    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares, exits };
   } finally {
     child?.kill('SIGKILL');
     receiver.close();
@@ -155,6 +160,7 @@ for (const run of runs) {
   console.log(`\n${run.label}: ${ORDERS} orders of about 500 units, submitted one after another in ${run.submitSeconds.toFixed(1)} s, all ready after ${run.totalSeconds.toFixed(1)} s, ${THREADS} planner thread(s)`);
   console.log(`submit to ready (webhook received): p50 ${percentile(run.readyMs, 50).toFixed(0)} ms, p95 ${percentile(run.readyMs, 95).toFixed(0)} ms, max ${Math.max(...run.readyMs).toFixed(0)} ms`);
   console.log(`planner time per order: p50 ${percentile(run.plannerMs, 50).toFixed(0)} ms, p95 ${percentile(run.plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(run.plannerShares) * 100).toFixed(0)} %`);
+  console.log(`planner exits (metrics.exit, also orders_planner_exits_total): ${[...run.exits].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   console.log(`planner busy ${(run.plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${run.totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`);
 }
 if (runs.length === 2) {
