@@ -65,6 +65,15 @@ export class BlockSearch {
   scratch: LoadState;
   effort: i64 = 0;
   stopped: bool = false;
+  /**
+   * 0: blocks rank by volume alone. n > 0: the first k + n blocks that fit (by volume) are ranked
+   * by volume less the dead space they leave in the space (gaps narrower than any box left).
+   */
+  fitWindow: i32 = 0;
+  /** The smallest side of any box still to load, as selectSpace last found it. */
+  minSide: i32 = 0;
+  private fitBlock: StaticArray<i32>;
+  private fitScore: StaticArray<f64>;
   /** Why the last run stopped: EXIT_*. */
   exit: i32 = EXIT_WIDEST_BEAM;
   /** The best load holds every unit of the root: nothing is left to gain. */
@@ -92,6 +101,8 @@ export class BlockSearch {
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
+    this.fitBlock = new StaticArray<i32>(beamCap * 2 + 64);
+    this.fitScore = new StaticArray<f64>(beamCap * 2 + 64);
     this.beamA = new StaticArray<LoadState>(beamCap);
     this.beamB = new StaticArray<LoadState>(beamCap);
     const nc = beamCap * beamCap;
@@ -167,6 +178,7 @@ export class BlockSearch {
       minSide = min(minSide, min(unchecked(cargo.l[t]), min(unchecked(cargo.w[t]), unchecked(cargo.h[t]))));
     }
     if (minSide == i32.MAX_VALUE) return -1;
+    this.minSide = minSide;
     let best = -1;
     let k1 = 0, k2 = 0, k3 = 0;
     let bestArea: f64 = 0;
@@ -212,6 +224,7 @@ export class BlockSearch {
     const cargo = this.cargo;
     const candBlock = this.candBlock;
     if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
+    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
     let n = 0;
     const space = i32x4(sx, sy, sz, 0);
     for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
@@ -228,6 +241,51 @@ export class BlockSearch {
       n++;
     }
     return n;
+  }
+
+  /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
+  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32): i32 {
+    const blocks = this.blocks;
+    const cargo = this.cargo;
+    const want = min(k + this.fitWindow, this.fitBlock.length);
+    const space = i32x4(sx, sy, sz, 0);
+    const gapMin = this.minSide;
+    let n = 0;
+    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n && n < want; b++) {
+      if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) continue;
+      const t = unchecked(blocks.type[b]);
+      if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) continue;
+      if (unchecked(blocks.weight[b]) > room) continue;
+      if (kind != KIND_LEVEL) {
+        if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
+      }
+      const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
+      const gx = sx - bl, gy = sy - bw, gz = sz - bh;
+      // a gap beside or above the block narrower than every box left stays empty
+      let dead: f64 = 0;
+      if (gx > 0 && gx < gapMin) dead += <f64>gx * <f64>bw * <f64>bh;
+      if (gy > 0 && gy < gapMin) dead += <f64>gy * <f64>bl * <f64>bh;
+      if (gz > 0 && gz < gapMin) dead += <f64>gz * <f64>bl * <f64>bw;
+      unchecked((this.fitBlock[n] = b));
+      unchecked((this.fitScore[n] = unchecked(blocks.score[b]) - dead));
+      n++;
+    }
+    // the k best by score, in order (ties keep the volume order)
+    const m = min(n, k);
+    for (let i = 0; i < m; i++) {
+      let best = i;
+      for (let j = i + 1; j < n; j++) if (unchecked(this.fitScore[j]) > unchecked(this.fitScore[best])) best = j;
+      const sb = unchecked(this.fitBlock[best]);
+      const sc = unchecked(this.fitScore[best]);
+      for (let j = best; j > i; j--) {
+        unchecked((this.fitBlock[j] = this.fitBlock[j - 1]));
+        unchecked((this.fitScore[j] = this.fitScore[j - 1]));
+      }
+      unchecked((this.fitBlock[i] = sb));
+      unchecked((this.fitScore[i] = sc));
+      unchecked((this.candBlock[i] = sb));
+    }
+    return m;
   }
 
   /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */

@@ -6,6 +6,9 @@ import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
 
+/** Blocks beyond the k best by volume that are ranked by volume less the dead space they leave. */
+const FIT_WINDOW: i32 = 8;
+
 /**
  * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
  * then per type l, w, h, weight, count, orientation mask, stack policy, can top, stack class.
@@ -24,6 +27,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128);
   search.spaceRule = SPACE_CORNER;
+  search.fitWindow = FIT_WINDOW;
   const best = search.run(search.root(cargo.count));
   const out = new OutputWriter(16 + boxes * 7);
   out.push(search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT ? 1 : 0);
