@@ -52,6 +52,16 @@ export function resetDeadlineHit(): void {
   exitsTimeLimit = 0;
 }
 
+/** A pair block's second part has its boxes left too (and pairs only go on levels). */
+@inline function secondPartLeft(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
+  const c = unchecked(blocks.second[b]);
+  if (c < 0) return true;
+  if (kind != KIND_LEVEL) return false;
+  const t = unchecked(blocks.type[c]);
+  const used = unchecked(blocks.count[c]) + (t == unchecked(blocks.type[b]) ? unchecked(blocks.count[b]) : 0);
+  return used <= unchecked(s.rem[t]);
+}
+
 export class SearchLimits {
   deadlineMs: f64 = f64.MAX_VALUE;
   /** Greedy placements allowed: the deterministic budget. */
@@ -237,6 +247,7 @@ export class BlockSearch {
       if (kind != KIND_LEVEL) {
         if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
       }
+      if (!secondPartLeft(blocks, b, s, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -259,6 +270,7 @@ export class BlockSearch {
       if (kind != KIND_LEVEL) {
         if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
       }
+      if (!secondPartLeft(blocks, b, s, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty

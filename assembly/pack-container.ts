@@ -8,6 +8,10 @@ import { InputReader, OutputWriter, writeBoxes } from './wire';
 
 /** Blocks beyond the k best by volume that are ranked by volume less the dead space they leave. */
 const FIT_WINDOW: i32 = 8;
+/** Pair blocks (two blocks of one kind side by side, blocks.ts) added to the blocks of one kind. */
+const PAIR_BLOCKS: i32 = 4000;
+/** Few box types come in many boxes each: their blocks of one kind fill well, and pairs only slow the search. */
+const PAIR_MIN_TYPES: i32 = 15;
 
 /**
  * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
@@ -22,7 +26,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const limits = input.readLimits(start);
   const seed = <u32>input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed);
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, cargo.n >= PAIR_MIN_TYPES ? PAIR_BLOCKS : 0);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128);
