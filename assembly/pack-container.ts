@@ -1,7 +1,7 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
-import { BlockSearch, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER } from './block-search';
+import { BlockSearch, EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -12,6 +12,12 @@ const FIT_WINDOW: i32 = 8;
 const PAIR_BLOCKS: i32 = 4000;
 /** Few box types come in many boxes each: their blocks of one kind fill well, and pairs only slow the search. */
 const PAIR_MIN_TYPES: i32 = 15;
+/**
+ * Searches in turn while time is left: blocks ranked with the dead-space rule, then by volume alone;
+ * spaces nearest a corner, then lowest first.
+ */
+const RULES: i32 = 4;
+const MAX_ROUNDS: i32 = 64;
 
 /**
  * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
@@ -26,15 +32,43 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const limits = input.readLimits(start);
   const seed = <u32>input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, cargo.n >= PAIR_MIN_TYPES ? PAIR_BLOCKS : 0);
+  const pairs = cargo.n >= PAIR_MIN_TYPES ? PAIR_BLOCKS : 0;
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128);
-  search.spaceRule = SPACE_CORNER;
-  search.fitWindow = FIT_WINDOW;
-  const best = search.run(search.root(cargo.count));
+  const root = search.root(cargo.count);
+  const best = new LoadState(search.spCap, cargo.n, boxes + 1);
+  best.copyFrom(root);
+  let bestBlocks = blocks;
+  let limited = false;
+  let done = false;
+  // The widest beam often ends well within the limit (few box types): the time left goes to the
+  // searches of other rules, then to the same again on blocks whose ties are broken by the next
+  // seed, and the best load of all is kept. A search the limit cuts short still gives its best load
+  // so far. Without a time limit (effort only) one round of rules runs, so the result stays the same.
+  const timed = limits.deadlineMs < f64.MAX_VALUE;
+  for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
+    const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, pairs);
+    search.setBlocks(roundBlocks);
+    for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
+      search.restart();
+      search.fitWindow = c % 2 == 0 ? FIT_WINDOW : 0;
+      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      const found = search.run(root);
+      if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT) limited = true;
+      if (found.volume > best.volume) {
+        best.copyFrom(found);
+        bestBlocks = roundBlocks;
+      }
+      if (search.exit == EXIT_ALL_PLACED) {
+        done = true;
+        break;
+      }
+    }
+  }
   const out = new OutputWriter(16 + boxes * 7);
-  out.push(search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT ? 1 : 0);
-  writeBoxes(out, best, blocks);
+  out.push(limited ? 1 : 0);
+  writeBoxes(out, best, bestBlocks);
   return out.finish();
 }
