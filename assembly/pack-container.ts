@@ -11,10 +11,10 @@ const FIT_WINDOW: i32 = 8;
 /** Pair blocks (two blocks of one kind side by side, blocks.ts) added to the blocks of one kind. */
 const PAIR_BLOCKS: i32 = 4000;
 /** Few box types come in many boxes each: their blocks of one kind fill well, and pairs only slow the search. */
-const PAIR_MIN_TYPES: i32 = 15;
+const PAIR_MIN_TYPES: i32 = 30;
 /**
- * Searches in turn while time is left: blocks ranked with the dead-space rule, then by volume alone;
- * spaces nearest a corner, then lowest first.
+ * Searches in turn while time is left: blocks ranked by volume alone and with the dead-space rule
+ * (which first: see the loop); spaces nearest a corner, then lowest first.
  */
 const RULES: i32 = 4;
 const MAX_ROUNDS: i32 = 64;
@@ -53,7 +53,9 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
     search.setBlocks(roundBlocks);
     for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
       search.restart();
-      search.fitWindow = c % 2 == 0 ? FIT_WINDOW : 0;
+      // with pair blocks the dead-space rule goes first (it pays most there, and the limit usually
+      // ends the first search); with few types volume alone first, the search main's loader ran
+      search.fitWindow = (c % 2 == 0) == (pairs > 0) ? FIT_WINDOW : 0;
       search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
       const found = search.run(root);
       if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT) limited = true;
