@@ -17,8 +17,49 @@ export const SPACE_CORNER: i32 = 1;
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
 
+// How each search of the current job ended, counted for the host (index.ts searchExits):
+/** Every unit of the root is placed: no load can be worth more, so the search returns at once. */
+export const EXIT_ALL_PLACED: i32 = 0;
+/** The effort budget ran out. */
+export const EXIT_EFFORT: i32 = 1;
+/** The widest beam allowed ran to its end. */
+export const EXIT_WIDEST_BEAM: i32 = 2;
+/** The deadline passed. */
+export const EXIT_TIME_LIMIT: i32 = 3;
+export const EXIT_KINDS: i32 = 4;
+// globals, not an array: every job starts on a fresh heap
+let exitsAllPlaced = 0;
+let exitsEffort = 0;
+let exitsWidestBeam = 0;
+let exitsTimeLimit = 0;
+
+export function exitCount(kind: i32): i32 {
+  return kind == EXIT_ALL_PLACED ? exitsAllPlaced : kind == EXIT_EFFORT ? exitsEffort : kind == EXIT_WIDEST_BEAM ? exitsWidestBeam : exitsTimeLimit;
+}
+
+function countExit(kind: i32): void {
+  if (kind == EXIT_ALL_PLACED) exitsAllPlaced++;
+  else if (kind == EXIT_EFFORT) exitsEffort++;
+  else if (kind == EXIT_WIDEST_BEAM) exitsWidestBeam++;
+  else exitsTimeLimit++;
+}
+
 export function resetDeadlineHit(): void {
   deadlineHit = false;
+  exitsAllPlaced = 0;
+  exitsEffort = 0;
+  exitsWidestBeam = 0;
+  exitsTimeLimit = 0;
+}
+
+/** A pair block's second part has its boxes left too (and pairs only go on levels). */
+@inline function secondPartLeft(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
+  const c = unchecked(blocks.second[b]);
+  if (c < 0) return true;
+  if (kind != KIND_LEVEL) return false;
+  const t = unchecked(blocks.type[c]);
+  const used = unchecked(blocks.count[c]) + (t == unchecked(blocks.type[b]) ? unchecked(blocks.count[b]) : 0);
+  return used <= unchecked(s.rem[t]);
 }
 
 export class SearchLimits {
@@ -34,6 +75,19 @@ export class BlockSearch {
   scratch: LoadState;
   effort: i64 = 0;
   stopped: bool = false;
+  /**
+   * 0: blocks rank by volume alone. n > 0: the first k + n blocks that fit (by volume) are ranked
+   * by volume less the dead space they leave in the space (gaps narrower than any box left).
+   */
+  fitWindow: i32 = 0;
+  /** The smallest side of any box still to load, as selectSpace last found it. */
+  minSide: i32 = 0;
+  private fitBlock: StaticArray<i32>;
+  private fitScore: StaticArray<f64>;
+  /** Why the last run stopped: EXIT_*. */
+  exit: i32 = EXIT_WIDEST_BEAM;
+  /** The best load holds every unit of the root: nothing is left to gain. */
+  allPlaced: bool = false;
   spaceRule: i32 = SPACE_CORNER;
   // the current move: space and ranked candidate blocks
   moveSpace: i32 = -1;
@@ -57,6 +111,8 @@ export class BlockSearch {
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
+    this.fitBlock = new StaticArray<i32>(beamCap * 2 + 64);
+    this.fitScore = new StaticArray<f64>(beamCap * 2 + 64);
     this.beamA = new StaticArray<LoadState>(beamCap);
     this.beamB = new StaticArray<LoadState>(beamCap);
     const nc = beamCap * beamCap;
@@ -82,6 +138,7 @@ export class BlockSearch {
   restart(): void {
     this.effort = 0;
     this.stopped = false;
+    this.allPlaced = false;
   }
 
   /** An empty load of everything in counts. */
@@ -93,10 +150,13 @@ export class BlockSearch {
   }
 
   private checkLimits(): bool {
-    if (this.stopped) return true;
-    if (this.effort >= this.limits.effort) this.stopped = true;
-    else if (nowMs() >= this.limits.deadlineMs) {
+    if (this.stopped || this.allPlaced) return true;
+    if (this.effort >= this.limits.effort) {
       this.stopped = true;
+      this.exit = EXIT_EFFORT;
+    } else if (nowMs() >= this.limits.deadlineMs) {
+      this.stopped = true;
+      this.exit = EXIT_TIME_LIMIT;
       deadlineHit = true;
     }
     return this.stopped;
@@ -128,6 +188,7 @@ export class BlockSearch {
       minSide = min(minSide, min(unchecked(cargo.l[t]), min(unchecked(cargo.w[t]), unchecked(cargo.h[t]))));
     }
     if (minSide == i32.MAX_VALUE) return -1;
+    this.minSide = minSide;
     let best = -1;
     let k1 = 0, k2 = 0, k3 = 0;
     let bestArea: f64 = 0;
@@ -173,6 +234,7 @@ export class BlockSearch {
     const cargo = this.cargo;
     const candBlock = this.candBlock;
     if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
+    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
     let n = 0;
     const space = i32x4(sx, sy, sz, 0);
     for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
@@ -185,10 +247,57 @@ export class BlockSearch {
       if (kind != KIND_LEVEL) {
         if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
       }
+      if (!secondPartLeft(blocks, b, s, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
     return n;
+  }
+
+  /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
+  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32): i32 {
+    const blocks = this.blocks;
+    const cargo = this.cargo;
+    const want = min(k + this.fitWindow, this.fitBlock.length);
+    const space = i32x4(sx, sy, sz, 0);
+    const gapMin = this.minSide;
+    let n = 0;
+    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n && n < want; b++) {
+      if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) continue;
+      const t = unchecked(blocks.type[b]);
+      if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) continue;
+      if (unchecked(blocks.weight[b]) > room) continue;
+      if (kind != KIND_LEVEL) {
+        if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
+      }
+      if (!secondPartLeft(blocks, b, s, kind)) continue;
+      const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
+      const gx = sx - bl, gy = sy - bw, gz = sz - bh;
+      // a gap beside or above the block narrower than every box left stays empty
+      let dead: f64 = 0;
+      if (gx > 0 && gx < gapMin) dead += <f64>gx * <f64>bw * <f64>bh;
+      if (gy > 0 && gy < gapMin) dead += <f64>gy * <f64>bl * <f64>bh;
+      if (gz > 0 && gz < gapMin) dead += <f64>gz * <f64>bl * <f64>bw;
+      unchecked((this.fitBlock[n] = b));
+      unchecked((this.fitScore[n] = unchecked(blocks.score[b]) - dead));
+      n++;
+    }
+    // the k best by score, in order (ties keep the volume order)
+    const m = min(n, k);
+    for (let i = 0; i < m; i++) {
+      let best = i;
+      for (let j = i + 1; j < n; j++) if (unchecked(this.fitScore[j]) > unchecked(this.fitScore[best])) best = j;
+      const sb = unchecked(this.fitBlock[best]);
+      const sc = unchecked(this.fitScore[best]);
+      for (let j = best; j > i; j--) {
+        unchecked((this.fitBlock[j] = this.fitBlock[j - 1]));
+        unchecked((this.fitScore[j] = this.fitScore[j - 1]));
+      }
+      unchecked((this.fitBlock[i] = sb));
+      unchecked((this.fitScore[i] = sc));
+      unchecked((this.candBlock[i] = sb));
+    }
+    return m;
   }
 
   /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */
@@ -232,7 +341,11 @@ export class BlockSearch {
   }
 
   private offer(s: LoadState): void {
-    if (s.value > this.best.value) this.best.copyFrom(s);
+    if (s.value <= this.best.value) return;
+    this.best.copyFrom(s);
+    // every unit placed is the bound: any other complete load is worth the same, so the first stands
+    for (let t = 0; t < this.cargo.n; t++) if (unchecked(s.rem[t]) > 0) return;
+    this.allPlaced = true;
   }
 
   /** Runs the search from root until the limits; the best load found is in this.best. */
@@ -241,12 +354,15 @@ export class BlockSearch {
     this.scratch.copyFrom(root);
     this.greedy(this.scratch);
     this.offer(this.scratch);
+    this.exit = EXIT_WIDEST_BEAM;
     let w = 2;
     while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
       const complete = this.beam(root, w);
       if (!complete) break;
       w *= 2;
     }
+    if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
+    countExit(this.exit);
     return this.best;
   }
 

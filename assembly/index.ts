@@ -1,7 +1,7 @@
 // The planner's entry points. The host calls reset() before each job, writes the job into the
 // buffer inputBuffer() returns, runs one job and reads the answer at the pointer it returns.
 // Every job allocates from a fresh heap (the stub runtime's reset): nothing outlives a job.
-import { resetDeadlineHit } from './block-search';
+import { exitCount, resetDeadlineHit } from './block-search';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -36,4 +36,9 @@ export function palletize(): usize {
 /** Container loading: pallets, pre-built pallets and cartons into the order's containers. */
 export function loadContainers(): usize {
   return changetype<usize>(loadContainersJob(new InputReader(input, inputLen)));
+}
+
+/** How many searches of the last job ended each way (block-search.ts EXIT_*: all placed, effort, widest beam, time limit). */
+export function searchExits(kind: i32): i32 {
+  return exitCount(kind);
 }

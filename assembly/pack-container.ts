@@ -1,10 +1,23 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
-import { BlockSearch, SPACE_CORNER } from './block-search';
+import { BlockSearch, EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
+
+/** Blocks beyond the k best by volume that are ranked by volume less the dead space they leave. */
+const FIT_WINDOW: i32 = 8;
+/** Pair blocks (two blocks of one kind side by side, blocks.ts) added to the blocks of one kind. */
+const PAIR_BLOCKS: i32 = 4000;
+/** Few box types come in many boxes each: their blocks of one kind fill well, and pairs only slow the search. */
+const PAIR_MIN_TYPES: i32 = 30;
+/**
+ * Searches in turn while time is left: blocks ranked by volume alone and with the dead-space rule
+ * (which first: see the loop); spaces nearest a corner, then lowest first.
+ */
+const RULES: i32 = 4;
+const MAX_ROUNDS: i32 = 64;
 
 /**
  * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
@@ -19,14 +32,45 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const limits = input.readLimits(start);
   const seed = <u32>input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed);
+  const pairs = cargo.n >= PAIR_MIN_TYPES ? PAIR_BLOCKS : 0;
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128);
-  search.spaceRule = SPACE_CORNER;
-  const best = search.run(search.root(cargo.count));
+  const root = search.root(cargo.count);
+  const best = new LoadState(search.spCap, cargo.n, boxes + 1);
+  best.copyFrom(root);
+  let bestBlocks = blocks;
+  let limited = false;
+  let done = false;
+  // The widest beam often ends well within the limit (few box types): the time left goes to the
+  // searches of other rules, then to the same again on blocks whose ties are broken by the next
+  // seed, and the best load of all is kept. A search the limit cuts short still gives its best load
+  // so far. Without a time limit (effort only) one round of rules runs, so the result stays the same.
+  const timed = limits.deadlineMs < f64.MAX_VALUE;
+  for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
+    const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, pairs);
+    search.setBlocks(roundBlocks);
+    for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
+      search.restart();
+      // with pair blocks the dead-space rule goes first (it pays most there, and the limit usually
+      // ends the first search); with few types volume alone first, the search main's loader ran
+      search.fitWindow = (c % 2 == 0) == (pairs > 0) ? FIT_WINDOW : 0;
+      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      const found = search.run(root);
+      if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT) limited = true;
+      if (found.volume > best.volume) {
+        best.copyFrom(found);
+        bestBlocks = roundBlocks;
+      }
+      if (search.exit == EXIT_ALL_PLACED) {
+        done = true;
+        break;
+      }
+    }
+  }
   const out = new OutputWriter(16 + boxes * 7);
-  out.push(search.stopped ? 1 : 0);
-  writeBoxes(out, best, blocks);
+  out.push(limited ? 1 : 0);
+  writeBoxes(out, best, bestBlocks);
   return out.finish();
 }

@@ -32,6 +32,20 @@ export class Placement {
     const x2 = x + unchecked(blocks.l[b]);
     const y2 = y + unchecked(blocks.w[b]);
     this.carve(s, x, y, x2, y2, z);
+    const c = unchecked(blocks.second[b]);
+    if (c >= 0) {
+      // a pair block: two parts as tall side by side; its top is the parts' footprints at one level
+      const top = z + unchecked(blocks.h[b]);
+      if (top + this.minDim <= this.bin.h) {
+        this.raiseLevel(s, x, y, x + unchecked(blocks.nx[b]) * unchecked(blocks.ul[b]), y + unchecked(blocks.ny[b]) * unchecked(blocks.uw[b]), top);
+        const cx = x + unchecked(blocks.offX[b]), cy = y + unchecked(blocks.offY[b]);
+        this.raiseLevel(s, cx, cy, cx + unchecked(blocks.l[c]), cy + unchecked(blocks.w[c]), top);
+      }
+      unchecked((s.rem[blocks.type[b]] -= blocks.count[b]));
+      unchecked((s.rem[blocks.type[c]] -= blocks.count[c]));
+      this.record(s, b, x, y, z);
+      return;
+    }
     const t = unchecked(blocks.type[b]);
     const policy = unchecked(this.cargo.policy[t]);
     const top = z + unchecked(blocks.h[b]);
@@ -50,6 +64,12 @@ export class Placement {
       }
     }
     unchecked((s.rem[t] -= blocks.count[b]));
+    this.record(s, b, x, y, z);
+  }
+
+  /** Adds block b at (x, y, z) to the load's figures and placements. */
+  private record(s: LoadState, b: i32, x: i32, y: i32, z: i32): void {
+    const blocks = this.blocks;
     s.volume += unchecked(blocks.volume[b]);
     s.weight += unchecked(blocks.weight[b]);
     s.value += unchecked(blocks.value[b]);

@@ -70,26 +70,38 @@ export class OutputWriter {
 /** The boxes of a load: count, then type, x, y, z, l, w, h per box. */
 export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): void {
   let n = 0;
-  for (let p = 0; p < s.np; p++) n += blocks.count[s.pl[p * PL_STRIDE + PL_BLOCK]];
+  for (let p = 0; p < s.np; p++) n += boxesIn(blocks, s.pl[p * PL_STRIDE + PL_BLOCK]);
   out.push(n);
   for (let p = 0; p < s.np; p++) {
     const o = p * PL_STRIDE;
-    const b = s.pl[o + PL_BLOCK];
-    const x = s.pl[o + PL_X], y = s.pl[o + PL_Y], z = s.pl[o + PL_Z];
-    const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
-    // bottom layer first, so a box's support comes before it
-    for (let k = 0; k < blocks.nz[b]; k++) {
-      for (let j = 0; j < blocks.ny[b]; j++) {
-        for (let i = 0; i < blocks.nx[b]; i++) {
-          out.push(blocks.type[b]);
-          out.push(x + i * ul);
-          out.push(y + j * uw);
-          out.push(z + k * uh);
-          out.push(ul);
-          out.push(uw);
-          out.push(uh);
+    const placed = s.pl[o + PL_BLOCK];
+    // a pair block's second part stands beside its first (blocks.ts)
+    const parts = blocks.second[placed] >= 0 ? 2 : 1;
+    for (let part = 0; part < parts; part++) {
+      const b = part == 0 ? placed : blocks.second[placed];
+      const x = s.pl[o + PL_X] + (part == 0 ? 0 : blocks.offX[placed]);
+      const y = s.pl[o + PL_Y] + (part == 0 ? 0 : blocks.offY[placed]);
+      const z = s.pl[o + PL_Z];
+      const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
+      // bottom layer first, so a box's support comes before it
+      for (let k = 0; k < blocks.nz[b]; k++) {
+        for (let j = 0; j < blocks.ny[b]; j++) {
+          for (let i = 0; i < blocks.nx[b]; i++) {
+            out.push(blocks.type[b]);
+            out.push(x + i * ul);
+            out.push(y + j * uw);
+            out.push(z + k * uh);
+            out.push(ul);
+            out.push(uw);
+            out.push(uh);
+          }
         }
       }
     }
   }
+}
+
+/** Boxes in block b: both parts of a pair block. */
+function boxesIn(blocks: Blocks, b: i32): i32 {
+  return blocks.count[b] + (blocks.second[b] >= 0 ? blocks.count[blocks.second[b]] : 0);
 }

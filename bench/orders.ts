@@ -38,7 +38,13 @@ interface FamilyFigures {
   unplacedWithPlan: number;
   ms: number[];
   violations: number;
+  /** Plans by how their search ended (metrics.exit). */
+  exits: Map<string, number>;
 }
+
+const exitsLine = (exits: Map<string, number>): string => [...exits].map(([k, n]) => `${k} ${n}`).join(', ');
+const allExits = new Map<string, number>();
+const allSearchExits = new Map<string, number>();
 
 const families = new Map<string, FamilyFigures>();
 for (const b of benchOrders(seed, perFamily)) {
@@ -48,8 +54,12 @@ for (const b of benchOrders(seed, perFamily)) {
   const violations = validatePlan(b.input, plan);
   const f = families.get(b.family) ?? {
     orders: 0, withPlan: 0, pallets: 0, refPallets: 0, containers: 0, refContainers: 0, palletsOk: 0, containersOk: 0,
-    cogInside: 0, cogContainers: 0, unplaced: 0, unplacedWithPlan: 0, ms: [], violations: 0,
+    cogInside: 0, cogContainers: 0, unplaced: 0, unplacedWithPlan: 0, ms: [], violations: 0, exits: new Map<string, number>(),
   };
+  const exit = plan.metrics.exit ?? 'unknown';
+  f.exits.set(exit, (f.exits.get(exit) ?? 0) + 1);
+  allExits.set(exit, (allExits.get(exit) ?? 0) + 1);
+  for (const [k, n] of Object.entries(plan.metrics.search_exits ?? {})) allSearchExits.set(k, (allSearchExits.get(k) ?? 0) + n);
   families.set(b.family, f);
   const pallets = plan.pallets.length + b.input.order.pre_builts.reduce((s, p) => s + p.count, 0);
   const unplaced = plan.unplaced.reduce((s, u) => s + u.count, 0);
@@ -88,7 +98,8 @@ for (const [name, f] of families) {
     `${name}: ${f.orders} orders (${f.withPlan} with a reference plan); pallets ${f.pallets} vs reference ${f.refPallets} (${f.palletsOk}/${f.withPlan} on target); ` +
       `containers ${f.containers} vs reference ${f.refContainers} (${f.containersOk}/${f.withPlan} on target); ` +
       `inside CoG limits ${f.cogInside}/${f.cogContainers} (${pct(f.cogInside, f.cogContainers)}); units unplaced ${f.unplaced} (${f.unplacedWithPlan} where the reference has a plan); ` +
-      `ms per order mean ${meanMs.toFixed(0)} max ${Math.max(...f.ms).toFixed(0)}; violations ${f.violations}\n`,
+      `ms per order mean ${meanMs.toFixed(0)} max ${Math.max(...f.ms).toFixed(0)}; violations ${f.violations}; exits: ${exitsLine(f.exits)}\n`,
   );
 }
+process.stdout.write(`planner exits (plans): ${exitsLine(allExits)}; block searches: ${exitsLine(allSearchExits)}\n`);
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

@@ -1,9 +1,17 @@
-// npm run bench:packing -- [--limit N] [--time-limit-ms T] [--no-baseline] FILE...
-// Loads each BR instance into one container with full support, prints one JSON line per
-// instance on stdout and a table per file on stderr, with binpackingjs on the same instances
-// checked by the same validator.
-import { packContainer } from '../src/planner/checks/pack-container.js';
+// npm run bench:packing -- [--limit N] [--every K] [--time-limits 2000,5000] [--baseline-build DIR] [--no-baseline] FILE...
+// Loads each BR instance into one container with full support, at each time limit in turn, prints
+// one JSON line per instance and limit on stdout and a table per file and overall on stderr:
+// mean utilization, violations, mean and max ms per limit side by side, with binpackingjs on the
+// same instances checked by the same validator.
+// --limit N: the first N instances of each file; --every K: every K-th instance (1, 1+K, ...).
+// --baseline-build DIR: another checkout's built loader (DIR/dist, DIR/build) packs the same
+// instances, interleaved instance by instance with this one, so both see the same machine load.
+// BR8-BR15: `npm run br:generate` writes them to .bench-data/br/.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packContainer as ourPackContainer, type PackContainerOptions, type PackContainerResult } from '../src/planner/checks/pack-container.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
+import type { BrInstance } from '../src/planner/checks/br-instance.js';
 import { validateBrPacking, volumeUtilization } from '../src/planner/checks/validate-br-packing.js';
 import { packWithBinpackingjs } from './lib/binpackingjs-baseline.js';
 import { readBrFile } from './lib/br-format.js';
@@ -11,105 +19,139 @@ import { formatNoise, measureNoise } from './lib/machine-noise.js';
 
 interface Args {
   limit: number;
-  timeLimitMs: number;
+  every: number;
+  timeLimits: number[];
   baseline: boolean;
+  baselineBuild?: string;
   files: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { limit: Infinity, timeLimitMs: 2000, baseline: true, files: [] };
+  const args: Args = { limit: Infinity, every: 1, timeLimits: [2000, 5000], baseline: true, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--limit') args.limit = Number(argv[++i]);
-    else if (a === '--time-limit-ms') args.timeLimitMs = Number(argv[++i]);
+    else if (a === '--every') args.every = Number(argv[++i]);
+    else if (a === '--time-limits' || a === '--time-limit-ms') args.timeLimits = argv[++i]!.split(',').map(Number);
+    else if (a === '--baseline-build') args.baselineBuild = resolve(argv[++i]!);
     else if (a === '--no-baseline') args.baseline = false;
     else args.files.push(a);
   }
-  if (args.files.length === 0 || !(args.limit > 0) || !(args.timeLimitMs > 0)) {
-    process.stderr.write('usage: npm run bench:packing -- [--limit N] [--time-limit-ms T] [--no-baseline] FILE...\n');
+  if (args.files.length === 0 || !(args.limit > 0) || !(args.every >= 1) || !args.timeLimits.every((t) => t > 0)) {
+    process.stderr.write('usage: npm run bench:packing -- [--limit N] [--every K] [--time-limits 2000,5000] [--baseline-build DIR] [--no-baseline] FILE...\n');
     process.exit(2);
   }
   return args;
 }
 
-interface SetFigures {
-  file: string;
-  instances: number;
+type Pack = (instance: BrInstance, options: PackContainerOptions) => PackContainerResult;
+
+/** A loader under test: this checkout's, or another build's loaded from its dist/. */
+interface Loader {
+  name: string;
+  pack: Pack;
+}
+
+async function loaders(args: Args): Promise<Loader[]> {
+  const wasm = new PlannerWasm();
+  const ours: Loader = { name: 'planner', pack: (inst, o) => ourPackContainer(wasm, inst, o) };
+  if (!args.baselineBuild) return [ours];
+  const from = (path: string) => pathToFileURL(`${args.baselineBuild}/dist/src/planner/${path}`).href;
+  const theirWasm = (await import(from('planner-wasm.js'))) as { PlannerWasm: new () => PlannerWasm };
+  const theirPack = (await import(from('checks/pack-container.js'))) as { packContainer: typeof ourPackContainer };
+  const other = new theirWasm.PlannerWasm();
+  return [ours, { name: 'baseline', pack: (inst, o) => theirPack.packContainer(other, inst, o) }];
+}
+
+interface Figures {
   utilization: number[];
   ms: number[];
   violations: number;
-  baselineUtilization: number[];
-  baselineMs: number[];
-  baselineViolations: number;
-  baselineInvalidInstances: number;
 }
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const pct = (x: number): string => (100 * x).toFixed(2).padStart(6);
+const pct = (x: number): string => (100 * x).toFixed(2);
+const empty = (): Figures => ({ utilization: [], ms: [], violations: 0 });
 
-function main(): void {
+/** figures[loader][limit] for one file, and binpackingjs. */
+interface SetFigures {
+  file: string;
+  instances: number;
+  runs: Figures[][];
+  binpackingjs: Figures;
+  binpackingjsInvalid: number;
+}
+
+async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const wasm = new PlannerWasm();
+  const under = await loaders(args);
   process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
   const sets: SetFigures[] = [];
   for (const file of args.files) {
-    const instances = readBrFile(file).slice(0, args.limit);
-    const f: SetFigures = {
-      file, instances: instances.length, utilization: [], ms: [], violations: 0,
-      baselineUtilization: [], baselineMs: [], baselineViolations: 0, baselineInvalidInstances: 0,
-    };
+    const instances = readBrFile(file).filter((_, i) => i % args.every === 0).slice(0, args.limit);
+    const f: SetFigures = { file, instances: instances.length, runs: under.map(() => args.timeLimits.map(empty)), binpackingjs: empty(), binpackingjsInvalid: 0 };
     for (const inst of instances) {
-      const t0 = performance.now();
-      const { placements } = packContainer(wasm, inst, { timeLimitMs: args.timeLimitMs });
-      const ms = performance.now() - t0;
-      const utilization = volumeUtilization(inst, placements);
-      const violations = validateBrPacking(inst, placements);
-      f.utilization.push(utilization);
-      f.ms.push(ms);
-      f.violations += violations.length;
-      for (const v of violations.slice(0, 5)) process.stderr.write(`VIOLATION ${file} #${inst.instance}: ${v}\n`);
-      process.stdout.write(`${JSON.stringify({ file, instance: inst.instance, utilization, ms, placements })}\n`);
+      // limit by limit, loader by loader: an instance's runs sit side by side in time
+      args.timeLimits.forEach((timeLimitMs, li) => {
+        under.forEach((loader, ui) => {
+          const t0 = performance.now();
+          const { placements } = loader.pack(inst, { timeLimitMs });
+          const ms = performance.now() - t0;
+          const utilization = volumeUtilization(inst, placements);
+          const violations = validateBrPacking(inst, placements);
+          const fig = f.runs[ui]![li]!;
+          fig.utilization.push(utilization);
+          fig.ms.push(ms);
+          fig.violations += violations.length;
+          for (const v of violations.slice(0, 5)) process.stderr.write(`VIOLATION ${loader.name} ${file} #${inst.instance}: ${v}\n`);
+          process.stdout.write(`${JSON.stringify({ loader: loader.name, file, instance: inst.instance, time_limit_ms: timeLimitMs, utilization, ms: Math.round(ms) })}\n`);
+        });
+      });
       if (args.baseline) {
         const b0 = performance.now();
         const theirs = packWithBinpackingjs(inst);
-        f.baselineMs.push(performance.now() - b0);
-        f.baselineUtilization.push(volumeUtilization(inst, theirs));
+        f.binpackingjs.ms.push(performance.now() - b0);
+        f.binpackingjs.utilization.push(volumeUtilization(inst, theirs));
         const bv = validateBrPacking(inst, theirs).length;
-        f.baselineViolations += bv;
-        if (bv > 0) f.baselineInvalidInstances++;
+        f.binpackingjs.violations += bv;
+        if (bv > 0) f.binpackingjsInvalid++;
       }
     }
     sets.push(f);
-    printSet(f);
+    printSet(f, under, args);
   }
-  printOverall(sets, args.baseline);
+  printOverall(sets, under, args);
   process.stderr.write(`${formatNoise('after', measureNoise())}\n`);
 }
 
-function printSet(f: SetFigures): void {
-  const lines = [
-    `${f.file}: ${f.instances} instances`,
-    `  planner      mean utilization ${pct(mean(f.utilization))} %  min ${pct(Math.min(...f.utilization))} %  ms mean ${mean(f.ms).toFixed(0)} max ${Math.max(...f.ms).toFixed(0)}  violations ${f.violations}`,
-  ];
-  if (f.baselineUtilization.length) {
-    lines.push(
-      `  binpackingjs mean utilization ${pct(mean(f.baselineUtilization))} %  min ${pct(Math.min(...f.baselineUtilization))} %  ms mean ${mean(f.baselineMs).toFixed(0)} max ${Math.max(...f.baselineMs).toFixed(0)}  violations ${f.baselineViolations} (in ${f.baselineInvalidInstances} of ${f.instances} instances)`,
-    );
+const row = (label: string, fig: Figures): string =>
+  `${label.padEnd(20)} ${pct(mean(fig.utilization)).padStart(6)} %  min ${pct(Math.min(...fig.utilization)).padStart(6)} %  ms mean ${mean(fig.ms).toFixed(0).padStart(5)} max ${Math.max(...fig.ms).toFixed(0).padStart(5)}  violations ${fig.violations}`;
+
+function printSet(f: SetFigures, under: Loader[], args: Args): void {
+  const lines = [`${f.file}: ${f.instances} instances`];
+  under.forEach((loader, ui) => args.timeLimits.forEach((t, li) => lines.push(`  ${row(`${loader.name} ${t / 1000} s`, f.runs[ui]![li]!)}`)));
+  if (f.binpackingjs.utilization.length) lines.push(`  ${row('binpackingjs', f.binpackingjs)} (in ${f.binpackingjsInvalid} of ${f.instances} instances)`);
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+function merge(figs: Figures[]): Figures {
+  return { utilization: figs.flatMap((x) => x.utilization), ms: figs.flatMap((x) => x.ms), violations: figs.reduce((a, x) => a + x.violations, 0) };
+}
+
+function printOverall(sets: SetFigures[], under: Loader[], args: Args): void {
+  const setName = (file: string): string => file.replace(/^.*thpack(\d+)\.txt$/, 'BR$1');
+  const lines = [`overall: ${sets.reduce((a, s) => a + s.instances, 0)} instances (${sets.map((s) => `${setName(s.file)} ${s.instances}`).join(', ')})`];
+  under.forEach((loader, ui) =>
+    args.timeLimits.forEach((t, li) => {
+      const all = merge(sets.map((s) => s.runs[ui]![li]!));
+      lines.push(`  ${row(`${loader.name} ${t / 1000} s`, all)}; per set ${sets.map((s) => `${setName(s.file)} ${pct(mean(s.runs[ui]![li]!.utilization))}`).join(' / ')}`);
+    }),
+  );
+  if (args.baseline) {
+    const b = merge(sets.map((s) => s.binpackingjs));
+    lines.push(`  ${row('binpackingjs', b)} (in ${sets.reduce((a, s) => a + s.binpackingjsInvalid, 0)} instances)`);
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
-function printOverall(sets: SetFigures[], baseline: boolean): void {
-  const all = sets.flatMap((s) => s.utilization);
-  const ms = sets.flatMap((s) => s.ms);
-  const lines = [
-    `overall: ${all.length} instances, planner mean utilization ${pct(mean(all))} %, per set ${sets.map((s) => pct(mean(s.utilization)).trim()).join(' / ')}, ms mean ${mean(ms).toFixed(0)} max ${Math.max(...ms).toFixed(0)}, violations ${sets.reduce((a, s) => a + s.violations, 0)}`,
-  ];
-  if (baseline) {
-    const b = sets.flatMap((s) => s.baselineUtilization);
-    lines.push(`overall binpackingjs: mean utilization ${pct(mean(b))} %, violations ${sets.reduce((a, s) => a + s.baselineViolations, 0)} (in ${sets.reduce((a, s) => a + s.baselineInvalidInstances, 0)} instances)`);
-  }
-  process.stderr.write(`${lines.join('\n')}\n`);
-}
-
-main();
+await main();

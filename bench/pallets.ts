@@ -118,7 +118,7 @@ for (const [name, input] of [['6,000-unit order (40 SKUs)', big], ['demo lane, 1
   process.stderr.write(
     `${name}: ${plan.metrics.units} units on ${plan.metrics.pallet_count} pallets (${typesUsed(plan)}), lower bound ${plan.metrics.pallet_lower_bound} ` +
       `(${(plan.metrics.pallet_count / plan.metrics.pallet_lower_bound).toFixed(3)}), ${plan.metrics.container_count} containers ` +
-      `(${plan.containers.map((c) => `${c.code}: ${c.placements.length}`).join(', ')}), ${unplaced} unplaced, ${ms.toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms), time-limited ${plan.metrics.time_limited}, violations ${validatePlan(input, plan).length}\n`,
+      `(${plan.containers.map((c) => `${c.code}: ${c.placements.length}`).join(', ')}), inside the CoG limits ${plan.containers.filter((c) => c.within_cog_limits).length}/${plan.containers.length}, ${unplaced} unplaced, ${ms.toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms), time-limited ${plan.metrics.time_limited}, violations ${validatePlan(input, plan).length}\n`,
   );
 }
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

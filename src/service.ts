@@ -13,7 +13,7 @@ import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
-import { createMetrics } from './observability/metrics.js';
+import { countPlannerExits, createMetrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
@@ -142,7 +142,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     planner,
     concurrency: config.plannerThreads,
     log,
-    onPlanned: (event, ms) => metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000),
+    onPlanned: (event, ms) => {
+      metrics.plannerDuration.observe({ outcome: event.type }, ms / 1000);
+      if (event.type === 'OrderPlanned') countPlannerExits(metrics, event.data.plan.metrics);
+    },
     onRun: (outcome) => metrics.plannerRuns.inc({ outcome }),
   });
 

@@ -14,7 +14,7 @@ export function readBrFile(path: string): BrInstance[] {
   const instances: BrInstance[] = [];
   for (let i = 0; i < count; i++) {
     const instance = next();
-    next(); // generator seed
+    const seed = next();
     const container = { l: next(), w: next(), h: next() };
     const n = next();
     const types: BrBoxType[] = [];
@@ -23,7 +23,7 @@ export function readBrFile(path: string): BrInstance[] {
       const d1 = next(), f1 = next(), d2 = next(), f2 = next(), d3 = next(), f3 = next();
       types.push({ id, dims: [d1, d2, d3], verticalOk: [f1 === 1, f2 === 1, f3 === 1], count: next() });
     }
-    instances.push({ instance, container, types });
+    instances.push({ instance, seed, container, types });
   }
   return instances;
 }

@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), one registry per service instance so that tests can run
 // several services in one process.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PlanMetrics } from '../plan-contract/plan-types.js';
 
 export interface Metrics {
   registry: Registry;
@@ -10,6 +11,10 @@ export interface Metrics {
   readModelRepairs: Counter<'document'>;
   /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
   plannerRuns: Counter<'outcome'>;
+  /** One per stored plan, by how its search ended (PlanExit: lower_bound, searched, time_limit). */
+  plannerExits: Counter<'exit'>;
+  /** The block searches in stored plans, by how each ended (all_placed, effort, widest_beam, time_limit). */
+  plannerSearchExits: Counter<'exit'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
 }
@@ -46,6 +51,18 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    plannerExits: new Counter({
+      name: 'orders_planner_exits_total',
+      help: 'Stored plans by how the search ended: lower_bound (a plan reached the lower bound and the rest of the search was skipped), searched (every candidate tried), time_limit',
+      labelNames: ['exit'],
+      registers: [registry],
+    }),
+    plannerSearchExits: new Counter({
+      name: 'orders_planner_search_exits_total',
+      help: 'Block searches (in the WebAssembly planner) of stored plans by how each ended: all_placed (every unit placed, returned at once), effort (budget spent), widest_beam, time_limit',
+      labelNames: ['exit'],
+      registers: [registry],
+    }),
     gauge(name, help, read) {
       new Gauge({
         name,
@@ -57,4 +74,10 @@ export function createMetrics(): Metrics {
       });
     },
   };
+}
+
+/** A stored plan's exits into orders_planner_exits_total and orders_planner_search_exits_total. */
+export function countPlannerExits(metrics: Metrics, plan: PlanMetrics): void {
+  if (plan.exit) metrics.plannerExits.inc({ exit: plan.exit });
+  for (const [exit, n] of Object.entries(plan.search_exits ?? {})) if (n > 0) metrics.plannerSearchExits.inc({ exit }, n);
 }

@@ -109,7 +109,20 @@ export interface PlanMetrics {
   units_palletized: number;
   /** The time limit cut a search short: the plan is valid but may differ between runs. */
   time_limited: boolean;
+  /** max(volume bound, weight bound) on the containers (plans before 2026-11-25 lack it). */
+  container_lower_bound?: number;
+  /** How the plan's search ended (plans before 2026-11-25 lack it). */
+  exit?: PlanExit;
+  /** The block searches of the plan by how each ended (assembly/block-search.ts). */
+  search_exits?: Record<'all_placed' | 'effort' | 'widest_beam' | 'time_limit', number>;
 }
+
+/**
+ * `lower_bound`: a candidate reached the bound (nothing left, fewest containers and pallets any
+ * plan can have, none off the default type, centre of gravity within limits), the rest were skipped;
+ * `searched`: every candidate was tried; `time_limit`: the limit dropped candidates or cut a search.
+ */
+export type PlanExit = 'lower_bound' | 'searched' | 'time_limit';
 
 export interface OrderPlan {
   pallets: PlannedPallet[];

@@ -4,9 +4,10 @@
 import { loadOrderContainers, type LoadResult } from './load-containers.js';
 import { finishPallets, orderDemand } from './palletize.js';
 import { palletizations } from './palletizations.js';
+import { containerLowerBound } from './container-lower-bound.js';
 import { palletLowerBound } from './pallet-lower-bound.js';
-import type { PlannerWasm } from './planner-wasm.js';
-import type { OrderPlan, PlanLimits, PlannedPallet, Unplaced } from '../plan-contract/plan-types.js';
+import { noSearchExits, SEARCH_EXITS, type PlannerWasm } from './planner-wasm.js';
+import type { OrderPlan, PlanExit, PlanLimits, PlannedPallet, Unplaced } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 
 /** Greedy placements per search; sized so a large order plans well within the time limit. */
@@ -40,8 +41,18 @@ function isBetter(a: number[], b: number[]): boolean {
   return false;
 }
 
+/**
+ * Nothing left behind, the fewest containers and pallets any plan can have, none off the default
+ * type, every container within its centre-of-gravity limits: no candidate can score better.
+ */
+function atLowerBound(c: Candidate, containerBound: number, palletBound: number): boolean {
+  return leftBehind(c) === 0 && c.loaded.containers.length <= containerBound && c.pallets.length <= palletBound
+    && c.offDefault === 0 && c.loaded.containers.every((k) => k.within_cog_limits);
+}
+
 export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
   const t0 = performance.now();
+  const exitsBefore = { ...wasm.searchExits };
   const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
   const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
   const demand = orderDemand(input.items, input.lines);
@@ -52,9 +63,14 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
   // palletizing gets most of the time; loading works on far fewer, larger items
   const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
   if (options.length === 0) options.push({ pallets: [], unplaced: [], timeLimited: false, offDefault: 0 });
+  const palletBound = palletLowerBound(demand, types);
+  const containerBound = containerLowerBound(input);
   let best: Candidate | undefined;
   let timeLimited = false;
+  let boundReached = false;
   options.forEach((option, k) => {
+    // a plan at the lower bound is as good as any: the candidates left are not loaded
+    if (boundReached) return;
     // past the time limit, the candidates not yet loaded are dropped: the plan says time_limited
     if (best && performance.now() - t0 > limits.timeLimitMs) {
       timeLimited = true;
@@ -68,8 +84,12 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
     const candidate = { pallets, unitsUnplaced: option.unplaced, loaded, offDefault: option.offDefault, timeLimited: option.timeLimited || loaded.timeLimited };
     timeLimited ||= candidate.timeLimited;
     if (!best || isBetter(score(candidate), score(best))) best = candidate;
+    boundReached = atLowerBound(best, containerBound, palletBound);
   });
   const chosen = best!;
+  const searchExits = noSearchExits();
+  for (const kind of SEARCH_EXITS) searchExits[kind] = wasm.searchExits[kind] - exitsBefore[kind];
+  const exit: PlanExit = boundReached ? 'lower_bound' : timeLimited ? 'time_limit' : 'searched';
   const unitsPalletized = chosen.pallets.reduce((s, p) => s + p.units.length, 0);
   return {
     pallets: chosen.pallets,
@@ -79,10 +99,13 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
       planner_ms: performance.now() - t0,
       pallet_count: chosen.pallets.length,
       container_count: chosen.loaded.containers.length,
-      pallet_lower_bound: palletLowerBound(demand, types),
+      pallet_lower_bound: palletBound,
+      container_lower_bound: containerBound,
       units: demand.units,
       units_palletized: unitsPalletized,
       time_limited: timeLimited,
+      exit,
+      search_exits: searchExits,
     },
   };
 }

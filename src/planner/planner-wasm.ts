@@ -23,7 +23,15 @@ interface PlannerExports {
   packContainer(): number;
   palletize(): number;
   loadContainers(): number;
+  searchExits(kind: number): number;
 }
+
+/** How the block searches ended (assembly/block-search.ts EXIT_*), in the wasm's order. */
+export const SEARCH_EXITS = ['all_placed', 'effort', 'widest_beam', 'time_limit'] as const;
+export type SearchExit = (typeof SEARCH_EXITS)[number];
+export type SearchExitCounts = Record<SearchExit, number>;
+
+export const noSearchExits = (): SearchExitCounts => ({ all_placed: 0, effort: 0, widest_beam: 0, time_limit: 0 });
 
 let compiled: object | undefined;
 
@@ -34,6 +42,8 @@ function plannerModule(): object {
 
 export class PlannerWasm {
   private readonly exports: PlannerExports;
+  /** Searches of every job this instance ran, by how they ended: a caller diffs two readings. */
+  readonly searchExits: SearchExitCounts = noSearchExits();
 
   constructor() {
     const instance = new WebAssemblyApi.Instance(plannerModule(), {
@@ -55,6 +65,7 @@ export class PlannerWasm {
     const out = e[job]();
     // read the buffer after the call: memory may have grown
     const length = new Int32Array(e.memory.buffer, out, 1)[0] ?? 0;
+    SEARCH_EXITS.forEach((kind, i) => (this.searchExits[kind] += e.searchExits(i)));
     return new Int32Array(e.memory.buffer.slice(out, out + length * 4));
   }
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
-import { removeDataDir, startTestService } from '../support/service.js';
+import { eventually, removeDataDir, startTestService } from '../support/service.js';
 
 const service = await startTestService({ key: ACME_KEY });
 t.teardown(async () => {
@@ -46,6 +46,19 @@ t.test('/metrics counts requests by route pattern and status, and shows projecti
   t.match(text, /orders_projection_lag_events \d+/);
   // Within quotes only: a sample's value (a float such as 0.016154243999999998) may hold those digits.
   t.notMatch(text, /"[^"\n]*999999[^"\n]*"/, 'ids never become label values');
+});
+
+t.test('/metrics counts planner exits per kind, plans and the WebAssembly searches in them', async (t) => {
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'EXITS-1' }) });
+  const planned = async (): Promise<boolean> => {
+    const history = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`);
+    return (history.body as { type: string }[]).some((e) => e.type === 'OrderPlanned');
+  };
+  await eventually(planned, 60_000);
+  const text = String((await service.request('GET', '/metrics')).body);
+  const plans = [...text.matchAll(/^orders_planner_exits_total\{exit="(lower_bound|searched|time_limit)"\} (\d+)$/gm)].reduce((s, m) => s + Number(m[2]), 0);
+  t.ok(plans >= 1, `plans counted by exit (${plans})`);
+  t.match(text, /^orders_planner_search_exits_total\{exit="(all_placed|effort|widest_beam|time_limit)"\} [1-9]\d*$/m);
 });
 
 t.test('the auditors\' history lists the order\'s events in order, with the same scope as retrieve', async (t) => {

@@ -13,6 +13,8 @@ export interface BrBoxType {
 
 export interface BrInstance {
   instance: number;
+  /** The generator seed the file gives (src/planner/checks/br-generator.ts). */
+  seed?: number;
   container: { l: number; w: number; h: number };
   types: BrBoxType[];
 }

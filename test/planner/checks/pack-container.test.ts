@@ -2,6 +2,7 @@ import t from 'tap';
 import type { BrInstance } from '../../../src/planner/checks/br-instance.js';
 import { packContainer } from '../../../src/planner/checks/pack-container.js';
 import { PlannerWasm } from '../../../src/planner/planner-wasm.js';
+import { generateBrInstance } from '../../../src/planner/checks/br-generator.js';
 import { validateBrPacking, volumeUtilization } from '../../../src/planner/checks/validate-br-packing.js';
 
 // BR1 instance 1 (thpack1.txt)
@@ -45,4 +46,14 @@ t.test('the BR validator catches broken packings', async (t) => {
   t.match(validateBrPacking(BR1_1, tipped).join('\n'), /must not be vertical|overlap|unsupported/);
   const extra = [...placements, ...placements.slice(0, 1)];
   t.match(validateBrPacking(BR1_1, extra).join('\n'), /overlap/);
+});
+
+t.test('strongly heterogeneous cargo (BR15: 100 box types, pair blocks in play) packs with full support and its flags', async (t) => {
+  for (const instance of [1, 2, 3]) {
+    const inst = generateBrInstance(instance, 100);
+    const { placements } = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 3000 });
+    t.same(validateBrPacking(inst, placements), [], `BR15 #${instance}: no violation`);
+    const u = volumeUtilization(inst, placements);
+    t.ok(u >= 0.75, `BR15 #${instance}: utilization ${u}`);
+  }
 });
