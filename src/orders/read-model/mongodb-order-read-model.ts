@@ -293,15 +293,29 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       const own = events.filter((event) => event.position <= upTo && orderIdOf(event) === id);
       const order = foldEvents<OrderDocument>(undefined, own, projectOrderView);
       const palletContents = foldEvents<PalletContentsDocument>(undefined, own, projectPalletContents);
-      const replace = async (collection: Collection<VersionedRow>, row: VersionedRow | undefined) => {
-        if (!row) return void (await collection.deleteOne({ _id: id }));
+      // Never over a document an apply has moved past the checkpoint: that apply is half-way (its
+      // checkpoint comes after its documents), and this fold would take its events back out for good.
+      const notAhead = { _id: id, position: { $lte: toStoredPosition(upTo) } };
+      const replace = async (collection: Collection<VersionedRow>, row: VersionedRow | undefined): Promise<boolean> => {
+        if (!row) {
+          if ((await collection.deleteOne(notAhead)).deletedCount === 1) return true;
+          return (await collection.countDocuments({ _id: id }, { limit: 1 })) === 0;
+        }
         const { _id, ...replacement } = row;
-        await collection.replaceOne({ _id: id }, replacement, { upsert: true });
+        if ((await collection.replaceOne(notAhead, replacement)).matchedCount === 1) return true;
+        try {
+          await collection.insertOne(row);
+          return true;
+        } catch (error) {
+          if (isDuplicateKey(error)) return false; // there, and ahead of the checkpoint
+          throw error;
+        }
       };
-      await Promise.all([
+      const written = await Promise.all([
         replace(ordersVersioned, order && orderRow(id, order.document, order.position)),
         replace(palletsVersioned, palletContents && palletContentsRow(id, palletContents.document, palletContents.position)),
       ]);
+      return written.every(Boolean);
     },
     async getById(id) {
       const row = await orders.findOne({ _id: id }, documentOnly);

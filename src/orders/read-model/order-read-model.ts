@@ -36,8 +36,11 @@ export interface OrderReadModel {
    * Replaces the order's documents (order and pallet contents) by those `events` fold to, taking only
    * those up to the read model's checkpoint: later ones are apply's. `events` are every event of the
    * order in the log, in log order; none removes its documents. Used to repair a damaged document.
+   * False, with nothing written, when a document of the order is ahead of the checkpoint: an apply is
+   * writing it (on MongoDB the checkpoint moves after the documents), and folding only up to the
+   * checkpoint would take that apply's events back out. Compare again once the checkpoint has moved.
    */
-  repair(id: number, events: readonly RecordedEvent[]): Promise<void>;
+  repair(id: number, events: readonly RecordedEvent[]): Promise<boolean>;
   /** Drops every document, the checkpoint and the identity, to be rebuilt from the log. */
   reset(): Promise<void>;
   // Every read below checks each document's checksum (document-checksum.ts) and throws DamagedDocument

@@ -48,7 +48,9 @@ export function selfRepairingReadModel(inner: OrderReadModel, store: EventStore,
       } catch (error) {
         throw new UnrepairableDocument(damage.orderId, error);
       }
-      await inner.repair(damage.orderId, events);
+      if (!(await inner.repair(damage.orderId, events))) {
+        throw new UnrepairableDocument(damage.orderId, new Error('an apply of its later events is writing it just now; ask again'));
+      }
       hooks.repaired(damage);
     })().finally(() => repairs.delete(damage.orderId));
     repairs.set(damage.orderId, done);

