@@ -62,6 +62,18 @@ export function resetDeadlineHit(): void {
   return used <= unchecked(s.rem[t]);
 }
 
+/** Block b fits the space (dims in `space`), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
+@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, space: v128, room: f64, kind: i32): bool {
+  if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) return false;
+  const t = unchecked(blocks.type[b]);
+  if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
+  if (unchecked(blocks.weight[b]) > room) return false;
+  if (kind != KIND_LEVEL) {
+    if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) return false;
+  }
+  return secondPartLeft(blocks, b, s, kind);
+}
+
 export class SearchLimits {
   deadlineMs: f64 = f64.MAX_VALUE;
   /** Greedy placements allowed: the deterministic budget. */
@@ -240,14 +252,7 @@ export class BlockSearch {
     for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
-      if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) continue;
-      const t = unchecked(blocks.type[b]);
-      if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) continue;
-      if (unchecked(blocks.weight[b]) > room) continue;
-      if (kind != KIND_LEVEL) {
-        if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
-      }
-      if (!secondPartLeft(blocks, b, s, kind)) continue;
+      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -263,14 +268,7 @@ export class BlockSearch {
     const gapMin = this.minSide;
     let n = 0;
     for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n && n < want; b++) {
-      if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) continue;
-      const t = unchecked(blocks.type[b]);
-      if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) continue;
-      if (unchecked(blocks.weight[b]) > room) continue;
-      if (kind != KIND_LEVEL) {
-        if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) continue;
-      }
-      if (!secondPartLeft(blocks, b, s, kind)) continue;
+      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty

@@ -22,12 +22,10 @@ import { loadOrders } from './load-orders.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
 import { embeddedEnv } from '../test/support/embedded-env.js';
+import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const ORDERS = option('orders', 100_000);
 // Reads run in many short rounds, each read next to a bare-route run, so that a ratio compares runs a
 // few seconds apart: on this VM the bare route alone moves by a third between runs a minute apart.

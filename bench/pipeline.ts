@@ -18,12 +18,10 @@ import { join } from 'node:path';
 import { embeddedEnv } from '../test/support/embedded-env.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
+import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const ORDERS = option('orders', 100);
 const CLIENTS = option('clients', 4);
 // Unset: the service's own default (ORDERS_PLANNER_THREADS unset), which is what is being judged.

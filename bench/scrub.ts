@@ -12,12 +12,10 @@ import { startReadModelScrubber } from '../src/orders/read-model/read-model-scru
 import { selfRepairingReadModel } from '../src/orders/read-model/self-repairing-read-model.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { loadDemoOrders, projectAll } from './lib/projected-log.js';
+import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const ORDERS = option('orders', 100_000);
 const RATE = option('rate', 1e9);
 const DEFAULT_RATE = 50;

@@ -17,12 +17,10 @@ import type { OrderReadModel } from '../src/orders/read-model/order-read-model.j
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { loadDemoOrders, projectAll } from './lib/projected-log.js';
 import { databaseUrl } from '../test/support/mongodb.js';
+import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const ORDERS = option('orders', 20_000);
 const SECONDS = option('seconds', 5);
 const WRITERS = 16;

@@ -2,47 +2,21 @@
 // (quick_check ok), then a real start: retrieve, list and pallet contents answer exactly what they
 // answered before the damage, never a 500, and the repair counter says how many orders were repaired.
 import t, { type Test } from 'tap';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
-import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/service.js';
 import { checksumOf } from '../../src/orders/read-model/document-checksum.js';
 import { startChild, stopChild } from './support/service-child.js';
-import { everythingServed, metric, seededRandom, type Answers } from './support/served.js';
+import { everythingServed, metric, plannedDataDir, seededRandom, type Answers } from './support/served.js';
 
 const REFERENCES = ['ROT-1', 'ROT-2', 'ROT-3', 'ROT-4', 'ROT-5', 'ROT-6'];
 
-const original = tempDataDir();
-t.teardown(() => removeDataDir(original));
+let copyOfData: (t: { teardown(fn: () => void): void }) => string;
 let before: Answers;
 t.before(async () => {
-  const service = await startTestService({ dataDir: original, key: ACME_KEY });
-  for (const reference of REFERENCES) {
-    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference }) });
-    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  }
-  for (const reference of REFERENCES) {
-    // Planned, so that every order has pallet contents to damage and nothing changes between the starts below.
-    await eventually(async () => (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).status === 200);
-  }
-  await service.stop();
-  writeFileSync(join(original, 'seed.json'), JSON.stringify(testSeed()));
-  // What the service serves from the sound files, read from a process like the damaged cases.
-  const dir = copyOfData(t);
-  const started = await startChild(dir);
-  if (!('child' in started)) throw new Error(`did not start: ${started.stderr}`);
-  before = await everythingServed(started.url, REFERENCES);
-  await stopChild(started.child);
+  ({ copyOf: copyOfData, before } = await plannedDataDir(t, REFERENCES));
 });
-
-function copyOfData(t: { teardown(fn: () => void): void }): string {
-  const dir = tempDataDir();
-  cpSync(original, dir, { recursive: true });
-  t.teardown(() => removeDataDir(dir));
-  return dir;
-}
-
 
 const repairsCounted = (url: URL) => metric(url, 'orders_read_model_repairs_total');
 

@@ -4,55 +4,24 @@
 // list page and pallet list exactly as before; an answer may be a 503 (the truth cannot be read just
 // now), never a 500 and never different data.
 import t from 'tap';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
-import { eventually, removeDataDir, startTestService, tempDataDir } from '../support/service.js';
 import { startChild, stopChild } from './support/service-child.js';
-import { everythingServed, seededRandom, type Answers } from './support/served.js';
+import { everythingServed, plannedDataDir, seededRandom, type Answers } from './support/served.js';
 
 const REFERENCES = ['FLIP-1', 'FLIP-2', 'FLIP-3', 'FLIP-4', 'FLIP-5'];
-const DATABASES = ['events.db', 'read-models.db', 'checkpoints.db', 'notifications.db'];
-const FILES = [...DATABASES, 'share-secret'];
+const FILES = ['events.db', 'read-models.db', 'checkpoints.db', 'notifications.db', 'share-secret'];
 
-const original = tempDataDir();
-t.teardown(() => removeDataDir(original));
+let copyOfData: (t: { teardown(fn: () => void): void }) => string;
 let before: Answers;
 t.before(async () => {
-  const service = await startTestService({ dataDir: original, key: ACME_KEY });
-  for (const reference of REFERENCES) {
-    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference }) });
-    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  }
-  for (const reference of REFERENCES) {
-    await eventually(async () => (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).status === 200);
-  }
-  await service.stop();
-  writeFileSync(join(original, 'seed.json'), JSON.stringify(testSeed()));
-  // Every page into the main files, so that a flip lands in bytes SQLite will read.
-  for (const file of DATABASES) {
-    const db = new Database(join(original, file));
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
-  }
-  const started = await startChild(copyOfData());
-  if (!('child' in started)) throw new Error(`did not start: ${started.stderr}`);
-  before = await everythingServed(started.url, REFERENCES);
-  await stopChild(started.child);
+  ({ copyOf: copyOfData, before } = await plannedDataDir(t, REFERENCES));
 });
-
-function copyOfData(): string {
-  const dir = tempDataDir();
-  cpSync(original, dir, { recursive: true });
-  t.teardown(() => removeDataDir(dir));
-  return dir;
-}
 
 for (const file of FILES) {
   for (const [seed, flips] of [[11, 1], [12, 8], [13, 64], [14, 2], [15, 4]] as const) {
     t.test(`${file}, seed ${seed}: ${flips} random bytes flipped anywhere: one line and an exit, or exactly what was served before`, async (t) => {
-      const dir = copyOfData();
+      const dir = copyOfData(t);
       const path = join(dir, file);
       const bytes = readFileSync(path);
       const next = seededRandom(seed * 1000 + FILES.indexOf(file));

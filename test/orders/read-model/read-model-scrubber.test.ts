@@ -1,6 +1,6 @@
 // Given a read model built from a real log, when rows are edited with their checksums recomputed (which
 // no read can notice), then the scrubber finds each within one pass, repairs it from the log and says so.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
@@ -108,7 +108,8 @@ t.test('with no orders at all, the scrubber leaves the event loop to others', as
   t.ok(scrubber.progress().passes <= 2, `passes are paced, not looped (${scrubber.progress().passes})`);
 });
 
-t.test('each pass verifies the log first (issue 25): its outcome is the progress\'s logChain, and a broken chain repairs nothing', async (t) => {
+/** One order in a real log and read model, its row then edited with the checksum recomputed: what only a comparison with the log finds. */
+async function orderWithEditedRow(t: Test) {
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const readModel = openSqliteOrderReadModel(dataDir);
@@ -126,6 +127,11 @@ t.test('each pass verifies the log first (issue 25): its outcome is the progress
   const view = row.view.replace('"F3-2"', '"F3-X"');
   db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
   db.close();
+  return { store, readModel };
+}
+
+t.test('each pass verifies the log first (issue 25): its outcome is the progress\'s logChain, and a broken chain repairs nothing', async (t) => {
+  const { store, readModel } = await orderWithEditedRow(t);
 
   const broken = { ok: false, line: 'the hash chain breaks at position 3 (changed)' };
   let calls = 0;
@@ -147,22 +153,7 @@ t.test('each pass verifies the log first (issue 25): its outcome is the progress
 });
 
 t.test('a sound chain: the pass goes on to compare and repair', async (t) => {
-  const dataDir = tempDataDir();
-  const store = openSqliteEventStore(dataDir);
-  const readModel = openSqliteOrderReadModel(dataDir);
-  t.teardown(async () => {
-    await readModel.close();
-    await store.close();
-    removeDataDir(dataDir);
-  });
-  const { type, data } = submitted(1, 'g', 'F3-2');
-  await store.append(orderStream('g', 'F3-2'), [{ type, data }], ANY);
-  await readModel.apply(await store.readAll());
-  const db = new Database(join(dataDir, 'read-models.db'));
-  const row = db.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
-  const view = row.view.replace('"F3-2"', '"F3-X"');
-  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
-  db.close();
+  const { store, readModel } = await orderWithEditedRow(t);
   const repaired: number[] = [];
   const sound = { ok: true, line: 'the hash chain holds' };
   const scrubber = startReadModelScrubber({
