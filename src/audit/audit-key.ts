@@ -2,8 +2,7 @@
 // PEM private key; every replica that serves digests must have the same one), else one made on first
 // start and kept in the data directory, as the share secret is (viewer/share-secret.ts).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { keptFile } from '../storage/kept-file.js';
 
 export const AUDIT_KEY_FILE = 'audit-key.pem';
 
@@ -22,21 +21,8 @@ export class AuditKeyRejected extends Error {
 
 export function loadAuditKey(configured: string | undefined, dataDir: string): AuditKey {
   if (configured !== undefined) return fromPem(configured, () => 'ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)');
-  const file = join(dataDir, AUDIT_KEY_FILE);
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    // 'wx': of two processes starting on one directory, the first writes and both read its key.
-    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    writeFileSync(file, pem, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unreadable(file, error);
-  }
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw unreadable(file, error);
-  }
+  const { file, text: pem } = keptFile(dataDir, AUDIT_KEY_FILE, () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, (file, reason) =>
+    new AuditKeyRejected(`${file} cannot be read or written as an audit key (${reason}); move it aside to have a new one made, or set ORDERS_AUDIT_KEY`));
   return fromPem(pem, () => `${file} is not an Ed25519 private key in PKCS#8 PEM; delete it to have a new one made (digests signed so far stay checkable with the old public key, if you kept it)`);
 }
 
@@ -56,7 +42,3 @@ function fromPem(pem: string, rejection: () => string): AuditKey {
   };
 }
 
-function unreadable(file: string, error: unknown): AuditKeyRejected {
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new AuditKeyRejected(`${file} cannot be read or written as an audit key (${reason}); move it aside to have a new one made, or set ORDERS_AUDIT_KEY`);
-}
