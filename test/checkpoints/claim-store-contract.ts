@@ -8,15 +8,25 @@ export interface OpenedClaimStores {
   /** Two stores on the same storage: two replicas. */
   first: ClaimStore;
   second: ClaimStore;
-  cleanup(): Promise<void>;
 }
 
-export function claimStoreContract(t: TapTest, name: string, open: () => Promise<OpenedClaimStores>): void {
+/** Fresh storage for one test: stores opened on it, and its removal once they are closed. */
+export interface ClaimStorage {
+  openStore(): ClaimStore | Promise<ClaimStore>;
+  remove(): Promise<void>;
+}
+
+export function claimStoreContract(t: TapTest, name: string, storage: () => Promise<ClaimStorage>): void {
   t.test(`${name}: claim store contract`, async (t) => {
     const test = (title: string, body: (t: TapTest, opened: OpenedClaimStores, key: (suffix: string) => string) => Promise<void>) =>
       t.test(title, async (t) => {
-        const opened = await open();
-        t.teardown(opened.cleanup);
+        const { openStore, remove } = await storage();
+        const opened = { first: await openStore(), second: await openStore() };
+        t.teardown(async () => {
+          await opened.first.close();
+          await opened.second.close();
+          await remove();
+        });
         const prefix = `claim-${randomUUID().slice(0, 8)}-`;
         await body(t, opened, (suffix) => prefix + suffix);
       });

@@ -9,17 +9,7 @@ const url = process.env.MONGODB_URL;
 if (url) {
   claimStoreContract(t, 'mongodb', async () => {
     const dbName = scratchDatabaseName('claims_contract');
-    const first = await openMongoClaimStore(url, dbName);
-    const second = await openMongoClaimStore(url, dbName);
-    return {
-      first,
-      second,
-      cleanup: async () => {
-        await first.close();
-        await second.close();
-        await dropDatabase(url, dbName);
-      },
-    };
+    return { openStore: () => openMongoClaimStore(url, dbName), remove: () => dropDatabase(url, dbName) };
   });
 } else {
   t.test('mongodb: claim store contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});

@@ -5,15 +5,5 @@ import { claimStoreContract } from './claim-store-contract.js';
 
 claimStoreContract(t, 'sqlite', async () => {
   const { dir, remove } = await tempDir('claims');
-  const first = openSqliteClaimStore(dir);
-  const second = openSqliteClaimStore(dir);
-  return {
-    first,
-    second,
-    cleanup: async () => {
-      await first.close();
-      await second.close();
-      await remove();
-    },
-  };
+  return { openStore: () => openSqliteClaimStore(dir), remove };
 });
