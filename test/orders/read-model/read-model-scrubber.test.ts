@@ -66,7 +66,8 @@ t.test('edited rows with recomputed checksums, and a row the log cannot explain,
   t.equal(repaired.length, 3, 'the next pass finds nothing more');
 });
 
-t.test('the rate bounds the pass, and stop ends it at once', async (t) => {
+/** A real log and read model on a fresh data directory, closed and removed when the test ends. */
+function emptyStores(t: Test) {
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const readModel = openSqliteOrderReadModel(dataDir);
@@ -75,6 +76,11 @@ t.test('the rate bounds the pass, and stop ends it at once', async (t) => {
     await store.close();
     removeDataDir(dataDir);
   });
+  return { dataDir, store, readModel };
+}
+
+t.test('the rate bounds the pass, and stop ends it at once', async (t) => {
+  const { store, readModel } = emptyStores(t);
   for (let id = 1; id <= 20; id++) {
     const { type, data } = submitted(id, 'g', `R-${id}`);
     await store.append(orderStream('g', `R-${id}`), [{ type, data }], ANY);
@@ -91,14 +97,7 @@ t.test('the rate bounds the pass, and stop ends it at once', async (t) => {
 });
 
 t.test('with no orders at all, the scrubber leaves the event loop to others', async (t) => {
-  const dataDir = tempDataDir();
-  const store = openSqliteEventStore(dataDir);
-  const readModel = openSqliteOrderReadModel(dataDir);
-  t.teardown(async () => {
-    await readModel.close();
-    await store.close();
-    removeDataDir(dataDir);
-  });
+  const { store, readModel } = emptyStores(t);
   const scrubber = startReadModelScrubber({ store, readModel, ordersPerSecond: 100_000, repaired: () => t.fail('nothing to repair'), log: (message) => t.fail(message) });
   const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -110,14 +109,7 @@ t.test('with no orders at all, the scrubber leaves the event loop to others', as
 
 /** One order in a real log and read model, its row then edited with the checksum recomputed: what only a comparison with the log finds. */
 async function orderWithEditedRow(t: Test) {
-  const dataDir = tempDataDir();
-  const store = openSqliteEventStore(dataDir);
-  const readModel = openSqliteOrderReadModel(dataDir);
-  t.teardown(async () => {
-    await readModel.close();
-    await store.close();
-    removeDataDir(dataDir);
-  });
+  const { dataDir, store, readModel } = emptyStores(t);
   const { type, data } = submitted(1, 'g', 'F3-2');
   await store.append(orderStream('g', 'F3-2'), [{ type, data }], ANY);
   await readModel.apply(await store.readAll());
