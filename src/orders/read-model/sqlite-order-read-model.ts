@@ -246,9 +246,11 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   // are left as they are: they were counted from the events, not from the damaged row.
   const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
     const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
-    views.delete(id);
     if (order) writeOrder(id, order);
-    else deleteOrder.run(id);
+    else {
+      views.delete(id);
+      deleteOrder.run(id);
+    }
     if (pallets) writePallets(id, pallets);
     else deletePallets.run(id);
   });
