@@ -75,6 +75,8 @@ export class SqliteEventStore implements EventStore {
   readonly #wal: WalSync;
   /** Every event up to here is on disk (fsynced by this process); events past it are read only after an fsync. */
   #durableThrough = 0n;
+  /** The last position this process committed: its fsync is the one `#acknowledged` waits for. */
+  #committedThrough = 0n;
   /** The acknowledgement of the last commit, settled once its fsync returned. */
   #acknowledged: Promise<void> = Promise.resolve();
   #queue: Waiting[] = [];
@@ -223,6 +225,7 @@ export class SqliteEventStore implements EventStore {
     this.stats.appends += batch.length;
     let through = 0n;
     for (const outcome of outcomes) if (outcome?.ok && outcome.result.position > through) through = outcome.result.position;
+    if (through > this.#committedThrough) this.#committedThrough = through;
     const settle = (synced: { error: unknown } | undefined) =>
       batch.forEach((waiting, i) => {
         const outcome = outcomes[i];
@@ -255,10 +258,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Events up to `position` were committed (by this process, or another one on the file) and read: an
-   * fsync started now covers them. Without a reader of fresh events it never runs: the commits' own do.
+   * Events up to `position` were committed (by this process, or another one on the file) and read: the
+   * fsync acknowledging this process's commits, or else one started now, covers them.
    */
   async #durableUpTo(position: bigint): Promise<void> {
+    if (position <= this.#durableThrough) return;
+    // Committed here: the fsync that acknowledges this process's last commit covers it; no other is needed.
+    if (position <= this.#committedThrough) await this.#acknowledged;
     if (position <= this.#durableThrough) return;
     await this.#wal.sync();
     if (position > this.#durableThrough) this.#durableThrough = position;
