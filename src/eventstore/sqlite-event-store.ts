@@ -226,6 +226,10 @@ export class SqliteEventStore implements EventStore {
     let through = 0n;
     for (const outcome of outcomes) if (outcome?.ok && outcome.result.position > through) through = outcome.result.position;
     if (through > this.#committedThrough) this.#committedThrough = through;
+    const types = new Set<string>();
+    batch.forEach((waiting, i) => {
+      if (outcomes[i]?.ok) for (const event of waiting.append.events) types.add(event.type);
+    });
     const settle = (synced: { error: unknown } | undefined) =>
       batch.forEach((waiting, i) => {
         const outcome = outcomes[i];
@@ -243,7 +247,7 @@ export class SqliteEventStore implements EventStore {
       () => {
         if (through > this.#durableThrough) this.#durableThrough = through;
         settle(undefined);
-        for (const subscription of this.#subscriptions) subscription.wake();
+        for (const subscription of this.#subscriptions) subscription.wake(types);
       },
       (error: unknown) => settle({ error }),
     );

@@ -36,8 +36,14 @@ export class SqliteSubscription implements Subscription {
     this.#done = this.#run().finally(onEnd);
   }
 
-  /** A commit happened in this process: look again now rather than at the next poll. */
-  wake(): void {
+  /**
+   * A commit of events of these types is on disk: look again now rather than at the next poll. A
+   * subscription to other types sleeps on (its cursor moves past them at its next look): each look is
+   * two queries, and a submit's commits would wake every consumer of the log for nothing.
+   */
+  wake(committedTypes?: ReadonlySet<string>): void {
+    const { types } = this.#options;
+    if (types && committedTypes && !types.some((type) => committedTypes.has(type))) return;
     this.#wakeSleeper?.();
   }
 
