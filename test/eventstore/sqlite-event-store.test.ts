@@ -100,6 +100,24 @@ t.test('an append is acknowledged, and its events read or handed to a subscriber
   t.same(seen, [1n, 2n, 3n], 'both once on disk, in log order');
 });
 
+t.test('an fsync that fails rejects the appends it was to make durable; a later one that succeeds acknowledges again', async (t) => {
+  const dir = await dirFor(t);
+  let failing = true;
+  const fileSync = (_fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+    setImmediate(() => done(failing ? Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }) : null));
+  const store = openSqliteEventStore(dir, { fileSync });
+  t.teardown(() => store.close());
+  const results = await Promise.all([
+    settle(store.append('order-1', [ev('Submitted')], NO_STREAM)),
+    settle(store.append('order-2', [ev('Submitted')], NO_STREAM)),
+  ]);
+  for (const result of results) t.match((result as { error: Error }).error, { code: 'EIO' }, 'not acknowledged');
+  failing = false;
+  const read = await store.readAll();
+  t.equal(read.length, 2, 'what was committed is read once an fsync has succeeded');
+  t.equal((await store.append('order-3', [ev('Submitted')], NO_STREAM)).position, 3n);
+});
+
 t.test('reopening the directory shows everything, and appends continue from there', async (t) => {
   const dir = await dirFor(t);
   const first = openSqliteEventStore(dir);
