@@ -50,15 +50,20 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   mixedLimits.deadlineMs = limits.deadlineMs;
   mixedLimits.effort = scaledEffort(limits.effort, ALL_MIXED_EFFORT);
   mixedLimits.maxWidth = limits.maxWidth;
-  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst);
+  // it wins only with fewer pallets: it stops once it has as many as the single-SKU plan (same pick)
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst, singleFirst.data[2]);
   const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
   pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
 }
 
-/** Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. */
+/**
+ * Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. Stops
+ * unfinished at `stopAt` pallets with units left (the count then says stopAt, the boxes are partial).
+ */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
+  stopAt: i32 = i32.MAX_VALUE,
 ): OutputWriter {
   let units = 0;
   for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
@@ -150,6 +155,7 @@ function buildPallets(
         counts[t] -= previousUnits[t];
         left += counts[t];
       }
+      if (pallets >= stopAt && left > 0) break;
     }
   }
   out.set(palletsAt, pallets);
