@@ -114,6 +114,11 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
+  /** Per type, its smallest side (selectSpace's minSide without three loads per type). */
+  private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
+  private typeRows: StaticArray<i32> = new StaticArray<i32>(0);
+  private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
 
   constructor(
     public cargo: Cargo, public bin: Bin, public blocks: Blocks,
@@ -138,6 +143,27 @@ export class BlockSearch {
       this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
       this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
     }
+    this.typeSide = new StaticArray<i32>(cargo.n);
+    this.typeRows = new StaticArray<i32>(cargo.n * 24 + 4);
+    this.typeRowCount = new StaticArray<i32>(cargo.n);
+    for (let t = 0; t < cargo.n; t++) {
+      const l = cargo.l[t], w = cargo.w[t], h = cargo.h[t], mask = cargo.oriMask[t];
+      this.typeSide[t] = min(l, min(w, h));
+      let m = 0;
+      for (let o = 0; o < 6; o++) {
+        if ((mask & (1 << o)) == 0) continue;
+        const row = ((changetype<usize>(this.typeRows) + 15) & ~15) + ((<usize>(t * 6 + m++)) << 4);
+        store<i32>(row, orientedX(o, l, w, h));
+        store<i32>(row, orientedY(o, l, w, h), 4);
+        store<i32>(row, orientedZ(o, l, w, h), 8);
+        store<i32>(row, 0, 12);
+      }
+      this.typeRowCount[t] = m;
+    }
+  }
+
+  @inline private typeRowAt(t: i32, j: i32): usize {
+    return ((changetype<usize>(this.typeRows) + 15) & ~15) + ((<usize>(t * 6 + j)) << 4);
   }
 
   /** Searches on with other blocks of the same cargo and bin. */
@@ -195,9 +221,10 @@ export class BlockSearch {
     // the smallest box side still to load: narrower spaces are skipped without ranking blocks
     let minSide = i32.MAX_VALUE;
     const cargo = this.cargo;
+    const typeSide = this.typeSide;
     for (let t = 0; t < cargo.n; t++) {
       if (unchecked(s.rem[t]) <= 0) continue;
-      minSide = min(minSide, min(unchecked(cargo.l[t]), min(unchecked(cargo.w[t]), unchecked(cargo.h[t]))));
+      minSide = min(minSide, unchecked(typeSide[t]));
     }
     if (minSide == i32.MAX_VALUE) return -1;
     this.minSide = minSide;
@@ -301,13 +328,13 @@ export class BlockSearch {
   /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */
   private anyTypeFits(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64): bool {
     const cargo = this.cargo;
+    const space = i32x4(sx, sy, sz, 0);
     for (let t = 0; t < cargo.n; t++) {
       if (unchecked(s.rem[t]) <= 0 || <f64>unchecked(cargo.weight[t]) > room) continue;
       if (kind != KIND_LEVEL && (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1)) continue;
-      const l = unchecked(cargo.l[t]), w = unchecked(cargo.w[t]), h = unchecked(cargo.h[t]), mask = unchecked(cargo.oriMask[t]);
-      for (let o = 0; o < 6; o++) {
-        if ((mask & (1 << o)) == 0) continue;
-        if (orientedX(o, l, w, h) <= sx && orientedY(o, l, w, h) <= sy && orientedZ(o, l, w, h) <= sz) return true;
+      const rows = unchecked(this.typeRowCount[t]);
+      for (let j = 0; j < rows; j++) {
+        if (i32x4.all_true(i32x4.le_s(v128.load(this.typeRowAt(t, j)), space))) return true;
       }
     }
     return false;
