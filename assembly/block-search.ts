@@ -152,7 +152,7 @@ export class BlockSearch {
       let m = 0;
       for (let o = 0; o < 6; o++) {
         if ((mask & (1 << o)) == 0) continue;
-        const row = ((changetype<usize>(this.typeRows) + 15) & ~15) + ((<usize>(t * 6 + m++)) << 4);
+        const row = this.typeRowAt(t, m++);
         store<i32>(row, orientedX(o, l, w, h));
         store<i32>(row, orientedY(o, l, w, h), 4);
         store<i32>(row, orientedZ(o, l, w, h), 8);
