@@ -2,7 +2,7 @@
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
 import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
-import { Blocks, firstBlockWithin } from './blocks';
+import { Blocks, firstBlockWithin, firstWithin } from './blocks';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
@@ -62,9 +62,8 @@ export function resetDeadlineHit(): void {
   return used <= unchecked(s.rem[t]);
 }
 
-/** Block b fits the space (dims in `space`), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
-@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, space: v128, room: f64, kind: i32): bool {
-  if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) return false;
+/** Block b, within the space already (firstWithin), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
+@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
   const t = unchecked(blocks.type[b]);
   if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
   if (unchecked(blocks.weight[b]) > room) return false;
@@ -275,11 +274,12 @@ export class BlockSearch {
     if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
     if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
     let n = 0;
-    const space = i32x4(sx, sy, sz, 0);
-    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
+    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
+    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
+    for (let b = firstWithin(blocks, start, vx, vy, vz); b < blocks.n; b = firstWithin(blocks, b + 1, vx, vy, vz)) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
-      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
+      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -291,11 +291,12 @@ export class BlockSearch {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
-    const space = i32x4(sx, sy, sz, 0);
+    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const gapMin = this.minSide;
     let n = 0;
-    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n && n < want; b++) {
-      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
+    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
+    for (let b = firstWithin(blocks, start, vx, vy, vz); b < blocks.n && n < want; b = firstWithin(blocks, b + 1, vx, vy, vz)) {
+      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty

@@ -21,7 +21,10 @@ export class Blocks {
   value: StaticArray<f64>;
   /** The search's preference, blocks in this order (best first): volume, or volume with a density bonus. */
   score: StaticArray<f64>;
-  /** l, w, h, 0 per block, 16-byte aligned rows: the fit test is one SIMD compare. */
+  /**
+   * l, w and h of four blocks at a time (groups of 4 l, 4 w, 4 h, 16-byte aligned; past n they are
+   * i32.MAX_VALUE, so fit nothing): firstWithin tests four blocks with three SIMD compares.
+   */
   dims: StaticArray<i32>;
   /**
    * A pair block (general blocks, Fanslau & Bortfeldt 2010): -1 for a block of one kind, else the
@@ -52,12 +55,52 @@ export class Blocks {
     this.weight = new StaticArray<f64>(cap);
     this.value = new StaticArray<f64>(cap);
     this.score = new StaticArray<f64>(cap);
-    this.dims = new StaticArray<i32>(cap * 4 + 4);
+    this.dims = new StaticArray<i32>(((cap + 3) >> 2) * 12 + 4);
   }
-  /** Row b of dims, at a 16-byte boundary. */
-  @inline dimsAt(b: i32): usize {
-    return ((changetype<usize>(this.dims) + 15) & ~15) + ((<usize>b) << 4);
+  /** Group g (blocks 4g ... 4g + 3) of dims, at a 16-byte boundary. */
+  @inline groupAt(g: i32): usize {
+    return ((changetype<usize>(this.dims) + 15) & ~15) + <usize>g * 48;
   }
+  @inline setDims(b: i32, l: i32, w: i32, h: i32): void {
+    const at = this.groupAt(b >> 2) + ((<usize>(b & 3)) << 2);
+    store<i32>(at, l);
+    store<i32>(at, w, 16);
+    store<i32>(at, h, 32);
+  }
+  /** Fills the last group past n, so firstWithin never takes a block that is not there. */
+  sealDims(): Blocks {
+    for (let b = this.n; b < ((this.n + 3) & ~3); b++) this.setDims(b, i32.MAX_VALUE, i32.MAX_VALUE, i32.MAX_VALUE);
+    return this;
+  }
+}
+
+/**
+ * The first block from b on (or blocks.n) whose l, w and h are within the space's (sx, sy, sz
+ * each splatted): what testing each block in turn finds, four blocks per step.
+ */
+@inline export function firstWithin(blocks: Blocks, b: i32, sx: v128, sy: v128, sz: v128): i32 {
+  const n = blocks.n;
+  if (b >= n) return n;
+  let g = b >> 2;
+  let at = blocks.groupAt(g);
+  const within = v128.and(v128.and(i32x4.le_s(v128.load(at), sx), i32x4.le_s(v128.load(at, 16), sy)), i32x4.le_s(v128.load(at, 32), sz));
+  // the lanes before b in its group do not count
+  let m = i32x4.bitmask(within) & (0xf << (b & 3));
+  const groups = (n + 3) >> 2;
+  while (m == 0) {
+    if (++g >= groups) return n;
+    at += 48;
+    m = i32x4.bitmask(v128.and(v128.and(i32x4.le_s(v128.load(at), sx), i32x4.le_s(v128.load(at, 16), sy)), i32x4.le_s(v128.load(at, 32), sz)));
+  }
+  return (g << 2) + ctz(m);
+}
+
+/** The same as firstWithin, one block at a time: the reference the tests hold it to. */
+export function firstWithinPlain(blocks: Blocks, b: i32, sx: i32, sy: i32, sz: i32): i32 {
+  for (; b < blocks.n; b++) {
+    if (unchecked(blocks.l[b]) <= sx && unchecked(blocks.w[b]) <= sy && unchecked(blocks.h[b]) <= sz) return b;
+  }
+  return blocks.n;
 }
 
 function countBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxLayers: i32, maxRun: i32): i32 {
@@ -207,17 +250,13 @@ export function generateBlocks(
     out.weight[m] = raw.weight[i];
     out.value[m] = raw.value[i];
     out.score[m] = raw.score[i];
-    const row = out.dimsAt(m);
-    store<i32>(row, raw.l[i]);
-    store<i32>(row, raw.w[i], 4);
-    store<i32>(row, raw.h[i], 8);
-    store<i32>(row, 0, 12);
+    out.setDims(m, raw.l[i], raw.w[i], raw.h[i]);
     m++;
   }
   out.n = m;
   for (let i = 0; i < m; i++) out.second[i] = -1;
   out.scoreFactor = 1 + max(0.0, densityBonus);
-  return pairBlocks > 0 ? withPairBlocks(out, cargo, bin, counts, pairBlocks) : out;
+  return (pairBlocks > 0 ? withPairBlocks(out, cargo, bin, counts, pairBlocks) : out).sealDims();
 }
 
 /** A pair block must fill this share of its bounding box: the rest is space lost. */
@@ -336,11 +375,7 @@ function copyBlock(to: Blocks, m: i32, from: Blocks, i: i32, l: i32, w: i32, vol
   to.weight[m] = weight;
   to.value[m] = value;
   to.score[m] = score;
-  const row = to.dimsAt(m);
-  store<i32>(row, l);
-  store<i32>(row, w, 4);
-  store<i32>(row, from.h[i], 8);
-  store<i32>(row, 0, 12);
+  to.setDims(m, l, w, from.h[i]);
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */
