@@ -13,6 +13,8 @@ import { Placement } from './placement';
 export const SPACE_LOWEST: i32 = 0;
 /** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
 export const SPACE_CORNER: i32 = 1;
+/** How many spaces one pass of selectSpaces lists, best first. */
+const SPACE_LIST: i32 = 8;
 
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
@@ -118,6 +120,12 @@ export class BlockSearch {
   /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
   private typeRows: StaticArray<i32> = new StaticArray<i32>(0);
   private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Types by smallest side, ascending: the first with boxes left gives minSide. */
+  private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** selectSpaces' list: space indices, their rank keys (3 each) and areas. */
+  private spaceList: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST);
+  private spaceKeys: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST * 3);
+  private spaceArea: StaticArray<f64> = new StaticArray<f64>(SPACE_LIST);
 
   constructor(
     public cargo: Cargo, public bin: Bin, public blocks: Blocks,
@@ -158,6 +166,16 @@ export class BlockSearch {
         store<i32>(row, 0, 12);
       }
       this.typeRowCount[t] = m;
+    }
+    // insertion sort: few types; equal sides keep the type order (any order gives the same minimum)
+    this.typesBySide = new StaticArray<i32>(cargo.n);
+    for (let t = 0; t < cargo.n; t++) {
+      let p = t;
+      while (p > 0 && this.typeSide[this.typesBySide[p - 1]] > this.typeSide[t]) {
+        this.typesBySide[p] = this.typesBySide[p - 1];
+        p--;
+      }
+      this.typesBySide[p] = t;
     }
   }
 
@@ -205,31 +223,49 @@ export class BlockSearch {
    */
   nextMove(s: LoadState, k: i32): i32 {
     while (true) {
-      const i = this.selectSpace(s);
-      this.moveSpace = i;
-      if (i < 0) return 0;
-      const n = this.rankBlocks(s, i, k);
-      if (n > 0) return n;
-      unchecked((s.sp[i * SP_STRIDE + SP_KIND] |= DEAD));
+      // the spaces in the order selectSpace would pick them as each before proves dead: marking a
+      // space dead changes no other space's rank, so one pass serves until its list runs out
+      const m = this.selectSpaces(s);
+      for (let j = 0; j < m; j++) {
+        const i = unchecked(this.spaceList[j]);
+        this.moveSpace = i;
+        const n = this.rankBlocks(s, i, k);
+        if (n > 0) return n;
+        unchecked((s.sp[i * SP_STRIDE + SP_KIND] |= DEAD));
+      }
+      if (m < SPACE_LIST) {
+        this.moveSpace = -1;
+        return 0;
+      }
     }
   }
 
+  /** The best live space (the first of selectSpaces), or -1. */
   selectSpace(s: LoadState): i32 {
+    return this.selectSpaces(s) > 0 ? unchecked(this.spaceList[0]) : -1;
+  }
+
+  /**
+   * Up to SPACE_LIST live spaces into spaceList, best first (ties: the lower index); returns how
+   * many. Spaces narrower than every box left are marked dead on the way.
+   */
+  selectSpaces(s: LoadState): i32 {
     const sp = s.sp;
     const bl = this.bin.l, bw = this.bin.w, bh = this.bin.h;
     // the smallest box side still to load: narrower spaces are skipped without ranking blocks
     let minSide = i32.MAX_VALUE;
     const cargo = this.cargo;
-    const typeSide = this.typeSide;
-    for (let t = 0; t < cargo.n; t++) {
+    const bySide = this.typesBySide;
+    for (let j = 0; j < cargo.n; j++) {
+      const t = unchecked(bySide[j]);
       if (unchecked(s.rem[t]) <= 0) continue;
-      minSide = min(minSide, unchecked(typeSide[t]));
+      minSide = unchecked(this.typeSide[t]);
+      break;
     }
-    if (minSide == i32.MAX_VALUE) return -1;
+    if (minSide == i32.MAX_VALUE) return 0;
     this.minSide = minSide;
-    let best = -1;
-    let k1 = 0, k2 = 0, k3 = 0;
-    let bestArea: f64 = 0;
+    const list = this.spaceList, keys = this.spaceKeys, areas = this.spaceArea;
+    let m = 0;
     const rule = this.spaceRule;
     for (let i = 0; i < s.ns; i++) {
       const b = i * SP_STRIDE;
@@ -252,11 +288,30 @@ export class BlockSearch {
         if (a > c) { const t = a; a = c; c = t; }
       }
       const area = <f64>(x2 - x1) * <f64>(y2 - y1);
-      if (best < 0 || a < k1 || (a == k1 && (c < k2 || (c == k2 && (d < k3 || (d == k3 && area > bestArea)))))) {
-        best = i; k1 = a; k2 = c; k3 = d; bestArea = area;
+      // after every listed space this one does not beat (so equal ones keep the index order)
+      let p = m;
+      while (p > 0) {
+        const q = (p - 1) * 3;
+        const k1 = unchecked(keys[q]), k2 = unchecked(keys[q + 1]), k3 = unchecked(keys[q + 2]);
+        if (!(a < k1 || (a == k1 && (c < k2 || (c == k2 && (d < k3 || (d == k3 && area > unchecked(areas[p - 1])))))))) break;
+        p--;
       }
+      if (p >= SPACE_LIST) continue;
+      if (m < SPACE_LIST) m++;
+      for (let q = m - 1; q > p; q--) {
+        unchecked((list[q] = list[q - 1]));
+        unchecked((keys[q * 3] = keys[q * 3 - 3]));
+        unchecked((keys[q * 3 + 1] = keys[q * 3 - 2]));
+        unchecked((keys[q * 3 + 2] = keys[q * 3 - 1]));
+        unchecked((areas[q] = areas[q - 1]));
+      }
+      unchecked((list[p] = i));
+      unchecked((keys[p * 3] = a));
+      unchecked((keys[p * 3 + 1] = c));
+      unchecked((keys[p * 3 + 2] = d));
+      unchecked((areas[p] = area));
     }
-    return best;
+    return m;
   }
 
   /** The k best blocks for space i, best first. */
