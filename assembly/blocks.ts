@@ -222,7 +222,7 @@ export function generateBlocks(
   sortKey = raw.score;
   sortTie = raw.count;
   sortSeed = seed;
-  heapSort(order, n);
+  sortOrder(order, n);
   const out = new Blocks(n);
   let m = 0;
   for (let k = 0; k < n; k++) {
@@ -275,7 +275,7 @@ function withPairBlocks(simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticAr
   sortKey = new StaticArray<f64>(n);
   for (let i = 0; i < n; i++) sortKey[i] = <f64>simple.h[i];
   sortTie = new StaticArray<i32>(n);
-  heapSort(byH, n);
+  sortOrder(byH, n);
   const cap = maxPairs * 4;
   const pa = new StaticArray<i32>(cap), pb = new StaticArray<i32>(cap), pdx = new StaticArray<i32>(cap), pdy = new StaticArray<i32>(cap);
   const pl = new StaticArray<i32>(cap), pw = new StaticArray<i32>(cap);
@@ -318,7 +318,7 @@ function withPairBlocks(simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticAr
   for (let i = 0; i < np; i++) order[i] = i;
   sortKey = pv;
   sortTie = new StaticArray<i32>(np);
-  heapSort(order, np);
+  sortOrder(order, np);
   const kept = min(np, maxPairs);
   const out = new Blocks(n + kept);
   const newIndex = new StaticArray<i32>(n);
@@ -391,38 +391,52 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
 }
 
 // a comes before b: higher score, then fewer boxes, then the seeded rank, then lower index.
+// A strict total order, so any correct sort gives the one same order.
 @inline function before(a: i32, b: i32): bool {
   const va = unchecked(sortKey[a]), vb = unchecked(sortKey[b]);
   if (va != vb) return va > vb;
   const ca = unchecked(sortTie[a]), cb = unchecked(sortTie[b]);
   if (ca != cb) return ca < cb;
-  const ra = seededRank(a), rb = seededRank(b);
+  const ra = unchecked(sortRank[a]), rb = unchecked(sortRank[b]);
   if (ra != rb) return ra < rb;
   return a < b;
 }
 
-function siftDown(order: StaticArray<i32>, start: i32, end: i32): void {
-  let root = start;
-  while (true) {
-    let child = 2 * root + 1;
-    if (child >= end) return;
-    // max-heap on "comes after", so the final array is in "before" order
-    if (child + 1 < end && before(unchecked(order[child]), unchecked(order[child + 1]))) child++;
-    if (before(unchecked(order[root]), unchecked(order[child]))) {
-      const t = unchecked(order[root]);
-      unchecked((order[root] = order[child]));
-      unchecked((order[child] = t));
-      root = child;
-    } else return;
-  }
-}
+// set by each sort (a global kept across jobs would point into the heap the next job resets)
+let sortRank: StaticArray<u32> = new StaticArray<u32>(0);
 
-function heapSort(order: StaticArray<i32>, n: i32): void {
-  for (let s = (n >> 1) - 1; s >= 0; s--) siftDown(order, s, n);
-  for (let end = n - 1; end > 0; end--) {
-    const t = unchecked(order[0]);
-    unchecked((order[0] = order[end]));
-    unchecked((order[end] = t));
-    siftDown(order, 0, end);
+/** Sorts order[0, n) into "before" order: insertion sort of runs of 16, then merges. */
+function sortOrder(order: StaticArray<i32>, n: i32): void {
+  // the seeded ranks once per element, not per comparison
+  sortRank = new StaticArray<u32>(n);
+  for (let i = 0; i < n; i++) unchecked((sortRank[i] = seededRank(i)));
+  const RUN = 16;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = min(n, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const v = unchecked(order[i]);
+      let j = i;
+      while (j > lo && before(v, unchecked(order[j - 1]))) {
+        unchecked((order[j] = order[j - 1]));
+        j--;
+      }
+      unchecked((order[j] = v));
+    }
   }
+  let from = order, to = new StaticArray<i32>(n);
+  for (let width = RUN; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = min(n, lo + width), hi = min(n, lo + 2 * width);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        // the right run's head goes first only if it comes strictly before: a stable merge
+        if (before(unchecked(from[j]), unchecked(from[i]))) unchecked((to[k++] = from[j++]));
+        else unchecked((to[k++] = from[i++]));
+      }
+      while (i < mid) unchecked((to[k++] = from[i++]));
+      while (j < hi) unchecked((to[k++] = from[j++]));
+    }
+    const t = from; from = to; to = t;
+  }
+  if (from !== order) memory.copy(changetype<usize>(order), changetype<usize>(from), (<usize>n) << 2);
 }
