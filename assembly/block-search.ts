@@ -122,9 +122,9 @@ export class BlockSearch {
   private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
   /** Types by smallest side, ascending: the first with boxes left gives minSide. */
   private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
-  /** selectSpaces' list: space indices, their rank keys (3 each) and areas. */
+  /** selectSpaces' list: space indices, their rank keys (2 each) and areas. */
   private spaceList: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST);
-  private spaceKeys: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST * 3);
+  private spaceKeys: StaticArray<u64> = new StaticArray<u64>(SPACE_LIST * 2);
   private spaceArea: StaticArray<f64> = new StaticArray<f64>(SPACE_LIST);
 
   constructor(
@@ -281,34 +281,30 @@ export class BlockSearch {
       if (rule == SPACE_LOWEST) {
         a = z; c = min(dx, dy); d = max(dx, dy);
       } else {
-        // sorted (dx, dy, z)
-        a = dx; c = dy; d = z;
-        if (a > c) { const t = a; a = c; c = t; }
-        if (c > d) { const t = c; c = d; d = t; }
-        if (a > c) { const t = a; a = c; c = t; }
+        // sorted (dx, dy, z), without branches (the middle by wrapping sums, exact)
+        a = min(min(dx, dy), z); d = max(max(dx, dy), z); c = dx + dy + z - a - d;
       }
+      // (a, c) in one u64 (each >= 0): the order of (a, c, d, larger area) in two compares
+      const ac = (<u64>a << 32) | <u64>c;
       const area = <f64>(x2 - x1) * <f64>(y2 - y1);
       // after every listed space this one does not beat (so equal ones keep the index order)
       let p = m;
       while (p > 0) {
-        const q = (p - 1) * 3;
-        const k1 = unchecked(keys[q]), k2 = unchecked(keys[q + 1]), k3 = unchecked(keys[q + 2]);
-        if (!(a < k1 || (a == k1 && (c < k2 || (c == k2 && (d < k3 || (d == k3 && area > unchecked(areas[p - 1])))))))) break;
+        const kac = unchecked(keys[(p - 1) * 2]), kd = <i32>unchecked(keys[(p - 1) * 2 + 1]);
+        if (!(ac < kac || (ac == kac && (d < kd || (d == kd && area > unchecked(areas[p - 1])))))) break;
         p--;
       }
       if (p >= SPACE_LIST) continue;
       if (m < SPACE_LIST) m++;
       for (let q = m - 1; q > p; q--) {
         unchecked((list[q] = list[q - 1]));
-        unchecked((keys[q * 3] = keys[q * 3 - 3]));
-        unchecked((keys[q * 3 + 1] = keys[q * 3 - 2]));
-        unchecked((keys[q * 3 + 2] = keys[q * 3 - 1]));
+        unchecked((keys[q * 2] = keys[q * 2 - 2]));
+        unchecked((keys[q * 2 + 1] = keys[q * 2 - 1]));
         unchecked((areas[q] = areas[q - 1]));
       }
       unchecked((list[p] = i));
-      unchecked((keys[p * 3] = a));
-      unchecked((keys[p * 3 + 1] = c));
-      unchecked((keys[p * 3 + 2] = d));
+      unchecked((keys[p * 2] = ac));
+      unchecked((keys[p * 2 + 1] = <u64>d));
       unchecked((areas[p] = area));
     }
     return m;
