@@ -1,8 +1,10 @@
-// A self-check the tests run (test/planner/block-index.test.ts): firstWithin, the grouped SIMD scan
+// Self-checks the tests run (test/planner/block-index.test.ts). firstWithin, the grouped SIMD scan
 // the search ranks blocks with, against firstWithinPlain, one block at a time, on the blocks of a
 // real cargo and many random spaces and starting points. Any difference would change plans.
 import { Bin } from './cargo';
 import { firstWithin, firstWithinPlain, generateBlocks } from './blocks';
+import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { PL_STRIDE } from './load-state';
 import { InputReader, OutputWriter } from './wire';
 
 /**
@@ -43,5 +45,46 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
   out.push(probes);
   out.push(blocks.n);
   out.push(found);
+  return out.finish();
+}
+
+/**
+ * The fit cache (fit-cache.ts) against none: the same searches (both space rules, with and
+ * without the dead-space window) on two block searches, one remembering what each space size
+ * admits, one scanning every time. Input: bin l, w, h, seed, effort, pair blocks, then the cargo.
+ * Output: [searches whose loads differ, searches, placements compared].
+ */
+export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
+  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
+  const seed = <u32>input.next();
+  const limits = new SearchLimits();
+  limits.effort = <i64>input.next();
+  const pairs = input.next();
+  const cargo = input.readCargo();
+  let boxes = 0;
+  for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
+  const cached = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
+  const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
+  plain.fits.disable();
+  let differ = 0, placements = 0;
+  for (let c = 0; c < 4; c++) {
+    for (let k = 0; k < 2; k++) {
+      const search = k == 0 ? cached : plain;
+      search.restart();
+      search.fitWindow = c % 2 == 0 ? 8 : 0;
+      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      search.run(search.root(cargo.count));
+    }
+    const a = cached.best, b = plain.best;
+    let same = a.np == b.np && a.volume == b.volume;
+    for (let i = 0; same && i < a.np * PL_STRIDE; i++) same = a.pl[i] == b.pl[i];
+    if (!same) differ++;
+    placements += a.np;
+  }
+  const out = new OutputWriter(8);
+  out.push(differ);
+  out.push(4);
+  out.push(placements);
   return out.finish();
 }

@@ -2,17 +2,20 @@
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
 import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
-import { Blocks, firstBlockWithin, firstWithin } from './blocks';
+import { Blocks } from './blocks';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
+import { FitCache, firstListed, nextWithin } from './fit-cache';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
 /** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
 export const SPACE_CORNER: i32 = 1;
+/** Slots of the fit cache: up to 8,192 space sizes remembered per set of blocks. */
+const FIT_CACHE_BITS: i32 = 14;
 /** How many spaces one pass of selectSpaces lists, best first. */
 const SPACE_LIST: i32 = 8;
 
@@ -122,6 +125,8 @@ export class BlockSearch {
   private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
   /** Types by smallest side, ascending: the first with boxes left gives minSide. */
   private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** The blocks each space size admits (fit-cache.ts). */
+  fits: FitCache;
   /** selectSpaces' list: space indices, their rank keys (2 each) and areas. */
   private spaceList: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST);
   private spaceKeys: StaticArray<u64> = new StaticArray<u64>(SPACE_LIST * 2);
@@ -132,6 +137,7 @@ export class BlockSearch {
     public limits: SearchLimits, public spCap: i32, public plCap: i32, public beamCap: i32,
   ) {
     this.placement = new Placement(cargo, bin, blocks, spCap);
+    this.fits = new FitCache(FIT_CACHE_BITS, bin.l, bin.w, bin.h);
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
@@ -187,6 +193,7 @@ export class BlockSearch {
   setBlocks(blocks: Blocks): void {
     this.blocks = blocks;
     this.placement.blocks = blocks;
+    this.fits.clear();
   }
 
   /** A fresh effort budget for the next run; a passed deadline stays passed. */
@@ -326,8 +333,10 @@ export class BlockSearch {
     if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
     let n = 0;
     const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
-    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
-    for (let b = firstWithin(blocks, start, vx, vy, vz); b < blocks.n; b = firstWithin(blocks, b + 1, vx, vy, vz)) {
+    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    const pool = this.fits.pool;
+    let j = 0;
+    for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
       if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
@@ -345,8 +354,10 @@ export class BlockSearch {
     const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const gapMin = this.minSide;
     let n = 0;
-    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
-    for (let b = firstWithin(blocks, start, vx, vy, vz); b < blocks.n && n < want; b = firstWithin(blocks, b + 1, vx, vy, vz)) {
+    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    const pool = this.fits.pool;
+    let j = 0;
+    for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
