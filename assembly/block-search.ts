@@ -14,8 +14,6 @@ import { FitCache, firstListed, nextWithin } from './fit-cache';
 export const SPACE_LOWEST: i32 = 0;
 /** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
 export const SPACE_CORNER: i32 = 1;
-/** Slots of the fit cache: up to 8,192 space sizes remembered per set of blocks. */
-const FIT_CACHE_BITS: i32 = 14;
 /** How many spaces one pass of selectSpaces lists, best first. */
 const SPACE_LIST: i32 = 8;
 
@@ -135,9 +133,11 @@ export class BlockSearch {
   constructor(
     public cargo: Cargo, public bin: Bin, public blocks: Blocks,
     public limits: SearchLimits, public spCap: i32, public plCap: i32, public beamCap: i32,
+    /** 2^bits slots of the fit cache, half of them used at most: 14 keeps 8,192 space sizes per set of blocks. */
+    fitCacheBits: i32 = 14,
   ) {
     this.placement = new Placement(cargo, bin, blocks, spCap);
-    this.fits = new FitCache(FIT_CACHE_BITS, bin.l, bin.w, bin.h);
+    this.fits = new FitCache(fitCacheBits, bin.l, bin.w, bin.h);
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
