@@ -2,17 +2,20 @@
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
 import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
-import { Blocks, firstBlockWithin } from './blocks';
+import { Blocks } from './blocks';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
+import { FitCache, firstListed, nextWithin } from './fit-cache';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
 /** Nearest a container corner in all three axes (the maximal-space rule of Parreño et al.). */
 export const SPACE_CORNER: i32 = 1;
+/** How many spaces one pass of selectSpaces lists, best first. */
+const SPACE_LIST: i32 = 8;
 
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
@@ -62,9 +65,8 @@ export function resetDeadlineHit(): void {
   return used <= unchecked(s.rem[t]);
 }
 
-/** Block b fits the space (dims in `space`), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
-@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, space: v128, room: f64, kind: i32): bool {
-  if (!i32x4.all_true(i32x4.le_s(v128.load(blocks.dimsAt(b)), space))) return false;
+/** Block b, within the space already (firstWithin), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
+@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
   const t = unchecked(blocks.type[b]);
   if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
   if (unchecked(blocks.weight[b]) > room) return false;
@@ -114,12 +116,28 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
+  /** Per type, its smallest side (selectSpace's minSide without three loads per type). */
+  private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
+  private typeRows: StaticArray<i32> = new StaticArray<i32>(0);
+  private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Types by smallest side, ascending: the first with boxes left gives minSide. */
+  private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** The blocks each space size admits (fit-cache.ts). */
+  fits: FitCache;
+  /** selectSpaces' list: space indices, their rank keys (2 each) and areas. */
+  private spaceList: StaticArray<i32> = new StaticArray<i32>(SPACE_LIST);
+  private spaceKeys: StaticArray<u64> = new StaticArray<u64>(SPACE_LIST * 2);
+  private spaceArea: StaticArray<f64> = new StaticArray<f64>(SPACE_LIST);
 
   constructor(
     public cargo: Cargo, public bin: Bin, public blocks: Blocks,
     public limits: SearchLimits, public spCap: i32, public plCap: i32, public beamCap: i32,
+    /** 2^bits slots of the fit cache, half of them used at most: 14 keeps 8,192 space sizes per set of blocks. */
+    fitCacheBits: i32 = 14,
   ) {
     this.placement = new Placement(cargo, bin, blocks, spCap);
+    this.fits = new FitCache(fitCacheBits, bin.l, bin.w, bin.h);
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);
@@ -138,12 +156,44 @@ export class BlockSearch {
       this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
       this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
     }
+    this.typeSide = new StaticArray<i32>(cargo.n);
+    this.typeRows = new StaticArray<i32>(cargo.n * 24 + 4);
+    this.typeRowCount = new StaticArray<i32>(cargo.n);
+    for (let t = 0; t < cargo.n; t++) {
+      const l = cargo.l[t], w = cargo.w[t], h = cargo.h[t], mask = cargo.oriMask[t];
+      this.typeSide[t] = min(l, min(w, h));
+      let m = 0;
+      for (let o = 0; o < 6; o++) {
+        if ((mask & (1 << o)) == 0) continue;
+        const row = this.typeRowAt(t, m++);
+        store<i32>(row, orientedX(o, l, w, h));
+        store<i32>(row, orientedY(o, l, w, h), 4);
+        store<i32>(row, orientedZ(o, l, w, h), 8);
+        store<i32>(row, 0, 12);
+      }
+      this.typeRowCount[t] = m;
+    }
+    // insertion sort: few types; equal sides keep the type order (any order gives the same minimum)
+    this.typesBySide = new StaticArray<i32>(cargo.n);
+    for (let t = 0; t < cargo.n; t++) {
+      let p = t;
+      while (p > 0 && this.typeSide[this.typesBySide[p - 1]] > this.typeSide[t]) {
+        this.typesBySide[p] = this.typesBySide[p - 1];
+        p--;
+      }
+      this.typesBySide[p] = t;
+    }
+  }
+
+  @inline private typeRowAt(t: i32, j: i32): usize {
+    return ((changetype<usize>(this.typeRows) + 15) & ~15) + ((<usize>(t * 6 + j)) << 4);
   }
 
   /** Searches on with other blocks of the same cargo and bin. */
   setBlocks(blocks: Blocks): void {
     this.blocks = blocks;
     this.placement.blocks = blocks;
+    this.fits.clear();
   }
 
   /** A fresh effort budget for the next run; a passed deadline stays passed. */
@@ -180,30 +230,49 @@ export class BlockSearch {
    */
   nextMove(s: LoadState, k: i32): i32 {
     while (true) {
-      const i = this.selectSpace(s);
-      this.moveSpace = i;
-      if (i < 0) return 0;
-      const n = this.rankBlocks(s, i, k);
-      if (n > 0) return n;
-      unchecked((s.sp[i * SP_STRIDE + SP_KIND] |= DEAD));
+      // the spaces in the order selectSpace would pick them as each before proves dead: marking a
+      // space dead changes no other space's rank, so one pass serves until its list runs out
+      const m = this.selectSpaces(s);
+      for (let j = 0; j < m; j++) {
+        const i = unchecked(this.spaceList[j]);
+        this.moveSpace = i;
+        const n = this.rankBlocks(s, i, k);
+        if (n > 0) return n;
+        unchecked((s.sp[i * SP_STRIDE + SP_KIND] |= DEAD));
+      }
+      if (m < SPACE_LIST) {
+        this.moveSpace = -1;
+        return 0;
+      }
     }
   }
 
+  /** The best live space (the first of selectSpaces), or -1. */
   selectSpace(s: LoadState): i32 {
+    return this.selectSpaces(s) > 0 ? unchecked(this.spaceList[0]) : -1;
+  }
+
+  /**
+   * Up to SPACE_LIST live spaces into spaceList, best first (ties: the lower index); returns how
+   * many. Spaces narrower than every box left are marked dead on the way.
+   */
+  selectSpaces(s: LoadState): i32 {
     const sp = s.sp;
     const bl = this.bin.l, bw = this.bin.w, bh = this.bin.h;
     // the smallest box side still to load: narrower spaces are skipped without ranking blocks
     let minSide = i32.MAX_VALUE;
     const cargo = this.cargo;
-    for (let t = 0; t < cargo.n; t++) {
+    const bySide = this.typesBySide;
+    for (let j = 0; j < cargo.n; j++) {
+      const t = unchecked(bySide[j]);
       if (unchecked(s.rem[t]) <= 0) continue;
-      minSide = min(minSide, min(unchecked(cargo.l[t]), min(unchecked(cargo.w[t]), unchecked(cargo.h[t]))));
+      minSide = unchecked(this.typeSide[t]);
+      break;
     }
-    if (minSide == i32.MAX_VALUE) return -1;
+    if (minSide == i32.MAX_VALUE) return 0;
     this.minSide = minSide;
-    let best = -1;
-    let k1 = 0, k2 = 0, k3 = 0;
-    let bestArea: f64 = 0;
+    const list = this.spaceList, keys = this.spaceKeys, areas = this.spaceArea;
+    let m = 0;
     const rule = this.spaceRule;
     for (let i = 0; i < s.ns; i++) {
       const b = i * SP_STRIDE;
@@ -219,18 +288,33 @@ export class BlockSearch {
       if (rule == SPACE_LOWEST) {
         a = z; c = min(dx, dy); d = max(dx, dy);
       } else {
-        // sorted (dx, dy, z)
-        a = dx; c = dy; d = z;
-        if (a > c) { const t = a; a = c; c = t; }
-        if (c > d) { const t = c; c = d; d = t; }
-        if (a > c) { const t = a; a = c; c = t; }
+        // sorted (dx, dy, z), without branches (the middle by wrapping sums, exact)
+        a = min(min(dx, dy), z); d = max(max(dx, dy), z); c = dx + dy + z - a - d;
       }
+      // (a, c) in one u64 (each >= 0): the order of (a, c, d, larger area) in two compares
+      const ac = (<u64>a << 32) | <u64>c;
       const area = <f64>(x2 - x1) * <f64>(y2 - y1);
-      if (best < 0 || a < k1 || (a == k1 && (c < k2 || (c == k2 && (d < k3 || (d == k3 && area > bestArea)))))) {
-        best = i; k1 = a; k2 = c; k3 = d; bestArea = area;
+      // after every listed space this one does not beat (so equal ones keep the index order)
+      let p = m;
+      while (p > 0) {
+        const kac = unchecked(keys[(p - 1) * 2]), kd = <i32>unchecked(keys[(p - 1) * 2 + 1]);
+        if (!(ac < kac || (ac == kac && (d < kd || (d == kd && area > unchecked(areas[p - 1])))))) break;
+        p--;
       }
+      if (p >= SPACE_LIST) continue;
+      if (m < SPACE_LIST) m++;
+      for (let q = m - 1; q > p; q--) {
+        unchecked((list[q] = list[q - 1]));
+        unchecked((keys[q * 2] = keys[q * 2 - 2]));
+        unchecked((keys[q * 2 + 1] = keys[q * 2 - 1]));
+        unchecked((areas[q] = areas[q - 1]));
+      }
+      unchecked((list[p] = i));
+      unchecked((keys[p * 2] = ac));
+      unchecked((keys[p * 2 + 1] = <u64>d));
+      unchecked((areas[p] = area));
     }
-    return best;
+    return m;
   }
 
   /** The k best blocks for space i, best first. */
@@ -248,11 +332,14 @@ export class BlockSearch {
     if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
     if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
     let n = 0;
-    const space = i32x4(sx, sy, sz, 0);
-    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n; b++) {
+    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
+    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    const pool = this.fits.pool;
+    let j = 0;
+    for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
-      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
+      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -264,11 +351,14 @@ export class BlockSearch {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
-    const space = i32x4(sx, sy, sz, 0);
+    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const gapMin = this.minSide;
     let n = 0;
-    for (let b = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz); b < blocks.n && n < want; b++) {
-      if (!blockFits(blocks, cargo, b, s, space, room, kind)) continue;
+    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    const pool = this.fits.pool;
+    let j = 0;
+    for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
+      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty
@@ -301,13 +391,13 @@ export class BlockSearch {
   /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */
   private anyTypeFits(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64): bool {
     const cargo = this.cargo;
+    const space = i32x4(sx, sy, sz, 0);
     for (let t = 0; t < cargo.n; t++) {
       if (unchecked(s.rem[t]) <= 0 || <f64>unchecked(cargo.weight[t]) > room) continue;
       if (kind != KIND_LEVEL && (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1)) continue;
-      const l = unchecked(cargo.l[t]), w = unchecked(cargo.w[t]), h = unchecked(cargo.h[t]), mask = unchecked(cargo.oriMask[t]);
-      for (let o = 0; o < 6; o++) {
-        if ((mask & (1 << o)) == 0) continue;
-        if (orientedX(o, l, w, h) <= sx && orientedY(o, l, w, h) <= sy && orientedZ(o, l, w, h) <= sz) return true;
+      const rows = unchecked(this.typeRowCount[t]);
+      for (let j = 0; j < rows; j++) {
+        if (i32x4.all_true(i32x4.le_s(v128.load(this.typeRowAt(t, j)), space))) return true;
       }
     }
     return false;

@@ -21,7 +21,10 @@ export class Blocks {
   value: StaticArray<f64>;
   /** The search's preference, blocks in this order (best first): volume, or volume with a density bonus. */
   score: StaticArray<f64>;
-  /** l, w, h, 0 per block, 16-byte aligned rows: the fit test is one SIMD compare. */
+  /**
+   * l, w and h of four blocks at a time (groups of 4 l, 4 w, 4 h, 16-byte aligned; past n they are
+   * i32.MAX_VALUE, so fit nothing): firstWithin tests four blocks with three SIMD compares.
+   */
   dims: StaticArray<i32>;
   /**
    * A pair block (general blocks, Fanslau & Bortfeldt 2010): -1 for a block of one kind, else the
@@ -52,12 +55,52 @@ export class Blocks {
     this.weight = new StaticArray<f64>(cap);
     this.value = new StaticArray<f64>(cap);
     this.score = new StaticArray<f64>(cap);
-    this.dims = new StaticArray<i32>(cap * 4 + 4);
+    this.dims = new StaticArray<i32>(((cap + 3) >> 2) * 12 + 4);
   }
-  /** Row b of dims, at a 16-byte boundary. */
-  @inline dimsAt(b: i32): usize {
-    return ((changetype<usize>(this.dims) + 15) & ~15) + ((<usize>b) << 4);
+  /** Group g (blocks 4g ... 4g + 3) of dims, at a 16-byte boundary. */
+  @inline groupAt(g: i32): usize {
+    return ((changetype<usize>(this.dims) + 15) & ~15) + <usize>g * 48;
   }
+  @inline setDims(b: i32, l: i32, w: i32, h: i32): void {
+    const at = this.groupAt(b >> 2) + ((<usize>(b & 3)) << 2);
+    store<i32>(at, l);
+    store<i32>(at, w, 16);
+    store<i32>(at, h, 32);
+  }
+  /** Fills the last group past n, so firstWithin never takes a block that is not there. */
+  sealDims(): Blocks {
+    for (let b = this.n; b < ((this.n + 3) & ~3); b++) this.setDims(b, i32.MAX_VALUE, i32.MAX_VALUE, i32.MAX_VALUE);
+    return this;
+  }
+}
+
+/**
+ * The first block from b on (or blocks.n) whose l, w and h are within the space's (sx, sy, sz
+ * each splatted): what testing each block in turn finds, four blocks per step.
+ */
+@inline export function firstWithin(blocks: Blocks, b: i32, sx: v128, sy: v128, sz: v128): i32 {
+  const n = blocks.n;
+  if (b >= n) return n;
+  let g = b >> 2;
+  let at = blocks.groupAt(g);
+  const within = v128.and(v128.and(i32x4.le_s(v128.load(at), sx), i32x4.le_s(v128.load(at, 16), sy)), i32x4.le_s(v128.load(at, 32), sz));
+  // the lanes before b in its group do not count
+  let m = i32x4.bitmask(within) & (0xf << (b & 3));
+  const groups = (n + 3) >> 2;
+  while (m == 0) {
+    if (++g >= groups) return n;
+    at += 48;
+    m = i32x4.bitmask(v128.and(v128.and(i32x4.le_s(v128.load(at), sx), i32x4.le_s(v128.load(at, 16), sy)), i32x4.le_s(v128.load(at, 32), sz)));
+  }
+  return (g << 2) + ctz(m);
+}
+
+/** The same as firstWithin, one block at a time: the reference the tests hold it to. */
+export function firstWithinPlain(blocks: Blocks, b: i32, sx: i32, sy: i32, sz: i32): i32 {
+  for (; b < blocks.n; b++) {
+    if (unchecked(blocks.l[b]) <= sx && unchecked(blocks.w[b]) <= sy && unchecked(blocks.h[b]) <= sz) return b;
+  }
+  return blocks.n;
 }
 
 function countBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxLayers: i32, maxRun: i32): i32 {
@@ -179,7 +222,7 @@ export function generateBlocks(
   sortKey = raw.score;
   sortTie = raw.count;
   sortSeed = seed;
-  heapSort(order, n);
+  sortOrder(order, n);
   const out = new Blocks(n);
   let m = 0;
   for (let k = 0; k < n; k++) {
@@ -207,17 +250,13 @@ export function generateBlocks(
     out.weight[m] = raw.weight[i];
     out.value[m] = raw.value[i];
     out.score[m] = raw.score[i];
-    const row = out.dimsAt(m);
-    store<i32>(row, raw.l[i]);
-    store<i32>(row, raw.w[i], 4);
-    store<i32>(row, raw.h[i], 8);
-    store<i32>(row, 0, 12);
+    out.setDims(m, raw.l[i], raw.w[i], raw.h[i]);
     m++;
   }
   out.n = m;
   for (let i = 0; i < m; i++) out.second[i] = -1;
   out.scoreFactor = 1 + max(0.0, densityBonus);
-  return pairBlocks > 0 ? withPairBlocks(out, cargo, bin, counts, pairBlocks) : out;
+  return (pairBlocks > 0 ? withPairBlocks(out, cargo, bin, counts, pairBlocks) : out).sealDims();
 }
 
 /** A pair block must fill this share of its bounding box: the rest is space lost. */
@@ -236,7 +275,7 @@ function withPairBlocks(simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticAr
   sortKey = new StaticArray<f64>(n);
   for (let i = 0; i < n; i++) sortKey[i] = <f64>simple.h[i];
   sortTie = new StaticArray<i32>(n);
-  heapSort(byH, n);
+  sortOrder(byH, n);
   const cap = maxPairs * 4;
   const pa = new StaticArray<i32>(cap), pb = new StaticArray<i32>(cap), pdx = new StaticArray<i32>(cap), pdy = new StaticArray<i32>(cap);
   const pl = new StaticArray<i32>(cap), pw = new StaticArray<i32>(cap);
@@ -279,7 +318,7 @@ function withPairBlocks(simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticAr
   for (let i = 0; i < np; i++) order[i] = i;
   sortKey = pv;
   sortTie = new StaticArray<i32>(np);
-  heapSort(order, np);
+  sortOrder(order, np);
   const kept = min(np, maxPairs);
   const out = new Blocks(n + kept);
   const newIndex = new StaticArray<i32>(n);
@@ -336,11 +375,7 @@ function copyBlock(to: Blocks, m: i32, from: Blocks, i: i32, l: i32, w: i32, vol
   to.weight[m] = weight;
   to.value[m] = value;
   to.score[m] = score;
-  const row = to.dimsAt(m);
-  store<i32>(row, l);
-  store<i32>(row, w, 4);
-  store<i32>(row, from.h[i], 8);
-  store<i32>(row, 0, 12);
+  to.setDims(m, l, w, from.h[i]);
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */
@@ -356,38 +391,52 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
 }
 
 // a comes before b: higher score, then fewer boxes, then the seeded rank, then lower index.
+// A strict total order, so any correct sort gives the one same order.
 @inline function before(a: i32, b: i32): bool {
   const va = unchecked(sortKey[a]), vb = unchecked(sortKey[b]);
   if (va != vb) return va > vb;
   const ca = unchecked(sortTie[a]), cb = unchecked(sortTie[b]);
   if (ca != cb) return ca < cb;
-  const ra = seededRank(a), rb = seededRank(b);
+  const ra = unchecked(sortRank[a]), rb = unchecked(sortRank[b]);
   if (ra != rb) return ra < rb;
   return a < b;
 }
 
-function siftDown(order: StaticArray<i32>, start: i32, end: i32): void {
-  let root = start;
-  while (true) {
-    let child = 2 * root + 1;
-    if (child >= end) return;
-    // max-heap on "comes after", so the final array is in "before" order
-    if (child + 1 < end && before(unchecked(order[child]), unchecked(order[child + 1]))) child++;
-    if (before(unchecked(order[root]), unchecked(order[child]))) {
-      const t = unchecked(order[root]);
-      unchecked((order[root] = order[child]));
-      unchecked((order[child] = t));
-      root = child;
-    } else return;
-  }
-}
+// set by each sort (a global kept across jobs would point into the heap the next job resets)
+let sortRank: StaticArray<u32> = new StaticArray<u32>(0);
 
-function heapSort(order: StaticArray<i32>, n: i32): void {
-  for (let s = (n >> 1) - 1; s >= 0; s--) siftDown(order, s, n);
-  for (let end = n - 1; end > 0; end--) {
-    const t = unchecked(order[0]);
-    unchecked((order[0] = order[end]));
-    unchecked((order[end] = t));
-    siftDown(order, 0, end);
+/** Sorts order[0, n) into "before" order: insertion sort of runs of 16, then merges. */
+function sortOrder(order: StaticArray<i32>, n: i32): void {
+  // the seeded ranks once per element, not per comparison
+  sortRank = new StaticArray<u32>(n);
+  for (let i = 0; i < n; i++) unchecked((sortRank[i] = seededRank(i)));
+  const RUN = 16;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = min(n, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const v = unchecked(order[i]);
+      let j = i;
+      while (j > lo && before(v, unchecked(order[j - 1]))) {
+        unchecked((order[j] = order[j - 1]));
+        j--;
+      }
+      unchecked((order[j] = v));
+    }
   }
+  let from = order, to = new StaticArray<i32>(n);
+  for (let width = RUN; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = min(n, lo + width), hi = min(n, lo + 2 * width);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        // the right run's head goes first only if it comes strictly before: a stable merge
+        if (before(unchecked(from[j]), unchecked(from[i]))) unchecked((to[k++] = from[j++]));
+        else unchecked((to[k++] = from[i++]));
+      }
+      while (i < mid) unchecked((to[k++] = from[i++]));
+      while (j < hi) unchecked((to[k++] = from[j++]));
+    }
+    const t = from; from = to; to = t;
+  }
+  if (from !== order) memory.copy(changetype<usize>(order), changetype<usize>(from), (<usize>n) << 2);
 }

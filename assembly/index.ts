@@ -2,6 +2,7 @@
 // buffer inputBuffer() returns, runs one job and reads the answer at the pointer it returns.
 // Every job allocates from a fresh heap (the stub runtime's reset): nothing outlives a job.
 import { exitCount, resetDeadlineHit } from './block-search';
+import { checkFirstWithinJob, checkFitCacheJob } from './block-index-check';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -41,4 +42,14 @@ export function loadContainers(): usize {
 /** How many searches of the last job ended each way (block-search.ts EXIT_*: all placed, effort, widest beam, time limit). */
 export function searchExits(kind: i32): i32 {
   return exitCount(kind);
+}
+
+/** The tests' check of the search's block scan against a plain one (block-index-check.ts). */
+export function checkFirstWithin(): usize {
+  return changetype<usize>(checkFirstWithinJob(new InputReader(input, inputLen)));
+}
+
+/** The tests' check of the fit cache against none (block-index-check.ts). */
+export function checkFitCache(): usize {
+  return changetype<usize>(checkFitCacheJob(new InputReader(input, inputLen)));
 }

@@ -37,9 +37,10 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   const seed = <u32>input.next();
   const cargo = input.readCargo();
   limits.maxWidth = BEAM_WIDTH;
+  const searches = new Searches(cargo, bin);
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
-  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null);
+  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null, searches);
   // Big units valued a little higher go on the early pallets, leaving small ones to fill gaps
   // on the later pallets; worth more effort, as this plan is the one that saves pallets.
   let maxUnitVolume = 0.0;
@@ -50,15 +51,20 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   mixedLimits.deadlineMs = limits.deadlineMs;
   mixedLimits.effort = scaledEffort(limits.effort, ALL_MIXED_EFFORT);
   mixedLimits.maxWidth = limits.maxWidth;
-  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst);
+  // it wins only with fewer pallets: it stops once it has as many as the single-SKU plan (same pick)
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst, searches, singleFirst.data[2]);
   const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
   pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
 }
 
-/** Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. */
+/**
+ * Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. Stops
+ * unfinished at `stopAt` pallets with units left (the count then says stopAt, the boxes are partial).
+ */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
+  searches: Searches, stopAt: i32 = i32.MAX_VALUE,
 ): OutputWriter {
   let units = 0;
   for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
@@ -77,7 +83,7 @@ function buildPallets(
     const weight = <f64>counts[t] * <f64>cargo.weight[t];
     if (volume < 0.6 * bin.volume() && weight < bin.maxWeight) continue;
     for (let u = 0; u < cargo.n; u++) one[u] = u == t ? counts[t] : 0;
-    const search = newSearch(cargo, bin, generateBlocks(cargo, bin, one, MAX_BLOCKS, DENSITY_BONUS, seed), limits, counts[t]);
+    const search = searches.fresh(generateBlocks(cargo, bin, one, MAX_BLOCKS, DENSITY_BONUS, seed), limits);
     const full = search.run(search.root(one));
     const perPallet = counts[t] - full.rem[t];
     if (perPallet <= 0 || full.rem[t] == 0) continue;
@@ -96,7 +102,7 @@ function buildPallets(
   for (let t = 0; t < cargo.n; t++) left += counts[t];
   if (left > 0) {
     const blocks = generateBlocks(cargo, bin, counts, MAX_BLOCKS, DENSITY_BONUS, seed, valuePerVolume);
-    const search = newSearch(cargo, bin, blocks, limits, left);
+    const search = searches.fresh(blocks, limits);
     const mixed = new SearchLimits();
     mixed.deadlineMs = limits.deadlineMs;
     mixed.effort = limits.effort;
@@ -150,16 +156,38 @@ function buildPallets(
         counts[t] -= previousUnits[t];
         left += counts[t];
       }
+      if (pallets >= stopAt && left > 0) break;
     }
   }
   out.set(palletsAt, pallets);
   return out;
 }
 
-function newSearch(cargo: Cargo, bin: Bin, blocks: Blocks, limits: SearchLimits, units: i32): BlockSearch {
-  const search = new BlockSearch(cargo, bin, blocks, limits, 1024, units + 1, WIDE_BEAM_WIDTH);
-  search.spaceRule = SPACE_LOWEST;
-  return search;
+/**
+ * One block search per job, handed out afresh to each search of it: its beam states are about a
+ * megabyte to allocate and zero, and a search keeps nothing from one run to the next that
+ * restart() and the fields set here do not reset.
+ */
+class Searches {
+  private search: BlockSearch | null = null;
+  private units: i32 = 0;
+  constructor(public cargo: Cargo, public bin: Bin) {
+    for (let t = 0; t < cargo.n; t++) this.units += cargo.count[t];
+  }
+  fresh(blocks: Blocks, limits: SearchLimits): BlockSearch {
+    let search = this.search;
+    if (search == null) {
+      // room for a placement per unit: no search places more
+      search = new BlockSearch(this.cargo, this.bin, blocks, limits, 1024, this.units + 1, WIDE_BEAM_WIDTH);
+      this.search = search;
+    } else {
+      search.setBlocks(blocks);
+      search.limits = limits;
+      search.restart();
+    }
+    search.spaceRule = SPACE_LOWEST;
+    return search;
+  }
 }
 
 /** An effort budget times factor; no budget (effort 0 from the host) stays none rather than overflowing. */

@@ -13,6 +13,8 @@ const MAX_GRID: i32 = 64;
 export class Placement {
   // scratch, sized once per job so placing allocates nothing
   pieces: StaticArray<i32>;
+  /** The spaces carve keeps at the footprint's level: only they can hold a piece. */
+  sameLevel: StaticArray<i32>;
   xs: StaticArray<i32> = new StaticArray<i32>(2 * 256);
   ys: StaticArray<i32> = new StaticArray<i32>(2 * 256);
   cols: StaticArray<u64> = new StaticArray<u64>(MAX_GRID);
@@ -22,6 +24,7 @@ export class Placement {
 
   constructor(public cargo: Cargo, public bin: Bin, public blocks: Blocks, spCap: i32) {
     this.pieces = new StaticArray<i32>(spCap * 4 * 5 + 20);
+    this.sameLevel = new StaticArray<i32>(spCap + 1);
     let m = i32.MAX_VALUE;
     for (let t = 0; t < cargo.n; t++) m = min(m, min(cargo.l[t], min(cargo.w[t], cargo.h[t])));
     this.minDim = m;
@@ -87,15 +90,26 @@ export class Placement {
   carve(s: LoadState, x1: i32, y1: i32, x2: i32, y2: i32, z: i32): void {
     const sp = s.sp;
     const pieces = this.pieces;
+    const sameLevel = this.sameLevel;
     let np = 0;
     let w = 0;
+    let nl = 0;
     const n = s.ns;
     for (let i = 0; i < n; i++) {
       const b = i * SP_STRIDE;
+      const rz = unchecked(sp[b + SP_Z]);
+      if (rz != z) {
+        if (w != i) {
+          const d = w * SP_STRIDE;
+          for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+        }
+        w++;
+        continue;
+      }
       const rx1 = unchecked(sp[b + SP_X1]), ry1 = unchecked(sp[b + SP_Y1]);
       const rx2 = unchecked(sp[b + SP_X2]), ry2 = unchecked(sp[b + SP_Y2]);
-      const rz = unchecked(sp[b + SP_Z]), kind = unchecked(sp[b + SP_KIND]);
-      if (rz == z && rx1 < x2 && x1 < rx2 && ry1 < y2 && y1 < ry2) {
+      const kind = unchecked(sp[b + SP_KIND]);
+      if (rx1 < x2 && x1 < rx2 && ry1 < y2 && y1 < ry2) {
         if (x1 > rx1) np = pushPiece(pieces, np, rx1, ry1, x1, ry2, kind);
         if (x2 < rx2) np = pushPiece(pieces, np, x2, ry1, rx2, ry2, kind);
         if (y1 > ry1) np = pushPiece(pieces, np, rx1, ry1, rx2, y1, kind);
@@ -106,6 +120,7 @@ export class Placement {
         const d = w * SP_STRIDE;
         for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
       }
+      unchecked((sameLevel[nl++] = w));
       w++;
     }
     s.ns = w;
@@ -124,9 +139,8 @@ export class Placement {
           inside = !(qx1 == px1 && qy1 == py1 && qx2 == px2 && qy2 == py2) || j < k;
         }
       }
-      for (let j = 0; j < w && !inside; j++) {
-        const c = j * SP_STRIDE;
-        if (unchecked(sp[c + SP_Z]) != z) continue;
+      for (let j = 0; j < nl && !inside; j++) {
+        const c = unchecked(sameLevel[j]) * SP_STRIDE;
         if (unchecked(sp[c + SP_X1]) <= px1 && unchecked(sp[c + SP_Y1]) <= py1 &&
             unchecked(sp[c + SP_X2]) >= px2 && unchecked(sp[c + SP_Y2]) >= py2) inside = true;
       }

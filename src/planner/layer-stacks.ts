@@ -227,27 +227,38 @@ function fullestPallet(kinds: readonly LayerKind[], type: PalletTypeMm): [LayerK
     }
   });
   if (items.length === 0) return undefined;
+  // 0/1 knapsack over heights in mm. Each height's best path is a node of a shared linked list
+  // (item, node before), not a copied array: the runs per order are many and H is about 2,000.
   const value = new Float64Array(H + 1).fill(-1);
   const weight = new Float64Array(H + 1);
-  const via = Array.from({ length: H + 1 }, () => [] as number[]);
+  const via = new Int32Array(H + 1).fill(-1);
+  const nodeItem: number[] = [];
+  const nodePrev: number[] = [];
   value[0] = 0;
-  items.forEach((it, idx) => {
+  for (let idx = 0; idx < items.length; idx++) {
+    const it = items[idx]!;
     for (let h = H; h >= it.h; h--) {
-      if (value[h - it.h]! < 0) continue;
-      const v = value[h - it.h]! + it.value;
+      const from = value[h - it.h]!;
+      if (from < 0) continue;
+      const v = from + it.value;
       const w = weight[h - it.h]! + it.g;
       if (w <= type.loadWeightG && v > value[h]!) {
         value[h] = v;
         weight[h] = w;
-        via[h] = [...via[h - it.h]!, idx];
+        nodeItem.push(idx);
+        nodePrev.push(via[h - it.h]!);
+        via[h] = nodeItem.length - 1;
       }
     }
-  });
+  }
   let top = H;
   while (top > 0 && value[top]! < 0) top--;
   if (top === 0) return undefined;
+  const path: number[] = [];
+  for (let node = via[top]!; node >= 0; node = nodePrev[node]!) path.push(nodeItem[node]!);
+  path.reverse();
   const counts = new Map<number, number>();
-  for (const idx of via[top]!) counts.set(items[idx]!.k, (counts.get(items[idx]!.k) ?? 0) + items[idx]!.n);
+  for (const idx of path) counts.set(items[idx]!.k, (counts.get(items[idx]!.k) ?? 0) + items[idx]!.n);
   return [...counts].map(([i, n]) => [kinds[i]!, n]);
 }
 

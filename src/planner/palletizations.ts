@@ -12,6 +12,7 @@ import {
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
 import { layerStacks } from './layer-stacks.js';
+import { palletLowerBound } from './pallet-lower-bound.js';
 
 export interface Palletization {
   pallets: RawPallet[];
@@ -47,8 +48,12 @@ function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplac
   return out;
 }
 
+/**
+ * `searchEvery`: run the searches that cannot win too (see `search` below); only the test that
+ * shows skipping them changes no plan sets it.
+ */
 export function palletizations(
-  wasm: PlannerWasm, demand: OrderDemand, types: readonly PalletTypeMm[], limits: PlanLimits, seed: number,
+  wasm: PlannerWasm, demand: OrderDemand, types: readonly PalletTypeMm[], limits: PlanLimits, seed: number, searchEvery = false,
 ): Palletization[] {
   const skus = demand.skus;
   if (types.length === 0 || skus.length === 0) return [];
@@ -62,10 +67,16 @@ export function palletizations(
   // the same units on the same type search alike: asked again (no full pallets took any), the
   // answer is the one already found
   const found = new Map<string, WasmPalletizing>();
-  const search = (counts: readonly number[], type: PalletTypeMm): WasmPalletizing | undefined => {
+  // A search is also skipped when it cannot win: the option to beat leaves no unit behind that the
+  // type could take, and the pallets built beside the search plus the least the search needs (by
+  // volume and weight, pallet-lower-bound.ts) already come to more than that option has. Options
+  // are compared in a fixed order, a tie keeping the earlier, so the plan is the one the search
+  // would have given (bench:pipeline's orders skip a third of their searches).
+  const search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat): WasmPalletizing | undefined => {
     const key = `${type.code}:${counts.join()}`;
-    const known = found.get(key);
     searchesLeft--;
+    if (toBeat && !searchEvery && cannotWin(toBeat, palletLowerBound(demandOf(skus, counts), [type]))) return undefined;
+    const known = found.get(key);
     if (known) return known;
     const left = deadline - performance.now();
     // the first search always runs: the block search on everything is today's plan, the fallback
@@ -101,15 +112,19 @@ export function palletizations(
     const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
     // the search on everything first: it is the fallback when time runs short
     const all = search(skus.map((d, i) => (fit[i] ? d.units : 0)), type);
-    const rest = search(skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units)), type);
     // on a tie the more regular wins: layered only, then full layered pallets first; the first
     // search always runs, so there is at least one option
-    let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
+    const first = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
+    const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
+    const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
+    const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length });
+    let best = first;
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
-    if (all) best = better(best, { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited });
+    if (allOption) best = better(best, allOption);
     // whole layers of each SKU stacked into mixed pallets, the rest to the block search
     const stacks = layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i]));
-    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type);
+    const stackCounts = stacks && skus.map((d) => stacks.rest.get(d) ?? 0);
+    const stackRest = stacks && stackCounts && search(stackCounts, type, { option: best, unfit, built: stacks.pallets.length });
     if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
     out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
@@ -130,6 +145,30 @@ function allLayered(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet | 
   return [...layeredPallets(d, type, pallet, Math.floor(d.units / per)), ...(part > 0 ? layeredPallets(d, type, pallet, 1, part) : [])];
 }
 
+/** The option a search must beat, with the units no pallet of the type takes and the pallets built beside the search. */
+interface ToBeat {
+  option: Option;
+  unfit: Map<SkuDemand, number>;
+  built: number;
+}
+
+/** Whether an option of `built` pallets and a search needing at least `searchBound` cannot beat toBeat.option (see search). */
+function cannotWin({ option, unfit, built }: ToBeat, searchBound: number): boolean {
+  return leftUnits(option) === sum(unfit.values()) && built + searchBound > option.pallets.length;
+}
+
+const sum = (values: Iterable<number>): number => {
+  let total = 0;
+  for (const n of values) total += n;
+  return total;
+};
+
+/** The SKUs with these unit counts, as pallet-lower-bound.ts takes them. */
+function demandOf(skus: readonly SkuDemand[], counts: readonly number[]): OrderDemand {
+  const chosen = skus.map((d, i) => ({ ...d, units: counts[i]! }));
+  return { skus: chosen, unplaced: [], units: sum(counts) };
+}
+
 function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDemand, number> {
   const m = new Map(a);
   for (const [d, n] of b) m.set(d, (m.get(d) ?? 0) + n);
@@ -143,7 +182,7 @@ function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDe
  */
 function mixedTypes(
   skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
-  search: (counts: readonly number[], type: PalletTypeMm) => WasmPalletizing | undefined, defaultCode: string,
+  search: (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined, defaultCode: string,
 ): Palletization | undefined {
   const choice = skus.map((_, i) => {
     let best = -1;
@@ -182,7 +221,7 @@ function mixedTypes(
       const part = d.units % single[c]![i]!.perPallet;
       return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
     });
-    const rest = search(counts, type);
+    const rest = search(counts, type, { option: best, unfit, built: full.length + own.length });
     if (!rest) return;
     timeLimited ||= rest.timeLimited;
     best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });

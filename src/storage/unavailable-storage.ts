@@ -13,18 +13,22 @@ export class StorageUnavailable extends Error {
 
 /**
  * Wraps every method of `target` so that an error `isUnreachable` says is the server's absence becomes
- * StorageUnavailable naming `store`; anything else passes as it is.
+ * StorageUnavailable naming `store`; anything else passes as it is. A method that answers without a
+ * promise (one that does no I/O) still does.
  */
 export function guardUnavailable<T extends object>(target: T, store: string, isUnreachable: (error: unknown) => boolean): T {
   const guarded = { ...target } as Record<string, unknown>;
+  const named = (error: unknown): unknown => (isUnreachable(error) ? new StorageUnavailable(store, (error as Error).message) : error);
   for (const [name, value] of Object.entries(target)) {
     if (typeof value !== 'function') continue;
-    guarded[name] = async (...args: unknown[]) => {
+    guarded[name] = (...args: unknown[]) => {
+      let result: unknown;
       try {
-        return await (value as (...a: unknown[]) => unknown).apply(target, args);
+        result = (value as (...a: unknown[]) => unknown).apply(target, args);
       } catch (error) {
-        throw isUnreachable(error) ? new StorageUnavailable(store, (error as Error).message) : error;
+        throw named(error);
       }
+      return result instanceof Promise ? result.catch((error: unknown) => { throw named(error); }) : result;
     };
   }
   return guarded as T;

@@ -327,6 +327,8 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       const document = verified<OrderDocument>(row, 'order');
       return { company_group: document.company_group, viewJson: JSON.stringify(document.view) };
     },
+    // No view cache here: a retrieve reads the document (and MongoDB its own cache).
+    cachedViewJson: () => undefined,
     async palletContents(id) {
       const row = await pallets.findOne({ _id: id }, documentOnly);
       if (!row) return undefined;

@@ -48,6 +48,12 @@ export interface OrderReadModel {
   getById(id: number): Promise<OrderDocument | undefined>;
   /** The same order with its view as JSON text, for retrieve to send as it is. */
   getViewJson(id: number): Promise<OrderViewJson | undefined>;
+  /**
+   * What getViewJson gave for the order lately, when this model can vouch for it without I/O: its own
+   * writes have not changed the order since, and no other writer's has been seen for at most a
+   * millisecond. Undefined otherwise (ask getViewJson); always undefined where there is no such cache.
+   */
+  cachedViewJson(id: number): OrderViewJson | undefined;
   /** Whether the order's plan is ready, and its service-built pallets. */
   palletContents(id: number): Promise<PalletContentsDocument | undefined>;
   /** The newest order of the group whose reference or service_ref is exactly `value`. */

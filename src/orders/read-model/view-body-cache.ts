@@ -25,6 +25,11 @@ export class ViewBodyCache {
     return entry;
   }
 
+  /** The entry without marking it used: a hit costs no reordering (the LRU order follows the reads that go to SQLite). */
+  peek(id: number): CachedView | undefined {
+    return this.#entries.get(id);
+  }
+
   set(id: number, entry: CachedView): void {
     this.delete(id);
     // Sizes are in characters (what a string holds). One huge view would push out hundreds of

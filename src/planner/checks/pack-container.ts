@@ -9,6 +9,7 @@ export function brOrientations(t: BrBoxType): number {
 }
 
 export interface PackContainerOptions {
+  /** 0: none, effort alone bounds the search (one round of searches: assembly/pack-container.ts). */
   timeLimitMs: number;
   /** Greedy placements allowed (0: unlimited); with it the result no longer depends on the clock. */
   effort?: number;
@@ -23,7 +24,8 @@ export interface PackContainerResult {
 
 export function packContainer(wasm: PlannerWasm, instance: BrInstance, options: PackContainerOptions): PackContainerResult {
   const { l, w, h } = instance.container;
-  const input = [l, w, h, 0, Math.max(1, Math.round(options.timeLimitMs)), options.effort ?? 0, options.seed ?? 1];
+  const timeLimit = options.timeLimitMs > 0 ? Math.max(1, Math.round(options.timeLimitMs)) : 0;
+  const input = [l, w, h, 0, timeLimit, options.effort ?? 0, options.seed ?? 1];
   pushCargo(
     input,
     instance.types.map((t) => ({

@@ -4,7 +4,7 @@ import { removeDataDir, tempDataDir } from '../../support/service.js';
 import { orderReadModelContract, recorded, submitted } from './order-read-model-contract.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import { checksumOf } from '../../../src/orders/read-model/document-checksum.js';
 
 orderReadModelContract(t, 'SQLite', async () => {
@@ -88,6 +88,7 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   await readModel.apply([submitted(1, 'g', 'A')]);
   const first = await body();
   t.equal(await body(), first, 'a second read (from the cache) answers the same');
+  t.equal(readModel.cachedViewJson(1)?.viewJson, first, 'and retrieve finds it without a read');
   await setImmediate();
   // This model's own write: the projector applies the order's plan.
   await readModel.apply([recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }, 'order:g:A')]);
@@ -102,10 +103,16 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
   await setImmediate();
   t.equal(await reference(), 'A3', "another connection's commit is seen, not the cached body");
+  t.equal(readModel.cachedViewJson(1)?.viewJson, await body(), 'the cache holds the new body');
+  other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(row.view, checksumOf(row.company_group, row.stream, row.view));
+  await setTimeout(5);
+  t.equal(readModel.cachedViewJson(1), undefined, "past a millisecond without reading the file's version, the cache vouches for nothing");
+  t.equal(await reference(), 'A', 'and the read sees the commit');
+  t.equal(readModel.cachedViewJson(1)?.viewJson, await body(), 'which the cache then holds');
   await setImmediate();
 
   // A flipped byte left without its checksum: the cached body must not hide it, the read refuses the document.
-  other.prepare("UPDATE orders SET view = replace(view, '\"reference\":\"A3\"', '\"reference\":\"A4\"') WHERE id = 1").run();
+  other.prepare("UPDATE orders SET view = replace(view, '\"reference\":\"A\"', '\"reference\":\"A4\"') WHERE id = 1").run();
   await setImmediate();
   await t.rejects(readModel.getViewJson(1), { name: 'DamagedDocument' }, 'a damaged document is found even though its body was cached');
 });

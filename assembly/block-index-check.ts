@@ -1,0 +1,90 @@
+// Self-checks the tests run (test/planner/block-index.test.ts). firstWithin, the grouped SIMD scan
+// the search ranks blocks with, against firstWithinPlain, one block at a time, on the blocks of a
+// real cargo and many random spaces and starting points. Any difference would change plans.
+import { Bin } from './cargo';
+import { firstWithin, firstWithinPlain, generateBlocks } from './blocks';
+import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { PL_STRIDE } from './load-state';
+import { InputReader, OutputWriter } from './wire';
+
+/**
+ * Input: bin l, w, h, seed, probes, pair blocks (0: none), then the cargo.
+ * Output: [mismatches, probes, blocks, probes that found a block].
+ */
+export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
+  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
+  const seed = <u32>input.next();
+  const probes = input.next();
+  const pairs = input.next();
+  const cargo = input.readCargo();
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
+  let x: u32 = seed * 2654435761 + 1;
+  let mismatches = 0, found = 0;
+  for (let p = 0; p < probes; p++) {
+    // xorshift: sizes from 0 to the bin's, a start anywhere in the blocks
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    const sx = <i32>(x % <u32>(bin.l + 1));
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    const sy = <i32>(x % <u32>(bin.w + 1));
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    const sz = <i32>(x % <u32>(bin.h + 1));
+    x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    let b = <i32>(x % <u32>(blocks.n + 1));
+    // follow the scan as the search does: each hit, then on from the next block
+    for (let step = 0; step < 8; step++) {
+      const fast = firstWithin(blocks, b, i32x4.splat(sx), i32x4.splat(sy), i32x4.splat(sz));
+      const plain = firstWithinPlain(blocks, b, sx, sy, sz);
+      if (fast != plain) mismatches++;
+      if (plain >= blocks.n) break;
+      if (step == 0) found++;
+      b = plain + 1;
+    }
+  }
+  const out = new OutputWriter(8);
+  out.push(mismatches);
+  out.push(probes);
+  out.push(blocks.n);
+  out.push(found);
+  return out.finish();
+}
+
+/**
+ * The fit cache (fit-cache.ts) against none: the same searches (both space rules, with and
+ * without the dead-space window) on two block searches, one remembering what each space size
+ * admits, one scanning every time. Input: bin l, w, h, seed, effort, pair blocks, then the cargo.
+ * Output: [searches whose loads differ, searches, placements compared].
+ */
+export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
+  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
+  const seed = <u32>input.next();
+  const limits = new SearchLimits();
+  limits.effort = <i64>input.next();
+  const pairs = input.next();
+  const cargo = input.readCargo();
+  let boxes = 0;
+  for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
+  const cached = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
+  const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
+  plain.fits.disable();
+  let differ = 0, placements = 0;
+  for (let c = 0; c < 4; c++) {
+    for (let k = 0; k < 2; k++) {
+      const search = k == 0 ? cached : plain;
+      search.restart();
+      search.fitWindow = c % 2 == 0 ? 8 : 0;
+      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      search.run(search.root(cargo.count));
+    }
+    const a = cached.best, b = plain.best;
+    let same = a.np == b.np && a.volume == b.volume;
+    for (let i = 0; same && i < a.np * PL_STRIDE; i++) same = a.pl[i] == b.pl[i];
+    if (!same) differ++;
+    placements += a.np;
+  }
+  const out = new OutputWriter(8);
+  out.push(differ);
+  out.push(4);
+  out.push(placements);
+  return out.finish();
+}
