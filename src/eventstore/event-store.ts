@@ -97,13 +97,24 @@ export interface SubscribeOptions {
   types?: readonly string[];
 }
 
+export interface AppendOptions {
+  /**
+   * `durable` (the default): resolve once the events are on disk. `committed`: resolve once later appends
+   * see them (revision checks, positions), possibly before they are on disk. Only for events that matter
+   * through what is appended after them (an order id, for the order that carries it): a log is made durable
+   * in order, so the later append's durable acknowledgement covers this one, and no reader is handed an
+   * event before it is on disk. A store whose appends are durable when committed ignores it.
+   */
+  settle?: 'durable' | 'committed';
+}
+
 export interface EventStore {
   /**
    * Appends events atomically to one stream. Resolves only once the events are durable:
-   * an acknowledged append survives a crash of the process.
+   * an acknowledged append survives a crash of the process (unless `options.settle` says otherwise).
    * @throws WrongExpectedRevision when the stream is not as expected.
    */
-  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /** All events of a stream in revision order; an empty array when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
   /** The last event of a stream, read from its end (cost independent of its length); undefined when it does not exist. */

@@ -61,6 +61,7 @@ export class KurrentDbEventStore implements EventStore {
     this.#client = client;
   }
 
+  // `settle` needs nothing here: the server acknowledges an append once it is durable.
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     return this.#track(async () => {
       // Both throw TypeError/RangeError for a malformed call, before anything is sent.

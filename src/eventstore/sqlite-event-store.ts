@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   AppendTooLarge,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -17,6 +18,7 @@ import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sql
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
 import { SqliteSubscription, type SubscriptionSource } from './sqlite-subscription.js';
+import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
 
 export interface SqliteEventStoreOptions {
   /** How often a caught-up subscription looks for events appended by other processes. Default 200 ms. */
@@ -27,6 +29,8 @@ export interface SqliteEventStoreOptions {
   maxAppendBytes?: number;
   /** PRAGMA quick_check when opening (reads the whole file: about 7 ms per MiB on the dev VM). Default true. */
   quickCheck?: boolean;
+  /** How the -wal file is made durable; fs.fdatasync. Tests give their own to see what waits for it. */
+  fileSync?: FileSync;
 }
 
 // Above a 1 MiB submit body with its lane copied into OrderSubmitted; docker-compose.yml gives KurrentDB the same.
@@ -39,6 +43,7 @@ export function openSqliteEventStore(dataDir: string, options: SqliteEventStoreO
 
 interface Waiting {
   append: QueuedAppend;
+  settle: NonNullable<AppendOptions['settle']>;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
@@ -46,7 +51,8 @@ interface Waiting {
 /**
  * EventStore on one SQLite connection. better-sqlite3 is synchronous, so the connection is only ever used
  * by one piece of code at a time; appends are queued and written by a group commit once per event-loop
- * turn (see #flush), reads run directly.
+ * turn (see #flush), reads run directly. Nothing is acknowledged, and no event is read, before it is on
+ * disk: the -wal file is fsynced off the main thread (storage/wal-sync.ts) and reads wait for that.
  */
 export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
@@ -66,6 +72,13 @@ export class SqliteEventStore implements EventStore {
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<SqliteSubscription>();
+  readonly #wal: WalSync;
+  /** Every event up to here is on disk (fsynced by this process); events past it are read only after an fsync. */
+  #durableThrough = 0n;
+  /** The last position this process committed: its fsync is the one `#acknowledged` waits for. */
+  #committedThrough = 0n;
+  /** The acknowledgement of the last commit, settled once its fsync returned. */
+  #acknowledged: Promise<void> = Promise.resolve();
   #queue: Waiting[] = [];
   #flushScheduled: NodeJS.Immediate | undefined;
   #closing: Promise<void> | undefined;
@@ -80,13 +93,14 @@ export class SqliteEventStore implements EventStore {
     if (!(this.#pollIntervalMs > 0) || !Number.isInteger(this.#pageSize) || this.#pageSize < 1) {
       throw new RangeError('pollIntervalMs must be > 0 and pageSize a positive integer');
     }
+    this.#wal = walSync(db, options.fileSync);
     this.#writeBatch = prepareAppendBatch(db);
     this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     // The (stream, revision) unique index, walked from its end.
     this.#readLast = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`);
     this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
-    this.#source = subscriptionSource(db);
+    this.#source = subscriptionSource(db, () => this.#durableThrough, (position) => this.#durableUpTo(position));
     this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
@@ -94,7 +108,7 @@ export class SqliteEventStore implements EventStore {
     this.#chainLegacy = legacyChainer(db);
   }
 
-  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (this.#closing) return Promise.reject(new Error('event store is closed'));
     let append: QueuedAppend;
     try {
@@ -103,7 +117,7 @@ export class SqliteEventStore implements EventStore {
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      this.#queue.push({ append, resolve, reject });
+      this.#queue.push({ append, settle: options.settle ?? 'durable', resolve, reject });
       // setImmediate runs after the I/O callbacks of this loop turn: every append issued by the requests
       // handled in this turn (and by the continuations of the previous commit) goes into one transaction.
       this.#flushScheduled ??= setImmediate(() => this.#flush());
@@ -112,12 +126,13 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(stream: string): Promise<RecordedEvent[]> {
     this.#assertOpen();
-    return this.#readStream.all(stream).map(toRecordedEvent);
+    return (await this.#durable(this.#readStream.all(stream))).map(toRecordedEvent);
   }
 
   async readLastEvent(stream: string): Promise<RecordedEvent | undefined> {
     this.#assertOpen();
     const row = this.#readLast.get(stream);
+    if (row) await this.#durableUpTo(row.position);
     return row && toRecordedEvent(row);
   }
 
@@ -127,28 +142,31 @@ export class SqliteEventStore implements EventStore {
       throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
     }
     // LIMIT -1 is "no limit" in SQLite.
-    return this.#readAll.all(after ?? 0n, limit ?? -1).map(toRecordedEvent);
+    return (await this.#durable(this.#readAll.all(after ?? 0n, limit ?? -1))).map(toRecordedEvent);
   }
 
   async headPosition(): Promise<bigint | undefined> {
     this.#assertOpen();
-    return this.#head.get()?.head ?? undefined;
+    const head = this.#head.get()?.head ?? undefined;
+    if (head !== undefined) await this.#durableUpTo(head);
+    return head;
   }
 
   async readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]> {
     this.#assertOpen();
-    return this.#readHashed.all(after ?? 0n, limit ?? -1).map(toHashedEvent);
+    return (await this.#durable(this.#readHashed.all(after ?? 0n, limit ?? -1))).map(toHashedEvent);
   }
 
   async readHeadHashed(): Promise<HashedEvent | undefined> {
     this.#assertOpen();
     const row = this.#readHeadHashed.get();
+    if (row) await this.#durableUpTo(row.position);
     return row && toHashedEvent(row);
   }
 
   async readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
     this.#assertOpen();
-    return this.#readStreamHashed.all(stream).map((row) => {
+    return (await this.#durable(this.#readStreamHashed.all(stream))).map((row) => {
       const previous = this.#hashBefore.get(row.position);
       return { ...toHashedEvent(row), previousHash: previous?.toString('hex') ?? GENESIS };
     });
@@ -156,7 +174,9 @@ export class SqliteEventStore implements EventStore {
 
   async chainLegacyEvents(): Promise<number> {
     this.#assertOpen();
-    return this.#chainLegacy();
+    const chained = this.#chainLegacy();
+    await this.#wal.sync();
+    return chained;
   }
 
   subscribe(options: SubscribeOptions): Subscription {
@@ -174,13 +194,18 @@ export class SqliteEventStore implements EventStore {
     this.#closing ??= (async () => {
       if (this.#flushScheduled) clearImmediate(this.#flushScheduled);
       this.#flush();
+      await this.#acknowledged;
       await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+      await this.#wal.close();
       this.#db.close();
     })();
     return this.#closing;
   }
 
-  /** The group commit: every queued append in one transaction, then settle each caller's promise. */
+  /**
+   * The group commit: every queued append in one transaction; each caller's promise settles once an fsync
+   * that started after the COMMIT has returned. The next batch is written while that fsync runs.
+   */
   #flush(): void {
     this.#flushScheduled = undefined;
     const batch = this.#queue;
@@ -196,15 +221,57 @@ export class SqliteEventStore implements EventStore {
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    // Only now, after COMMIT returned (the -wal file is fsynced), are the appends acknowledged.
     this.stats.commits += 1;
     this.stats.appends += batch.length;
+    let through = 0n;
+    for (const outcome of outcomes) if (outcome?.ok && outcome.result.position > through) through = outcome.result.position;
+    if (through > this.#committedThrough) this.#committedThrough = through;
+    const types = new Set<string>();
+    batch.forEach((waiting, i) => {
+      if (outcomes[i]?.ok) for (const event of waiting.append.events) types.add(event.type);
+    });
+    const settle = (synced: { error: unknown } | undefined) =>
+      batch.forEach((waiting, i) => {
+        const outcome = outcomes[i];
+        if (waiting.settle === 'committed' && outcome?.ok) return;
+        if (!outcome?.ok) waiting.reject(outcome ? outcome.error : new Error('append lost from batch'));
+        else if (synced) waiting.reject(synced.error);
+        else waiting.resolve(outcome.result);
+      });
     batch.forEach((waiting, i) => {
       const outcome = outcomes[i];
-      if (outcome?.ok) waiting.resolve(outcome.result);
-      else waiting.reject(outcome ? outcome.error : new Error('append lost from batch'));
+      if (waiting.settle === 'committed' && outcome?.ok) waiting.resolve(outcome.result);
     });
-    for (const subscription of this.#subscriptions) subscription.wake();
+    // Only after the fsync are the appends acknowledged, and the subscriptions told of them.
+    this.#acknowledged = this.#wal.sync().then(
+      () => {
+        if (through > this.#durableThrough) this.#durableThrough = through;
+        settle(undefined);
+        for (const subscription of this.#subscriptions) subscription.wake(types);
+      },
+      (error: unknown) => settle({ error }),
+    );
+  }
+
+  /** Rows as read, once every one of them is on disk: what is read may be acted on or acknowledged. */
+  async #durable<T extends { position: bigint }>(rows: T[]): Promise<T[]> {
+    let last = 0n;
+    for (const row of rows) if (row.position > last) last = row.position;
+    await this.#durableUpTo(last);
+    return rows;
+  }
+
+  /**
+   * Events up to `position` were committed (by this process, or another one on the file) and read: the
+   * fsync acknowledging this process's commits, or else one started now, covers them.
+   */
+  async #durableUpTo(position: bigint): Promise<void> {
+    if (position <= this.#durableThrough) return;
+    // Committed here: the fsync that acknowledges this process's last commit covers it; no other is needed.
+    if (position <= this.#committedThrough) await this.#acknowledged;
+    if (position <= this.#durableThrough) return;
+    await this.#wal.sync();
+    if (position > this.#durableThrough) this.#durableThrough = position;
   }
 
   #assertOpen(): void {
@@ -245,7 +312,9 @@ function prepareAppend(stream: string, events: readonly NewEvent[], expected: Ex
   return prepared;
 }
 
-function subscriptionSource(db: Database.Database): SubscriptionSource {
+function subscriptionSource(
+  db: Database.Database, durableThrough: () => bigint, durableUpTo: (position: bigint) => Promise<void>,
+): SubscriptionSource {
   const head = db.prepare<[], bigint | null>('SELECT max(position) FROM events').pluck();
   const page = db.prepare<[bigint, bigint, number], EventRow>(
     `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
@@ -256,7 +325,14 @@ function subscriptionSource(db: Database.Database): SubscriptionSource {
       ORDER BY position LIMIT ?`,
   );
   return {
-    headPosition: () => head.get() ?? 0n,
+    async durableHead(after) {
+      const position = head.get() ?? 0n;
+      // What is on disk already goes out now; the rest once the fsync in flight (it wakes the subscriptions) returns.
+      const durable = durableThrough();
+      if (position <= durable || durable > after) return position <= durable ? position : durable;
+      await durableUpTo(position);
+      return position;
+    },
     readPage: (after, upTo, limit, types) =>
       (types === undefined
         ? page.all(after, upTo, limit)

@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS events (
 `;
 
 /**
- * Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=FULL.
+ * Opens (creating if needed) `<dataDir>/events.db` in WAL mode with synchronous=NORMAL; the store fsyncs
+ * the -wal file itself before it acknowledges or hands out an event (storage/wal-sync.ts).
  * @throws DamagedStorage when the file is not a sound SQLite database: the log is never served damaged.
  */
 export function openEventsDatabase(dataDir: string, check = true): Database.Database {
@@ -42,9 +43,9 @@ export function openEventsDatabase(dataDir: string, check = true): Database.Data
     // WAL: readers never block the writer and a commit is one append to the -wal file.
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`${file}: cannot use WAL journal mode (got ${String(mode)})`);
-    // FULL: the -wal file is fsynced at every commit, so a commit that returned survives power loss,
-    // not only a crash of this process (NORMAL would only sync at checkpoints).
-    db.pragma('synchronous = FULL');
+    // NORMAL: a commit only writes the -wal file; the store fsyncs it off the main thread before an append
+    // is acknowledged (storage/wal-sync.ts), which is what FULL would do on the main thread inside COMMIT.
+    db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
     addHashColumn(db);
     if (check) quickCheck(db, file);

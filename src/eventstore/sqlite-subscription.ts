@@ -3,8 +3,8 @@ import { reportSubscriptionError } from './report-subscription-error.js';
 
 /** What a subscription reads; the store's connection behind it. */
 export interface SubscriptionSource {
-  /** Highest committed position, 0n for an empty log. */
-  headPosition(): bigint;
+  /** Highest position on disk (0n for an empty log); when none past `after` is yet, the highest committed once it is. */
+  durableHead(after: bigint): Promise<bigint>;
   /** Events with after < position <= upTo (of the given types), in log order, at most `limit`. */
   readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): RecordedEvent[];
 }
@@ -36,8 +36,14 @@ export class SqliteSubscription implements Subscription {
     this.#done = this.#run().finally(onEnd);
   }
 
-  /** A commit happened in this process: look again now rather than at the next poll. */
-  wake(): void {
+  /**
+   * A commit of events of these types is on disk: look again now rather than at the next poll. A
+   * subscription to other types sleeps on (its cursor moves past them at its next look): each look is
+   * two queries, and a submit's commits would wake every consumer of the log for nothing.
+   */
+  wake(committedTypes?: ReadonlySet<string>): void {
+    const { types } = this.#options;
+    if (types && committedTypes && !types.some((type) => committedTypes.has(type))) return;
     this.#wakeSleeper?.();
   }
 
@@ -59,7 +65,7 @@ export class SqliteSubscription implements Subscription {
     await Promise.resolve();
     try {
       while (!this.#stopped) {
-        const head = this.#source.headPosition();
+        const head = await this.#source.durableHead(cursor);
         const page = head > cursor ? this.#source.readPage(cursor, head, pageSize, types) : [];
         // A short page means every event up to head has been examined; moving the cursor to head keeps a
         // type-filtered subscription from rescanning non-matching events at every poll.

@@ -44,15 +44,21 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       const entries = await deliveries.claimJournal(holder, now, now + CLAIM_MS, BATCH);
       if (entries.length === 0) return;
       // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
-      // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up.
+      // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
+      // appended to at once (one group commit on SQLite, not one per order) and what went in is removed
+      // from the journal in one write.
       const byStream = new Map<string, JournalEntry[]>();
       for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
-      for (const [stream, group] of byStream) {
+      const done: string[] = [];
+      const appends = await Promise.allSettled([...byStream].map(async ([stream, group]) => {
         for (const chunk of bySize(group)) {
           await store.append(stream, chunk.map(({ type, data }) => ({ type, data })), ANY);
-          await deliveries.journalAppended(chunk.map((entry) => entry.id));
+          done.push(...chunk.map((entry) => entry.id));
         }
-      }
+      }));
+      if (done.length > 0) await deliveries.journalAppended(done);
+      const failed = appends.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
       if (entries.length < BATCH) return;
     }
   }

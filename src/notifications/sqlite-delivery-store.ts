@@ -1,8 +1,10 @@
-// DeliveryStore in `<dataDir>/notifications.db`. WAL with synchronous=FULL: "delivered" and the
-// checkpoints are what stop a resend, so they must survive power loss as well as a crash, and the
-// volume (a few rows per order) makes an fsync per commit cheap.
+// DeliveryStore in `<dataDir>/notifications.db`. "Delivered" and the checkpoints are what stop a resend,
+// so they must survive power loss as well as a crash: every write resolves once the -wal file is fsynced.
+// The fsync runs off the main thread (storage/wal-sync.ts, synchronous=NORMAL): with FULL, a few commits
+// per planned order blocked the event loop for as long as all the submits' own work (issue 27).
 import Database from 'better-sqlite3';
 import { openInWalMode } from '../storage/open-in-wal-mode.js';
+import { walSync } from '../storage/wal-sync.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
@@ -50,7 +52,7 @@ const DELIVERY_COLUMNS = 'id, envelope_id, event_position, company_group, url, b
 export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   mkdirSync(dataDir, { recursive: true });
   const db = openInWalMode(join(dataDir, NOTIFICATIONS_FILE));
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   // Several consumers (and possibly processes) share the file; wait for the write lock, don't fail.
   db.pragma('busy_timeout = 5000');
   db.defaultSafeIntegers(true);
@@ -224,6 +226,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     writeCheckpoint.run(EMAIL, checkpoint);
   });
 
+  const wal = walSync(db);
   let closed = false;
   const open = (): void => {
     if (closed) throw new Error('delivery store is closed');
@@ -237,19 +240,23 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     async saveCheckpoint(consumer, position) {
       open();
       writeCheckpoint.run(consumer, position);
+      await wal.sync();
     },
     async enqueueWebhooks(deliveries, checkpoint, now, journal = []) {
       open();
       enqueue.immediate(deliveries, checkpoint, now, journal);
+      await wal.sync();
     },
     async claimDueWebhook(now, leaseUntil) {
       open();
       const row = claim.get(leaseUntil, now, now);
+      if (row) await wal.sync();
       return row && toDelivery(row);
     },
     async recordWebhookAttempt(attempt, journal = []) {
       open();
       recordAttempt.immediate(attempt, Date.now(), journal);
+      await wal.sync();
     },
     async nextWebhookDueAt() {
       open();
@@ -277,11 +284,14 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     },
     async claimEmail(eventId, holder, now, leaseUntil) {
       open();
-      return claimEmailRow.get(eventId, holder, leaseUntil, now) !== undefined;
+      const claimed = claimEmailRow.get(eventId, holder, leaseUntil, now) !== undefined;
+      if (claimed) await wal.sync();
+      return claimed;
     },
     async recordEmail(record, checkpoint, journal = []) {
       open();
       recordEmail.immediate(record, checkpoint, Date.now(), journal);
+      await wal.sync();
     },
     async kafkaPublished(eventId) {
       open();
@@ -289,24 +299,30 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     },
     async claimKafka(eventId, holder, now, leaseUntil) {
       open();
-      return claimKafkaRow.get(eventId, holder, leaseUntil, now) !== undefined;
+      const claimed = claimKafkaRow.get(eventId, holder, leaseUntil, now) !== undefined;
+      if (claimed) await wal.sync();
+      return claimed;
     },
     async recordKafkaPublished(eventIds, checkpoint, journal = []) {
       open();
       recordPublished.immediate(eventIds, checkpoint, Date.now(), journal);
+      await wal.sync();
     },
     async claimJournal(holder, now, leaseUntil, limit) {
       open();
       const rows = claimJournalRows.all({ holder, leaseUntil, now, limit }).sort((a, b) => (a.id < b.id ? -1 : 1));
+      if (rows.length > 0) await wal.sync();
       return rows.map((row) => ({ id: String(row.id), stream: row.stream, type: row.type, data: JSON.parse(row.data) as unknown }));
     },
     async releaseClaims(holder) {
       open();
       release.immediate(holder);
+      await wal.sync();
     },
     async journalAppended(ids) {
       open();
       appended.immediate(ids);
+      await wal.sync();
     },
     async isEmpty() {
       open();
@@ -315,16 +331,19 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     async restore(state) {
       open();
       restore.immediate(state, Date.now());
+      await wal.sync();
     },
     async logIdentity() {
       return db.prepare<[], string>('SELECT log_id FROM log_identity').pluck().get();
     },
     async bindToLog(logId) {
       db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id').run(logId);
+      await wal.sync();
     },
     async close() {
       if (closed) return;
       closed = true;
+      await wal.close();
       db.close();
     },
   };

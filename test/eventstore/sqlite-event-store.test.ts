@@ -31,15 +31,91 @@ const ev = (type: string, data: unknown = {}) => ({ type, data });
 const settle = <T>(p: Promise<T>) => p.then((value) => ({ value }), (error: unknown) => ({ error }));
 const snapshot = (e: RecordedEvent) => ({ ...e, recordedAt: e.recordedAt.getTime() });
 
-t.test('the file is created in the directory, in WAL mode with synchronous=FULL', async (t) => {
+t.test('the file is created in the directory, in WAL mode with synchronous=NORMAL (the store fsyncs the -wal file itself)', async (t) => {
   const dir = join(await dirFor(t), 'nested', 'data');
   const db = openEventsDatabase(dir);
   t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-  t.equal(db.pragma('synchronous', { simple: true }), 2n, 'synchronous = FULL (2)');
+  t.equal(db.pragma('synchronous', { simple: true }), 1n, 'synchronous = NORMAL (1)');
   db.close();
   const raw = new Database(join(dir, EVENTS_FILE), { readonly: true });
   t.equal(raw.pragma('journal_mode', { simple: true }), 'wal', 'WAL is recorded in the file');
   raw.close();
+});
+
+t.test('an append is acknowledged, and its events read or handed to a subscriber, only after the -wal file is fsynced', async (t) => {
+  const dir = await dirFor(t);
+  // Each fsync waits here until the test lets it return.
+  const held: (() => void)[] = [];
+  let holding = true;
+  const fileSync = (_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => (holding ? held.push(() => done(null)) : done(null));
+  const store = openSqliteEventStore(dir, { fileSync, pollIntervalMs: 10 });
+  const releaseAll = () => {
+    holding = false;
+    for (const release of held.splice(0)) release();
+  };
+  t.teardown(async () => {
+    releaseAll();
+    await store.close();
+  });
+  const seen: bigint[] = [];
+  store.subscribe({ handle: async (events) => void seen.push(...events.map((e) => e.position)) });
+  const waitFor = async (what: () => boolean) => {
+    while (!what()) await sleep(5);
+  };
+
+  let acknowledged = false;
+  const append = store.append('order-1', [ev('Submitted')], NO_STREAM).then((r) => ((acknowledged = true), r));
+  await waitFor(() => held.length === 1);
+  // Committed (another connection sees it) but not yet on disk: nothing is acknowledged or handed out.
+  const other = new Database(join(dir, EVENTS_FILE), { readonly: true });
+  t.equal(other.prepare('SELECT count(*) FROM events').pluck().get(), 1, 'the commit is in the file');
+  other.close();
+  let read: RecordedEvent[] | undefined;
+  void store.readStream('order-1').then((events) => (read = events));
+  await sleep(50);
+  t.equal(acknowledged, false, 'the append waits for the fsync');
+  t.equal(read, undefined, 'a read of the fresh event waits too');
+  t.same(seen, [], 'so does a subscriber');
+
+  t.equal(held.length, 1, 'one fsync at a time: the read waits for the next one');
+  held.shift()!();
+  const { position } = await append;
+  releaseAll();
+  t.equal(position, 1n);
+  await waitFor(() => read !== undefined && seen.length === 1);
+  // The read was asked for while the first fsync ran: it waits for one that started after it.
+  t.equal(read!.length, 1);
+  t.same(seen, [1n], 'the subscriber gets the event once it is on disk');
+
+  // settle: 'committed' resolves at COMMIT; readers still get the event only once it is on disk.
+  holding = true;
+  const early = await store.append('order-ids', [ev('Allocated')], NO_STREAM, { settle: 'committed' });
+  t.equal(early.position, 2n, 'resolved while its fsync is held');
+  await sleep(50);
+  t.same(seen, [1n], 'not handed to the subscriber yet');
+  const durable = store.append('order-2', [ev('Submitted')], NO_STREAM);
+  releaseAll();
+  t.equal((await durable).position, 3n);
+  await waitFor(() => seen.length === 3);
+  t.same(seen, [1n, 2n, 3n], 'both once on disk, in log order');
+});
+
+t.test('an fsync that fails rejects the appends it was to make durable; a later one that succeeds acknowledges again', async (t) => {
+  const dir = await dirFor(t);
+  let failing = true;
+  const fileSync = (_fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+    setImmediate(() => done(failing ? Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }) : null));
+  const store = openSqliteEventStore(dir, { fileSync });
+  t.teardown(() => store.close());
+  const results = await Promise.all([
+    settle(store.append('order-1', [ev('Submitted')], NO_STREAM)),
+    settle(store.append('order-2', [ev('Submitted')], NO_STREAM)),
+  ]);
+  for (const result of results) t.match((result as { error: Error }).error, { code: 'EIO' }, 'not acknowledged');
+  failing = false;
+  const read = await store.readAll();
+  t.equal(read.length, 2, 'what was committed is read once an fsync has succeeded');
+  t.equal((await store.append('order-3', [ev('Submitted')], NO_STREAM)).position, 3n);
 });
 
 t.test('reopening the directory shows everything, and appends continue from there', async (t) => {
