@@ -8,7 +8,7 @@ import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
-import { FitCache, firstListed, nextWithin } from './fit-cache';
+import { FitCache, firstListed, nextWithin, NOT_KEPT } from './fit-cache';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -329,11 +329,14 @@ export class BlockSearch {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const candBlock = this.candBlock;
-    if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
-    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
-    let n = 0;
     const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    // A space no box of a type left fits is dead without a scan; a kept list makes the test
+    // needless (a dead space's is short), and it finds nothing the scan would not: a block that
+    // fits has a box of its type left, in one of its orientations, within the weight room.
+    if (at == NOT_KEPT && !this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
+    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k, at, vx, vy, vz);
+    let n = 0;
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
@@ -347,14 +350,12 @@ export class BlockSearch {
   }
 
   /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
-  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32): i32 {
+  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
-    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const gapMin = this.minSide;
     let n = 0;
-    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
