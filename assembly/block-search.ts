@@ -94,7 +94,7 @@ export class BlockSearch {
    * by volume less the dead space they leave in the space (gaps narrower than any box left).
    */
   fitWindow: i32 = 0;
-  /** The smallest side of any box still to load, as selectSpace last found it. */
+  /** The smallest side of any box still to load, as selectSpaces last found it. */
   minSide: i32 = 0;
   private fitBlock: StaticArray<i32>;
   private fitScore: StaticArray<f64>;
@@ -116,7 +116,7 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
-  /** Per type, its smallest side (selectSpace's minSide without three loads per type). */
+  /** Per type, its smallest side (selectSpaces' minSide without three loads per type). */
   private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
   /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
   private typeRows: StaticArray<i32> = new StaticArray<i32>(0);
@@ -230,8 +230,9 @@ export class BlockSearch {
    */
   nextMove(s: LoadState, k: i32): i32 {
     while (true) {
-      // the spaces in the order selectSpace would pick them as each before proves dead: marking a
-      // space dead changes no other space's rank, so one pass serves until its list runs out
+      // the spaces in the order a pass for the best live space would pick them, as each before
+      // proves dead: marking a space dead changes no other space's rank, so one pass serves until
+      // its list runs out
       const m = this.selectSpaces(s);
       for (let j = 0; j < m; j++) {
         const i = unchecked(this.spaceList[j]);
@@ -245,11 +246,6 @@ export class BlockSearch {
         return 0;
       }
     }
-  }
-
-  /** The best live space (the first of selectSpaces), or -1. */
-  selectSpace(s: LoadState): i32 {
-    return this.selectSpaces(s) > 0 ? unchecked(this.spaceList[0]) : -1;
   }
 
   /**
