@@ -8,7 +8,7 @@ import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
-import { FitCache, firstListed, nextWithin } from './fit-cache';
+import { FitCache, firstListed, nextWithin, NOT_KEPT } from './fit-cache';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -94,7 +94,7 @@ export class BlockSearch {
    * by volume less the dead space they leave in the space (gaps narrower than any box left).
    */
   fitWindow: i32 = 0;
-  /** The smallest side of any box still to load, as selectSpace last found it. */
+  /** The smallest side of any box still to load, as selectSpaces last found it. */
   minSide: i32 = 0;
   private fitBlock: StaticArray<i32>;
   private fitScore: StaticArray<f64>;
@@ -116,7 +116,7 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
-  /** Per type, its smallest side (selectSpace's minSide without three loads per type). */
+  /** Per type, its smallest side (selectSpaces' minSide without three loads per type). */
   private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
   /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
   private typeRows: StaticArray<i32> = new StaticArray<i32>(0);
@@ -230,8 +230,9 @@ export class BlockSearch {
    */
   nextMove(s: LoadState, k: i32): i32 {
     while (true) {
-      // the spaces in the order selectSpace would pick them as each before proves dead: marking a
-      // space dead changes no other space's rank, so one pass serves until its list runs out
+      // the spaces in the order a pass for the best live space would pick them, as each before
+      // proves dead: marking a space dead changes no other space's rank, so one pass serves until
+      // its list runs out
       const m = this.selectSpaces(s);
       for (let j = 0; j < m; j++) {
         const i = unchecked(this.spaceList[j]);
@@ -245,11 +246,6 @@ export class BlockSearch {
         return 0;
       }
     }
-  }
-
-  /** The best live space (the first of selectSpaces), or -1. */
-  selectSpace(s: LoadState): i32 {
-    return this.selectSpaces(s) > 0 ? unchecked(this.spaceList[0]) : -1;
   }
 
   /**
@@ -329,11 +325,14 @@ export class BlockSearch {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const candBlock = this.candBlock;
-    if (!this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
-    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k);
-    let n = 0;
     const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
+    // A space no box of a type left fits is dead without a scan; a kept list makes the test
+    // needless (a dead space's is short), and it finds nothing the scan would not: a block that
+    // fits has a box of its type left, in one of its orientations, within the weight room.
+    if (at == NOT_KEPT && !this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
+    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k, at, vx, vy, vz);
+    let n = 0;
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
@@ -347,14 +346,12 @@ export class BlockSearch {
   }
 
   /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
-  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32): i32 {
+  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
-    const vx = i32x4.splat(sx), vy = i32x4.splat(sy), vz = i32x4.splat(sz);
     const gapMin = this.minSide;
     let n = 0;
-    const at = this.fits.list(blocks, sx, sy, sz, vx, vy, vz);
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {

@@ -7,6 +7,8 @@ import { Blocks, firstBlockWithin, firstWithin } from './blocks';
 
 /** Blocks listed per size: about what a rank call with the dead-space window tests (BR13: 38). */
 const LISTED: i32 = 48;
+/** What list() returns for a size it keeps no list of: a list of none, scan from the start. */
+export const NOT_KEPT: i32 = 0;
 /** Sizes are packed 21 bits each into one key. */
 const SIZE_LIMIT: i32 = 1 << 21;
 
@@ -84,7 +86,7 @@ export class FitCache {
   private none(start: i32): i32 {
     unchecked((this.pool[0] = start));
     unchecked((this.pool[1] = 0));
-    return 0;
+    return NOT_KEPT;
   }
 }
 
