@@ -112,7 +112,8 @@ async function runOrders(service: ServiceProcess): Promise<Answers> {
   submits.push({ status: late.status, body: late.body });
   ids.push(late.body.order_id);
   const notReady = await get(ACME_KEY, '/api/v1/orders/pallet-contents/?order=E2E-A4-LATE');
-  await until('the window closed and the last order planned', async () => (await service.request('GET', '/api/v1/orders/pallet-contents/?order=E2E-A4-LATE', { key: ACME_KEY })).status === 200, 120_000);
+  // As a client waits: for the order's status, which the read model writes after the plan's documents.
+  await until('the window closed and the last order planned', async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${late.body.order_id}/`, { key: ACME_KEY })).body.status === 'planned', 120_000);
 
   const readings: Record<string, unknown> = { 'pallet contents of an order not planned yet': notReady };
   for (const [key, group] of [[ACME_KEY, 'acme'], [OTHER_KEY, 'other']] as const) {

@@ -268,10 +268,11 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       if (!last) return;
       const byId = eventsByOrder(fresh);
       if (byId.size > 0) {
-        await Promise.all([
-          applyProjection<OrderDocument>(ordersVersioned, byId, projectOrderView, orderRow, 'order'),
-          applyProjection<PalletContentsDocument>(palletsVersioned, byId, projectPalletContents, palletContentsRow, 'pallet contents'),
-        ]);
+        // Pallet contents first, the order's view after them: two collections are not written at once
+        // here, and a client that sees its order planned then asks for the pallet contents and the PDF,
+        // which must be there (the test suite once saw them the other way round).
+        await applyProjection<PalletContentsDocument>(palletsVersioned, byId, projectPalletContents, palletContentsRow, 'pallet contents');
+        await applyProjection<OrderDocument>(ordersVersioned, byId, projectOrderView, orderRow, 'order');
       }
       // Only after the documents: a crash in between re-applies the batch, which the positions make harmless.
       // An empty read model's first batch starts at the log's first event, which names the log.
