@@ -24,7 +24,7 @@ import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { DEFAULT_PLANNER_NICENESS, type Config } from './config.js';
+import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
@@ -163,8 +163,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const auditKey = loadAuditKey(config.auditKey, config.dataDir);
 
-  // as nice as the planners: renders for e-mails and downloads yield the CPU to the main thread
-  const pdfRenderer = new PdfRenderer(1, config.plannerNiceness ?? DEFAULT_PLANNER_NICENESS);
+  const pdfRenderer = new PdfRenderer();
   const notifications = await startNotifications({
     store,
     deliveries,

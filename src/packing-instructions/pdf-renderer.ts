@@ -13,25 +13,14 @@ export interface PdfRenderRequest {
   options: PdfRenderOptions;
 }
 
-/** What a render thread starts with. */
-export interface PdfWorkerData {
-  /** 0: the thread runs at the process's priority. */
-  niceness: number;
-}
-
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
 
 export class PdfRenderer {
   private readonly pool: WorkerPool;
 
-  /**
-   * `niceness`: the render threads' (lower-thread-priority.ts), as the planners'. Each planned order's
-   * e-mail carries its PDF, some 30 ms of CPU: at full priority the render thread took one of the two
-   * cores from the main thread serving submits (docs/benchmarks.md, issue 27 third pass).
-   */
-  constructor(threads = 1, niceness = 0) {
-    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads, { niceness } satisfies PdfWorkerData);
+  constructor(threads = 1) {
+    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads);
   }
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
