@@ -97,8 +97,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         if (!isOrderEvent(event, 'OrderSubmitted') || (lastTaken !== undefined && event.position <= lastTaken)) continue;
         while (waiting.length + planning >= MAX_WAITING_ORDERS && !stopping) await new Promise<void>((resolve) => { wakeReader = resolve; });
         if (stopping) return;
-        // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
-        if (consolidates(event.data)) continue;
         const { company_group } = event.data;
         waiting.push(company_group, { position: event.position, stream: event.stream, group: company_group });
         marks.take(event.position);
@@ -155,15 +153,17 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   }
 
   async function planOnce(order: Waiting): Promise<'done' | 'held elsewhere'> {
-    // Claimed first, then read once: the read inside the claim sees any result a holder before stored
-    // and let go, so one read per order does (a read before the claim too cost a second read and parse
-    // of the order's stream on the event loop for every order; docs/benchmarks.md, issue 27 third
-    // pass). An order already planned (looked at again, or a replay) costs a claim and its release.
+    // Without a claim first: an order already planned (looked at again, or a replay) costs one read.
+    const before = await readOrderStream(store, order.stream);
+    const submitted = submittedIn(before);
+    if (!submitted || !awaitsPlan(orderStateOf(before))) return 'done';
+    // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
+    if (consolidates(submitted)) return 'done';
     const held = await claims.whileHeld(order.stream, () => planHeld(order));
     return held.held ? 'done' : 'held elsewhere';
   }
 
-  /** Plans the order, claimed, unless its stream has a result already. */
+  /** Plans the order, claimed: read again, as the holder before may have stored its result and let go. */
   async function planHeld(order: Waiting): Promise<void> {
     const history = await readOrderStream(store, order.stream);
     const submitted = submittedIn(history);
