@@ -99,6 +99,11 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   const positionsOf = new Map<string, bigint>(); // order stream -> its OrderSubmitted position
   const work = new Set<Promise<void>>();
   let lastHandled: bigint | undefined;
+  // While a batch is handled, windows' timers wait for its end: a window rebuilt after a restart
+  // whose time ran out meanwhile would otherwise close at once, before the orders that joined it in
+  // time, further on in the same batch, were read back (its closing list would leave them out).
+  let handling = false;
+  const armAfterBatch = new Set<Window>();
   let lastTaken: bigint | undefined;
   let saving: Promise<void> = Promise.resolve();
 
@@ -183,6 +188,10 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   function schedule(w: Window): void {
     clearTimeout(w.timer);
     if (w.status !== 'open' || stopping) return;
+    if (handling) {
+      armAfterBatch.add(w);
+      return;
+    }
     w.timer = setTimeout(() => close(w, 'window_elapsed'), Math.max(0, w.closesAt - now()));
     w.timer.unref();
   }
@@ -384,13 +393,20 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     retryDelayMs: 1000,
     types: ['OrderSubmitted', 'ConsolidationOpened', 'ConsolidationClosed', 'ConsolidationPlanned'],
     async handle(events) {
-      for (const event of events) {
-        if (stopping) return;
-        // a batch comes again after a failure (or a resubscription): what was handled stays handled
-        if (lastHandled !== undefined && event.position <= lastHandled) continue;
-        if (isOrderEvent(event, 'OrderSubmitted')) await onSubmitted(event);
-        else onConsolidationEvent(event);
-        lastHandled = event.position;
+      handling = true;
+      try {
+        for (const event of events) {
+          if (stopping) return;
+          // a batch comes again after a failure (or a resubscription): what was handled stays handled
+          if (lastHandled !== undefined && event.position <= lastHandled) continue;
+          if (isOrderEvent(event, 'OrderSubmitted')) await onSubmitted(event);
+          else onConsolidationEvent(event);
+          lastHandled = event.position;
+        }
+      } finally {
+        handling = false;
+        for (const w of armAfterBatch) schedule(w);
+        armAfterBatch.clear();
       }
     },
     log,
