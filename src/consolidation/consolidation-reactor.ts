@@ -5,7 +5,8 @@
 // child's OrderPlanned are written from the stored decision. Every step is idempotent, so a replay
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
-// open windows and their timers, and a window whose time ran out meanwhile closes at once.
+// open windows and their timers, and a window whose time ran out meanwhile closes once the batch of
+// the log that rebuilt it has been read (timers are armed between batches).
 // Every replica follows the windows; the planning of a closed window (and of an order left out of
 // one) is done by the replica that claims it (src/planning/planning-claims.ts); the others retry
 // until its ConsolidationPlanned is in the log, or its holder died and the claim ran out.
