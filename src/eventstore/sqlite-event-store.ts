@@ -329,7 +329,8 @@ function subscriptionSource(
       const position = head.get() ?? 0n;
       // What is on disk already goes out now; the rest once the fsync in flight (it wakes the subscriptions) returns.
       const durable = durableThrough();
-      if (position <= durable || durable > after) return position <= durable ? position : durable;
+      if (position <= durable) return position;
+      if (durable > after) return durable;
       await durableUpTo(position);
       return position;
     },

@@ -29,7 +29,13 @@ interface Option {
   timeLimited: boolean;
 }
 
-const leftUnits = (o: Option): number => [...o.left.values()].reduce((s, n) => s + n, 0);
+const sum = (values: Iterable<number>): number => {
+  let total = 0;
+  for (const n of values) total += n;
+  return total;
+};
+
+const leftUnits = (o: Option): number => sum(o.left.values());
 
 /** Fewest units left, then fewest pallets; a tie keeps the earlier (more regular) option. */
 function better(a: Option, b: Option): Option {
@@ -114,17 +120,15 @@ export function palletizations(
     const all = search(skus.map((d, i) => (fit[i] ? d.units : 0)), type);
     // on a tie the more regular wins: layered only, then full layered pallets first; the first
     // search always runs, so there is at least one option
-    const first = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
+    let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
     const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
     const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
     const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length });
-    let best = first;
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
     if (allOption) best = better(best, allOption);
     // whole layers of each SKU stacked into mixed pallets, the rest to the block search
     const stacks = layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i]));
-    const stackCounts = stacks && skus.map((d) => stacks.rest.get(d) ?? 0);
-    const stackRest = stacks && stackCounts && search(stackCounts, type, { option: best, unfit, built: stacks.pallets.length });
+    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type, { option: best, unfit, built: stacks.pallets.length });
     if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
     out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
@@ -156,12 +160,6 @@ interface ToBeat {
 function cannotWin({ option, unfit, built }: ToBeat, searchBound: number): boolean {
   return leftUnits(option) === sum(unfit.values()) && built + searchBound > option.pallets.length;
 }
-
-const sum = (values: Iterable<number>): number => {
-  let total = 0;
-  for (const n of values) total += n;
-  return total;
-};
 
 /** The SKUs with these unit counts, as pallet-lower-bound.ts takes them. */
 function demandOf(skus: readonly SkuDemand[], counts: readonly number[]): OrderDemand {
