@@ -28,6 +28,8 @@ export interface BackendSettings {
   mongodbUrl?: string | undefined;
   /** The embedded store's append limit; KurrentDB applies its own MaxAppendSize. */
   maxAppendBytes?: number | undefined;
+  /** The embedded log's page: at most this many events per batch a consumer handles. */
+  logPageSize?: number | undefined;
   /** false: the SQLite files are opened without PRAGMA quick_check (which reads each file whole). */
   quickCheck?: boolean | undefined;
   /** How long a request waits for the read models (ORDERS_VISIBLE_WITHIN_MS): also how long one waits for a MongoDB server that went away. */
@@ -38,6 +40,7 @@ export function openEventStore(settings: BackendSettings): EventStore {
   if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
   return openSqliteEventStore(settings.dataDir, {
     ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
+    ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
     quickCheck: settings.quickCheck ?? true,
   });
 }

@@ -35,6 +35,8 @@ export interface Config {
   quickCheck?: boolean | undefined;
   /** Largest append the embedded event store accepts (KurrentDB's own limit applies there). */
   maxAppendBytes?: number | undefined;
+  /** Events the embedded log hands a consumer per batch (ORDERS_LOG_PAGE_SIZE). */
+  logPageSize?: number | undefined;
   /** Orders the read-model scrubber compares with the log per second (ORDERS_SCRUB_ORDERS_PER_SECOND); 0 or undefined: no scrubber. */
   scrubOrdersPerSecond?: number | undefined;
   /** How long a request waits for the read models to show what it stored before answering 503. */
@@ -74,6 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     quickCheck: flag(env, 'ORDERS_STARTUP_QUICK_CHECK', true),
     scrubOrdersPerSecond: integer(env, 'ORDERS_SCRUB_ORDERS_PER_SECOND', 50, 0, 100_000),
     maxAppendBytes: integer(env, 'ORDERS_MAX_APPEND_BYTES', 4 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+    logPageSize: integer(env, 'ORDERS_LOG_PAGE_SIZE', 500, 1, 10_000),
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,

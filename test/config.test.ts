@@ -23,3 +23,9 @@ t.test('planner threads default to the cores this process may use, running nicer
   t.match(configFromEnv({ ORDERS_PLANNER_THREADS: '1', ORDERS_PLANNER_NICENESS: '0' }), { plannerThreads: 1, plannerNiceness: 0 });
   t.throws(() => configFromEnv({ ORDERS_PLANNER_NICENESS: '20' }), /ORDERS_PLANNER_NICENESS must be a whole number from 0/);
 });
+
+t.test("the embedded log's page size: 500 by default, 1 to 10000", async (t) => {
+  t.equal(configFromEnv({}).logPageSize, 500);
+  t.equal(configFromEnv({ ORDERS_LOG_PAGE_SIZE: '1' }).logPageSize, 1);
+  t.throws(() => configFromEnv({ ORDERS_LOG_PAGE_SIZE: '0' }), /ORDERS_LOG_PAGE_SIZE must be a whole number from 1 to 10000, got "0"/);
+});

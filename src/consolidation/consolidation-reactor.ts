@@ -5,8 +5,9 @@
 // child's OrderPlanned are written from the stored decision. Every step is idempotent, so a replay
 // after a crash redoes what is missing and nothing twice. The checkpoint stays before the first
 // order of the oldest window not yet written out: a restart reads the log from there, rebuilds the
-// open windows and their timers, and a window whose time ran out meanwhile closes once the batch of
-// the log that rebuilt it has been read (timers are armed between batches).
+// open windows and their timers, and a window whose time ran out meanwhile closes once the log has
+// been read back to where it stood at the start (its orders may lie pages further on), or no batch
+// came for CATCH_UP_IDLE_MS.
 // Every replica follows the windows; the planning of a closed window (and of an order left out of
 // one) is done by the replica that claims it (src/planning/planning-claims.ts); the others retry
 // until its ConsolidationPlanned is in the log, or its holder died and the claim ran out.
@@ -38,6 +39,13 @@ import { consolidates, windowKey } from '../orders/consolidation-rule.js';
 import { mergedLane, parentOrderCommand } from './parent-order.js';
 
 const CONSUMER = 'consolidation';
+
+/**
+ * After a start, the reactor counts as caught up with the log when no batch came for this long (or
+ * when it has read an event at or past the head the log had at start): until then no window closes
+ * because its time ran out.
+ */
+const CATCH_UP_IDLE_MS = 250;
 
 /** A window closes early when its orders' cargo takes this share of its containers' volume. */
 export const FULL_SHARE = 0.85;
@@ -105,6 +113,28 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
   // time, further on in the same batch, were read back (its closing list would leave them out).
   let handling = false;
   const armAfterBatch = new Set<Window>();
+  // Until the log is read back to where it stood at the start, a window whose time has run out waits
+  // here rather than closing: the orders that joined it in time may lie pages further on (a replay
+  // spanning several batches), and the closing lists the orders it holds when it closes.
+  let caughtUp = false;
+  const overdue = new Set<Window>();
+  let idleTimer: NodeJS.Timeout | undefined;
+  // Unknown when the log cannot be asked now: then only the idle rule ends the catch-up.
+  const startHead = await store.headPosition().then((head) => head ?? 0n, () => undefined);
+  const markCaughtUp = (): void => {
+    if (caughtUp) return;
+    caughtUp = true;
+    clearTimeout(idleTimer);
+    for (const w of overdue) schedule(w);
+    overdue.clear();
+  };
+  // Armed when a batch ends (and at start); a batch that begins disarms it.
+  const awaitIdle = (): void => {
+    if (caughtUp || stopping || handling) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(markCaughtUp, CATCH_UP_IDLE_MS);
+    idleTimer.unref();
+  };
   let lastTaken: bigint | undefined;
   let saving: Promise<void> = Promise.resolve();
 
@@ -193,8 +223,13 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       armAfterBatch.add(w);
       return;
     }
-    w.timer = setTimeout(() => close(w, 'window_elapsed'), Math.max(0, w.closesAt - now()));
+    w.timer = setTimeout(() => elapsed(w), Math.max(0, w.closesAt - now()));
     w.timer.unref();
+  }
+
+  function elapsed(w: Window): void {
+    if (caughtUp) close(w, 'window_elapsed');
+    else overdue.add(w);
   }
 
   function close(w: Window, reason: ConsolidationClosed['data']['reason']): void {
@@ -395,6 +430,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     types: ['OrderSubmitted', 'ConsolidationOpened', 'ConsolidationClosed', 'ConsolidationPlanned'],
     async handle(events) {
       handling = true;
+      clearTimeout(idleTimer);
       try {
         for (const event of events) {
           if (stopping) return;
@@ -408,16 +444,21 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
         handling = false;
         for (const w of armAfterBatch) schedule(w);
         armAfterBatch.clear();
+        if (lastHandled !== undefined && startHead !== undefined && lastHandled >= startHead) markCaughtUp();
+        else awaitIdle();
       }
     },
     log,
   });
+  // A log with nothing to read back since the checkpoint brings no batch: caught up once it stays quiet.
+  awaitIdle();
 
   return {
     async stop() {
       stopping = true;
       stopped.abort();
       for (const w of windows.values()) clearTimeout(w.timer);
+      clearTimeout(idleTimer);
       await follower.stop();
       await Promise.allSettled([...work]);
       await saving;
