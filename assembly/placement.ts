@@ -37,10 +37,11 @@ export class Placement {
     this.carve(s, x, y, x2, y2, z);
     const c = unchecked(blocks.second[b]);
     if (c >= 0) {
-      // a pair block: two parts as tall side by side; its top is the parts' footprints at one level
+      // a pair block: two parts as tall side by side, or one on the other; its top is one level
       const top = z + unchecked(blocks.h[b]);
       if (top + this.minDim <= this.bin.h) {
-        this.raiseLevel(s, x, y, x + unchecked(blocks.nx[b]) * unchecked(blocks.ul[b]), y + unchecked(blocks.ny[b]) * unchecked(blocks.uw[b]), top);
+        // stacked: the first part's top is under the second but for a strip the fill leaves, given up
+        if (unchecked(blocks.offZ[b]) == 0) this.raiseLevel(s, x, y, x + unchecked(blocks.nx[b]) * unchecked(blocks.ul[b]), y + unchecked(blocks.ny[b]) * unchecked(blocks.uw[b]), top);
         const cx = x + unchecked(blocks.offX[b]), cy = y + unchecked(blocks.offY[b]);
         this.raiseLevel(s, cx, cy, cx + unchecked(blocks.l[c]), cy + unchecked(blocks.w[c]), top);
       }

@@ -75,13 +75,13 @@ export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): voi
   for (let p = 0; p < s.np; p++) {
     const o = p * PL_STRIDE;
     const placed = s.pl[o + PL_BLOCK];
-    // a pair block's second part stands beside its first (blocks.ts)
+    // a pair block's second part stands beside its first or on it (blocks.ts)
     const parts = blocks.second[placed] >= 0 ? 2 : 1;
     for (let part = 0; part < parts; part++) {
       const b = part == 0 ? placed : blocks.second[placed];
       const x = s.pl[o + PL_X] + (part == 0 ? 0 : blocks.offX[placed]);
       const y = s.pl[o + PL_Y] + (part == 0 ? 0 : blocks.offY[placed]);
-      const z = s.pl[o + PL_Z];
+      const z = s.pl[o + PL_Z] + (part == 0 ? 0 : blocks.offZ[placed]);
       const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
       // bottom layer first, so a box's support comes before it
       for (let k = 0; k < blocks.nz[b]; k++) {
