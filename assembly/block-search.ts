@@ -5,7 +5,7 @@ import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
 import { Blocks } from './blocks';
 import { nowMs } from './clock';
 import {
-  DEAD, KIND_LEVEL, LoadState, PL_BLOCK, PL_STRIDE, PL_X, PL_Y, PL_Z, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
+  DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
 import { FitCache, firstListed, nextWithin, NOT_KEPT } from './fit-cache';
@@ -55,25 +55,36 @@ export function resetDeadlineHit(): void {
   exitsTimeLimit = 0;
 }
 
-/** A pair block's second part has its boxes left too (and pairs only go on levels). */
-@inline function secondPartLeft(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
-  const c = unchecked(blocks.second[b]);
-  if (c < 0) return true;
+/** A composite block (composite-blocks.ts) has every leaf's boxes left, summed per type, and stands on a level. */
+function compositeFits(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
   if (kind != KIND_LEVEL) return false;
-  const t = unchecked(blocks.type[c]);
-  const used = unchecked(blocks.count[c]) + (t == unchecked(blocks.type[b]) ? unchecked(blocks.count[b]) : 0);
-  return used <= unchecked(s.rem[t]);
+  const start = unchecked(blocks.leafStart[b]), end = start + unchecked(blocks.leafLen[b]);
+  for (let j = start; j < end; j++) {
+    const t = unchecked(blocks.type[blocks.leafBlock[j]]);
+    // each type once, at its first leaf
+    let seen = false;
+    for (let i = start; i < j && !seen; i++) seen = unchecked(blocks.type[blocks.leafBlock[i]]) == t;
+    if (seen) continue;
+    let used = 0;
+    for (let i = j; i < end; i++) {
+      const leaf = unchecked(blocks.leafBlock[i]);
+      if (unchecked(blocks.type[leaf]) == t) used += unchecked(blocks.count[leaf]);
+    }
+    if (used > unchecked(s.rem[t])) return false;
+  }
+  return true;
 }
 
-/** Block b, within the space already (firstWithin), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
+/** Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the weight room and may stand on `kind`. */
 @inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
+  if (unchecked(blocks.weight[b]) > room) return false;
+  if (unchecked(blocks.leafLen[b]) > 0) return compositeFits(blocks, b, s, kind);
   const t = unchecked(blocks.type[b]);
   if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
-  if (unchecked(blocks.weight[b]) > room) return false;
   if (kind != KIND_LEVEL) {
     if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) return false;
   }
-  return secondPartLeft(blocks, b, s, kind);
+  return true;
 }
 
 export class SearchLimits {
@@ -94,15 +105,6 @@ export class BlockSearch {
    * by volume less the dead space they leave in the space (gaps narrower than any box left).
    */
   fitWindow: i32 = 0;
-  /**
-   * With fitWindow: 0 ranks by volume less dead space alone; p > 0 multiplies that by the share of
-   * the block's surface touching walls, the roof or placed blocks, to the power p (the contact
-   * term of the VCS evaluation, Araya et al. 2017). The floor below is full by construction.
-   */
-  contactPower: f64 = 0;
-  /** listNeighbours' placements, nearCount of them. */
-  private near: StaticArray<i32> = new StaticArray<i32>(0);
-  private nearCount: i32 = 0;
   /** The smallest side of any box still to load, as selectSpaces last found it. */
   minSide: i32 = 0;
   private fitBlock: StaticArray<i32>;
@@ -340,7 +342,7 @@ export class BlockSearch {
     // needless (a dead space's is short), and it finds nothing the scan would not: a block that
     // fits has a box of its type left, in one of its orientations, within the weight room.
     if (at == NOT_KEPT && !this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
-    if (this.fitWindow > 0) return this.rankByFit(s, i, sx, sy, sz, kind, room, k, at, vx, vy, vz);
+    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k, at, vx, vy, vz);
     let n = 0;
     const pool = this.fits.pool;
     let j = 0;
@@ -355,11 +357,8 @@ export class BlockSearch {
   }
 
   /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
-  private rankByFit(s: LoadState, i: i32, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
+  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
     const blocks = this.blocks;
-    const power = this.contactPower;
-    const z = this.bin.h - sz;
-    if (power > 0) this.listNeighbours(s, i);
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
     const gapMin = this.minSide;
@@ -375,93 +374,26 @@ export class BlockSearch {
       if (gx > 0 && gx < gapMin) dead += <f64>gx * <f64>bw * <f64>bh;
       if (gy > 0 && gy < gapMin) dead += <f64>gy * <f64>bl * <f64>bh;
       if (gz > 0 && gz < gapMin) dead += <f64>gz * <f64>bl * <f64>bw;
-      let score = unchecked(blocks.score[b]) - dead;
-      if (power > 0) {
-        this.anchor(s, i, b);
-        const share = this.contactShare(s, this.anchorX, this.anchorY, z, bl, bw, bh);
-        score *= power == 1 ? share : Math.pow(share, power);
-      }
       unchecked((this.fitBlock[n] = b));
-      unchecked((this.fitScore[n] = score));
+      unchecked((this.fitScore[n] = unchecked(blocks.score[b]) - dead));
       n++;
     }
     // the k best by score, in order (ties keep the volume order)
     const m = min(n, k);
-    for (let r = 0; r < m; r++) {
-      let best = r;
-      for (let j = r + 1; j < n; j++) if (unchecked(this.fitScore[j]) > unchecked(this.fitScore[best])) best = j;
+    for (let i = 0; i < m; i++) {
+      let best = i;
+      for (let j = i + 1; j < n; j++) if (unchecked(this.fitScore[j]) > unchecked(this.fitScore[best])) best = j;
       const sb = unchecked(this.fitBlock[best]);
       const sc = unchecked(this.fitScore[best]);
-      for (let j = best; j > r; j--) {
+      for (let j = best; j > i; j--) {
         unchecked((this.fitBlock[j] = this.fitBlock[j - 1]));
         unchecked((this.fitScore[j] = this.fitScore[j - 1]));
       }
-      unchecked((this.fitBlock[r] = sb));
-      unchecked((this.fitScore[r] = sc));
-      unchecked((this.candBlock[r] = sb));
+      unchecked((this.fitBlock[i] = sb));
+      unchecked((this.fitScore[i] = sc));
+      unchecked((this.candBlock[i] = sb));
     }
     return m;
-  }
-
-  /**
-   * The placed blocks that border space i (their boxes reach above its level, and touch or overlap
-   * its rectangle's edges): only they can touch a block put into it. Into near, for contactShare.
-   */
-  private listNeighbours(s: LoadState, i: i32): void {
-    const sp = s.sp;
-    const o = i * SP_STRIDE;
-    const x1 = unchecked(sp[o + SP_X1]), y1 = unchecked(sp[o + SP_Y1]);
-    const x2 = unchecked(sp[o + SP_X2]), y2 = unchecked(sp[o + SP_Y2]), z = unchecked(sp[o + SP_Z]);
-    if (this.near.length < s.np) this.near = new StaticArray<i32>(s.plCap);
-    const pl = s.pl;
-    const blocks = this.blocks;
-    const near = this.near;
-    let m = 0;
-    for (let p = 0; p < s.np; p++) {
-      const a = p * PL_STRIDE;
-      const b = unchecked(pl[a + PL_BLOCK]);
-      if (unchecked(pl[a + PL_Z]) + unchecked(blocks.h[b]) <= z) continue;
-      const px = unchecked(pl[a + PL_X]), py = unchecked(pl[a + PL_Y]);
-      if (px > x2 || px + unchecked(blocks.l[b]) < x1 || py > y2 || py + unchecked(blocks.w[b]) < y1) continue;
-      unchecked((near[m++] = p));
-    }
-    this.nearCount = m;
-  }
-
-  /**
-   * The share of a block's surface at (x, y, z), l x w x h, that touches the bin's walls and roof,
-   * the floor it stands on (all of it: full support) or the sides of placed blocks (their bounding
-   * boxes: a pair fills 98 % of its own).
-   */
-  contactShare(s: LoadState, x: i32, y: i32, z: i32, l: i32, w: i32, h: i32): f64 {
-    const x2 = x + l, y2 = y + w, z2 = z + h;
-    const bin = this.bin;
-    let touch: f64 = <f64>l * <f64>w;
-    if (x == 0) touch += <f64>w * <f64>h;
-    if (x2 == bin.l) touch += <f64>w * <f64>h;
-    if (y == 0) touch += <f64>l * <f64>h;
-    if (y2 == bin.w) touch += <f64>l * <f64>h;
-    if (z2 == bin.h) touch += <f64>l * <f64>w;
-    const pl = s.pl;
-    const blocks = this.blocks;
-    const near = this.near;
-    for (let q = 0; q < this.nearCount; q++) {
-      const o = unchecked(near[q]) * PL_STRIDE;
-      const b = unchecked(pl[o + PL_BLOCK]);
-      const pz = unchecked(pl[o + PL_Z]);
-      const zo = min(z2, pz + unchecked(blocks.h[b])) - max(z, pz);
-      if (zo <= 0) continue;
-      const px = unchecked(pl[o + PL_X]), py = unchecked(pl[o + PL_Y]);
-      const px2 = px + unchecked(blocks.l[b]), py2 = py + unchecked(blocks.w[b]);
-      if (px2 == x || px == x2) {
-        const yo = min(y2, py2) - max(y, py);
-        if (yo > 0) touch += <f64>yo * <f64>zo;
-      } else if (py2 == y || py == y2) {
-        const xo = min(x2, px2) - max(x, px);
-        if (xo > 0) touch += <f64>xo * <f64>zo;
-      }
-    }
-    return touch / (2 * (<f64>l * <f64>w + <f64>l * <f64>h + <f64>w * <f64>h));
   }
 
   /** Whether one box of some remaining type fits the space: spaces that fail are dead without a scan. */
