@@ -37,7 +37,7 @@ export class Placement {
     this.carve(s, x, y, x2, y2, z);
     const leaves = unchecked(blocks.leafLen[b]);
     if (leaves > 0) {
-      // a composite block: its leaves that reach its top make the level above
+      // a composite block: its leaves that reach its top (and may carry boxes) make the level above
       const top = z + unchecked(blocks.h[b]);
       const start = unchecked(blocks.leafStart[b]);
       for (let j = start; j < start + leaves; j++) {
@@ -45,6 +45,7 @@ export class Placement {
         unchecked((s.rem[blocks.type[leaf]] -= blocks.count[leaf]));
         const lz = z + unchecked(blocks.leafZ[j]);
         if (lz + unchecked(blocks.h[leaf]) != top || top + this.minDim > this.bin.h) continue;
+        if (unchecked(this.cargo.policy[blocks.type[leaf]]) != POLICY_FREE) continue;
         const lx = x + unchecked(blocks.leafX[j]), ly = y + unchecked(blocks.leafY[j]);
         this.raiseLevel(s, lx, ly, lx + unchecked(blocks.l[leaf]), ly + unchecked(blocks.w[leaf]), top);
       }
