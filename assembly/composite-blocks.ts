@@ -115,9 +115,10 @@ class Items {
 }
 
 /**
- * Composites of pairs from list (item indices; both in `fresh` from index freshFrom of list on,
- * or one of them), up to cap more items: side by side (as tall) along the length, then the
- * width, then one on the other when stacked.
+ * Composites of two items of list (item indices), at least one of them at position freshFrom or
+ * later (pairs of earlier ones were combined in the round before), up to cap more items: side by
+ * side (as tall) along the length, then the width; then, when stacked, one on the other (half of
+ * cap is kept for these).
  */
 function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32, stacked: bool): void {
   const n = list.length;
@@ -192,8 +193,8 @@ function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32,
 
 /**
  * The blocks of one kind with up to maxComposites composites merged in score order (the largest
- * by volume of all found). Round 1 pairs blocks of one kind; round 2 (rounds 2) pairs the largest
- * composites of round 1 with each other and with blocks of one kind.
+ * by volume of all found). Round 1 pairs blocks of one kind; with rounds 2, a second round pairs
+ * the SECOND_ROUND_INPUTS largest composites of round 1 with each other and with blocks of one kind.
  */
 export function withCompositeBlocks(
   simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool, rounds: i32,
