@@ -8,7 +8,7 @@ import { PL_STRIDE } from './load-state';
 import { InputReader, OutputWriter } from './wire';
 
 /**
- * Input: bin l, w, h, seed, probes, pair blocks (0: none), then the cargo.
+ * Input: bin l, w, h, seed, probes, composite blocks (0: none; stacked too), then the cargo.
  * Output: [mismatches, probes, blocks, probes that found a block].
  */
 export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
@@ -17,7 +17,7 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
   const probes = input.next();
   const pairs = input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs, true);
   let x: u32 = seed * 2654435761 + 1;
   let mismatches = 0, found = 0;
   for (let p = 0; p < probes; p++) {
@@ -51,7 +51,7 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
 /**
  * The fit cache (fit-cache.ts) against none: the same searches (both space rules, with and
  * without the dead-space window) on two block searches, one remembering what each space size
- * admits, one scanning every time. Input: bin l, w, h, seed, effort, pair blocks, then the cargo.
+ * admits, one scanning every time. Input: bin l, w, h, seed, effort, composite blocks, then the cargo.
  * Output: [searches whose loads differ, searches, placements compared].
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
@@ -63,7 +63,7 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const cargo = input.readCargo();
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs);
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs, true);
   const cached = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   plain.fits.disable();

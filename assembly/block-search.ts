@@ -55,25 +55,36 @@ export function resetDeadlineHit(): void {
   exitsTimeLimit = 0;
 }
 
-/** A pair block's second part has its boxes left too (and pairs only go on levels). */
-@inline function secondPartLeft(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
-  const c = unchecked(blocks.second[b]);
-  if (c < 0) return true;
+/** A composite block (composite-blocks.ts) has every leaf's boxes left, summed per type, and stands on a level. */
+function compositeFits(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
   if (kind != KIND_LEVEL) return false;
-  const t = unchecked(blocks.type[c]);
-  const used = unchecked(blocks.count[c]) + (t == unchecked(blocks.type[b]) ? unchecked(blocks.count[b]) : 0);
-  return used <= unchecked(s.rem[t]);
+  const start = unchecked(blocks.leafStart[b]), end = start + unchecked(blocks.leafLen[b]);
+  for (let j = start; j < end; j++) {
+    const t = unchecked(blocks.type[blocks.leafBlock[j]]);
+    // each type once, at its first leaf
+    let seen = false;
+    for (let i = start; i < j && !seen; i++) seen = unchecked(blocks.type[blocks.leafBlock[i]]) == t;
+    if (seen) continue;
+    let used = 0;
+    for (let i = j; i < end; i++) {
+      const leaf = unchecked(blocks.leafBlock[i]);
+      if (unchecked(blocks.type[leaf]) == t) used += unchecked(blocks.count[leaf]);
+    }
+    if (used > unchecked(s.rem[t])) return false;
+  }
+  return true;
 }
 
-/** Block b, within the space already (firstWithin), has its boxes (and its pair's) left, is under the weight room and may stand on `kind`. */
+/** Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the weight room and may stand on `kind`. */
 @inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
+  if (unchecked(blocks.weight[b]) > room) return false;
+  if (unchecked(blocks.leafLen[b]) > 0) return compositeFits(blocks, b, s, kind);
   const t = unchecked(blocks.type[b]);
   if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
-  if (unchecked(blocks.weight[b]) > room) return false;
   if (kind != KIND_LEVEL) {
     if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) return false;
   }
-  return secondPartLeft(blocks, b, s, kind);
+  return true;
 }
 
 export class SearchLimits {

@@ -1,6 +1,7 @@
 // Blocks: nx x ny x nz boxes of one type in one orientation, the unit the search places at once.
 // Big blocks make whole layers and columns of one SKU; single boxes fill what is left.
 import { Bin, Cargo, POLICY_FREE, orientedX, orientedY, orientedZ } from './cargo';
+import { withCompositeBlocks } from './composite-blocks';
 
 export class Blocks {
   n: i32 = 0;
@@ -27,19 +28,22 @@ export class Blocks {
    */
   dims: StaticArray<i32>;
   /**
-   * A pair block (general blocks, Fanslau & Bortfeldt 2010): -1 for a block of one kind, else the
-   * index of a second block of one kind placed beside this one at (offX, offY), as tall; type, ul ...
-   * count then describe the first part, l, w, h, volume, weight, value and score the whole.
+   * A composite block (composite-blocks.ts) is leafLen > 0 leaves from leafStart on: blocks of one
+   * kind (leafBlock, indices into these blocks) at offsets (leafX, leafY, leafZ), bottom ones
+   * first; type, ul ... nz then describe its first leaf, count is every leaf's boxes, and l, w, h,
+   * volume, weight, value and score the whole. A block of one kind has leafLen 0.
    */
-  second: StaticArray<i32>;
-  offX: StaticArray<i32>;
-  offY: StaticArray<i32>;
+  leafStart: StaticArray<i32>;
+  leafLen: StaticArray<i32>;
+  leafBlock: StaticArray<i32> = new StaticArray<i32>(0);
+  leafX: StaticArray<i32> = new StaticArray<i32>(0);
+  leafY: StaticArray<i32> = new StaticArray<i32>(0);
+  leafZ: StaticArray<i32> = new StaticArray<i32>(0);
   /** No block's score exceeds its volume times this. */
   scoreFactor: f64 = 1;
   constructor(public cap: i32) {
-    this.second = new StaticArray<i32>(cap);
-    this.offX = new StaticArray<i32>(cap);
-    this.offY = new StaticArray<i32>(cap);
+    this.leafStart = new StaticArray<i32>(cap);
+    this.leafLen = new StaticArray<i32>(cap);
     this.type = new StaticArray<i32>(cap);
     this.l = new StaticArray<i32>(cap);
     this.w = new StaticArray<i32>(cap);
@@ -66,6 +70,31 @@ export class Blocks {
     store<i32>(at, l);
     store<i32>(at, w, 16);
     store<i32>(at, h, 32);
+  }
+  allocLeaves(n: i32): void {
+    this.leafBlock = new StaticArray<i32>(n);
+    this.leafX = new StaticArray<i32>(n);
+    this.leafY = new StaticArray<i32>(n);
+    this.leafZ = new StaticArray<i32>(n);
+  }
+  /** Block i of from as block m, with the whole's outer size and figures (its leaves are the caller's). */
+  copyFrom(m: i32, from: Blocks, i: i32, l: i32, w: i32, h: i32, volume: f64, weight: f64, value: f64, score: f64): void {
+    this.type[m] = from.type[i];
+    this.ul[m] = from.ul[i];
+    this.uw[m] = from.uw[i];
+    this.uh[m] = from.uh[i];
+    this.nx[m] = from.nx[i];
+    this.ny[m] = from.ny[i];
+    this.nz[m] = from.nz[i];
+    this.l[m] = l;
+    this.w[m] = w;
+    this.h[m] = h;
+    this.count[m] = from.count[i];
+    this.volume[m] = volume;
+    this.weight[m] = weight;
+    this.value[m] = value;
+    this.score[m] = score;
+    this.setDims(m, l, w, h);
   }
   /** Fills the last group past n, so firstWithin never takes a block that is not there. */
   sealDims(): Blocks {
@@ -155,11 +184,13 @@ let sortSeed: u32 = 1;
  * Every block of every type within the bin and the counts, best score first (ties: fewer
  * boxes, then a seeded rank, so the order is deterministic). The score is the volume, raised
  * by densityBonus for the densest type, so heavy units load first (low). Past maxBlocks the
- * longest rows go first, then the tallest stacks; every single box stays.
+ * longest rows go first, then the tallest stacks; every single box stays. composites > 0 adds
+ * that many composite blocks at most (composite-blocks.ts: side by side, and one on another when
+ * stacked; compositeRounds 2 combines composites again).
  */
 export function generateBlocks(
   cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1,
-  valuePerVolume: StaticArray<f64> | null = null, pairBlocks: i32 = 0,
+  valuePerVolume: StaticArray<f64> | null = null, composites: i32 = 0, stacked: bool = false, compositeRounds: i32 = 1,
 ): Blocks {
   let maxDensity = 0.0;
   for (let t = 0; t < cargo.n; t++) maxDensity = max(maxDensity, <f64>cargo.weight[t] / max(1.0, cargo.volumeOf(t)));
@@ -254,128 +285,8 @@ export function generateBlocks(
     m++;
   }
   out.n = m;
-  for (let i = 0; i < m; i++) out.second[i] = -1;
   out.scoreFactor = 1 + max(0.0, densityBonus);
-  return (pairBlocks > 0 ? withPairBlocks(out, cargo, bin, counts, pairBlocks) : out).sealDims();
-}
-
-/** A pair block must fill this share of its bounding box: the rest is space lost. */
-const PAIR_MIN_FILL: f64 = 0.98;
-
-/**
- * The blocks with up to maxPairs pair blocks merged in score order: two blocks of one kind each,
- * as tall, side by side along the length or the width, filling PAIR_MIN_FILL of their bounding
- * box. Their top is one flat level, so the search stacks on them as on any block.
- */
-function withPairBlocks(simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxPairs: i32): Blocks {
-  const n = simple.n;
-  // by height, so only blocks as tall as each other are paired
-  const byH = new StaticArray<i32>(n);
-  for (let i = 0; i < n; i++) byH[i] = i;
-  sortKey = new StaticArray<f64>(n);
-  for (let i = 0; i < n; i++) sortKey[i] = <f64>simple.h[i];
-  sortTie = new StaticArray<i32>(n);
-  sortOrder(byH, n);
-  const cap = maxPairs * 4;
-  const pa = new StaticArray<i32>(cap), pb = new StaticArray<i32>(cap), pdx = new StaticArray<i32>(cap), pdy = new StaticArray<i32>(cap);
-  const pl = new StaticArray<i32>(cap), pw = new StaticArray<i32>(cap);
-  const pv = new StaticArray<f64>(cap);
-  let np = 0;
-  let g0 = 0;
-  while (g0 < n && np < cap) {
-    const h = simple.h[byH[g0]];
-    let g1 = g0;
-    while (g1 < n && simple.h[byH[g1]] == h) g1++;
-    for (let x = g0; x < g1 && np < cap; x++) {
-      const a = byH[x];
-      for (let y = x + 1; y < g1 && np < cap; y++) {
-        const b = byH[y];
-        const ta = simple.type[a], tb = simple.type[b];
-        if (ta == tb && simple.count[a] + simple.count[b] > counts[ta]) continue;
-        // one kind in one orientation twice is a block of one kind already (or an L of it)
-        if (ta == tb && simple.ul[a] == simple.ul[b] && simple.uw[a] == simple.uw[b] && simple.uh[a] == simple.uh[b]) continue;
-        const volume = simple.volume[a] + simple.volume[b];
-        const fill = simple.volume[a] + simple.volume[b];
-        // along the length
-        const lx = simple.l[a] + simple.l[b], wx = max(simple.w[a], simple.w[b]);
-        if (lx <= bin.l && wx <= bin.w && fill >= PAIR_MIN_FILL * <f64>lx * <f64>wx * <f64>h) {
-          pa[np] = a; pb[np] = b; pdx[np] = simple.l[a]; pdy[np] = 0; pl[np] = lx; pw[np] = wx; pv[np] = volume;
-          np++;
-          if (np >= cap) break;
-        }
-        // along the width
-        const ly = max(simple.l[a], simple.l[b]), wy = simple.w[a] + simple.w[b];
-        if (ly <= bin.l && wy <= bin.w && fill >= PAIR_MIN_FILL * <f64>ly * <f64>wy * <f64>h) {
-          pa[np] = a; pb[np] = b; pdx[np] = 0; pdy[np] = simple.w[a]; pl[np] = ly; pw[np] = wy; pv[np] = volume;
-          np++;
-        }
-      }
-    }
-    g0 = g1;
-  }
-  // the largest maxPairs, merged with the simple blocks by score (pairs score their volume's worth)
-  const order = new StaticArray<i32>(np);
-  for (let i = 0; i < np; i++) order[i] = i;
-  sortKey = pv;
-  sortTie = new StaticArray<i32>(np);
-  sortOrder(order, np);
-  const kept = min(np, maxPairs);
-  const out = new Blocks(n + kept);
-  const newIndex = new StaticArray<i32>(n);
-  // first pass: where each simple block lands
-  let i = 0, k = 0, m = 0;
-  while (i < n || k < kept) {
-    const takeSimple = k >= kept || (i < n && simple.score[i] >= pairScore(simple, pa[order[k]], pb[order[k]]));
-    if (takeSimple) newIndex[i++] = m;
-    else k++;
-    m++;
-  }
-  i = 0; k = 0; m = 0;
-  while (i < n || k < kept) {
-    const takeSimple = k >= kept || (i < n && simple.score[i] >= pairScore(simple, pa[order[k]], pb[order[k]]));
-    if (takeSimple) {
-      copyBlock(out, m, simple, i, simple.l[i], simple.w[i], simple.volume[i], simple.weight[i], simple.value[i], simple.score[i]);
-      out.second[m] = -1;
-      i++;
-    } else {
-      const q = order[k];
-      const a = pa[q], b = pb[q];
-      copyBlock(out, m, simple, a, pl[q], pw[q], simple.volume[a] + simple.volume[b], simple.weight[a] + simple.weight[b],
-        simple.value[a] + simple.value[b], pairScore(simple, a, b));
-      out.second[m] = newIndex[b];
-      out.offX[m] = pdx[q];
-      out.offY[m] = pdy[q];
-      k++;
-    }
-    m++;
-  }
-  out.n = m;
-  out.scoreFactor = simple.scoreFactor;
-  return out;
-}
-
-@inline function pairScore(simple: Blocks, a: i32, b: i32): f64 {
-  return simple.score[a] + simple.score[b];
-}
-
-/** Block i of from as block m of to, with the whole's outer length, width and figures. */
-function copyBlock(to: Blocks, m: i32, from: Blocks, i: i32, l: i32, w: i32, volume: f64, weight: f64, value: f64, score: f64): void {
-  to.type[m] = from.type[i];
-  to.ul[m] = from.ul[i];
-  to.uw[m] = from.uw[i];
-  to.uh[m] = from.uh[i];
-  to.nx[m] = from.nx[i];
-  to.ny[m] = from.ny[i];
-  to.nz[m] = from.nz[i];
-  to.l[m] = l;
-  to.w[m] = w;
-  to.h[m] = from.h[i];
-  to.count[m] = from.count[i];
-  to.volume[m] = volume;
-  to.weight[m] = weight;
-  to.value[m] = value;
-  to.score[m] = score;
-  to.setDims(m, l, w, from.h[i]);
+  return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked, compositeRounds) : out).sealDims();
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */
@@ -400,6 +311,13 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
   const ra = unchecked(sortRank[a]), rb = unchecked(sortRank[b]);
   if (ra != rb) return ra < rb;
   return a < b;
+}
+
+/** Sorts order (indices into key) by key, largest first; ties as sortOrder breaks them. */
+export function sortByKey(order: StaticArray<i32>, key: StaticArray<f64>): void {
+  sortKey = key;
+  sortTie = new StaticArray<i32>(key.length);
+  sortOrder(order, order.length);
 }
 
 // set by each sort (a global kept across jobs would point into the heap the next job resets)

@@ -3,6 +3,7 @@
 // Every job allocates from a fresh heap (the stub runtime's reset): nothing outlives a job.
 import { exitCount, resetDeadlineHit } from './block-search';
 import { checkFirstWithinJob, checkFitCacheJob } from './block-index-check';
+import { checkCompositeBlocksJob } from './composite-blocks-check';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -52,4 +53,9 @@ export function checkFirstWithin(): usize {
 /** The tests' check of the fit cache against none (block-index-check.ts). */
 export function checkFitCache(): usize {
   return changetype<usize>(checkFitCacheJob(new InputReader(input, inputLen)));
+}
+
+/** The tests' check of composite blocks (composite-blocks-check.ts). */
+export function checkCompositeBlocks(): usize {
+  return changetype<usize>(checkCompositeBlocksJob(new InputReader(input, inputLen)));
 }

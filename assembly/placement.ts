@@ -35,17 +35,20 @@ export class Placement {
     const x2 = x + unchecked(blocks.l[b]);
     const y2 = y + unchecked(blocks.w[b]);
     this.carve(s, x, y, x2, y2, z);
-    const c = unchecked(blocks.second[b]);
-    if (c >= 0) {
-      // a pair block: two parts as tall side by side; its top is the parts' footprints at one level
+    const leaves = unchecked(blocks.leafLen[b]);
+    if (leaves > 0) {
+      // a composite block: its leaves that reach its top (and may carry boxes) make the level above
       const top = z + unchecked(blocks.h[b]);
-      if (top + this.minDim <= this.bin.h) {
-        this.raiseLevel(s, x, y, x + unchecked(blocks.nx[b]) * unchecked(blocks.ul[b]), y + unchecked(blocks.ny[b]) * unchecked(blocks.uw[b]), top);
-        const cx = x + unchecked(blocks.offX[b]), cy = y + unchecked(blocks.offY[b]);
-        this.raiseLevel(s, cx, cy, cx + unchecked(blocks.l[c]), cy + unchecked(blocks.w[c]), top);
+      const start = unchecked(blocks.leafStart[b]);
+      for (let j = start; j < start + leaves; j++) {
+        const leaf = unchecked(blocks.leafBlock[j]);
+        unchecked((s.rem[blocks.type[leaf]] -= blocks.count[leaf]));
+        const lz = z + unchecked(blocks.leafZ[j]);
+        if (lz + unchecked(blocks.h[leaf]) != top || top + this.minDim > this.bin.h) continue;
+        if (unchecked(this.cargo.policy[blocks.type[leaf]]) != POLICY_FREE) continue;
+        const lx = x + unchecked(blocks.leafX[j]), ly = y + unchecked(blocks.leafY[j]);
+        this.raiseLevel(s, lx, ly, lx + unchecked(blocks.l[leaf]), ly + unchecked(blocks.w[leaf]), top);
       }
-      unchecked((s.rem[blocks.type[b]] -= blocks.count[b]));
-      unchecked((s.rem[blocks.type[c]] -= blocks.count[c]));
       this.record(s, b, x, y, z);
       return;
     }

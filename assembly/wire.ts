@@ -75,13 +75,14 @@ export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): voi
   for (let p = 0; p < s.np; p++) {
     const o = p * PL_STRIDE;
     const placed = s.pl[o + PL_BLOCK];
-    // a pair block's second part stands beside its first (blocks.ts)
-    const parts = blocks.second[placed] >= 0 ? 2 : 1;
-    for (let part = 0; part < parts; part++) {
-      const b = part == 0 ? placed : blocks.second[placed];
-      const x = s.pl[o + PL_X] + (part == 0 ? 0 : blocks.offX[placed]);
-      const y = s.pl[o + PL_Y] + (part == 0 ? 0 : blocks.offY[placed]);
-      const z = s.pl[o + PL_Z];
+    // a composite block's leaves, bottom ones first (composite-blocks.ts)
+    const leaves = blocks.leafLen[placed];
+    for (let part = 0; part < max(1, leaves); part++) {
+      const at = blocks.leafStart[placed] + part;
+      const b = leaves == 0 ? placed : blocks.leafBlock[at];
+      const x = s.pl[o + PL_X] + (leaves == 0 ? 0 : blocks.leafX[at]);
+      const y = s.pl[o + PL_Y] + (leaves == 0 ? 0 : blocks.leafY[at]);
+      const z = s.pl[o + PL_Z] + (leaves == 0 ? 0 : blocks.leafZ[at]);
       const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
       // bottom layer first, so a box's support comes before it
       for (let k = 0; k < blocks.nz[b]; k++) {
@@ -101,7 +102,7 @@ export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): voi
   }
 }
 
-/** Boxes in block b: both parts of a pair block. */
+/** Boxes in block b (a composite's count is every leaf's). */
 function boxesIn(blocks: Blocks, b: i32): i32 {
-  return blocks.count[b] + (blocks.second[b] >= 0 ? blocks.count[blocks.second[b]] : 0);
+  return blocks.count[b];
 }

@@ -48,7 +48,7 @@ t.test('the BR validator catches broken packings', async (t) => {
   t.match(validateBrPacking(BR1_1, extra).join('\n'), /overlap/);
 });
 
-t.test('strongly heterogeneous cargo (BR15: 100 box types, pair blocks in play) packs with full support and its flags', async (t) => {
+t.test('strongly heterogeneous cargo (BR15: 100 box types, composite blocks in play) packs with full support and its flags', async (t) => {
   for (const instance of [1, 2]) {
     const inst = generateBrInstance(instance, 100);
     const { placements } = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 1500 });
