@@ -179,10 +179,12 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       result = { reason: failureReason(error), failed_at: utcTimestamp() };
       if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
     }
-    // Another instance may have stored its result meanwhile: then the decider records nothing.
+    // Another instance may have stored its result meanwhile (its lease ran out while this one planned):
+    // the append, expecting the stream as read under the claim, then fails, and the decider, on the
+    // stream read again, records nothing. Not read again first: while the claim holds, nothing is added.
     let recorded;
     try {
-      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: result });
+      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: result }, history);
     } catch (error) {
       // A plan too large for the store would be retried for ever and hold up every later order: the
       // order fails instead, with the reason, and planning goes on.
