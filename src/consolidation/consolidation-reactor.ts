@@ -26,6 +26,7 @@ import type { OrderPlan } from '../plan-contract/plan-types.js';
 import { compactPlan, expandPlan } from '../plan-contract/plan-storage.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
+import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { CompletionMark } from '../planning/completion-mark.js';
 import type { PlanningClaims } from '../planning/planning-claims.js';
 import type { PlannerRunOutcome } from '../planning/planning-reactor.js';
@@ -136,28 +137,13 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     idleTimer.unref();
   };
   let lastTaken: bigint | undefined;
-  let saving: Promise<void> = Promise.resolve();
-
   // Most orders are finished the moment they are read (no window on their lane): a first start on a
-  // long log would write the checkpoint once per order. One write at a time, always the newest mark.
-  let unsaved: bigint | undefined;
+  // long log would otherwise write the checkpoint once per order.
+  const checkpoint = checkpointWriter(checkpoints, CONSUMER, (error) => log('consolidation: saving the checkpoint failed', error, 'warn'));
   const finish = (position: bigint): void => {
     const mark = marks.finish(position);
     if (mark === undefined || stopping) return;
-    const idle = unsaved === undefined;
-    unsaved = mark;
-    if (!idle) return;
-    saving = saving.then(async () => {
-      while (unsaved !== undefined) {
-        const next = unsaved;
-        try {
-          await checkpoints.save(CONSUMER, next);
-        } catch (error) {
-          log('consolidation: saving the checkpoint failed', error, 'warn');
-        }
-        if (unsaved === next) unsaved = undefined;
-      }
-    });
+    checkpoint.save(mark);
   };
 
   /** Runs a step off the log's handler, after the window's earlier steps; a failure is logged and retried. */
@@ -461,7 +447,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
       clearTimeout(idleTimer);
       await follower.stop();
       await Promise.allSettled([...work]);
-      await saving;
+      await checkpoint.settled();
     },
   };
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { WrongExpectedRevision, revisionMatches, type AppendResult, type ExpectedRevision } from './event-store.js';
 import { eventHash } from './hash-chain.js';
 import { chainHead } from './sqlite-hash-chain.js';
+import type { EventRow } from './sqlite-rows.js';
 
 /** One caller's append, validated and serialized, waiting for the next group commit. */
 export interface QueuedAppend {
@@ -10,7 +11,8 @@ export interface QueuedAppend {
   events: { id: string; type: string; data: string }[];
 }
 
-export type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+/** `rows`: the events as written, for the store's recent events (sqlite-recent-events.ts). */
+export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] } | { ok: false; error: unknown };
 
 /**
  * Returns a function that writes a batch of appends in ONE write transaction (one fsync), checking each
@@ -30,7 +32,7 @@ export function prepareAppendBatch(db: Database.Database): (batch: readonly Queu
   let head = '';
 
   // Called inside the batch transaction, better-sqlite3 runs this in a SAVEPOINT.
-  const appendOne = db.transaction((append: QueuedAppend, recordedAt: bigint): AppendResult => {
+  const appendOne = db.transaction((append: QueuedAppend, recordedAt: bigint): { result: AppendResult; rows: EventRow[] } => {
     const actual = currentRevision.get(append.stream);
     if (!revisionMatches(append.expected, actual)) {
       throw new WrongExpectedRevision(append.stream, append.expected, actual ?? 'no_stream');
@@ -38,21 +40,23 @@ export function prepareAppendBatch(db: Database.Database): (batch: readonly Queu
     let revision = actual ?? -1n;
     let position = 0n;
     let chained = head;
+    const rows: EventRow[] = [];
     for (const event of append.events) {
       revision += 1n;
       chained = eventHash(chained, { stream: append.stream, revision, type: event.type, data: event.data, recordedAtMicros: recordedAt });
       position = BigInt(insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt, Buffer.from(chained, 'hex')).lastInsertRowid);
+      rows.push({ position, id: event.id, stream: append.stream, revision, type: event.type, data: event.data, recorded_at: recordedAt });
     }
     // Only once every insert of the append held: a rolled-back append leaves the head where it was.
     head = chained;
-    return { nextRevision: revision, position };
+    return { result: { nextRevision: revision, position }, rows };
   });
 
   const appendAll = db.transaction((batch: readonly QueuedAppend[], recordedAt: bigint): AppendOutcome[] => {
     head = readChainHead();
     return batch.map((append): AppendOutcome => {
       try {
-        return { ok: true, result: appendOne(append, recordedAt) };
+        return { ok: true, ...appendOne(append, recordedAt) };
       } catch (error) {
         if (failsAlone(error)) return { ok: false, error };
         throw error;

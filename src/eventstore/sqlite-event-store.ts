@@ -18,6 +18,7 @@ import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sql
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
 import { SqliteSubscription, type SubscriptionSource } from './sqlite-subscription.js';
+import { RecentEvents } from './sqlite-recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
 
 export interface SqliteEventStoreOptions {
@@ -72,6 +73,8 @@ export class SqliteEventStore implements EventStore {
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<SqliteSubscription>();
+  /** What this process committed last, parsed once for all its subscriptions. */
+  readonly #recent: RecentEvents;
   readonly #wal: WalSync;
   /** Every event up to here is on disk (fsynced by this process); events past it are read only after an fsync. */
   #durableThrough = 0n;
@@ -100,7 +103,9 @@ export class SqliteEventStore implements EventStore {
     this.#readLast = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`);
     this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
-    this.#source = subscriptionSource(db, () => this.#durableThrough, (position) => this.#durableUpTo(position));
+    // Two pages for each subscription, however far behind the others it is; data of at most a few big appends.
+    this.#recent = new RecentEvents({ events: 2 * this.#pageSize, dataChars: 16 * 1024 * 1024 });
+    this.#source = subscriptionSource(db, this.#recent, () => this.#durableThrough, (position) => this.#durableUpTo(position));
     this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
     this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
@@ -221,6 +226,7 @@ export class SqliteEventStore implements EventStore {
       for (const waiting of batch) waiting.reject(error);
       return;
     }
+    for (const outcome of outcomes) if (outcome?.ok) this.#recent.add(outcome.rows);
     this.stats.commits += 1;
     this.stats.appends += batch.length;
     let through = 0n;
@@ -313,7 +319,7 @@ function prepareAppend(stream: string, events: readonly NewEvent[], expected: Ex
 }
 
 function subscriptionSource(
-  db: Database.Database, durableThrough: () => bigint, durableUpTo: (position: bigint) => Promise<void>,
+  db: Database.Database, recent: RecentEvents, durableThrough: () => bigint, durableUpTo: (position: bigint) => Promise<void>,
 ): SubscriptionSource {
   const head = db.prepare<[], bigint | null>('SELECT max(position) FROM events').pluck();
   const page = db.prepare<[bigint, bigint, number], EventRow>(
@@ -325,16 +331,18 @@ function subscriptionSource(
       ORDER BY position LIMIT ?`,
   );
   return {
-    async durableHead(after) {
+    async durableHead(after, lookInFile) {
+      const durable = durableThrough();
+      if (!lookInFile) return durable;
       const position = head.get() ?? 0n;
       // What is on disk already goes out now; the rest once the fsync in flight (it wakes the subscriptions) returns.
-      const durable = durableThrough();
       if (position <= durable) return position;
       if (durable > after) return durable;
       await durableUpTo(position);
       return position;
     },
     readPage: (after, upTo, limit, types) =>
+      recent.page(after, upTo, limit, types) ??
       (types === undefined
         ? page.all(after, upTo, limit)
         : typedPage.all(after, upTo, JSON.stringify(types), limit)

@@ -19,6 +19,7 @@ import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 import { plannerInput } from './planner-input.js';
 import { compactPlan } from '../plan-contract/plan-storage.js';
 import { FairQueue } from '../workers/fair-queue.js';
+import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { CompletionMark } from './completion-mark.js';
 import { consolidates } from '../orders/consolidation-rule.js';
 import type { PlanningClaims } from './planning-claims.js';
@@ -80,7 +81,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const idleWorkers: (() => void)[] = [];
   const wakeWorkers = (): void => { for (const wake of idleWorkers.splice(0)) wake(); };
   let wakeReader: (() => void) | undefined;
-  let saving: Promise<void> = Promise.resolve();
+  // a checkpoint that fails to save costs only a re-read of orders that have their result
+  const checkpoint = checkpointWriter(checkpoints, CONSUMER, (error) => log('planning reactor: saving the checkpoint failed', error, 'warn'));
   const stopped = new AbortController();
   // orders another replica holds, to be looked at again
   const lookAgain = new Set<NodeJS.Timeout>();
@@ -132,11 +134,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         continue;
       }
       const mark = marks.finish(next.position);
-      if (mark !== undefined) {
-        // a checkpoint that fails to save costs only a re-read of orders that have their result
-        saving = saving.then(() => checkpoints.save(CONSUMER, mark)).catch((error: unknown) => log('planning reactor: saving the checkpoint failed', error, 'warn'));
-        await saving;
-      }
+      if (mark !== undefined) checkpoint.save(mark);
     }
   }
 
@@ -179,10 +177,12 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       result = { reason: failureReason(error), failed_at: utcTimestamp() };
       if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
     }
-    // Another instance may have stored its result meanwhile: then the decider records nothing.
+    // Another instance may have stored its result meanwhile (its lease ran out while this one planned):
+    // the append, expecting the stream as read under the claim, then fails, and the decider, on the
+    // stream read again, records nothing. Not read again first: while the claim holds, nothing is added.
     let recorded;
     try {
-      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: result });
+      recorded = await handleOrderCommand(store, order.stream, { type: 'RecordPlanResult', data: result }, history);
     } catch (error) {
       // A plan too large for the store would be retried for ever and hold up every later order: the
       // order fails instead, with the reason, and planning goes on.
@@ -212,7 +212,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       // idle workers wake and see `stopping`; a worker that is planning finishes its order first
       wakeWorkers();
       await Promise.all(workers);
-      await saving;
+      await checkpoint.settled();
       // after the workers: a plan in progress let go of its own claim when it ended
       await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },

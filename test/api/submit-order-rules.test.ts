@@ -118,7 +118,8 @@ t.test('limits hold at their boundary: 64 characters, 0.01, 12 and 15 digits, 6 
 });
 
 t.test('no rejected submit recorded anything', async (t) => {
-  const events = await allEvents(service.dataDir);
-  const recordedByRejections = events.length - before - 2; // the boundary case above: one id, one order
-  t.equal(recordedByRejections, 0, `${events.length - before} events since the rules started`);
+  // The boundary case's plan result may be in already or not: the planner runs in the background.
+  const events = (await allEvents(service.dataDir)).slice(before).filter((event) => event.type !== 'OrderPlanned' && event.type !== 'OrderPlanningFailed');
+  const recordedByRejections = events.length - 2; // the boundary case above: one id, one order
+  t.equal(recordedByRejections, 0, `${events.length} events since the rules started (plan results aside): ${events.map((event) => event.type).join(', ')}`);
 });
