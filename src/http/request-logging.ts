@@ -11,10 +11,19 @@ const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const INSTANCE = randomBytes(6).toString('hex');
 let sequence = 0;
 
+// Route patterns are few and fixed: each is escaped for the log line once.
+const routeJson = new Map<string, string>();
+function jsonOfRoute(route: string): string {
+  let json = routeJson.get(route);
+  if (json === undefined) routeJson.set(route, (json = JSON.stringify(route)));
+  return json;
+}
+
 export function requestLogging(logger: Logger, metrics: Metrics) {
   const writeLine = infoLineWriter(logger);
   return async function logRequest(ctx: Context, next: Next) {
-    const started = process.hrtime.bigint();
+    // A double, not hrtime.bigint(): no BigInt allocated twice per request, and microseconds are enough.
+    const started = performance.now();
     const incoming = ctx.get('x-request-id');
     const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : `${INSTANCE}-${++sequence}`;
     ctx.set('X-Request-Id', requestId);
@@ -22,14 +31,14 @@ export function requestLogging(logger: Logger, metrics: Metrics) {
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const ms = performance.now() - started;
       // The matched route pattern, not the path: ids and references would make unbounded label sets.
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      const labels = { method: ctx.method, route: String(route), status: String(ctx.status) };
-      metrics.httpDuration.observe(labels, seconds);
+      const route = String((ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched');
+      const { method, status } = ctx;
+      metrics.httpDuration.observe(method, route, status, ms / 1000);
       // One line with the id as a field: a child logger per request cost more than the line itself.
       // The id is sane or our own and the method a token, so only the route and path need escaping.
-      writeLine(`"request_id":"${requestId}","method":"${ctx.method}","route":${JSON.stringify(labels.route)},"path":${JSON.stringify(ctx.path)},"status":${ctx.status},"ms":${Math.round(seconds * 1e4) / 10}`, 'request');
+      writeLine(`"request_id":"${requestId}","method":"${method}","route":${jsonOfRoute(route)},"path":${JSON.stringify(ctx.path)},"status":${status},"ms":${Math.round(ms * 10) / 10}`, 'request');
     }
   };
 }

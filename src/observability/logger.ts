@@ -34,9 +34,13 @@ export function infoLineWriter(logger: Logger): (fieldsJson: string, message: st
   const bound = JSON.stringify(logger.bindings()).slice(1, -1);
   const prefix = `{"level":${logger.levels.values.info}`;
   const bindings = bound === '' ? '' : `,${bound}`;
+  // A writer's message is a constant in practice (the access line's 'request'): escaped once, not per line.
+  let lastMessage: string | undefined;
+  let lastMessageJson = '';
   return (fieldsJson, message) => {
     if (!logger.isLevelEnabled('info')) return;
-    destination.write(`${prefix},"time":${Date.now()}${bindings},${fieldsJson},"msg":${JSON.stringify(message)}}\n`);
+    if (message !== lastMessage) lastMessageJson = JSON.stringify((lastMessage = message));
+    destination.write(`${prefix},"time":${Date.now()}${bindings},${fieldsJson},"msg":${lastMessageJson}}\n`);
   };
 }
 
