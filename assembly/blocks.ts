@@ -186,11 +186,11 @@ let sortSeed: u32 = 1;
  * by densityBonus for the densest type, so heavy units load first (low). Past maxBlocks the
  * longest rows go first, then the tallest stacks; every single box stays. composites > 0 adds
  * that many composite blocks at most (composite-blocks.ts: side by side, and one on another when
- * stacked; compositeRounds 2 combines composites again).
+ * stacked).
  */
 export function generateBlocks(
   cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1,
-  valuePerVolume: StaticArray<f64> | null = null, composites: i32 = 0, stacked: bool = false, compositeRounds: i32 = 1,
+  valuePerVolume: StaticArray<f64> | null = null, composites: i32 = 0, stacked: bool = false,
 ): Blocks {
   let maxDensity = 0.0;
   for (let t = 0; t < cargo.n; t++) maxDensity = max(maxDensity, <f64>cargo.weight[t] / max(1.0, cargo.volumeOf(t)));
@@ -286,7 +286,7 @@ export function generateBlocks(
   }
   out.n = m;
   out.scoreFactor = 1 + max(0.0, densityBonus);
-  return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked, compositeRounds) : out).sealDims();
+  return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked) : out).sealDims();
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */

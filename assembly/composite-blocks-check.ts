@@ -6,7 +6,7 @@ import { COMPOSITE_MIN_FILL } from './composite-blocks';
 import { InputReader, OutputWriter } from './wire';
 
 /**
- * Input: bin l, w, h, seed, composites, stacked (0/1), rounds, then the cargo.
+ * Input: bin l, w, h, seed, composites, stacked (0/1), then the cargo.
  * Output: [composites, composites failing a rule, stacked ones (a leaf above the floor), most leaves].
  * The rules: leaves are blocks of one kind inside the bounding box and apart; a leaf above the
  * floor stands wholly on tops of leaves; the leaves' volume is the block's and fills
@@ -17,9 +17,8 @@ export function checkCompositeBlocksJob(input: InputReader): StaticArray<i32> {
   const seed = <u32>input.next();
   const composites = input.next();
   const stacked = input.next() != 0;
-  const rounds = input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, stacked, rounds);
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, stacked);
   let found = 0, failing = 0, withStack = 0, mostLeaves = 0;
   const used = new StaticArray<i32>(cargo.n);
   for (let b = 0; b < blocks.n; b++) {

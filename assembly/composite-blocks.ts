@@ -8,8 +8,6 @@ import { Blocks, sortByKey } from './blocks';
 
 /** A composite must fill this share of its bounding box: the rest is space lost. */
 export const COMPOSITE_MIN_FILL: f64 = 0.98;
-/** The largest composites of the first round that are combined again in the second. */
-const SECOND_ROUND_INPUTS: i32 = 600;
 
 /** Blocks being built: every block of one kind (items 0 ... n - 1), then the composites. */
 class Items {
@@ -115,12 +113,11 @@ class Items {
 }
 
 /**
- * Composites of two items of list (item indices), at least one of them at position freshFrom or
- * later (pairs of earlier ones were combined in the round before), up to cap more items: side by
- * side (as tall) along the length, then the width; then, when stacked, one on the other (half of
- * cap is kept for these).
+ * Composites of two items of list (item indices), up to cap more items: side by side (as tall)
+ * along the length, then the width; then, when stacked, one on the other (half of cap is kept for
+ * these).
  */
-function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32, stacked: bool): void {
+function combine(items: Items, list: StaticArray<i32>, cap: i32, stacked: bool): void {
   const n = list.length;
   const bin = items.bin;
   const limit = items.n + cap;
@@ -138,7 +135,6 @@ function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32,
     for (let x = g0; x < g1 && items.n < sideLimit; x++) {
       const a = list[byH[x]];
       for (let y = x + 1; y < g1 && items.n < sideLimit; y++) {
-        if (byH[x] < freshFrom && byH[y] < freshFrom) continue;
         const b = list[byH[y]];
         if (items.sameUnit(a, b) || !items.boxesLeft(a, b)) continue;
         const hh = items.h[a];
@@ -179,7 +175,7 @@ function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32,
     while (y0 > 0 && area[byArea[y0 - 1]] == aa) y0--;
     for (let y = y0; y < n && items.n < limit; y++) {
       if (area[byArea[y]] < floor) break;
-      if (y == x || (byArea[x] < freshFrom && byArea[y] < freshFrom)) continue;
+      if (y == x) continue;
       const b = list[byArea[y]];
       const lb = items.l[b], wb = items.w[b], hb = items.h[b];
       if (lb > la || wb > wa || ha + hb > bin.h) continue;
@@ -193,30 +189,18 @@ function combine(items: Items, list: StaticArray<i32>, freshFrom: i32, cap: i32,
 
 /**
  * The blocks of one kind with up to maxComposites composites merged in score order (the largest
- * by volume of all found). Round 1 pairs blocks of one kind; with rounds 2, a second round pairs
- * the SECOND_ROUND_INPUTS largest composites of round 1 with each other and with blocks of one kind.
+ * by volume of all found): pairs of blocks of one kind. (A second round, pairing the largest
+ * composites again into blocks of three or four parts, was worth 0.06 points on BR8-BR15 at 10-20 %
+ * more CPU: src/planner/README.md.)
  */
 export function withCompositeBlocks(
-  simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool, rounds: i32,
+  simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool,
 ): Blocks {
   const n = simple.n;
   const items = new Items(simple, cargo, bin, counts);
   const all = new StaticArray<i32>(n);
   for (let i = 0; i < n; i++) all[i] = i;
-  combine(items, all, 0, maxComposites * (stacked ? 8 : 4), stacked);
-  if (rounds >= 2 && items.n > n) {
-    // the largest composites of round 1, after every block of one kind
-    const found = items.n - n;
-    const byVolume = new StaticArray<i32>(found);
-    const volume = new StaticArray<f64>(found);
-    for (let i = 0; i < found; i++) { byVolume[i] = i; volume[i] = items.volume[n + i]; }
-    sortByKey(byVolume, volume);
-    const take = min(found, SECOND_ROUND_INPUTS);
-    const list = new StaticArray<i32>(n + take);
-    for (let i = 0; i < n; i++) list[i] = i;
-    for (let i = 0; i < take; i++) list[n + i] = n + byVolume[i];
-    combine(items, list, n, maxComposites * 4, stacked);
-  }
+  combine(items, all, maxComposites * (stacked ? 8 : 4), stacked);
   // the largest maxComposites, merged with the blocks of one kind by score
   const found = items.n - n;
   const order = new StaticArray<i32>(found);

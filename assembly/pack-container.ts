@@ -15,8 +15,6 @@ const FIT_WINDOW: i32 = 8;
 const COMPOSITES: i32 = 4000;
 /** Composites one on another too (BR8-BR15 at equal effort 90.10 vs 88.88 with side by side only). */
 const STACKED: bool = true;
-/** One round: pairs of blocks of one kind (a second round, composites of composites, was worth 0.06 at 10 % more CPU). */
-const COMPOSITE_ROUNDS: i32 = 1;
 /** Few box types come in many boxes each: their blocks of one kind fill well, and composites only slow the search. */
 const COMPOSITE_MIN_TYPES: i32 = 30;
 /**
@@ -42,7 +40,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const seed = <u32>input.next();
   const cargo = input.readCargo();
   const composites = cargo.n >= COMPOSITE_MIN_TYPES ? COMPOSITES : 0;
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, STACKED, COMPOSITE_ROUNDS);
+  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, STACKED);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128, FIT_CACHE_BITS);
@@ -58,7 +56,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   // so far. Without a time limit (effort only) one round of rules runs, so the result stays the same.
   const timed = limits.deadlineMs < f64.MAX_VALUE;
   for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
-    const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, composites, STACKED, COMPOSITE_ROUNDS);
+    const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, composites, STACKED);
     search.setBlocks(roundBlocks);
     for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
       search.restart();
