@@ -1,7 +1,7 @@
 // Structured JSON logs (pino). Keys and secrets never reach a log: the Authorization header is
 // never logged, and the redaction below catches them should an object carrying one be logged.
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { batchedPerTurn } from './turn-batched-destination.js';
+import { chunkedLogDestination, type FlushableDestination } from './chunked-log-destination.js';
 
 export type { Logger };
 
@@ -16,10 +16,22 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
       censor: '[redacted]',
     },
   };
-  // Without a destination: stdout, written asynchronously in batches of at least 4 KiB or every 200 ms.
-  // A write per line cost more than the request it logged (docs/benchmarks.md).
-  // The buffer is flushed on shutdown (flushLogs); a crash loses at most the last 200 ms of lines.
-  return pino(options, destination ?? batchedPerTurn(pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 })));
+  // Without a destination: stdout, in chunks of 64 KiB written asynchronously, or after 200 ms when
+  // lines come slowly (chunked-log-destination.ts). A write per line cost more than the request it
+  // logged (docs/benchmarks.md). Shutdown flushes them (flushLogs); an exit writes what is queued
+  // synchronously; a crash the operating system ends (SIGKILL, OOM) loses at most the last 200 ms of lines.
+  return pino(options, destination ?? stdout());
+}
+
+// One per process, shared by every logger on it: lines to one descriptor keep one order.
+let sharedStdout: FlushableDestination | undefined;
+function stdout(): FlushableDestination {
+  if (sharedStdout) return sharedStdout;
+  const created = chunkedLogDestination(1, {
+    droppedNotice: (count) => `{"level":${pino.levels.values.warn},"time":${Date.now()},"service":"orders","dropped_lines":${count},"msg":"log lines dropped: stdout did not take them"}\n`,
+  });
+  process.on('exit', () => created.flushSync());
+  return (sharedStdout = created);
 }
 
 /**
@@ -46,8 +58,8 @@ export function infoLineWriter(logger: Logger): (fieldsJson: string, message: st
 
 /**
  * Resolves once every line logged so far has been handed to the operating system. Never rejects:
- * sonic-boom fsyncs after writing, which fails with EINVAL when stdout is a pipe though every line
- * was written, and a shutdown must not fail over its logs.
+ * a destination a caller gave may report an error (sonic-boom's fsync on a pipe fails with EINVAL
+ * though every line was written), and a shutdown must not fail over its logs.
  */
 export function flushLogs(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));
