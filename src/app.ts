@@ -14,7 +14,9 @@ import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
 import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
 import { healthRoutes, type Findings, type ReadinessCheck } from './http/health-routes.js';
-import { requestLogging } from './http/request-logging.js';
+import { answeredRequests, requestLogging, type AnsweredRequest } from './http/request-logging.js';
+import { withReadyRetrieves } from './http/ready-retrieve.js';
+import type { RequestListener } from 'node:http';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { loadPlanRoutes } from './load-plan/routes.js';
@@ -44,9 +46,15 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   kafkaTopic: string;
 }
 
-export function createApp(deps: AppDependencies): Koa {
+/** What the HTTP server runs: the Koa application, with retrieves it can answer at once answered before it. */
+export function createRequestListener(deps: AppDependencies): RequestListener {
+  const answered = answeredRequests(deps.logger, deps.metrics);
+  return withReadyRetrieves(createApp(deps, answered).callback(), { ...deps, answered });
+}
+
+export function createApp(deps: AppDependencies, answered: AnsweredRequest = answeredRequests(deps.logger, deps.metrics)): Koa {
   const app = new Koa();
-  app.use(requestLogging(deps.logger, deps.metrics));
+  app.use(requestLogging(answered));
   app.use((ctx, next) => {
     // A keep-alive connection would otherwise outlive the drain and be cut at its deadline.
     if (deps.stopping()) ctx.set('Connection', 'close');

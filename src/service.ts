@@ -8,7 +8,7 @@ import { DamagedStorage, damageIn } from './storage/damaged-storage.js';
 import { join } from 'node:path';
 import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
-import { createApp } from './app.js';
+import { createRequestListener } from './app.js';
 import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
@@ -184,7 +184,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
   let stopping = false;
-  const app = createApp({
+  const listener = createRequestListener({
     stopping: () => stopping,
     readModelsAvailable: () => projector.available,
     onDamagedStorage: (error) => {
@@ -229,7 +229,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       },
     ],
   });
-  const server = createServer(app.callback());
+  const server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -43,6 +43,15 @@ function remembered(connection: object, header: Buffer, masterData: MasterData):
   return header.length === proven.header.length && timingSafeEqual(header, proven.header) ? proven.key : undefined;
 }
 
+/**
+ * The key this Authorization header proved earlier on this connection, still issued; undefined when
+ * it has not (then only requireApiKey may decide, and answer 401). No hash, no 401: for a path that
+ * answers without Koa only when everything is known already (ready-retrieve.ts).
+ */
+export function keyProvenOnConnection(connection: object, authorization: string, masterData: MasterData): ApiKey | undefined {
+  return remembered(connection, Buffer.from(authorization), masterData);
+}
+
 // The stored hashes as bytes, decoded once rather than on every request.
 const decodedHashes = new Map<string, Buffer>();
 function hashBytes(keyHashHex: string): Buffer {
@@ -107,20 +116,25 @@ function sha256(text: string): Buffer {
   return hash('sha256', text, 'buffer');
 }
 
+/** How many Authorization headers a request carries (each spelling of the name counts). */
+export function authorizationHeaderCount(rawHeaders: readonly string[]): number {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') seen++;
+  }
+  return seen;
+}
+
 /**
  * Two Authorization headers are ambiguous (Node keeps the first, a proxy may keep the last), so a
  * request with more than one is refused before any key is looked at.
  */
 export function refuseRepeatedAuthorization(ctx: Context, next: Next): Promise<void> | undefined {
-  const raw = ctx.req.rawHeaders;
-  let seen = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
-      ctx.status = 400;
-      ctx.body = { detail: 'Send one Authorization header, not several.' };
-      return undefined;
-    }
+  if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
+    ctx.status = 400;
+    ctx.body = { detail: 'Send one Authorization header, not several.' };
+    return undefined;
   }
   return next();
 }

@@ -23,7 +23,7 @@ const DEFAULT_PAGE_SIZE = 10;
 
 const SUBMIT = '/api/v1/orders/submit-order/';
 const LIST = '/api/v1/orders/detailed-orders/';
-const RETRIEVE = '/api/v1/orders/detailed-orders/:id/';
+export const RETRIEVE = '/api/v1/orders/detailed-orders/:id/';
 const HISTORY = '/api/v1/orders/detailed-orders/:id/history/';
 
 export interface OrderRoutesDependencies extends SubmitOrderDependencies {
@@ -202,8 +202,11 @@ export const orderApi: ApiDescription = {
 };
 
 /** The path's order id, or undefined when it is not one (the order is then not found). */
+/** An order id as a path gives it: a positive whole number without leading zeros, at most 16 digits. */
+export const ORDER_ID = /^[1-9]\d{0,15}$/;
+
 function pathOrderId(ctx: Context): number | undefined {
-  return /^[1-9]\d{0,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
+  return ORDER_ID.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
 }
 
 /** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */

@@ -49,9 +49,10 @@ export interface OrderReadModel {
   /** The same order with its view as JSON text, for retrieve to send as it is. */
   getViewJson(id: number): Promise<OrderViewJson | undefined>;
   /**
-   * What getViewJson gave for the order lately, when this model can vouch for it without I/O: its own
-   * writes have not changed the order since, and no other writer's has been seen for at most a
-   * millisecond. Undefined otherwise (ask getViewJson); always undefined where there is no such cache.
+   * What getViewJson gave for the order lately, when this model can vouch for it synchronously: its
+   * own writes have not changed the order since, and no other writer's is seen (SQLite: the file's
+   * data version, read at most once a millisecond). Undefined otherwise, and when that check fails
+   * (ask getViewJson, which reports why); always undefined where there is no such cache.
    */
   cachedViewJson(id: number): OrderViewJson | undefined;
   /** Whether the order's plan is ready, and its service-built pallets. */

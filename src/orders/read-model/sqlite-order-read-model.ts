@@ -25,7 +25,7 @@ const VIEW_CACHE_CHARS = 64 * 1024 * 1024;
  * How long after reading the file's data version cachedViewJson trusts the cache without reading it
  * again: another connection's commit (another replica's projector, an operator's edit) reaches a
  * retrieve at most this much later. The read transaction that reads the version cost a retrieve
- * about as much as the rest of its read path (docs/benchmarks.md).
+ * about as much as the rest of its read path (docs/benchmarks.md); after this it is read again.
  */
 const VERSION_TRUSTED_MS = 1;
 
@@ -92,8 +92,15 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
     repair: (id, events) => call((t) => t.repair(id, events)),
     getById: (id) => call((t) => t.getById(id)),
     getViewJson: (id) => call((t) => t.getViewJson(id)),
-    // no I/O: nothing to find damaged (a view goes in only when its checksum matched)
-    cachedViewJson: (id) => tables.cachedViewJson(id),
+    // A view goes in only when its checksum matched. Reading the data version can fail (a file
+    // damaged, locked, gone): then there is no answer here, and getViewJson meets the error and says it.
+    cachedViewJson: (id) => {
+      try {
+        return tables.cachedViewJson(id);
+      } catch {
+        return undefined;
+      }
+    },
     palletContents: (id) => call((t) => t.palletContents(id)),
     findNewest: (companyGroup, value) => call((t) => t.findNewest(companyGroup, value)),
     list: (query) => call((t) => t.list(query)),
@@ -338,7 +345,10 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       return entry;
     },
     cachedViewJson(id) {
-      return reading || performance.now() - versionReadAt < VERSION_TRUSTED_MS ? views.peek(id) : undefined;
+      // Within the millisecond the cache is trusted without asking; after it, the data version is read
+      // again (synchronously: no await), and a change by another connection empties the cache.
+      if (!reading && performance.now() - versionReadAt >= VERSION_TRUSTED_MS) read();
+      return views.peek(id);
     },
     async palletContents(id) {
       read();
