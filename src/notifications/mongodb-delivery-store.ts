@@ -40,6 +40,7 @@ export const DELIVERY_COLLECTIONS = {
   counters: 'notification_counters',
   logIdentity: 'notification_log_identity',
   claimMarkers: 'notification_claim_markers',
+  idRanges: 'notification_id_ranges',
 } as const;
 
 interface CheckpointDoc {
@@ -107,6 +108,12 @@ interface CounterDoc {
   seq: number;
 }
 
+/** Ids `start` (in the `_id`, `<sequence>#<start>`) to `end` taken by one caller. */
+interface IdRangeDoc {
+  _id: string;
+  end: number;
+}
+
 const CHUNK = 1000;
 
 export async function openMongoDeliveryStore(url: string, dbName?: string): Promise<DeliveryStore> {
@@ -133,6 +140,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   const counters = db.collection<CounterDoc>(DELIVERY_COLLECTIONS.counters, options);
   const identity = db.collection<{ _id: string; log_id: string }>(DELIVERY_COLLECTIONS.logIdentity, options);
   const markers = db.collection<MarkerDoc>(DELIVERY_COLLECTIONS.claimMarkers, options);
+  const idRanges = db.collection<IdRangeDoc>(DELIVERY_COLLECTIONS.idRanges, options);
 
   await ensureIndexes(deliveries, [
     { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
@@ -160,21 +168,56 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     );
   };
 
-  /** Ids in insertion order, as the SQLite store's rowids: a range taken from a counter (unused ones are skipped, never reused). */
+  // Ids in insertion order, as the SQLite store's rowids (unused ones are skipped, never reused).
+  // They are taken in ranges, each decided by inserting the document of its first id, which
+  // holds its last: a caller whose insert meets another's range moves on past it. The counter is only
+  // a hint of where the free ids start (every value it holds is some range's last id, so a stale one
+  // costs a few steps, never an overlap). On MongoDB `$inc` alone would do; on FerretDB 1.x two
+  // replicas' `$inc` read the same value and handed out the same ids (545 of 1,800 in a test here), and
+  // the insert below, which ignores duplicates, then dropped whole deliveries: webhooks never sent.
   const takeIds = async (count: number): Promise<number[]> => {
     if (count === 0) return [];
-    const counter = await counters.findOneAndUpdate({ _id: DELIVERY_COLLECTIONS.deliveries }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
-    const last = Number(counter!.seq);
-    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+    const sequence = DELIVERY_COLLECTIONS.deliveries;
+    let start = Number((await counters.findOne({ _id: sequence }))?.seq ?? 0) + 1;
+    for (;;) {
+      try {
+        await idRanges.insertOne({ _id: `${sequence}#${start}`, end: start + count - 1 });
+        break;
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+        const taken = await idRanges.findOne({ _id: `${sequence}#${start}` });
+        if (taken) start = Number(taken.end) + 1;
+      }
+    }
+    const end = start + count - 1;
+    try {
+      await counters.updateOne({ _id: sequence }, { $max: { seq: end } }, { upsert: true });
+    } catch (error) {
+      // Two first upserts at once: the other's hint is as good.
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+    }
+    return Array.from({ length: count }, (_, i) => start + i);
   };
 
-  /** Writes that may meet documents already there: duplicates are what "leave it as it is" means. */
+  /**
+   * Writes that may meet documents already there: duplicates are what "leave it as it is" means. Every
+   * operation given must be idempotent (an upsert of `$setOnInsert`), since some are sent again.
+   */
   const bulkIgnoringDuplicates = async <T extends { _id: unknown }>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]) => {
     for (let i = 0; i < operations.length; i += CHUNK) {
-      try {
-        await collection.bulkWrite(operations.slice(i, i + CHUNK), { ordered: false });
-      } catch (error) {
-        if (!onlyDuplicates(error)) throw error;
+      let pending = operations.slice(i, i + CHUNK);
+      while (pending.length > 0) {
+        try {
+          await collection.bulkWrite(pending, { ordered: false });
+          break;
+        } catch (error) {
+          if (!onlyDuplicates(error)) throw error;
+          // FerretDB 1.x ends an unordered bulk write at its first error, where MongoDB goes on: what
+          // came after the first duplicate was never written, and two replicas enqueueing the same
+          // event lost the deliveries behind it. So everything after it is sent again (on MongoDB,
+          // writes that are there already: duplicates, or upserts that match and change nothing).
+          pending = pending.slice(firstFailedIndex(error) + 1);
+        }
       }
     }
   };
@@ -356,10 +399,20 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
 }
 
 /** A bulk write that failed only because some documents were there already (E11000 on a unique key). */
+function writeErrorsOf(error: MongoServerError): { code?: number; index?: number }[] {
+  const writeErrors = (error as MongoServerError & { writeErrors?: unknown }).writeErrors;
+  return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors as { code?: number; index?: number }] : [];
+}
+
+/** The index in its batch of the first operation a bulk write refused (0 when the error does not say). */
+function firstFailedIndex(error: unknown): number {
+  const indexes = writeErrorsOf(error as MongoServerError).map((entry) => entry.index).filter((index): index is number => typeof index === 'number');
+  return indexes.length > 0 ? Math.min(...indexes) : 0;
+}
+
 function onlyDuplicates(error: unknown): boolean {
   if (!(error instanceof MongoServerError)) return false;
-  const writeErrors = (error as MongoServerError & { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  const list = writeErrorsOf(error);
   if (list.length === 0) return error.code === DUPLICATE_KEY;
   return list.every((entry: { code?: number }) => entry.code === DUPLICATE_KEY) && !(error as { writeConcernError?: unknown }).writeConcernError;
 }

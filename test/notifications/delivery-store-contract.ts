@@ -94,6 +94,26 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       }
     });
 
+    test('two replicas enqueueing at once, as both follow the log: every delivery recorded once, under an id of its own', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      // Batches of different sizes that overlap, as two followers of one log cut it: the same envelope
+      // comes from both, and new ones from either.
+      let n = 0;
+      for (let round = 0; round < 12; round++) {
+        const mine = Array.from({ length: 1 + (round % 4) }, () => delivery(++n));
+        const theirs = [...mine.slice(-1), ...Array.from({ length: 1 + ((round + 2) % 3) }, () => delivery(++n))];
+        await Promise.all([
+          store.enqueueWebhooks(mine, BigInt(n * 10), 1000),
+          other.enqueueWebhooks(theirs, BigInt(n * 10), 1000),
+          other.enqueueWebhooks(mine.slice(0, 1), BigInt(n * 10), 1000),
+        ]);
+      }
+      const rows = await store.webhookDeliveries();
+      t.strictSame(rows.map((row) => row.envelopeId).sort(), Array.from({ length: n }, (_, i) => `evt_${i + 1}`).sort(), `each of the ${n} deliveries is there, once`);
+      t.equal(new Set(rows.map((row) => row.id)).size, rows.length, 'no two share an id');
+    });
+
     test('an e-mail or Kafka claim whose lease ran out, taken over by five at once: one holder', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
