@@ -331,10 +331,11 @@ function subscriptionSource(
       ORDER BY position LIMIT ?`,
   );
   return {
-    async durableHead(after) {
+    async durableHead(after, lookInFile) {
+      const durable = durableThrough();
+      if (!lookInFile) return durable;
       const position = head.get() ?? 0n;
       // What is on disk already goes out now; the rest once the fsync in flight (it wakes the subscriptions) returns.
-      const durable = durableThrough();
       if (position <= durable) return position;
       if (durable > after) return durable;
       await durableUpTo(position);

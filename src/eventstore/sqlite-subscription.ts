@@ -3,8 +3,12 @@ import { reportSubscriptionError } from './report-subscription-error.js';
 
 /** What a subscription reads; the store's connection behind it. */
 export interface SubscriptionSource {
-  /** Highest position on disk (0n for an empty log); when none past `after` is yet, the highest committed once it is. */
-  durableHead(after: bigint): Promise<bigint>;
+  /**
+   * A position up to which every event is committed and on disk. `lookInFile`: the highest in the file
+   * (0n for an empty log; when none past `after` is on disk yet, the highest committed once it is),
+   * which finds other processes' commits; otherwise what this process knows to be on disk, without a query.
+   */
+  durableHead(after: bigint, lookInFile: boolean): Promise<bigint>;
   /** Events with after < position <= upTo (of the given types), in log order, at most `limit`. */
   readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): RecordedEvent[];
 }
@@ -38,8 +42,8 @@ export class SqliteSubscription implements Subscription {
 
   /**
    * A commit of events of these types is on disk: look again now rather than at the next poll. A
-   * subscription to other types sleeps on (its cursor moves past them at its next look): each look is
-   * two queries, and a submit's commits would wake every consumer of the log for nothing.
+   * subscription to other types sleeps on (its cursor moves past them at its next look): a submit's
+   * commits would wake every consumer of the log for nothing.
    */
   wake(committedTypes?: ReadonlySet<string>): void {
     const { types } = this.#options;
@@ -61,18 +65,23 @@ export class SqliteSubscription implements Subscription {
     const { handle, types } = this.#options;
     const { pageSize } = this.#timing;
     let cursor = this.#options.after ?? 0n;
+    // Woken by a commit of this process, a look needs no query for the head: what this process has on
+    // disk is known, and covers every commit before it, another process's too. Other processes' commits
+    // past it are looked for in the file when the subscription starts and at each poll (or, sooner,
+    // reached by this process's next commit).
+    let lookInFile = true;
     // Never call the handler before subscribe() has returned.
     await Promise.resolve();
     try {
       while (!this.#stopped) {
-        const head = await this.#source.durableHead(cursor);
+        const head = await this.#source.durableHead(cursor, lookInFile);
         const page = head > cursor ? this.#source.readPage(cursor, head, pageSize, types) : [];
         // A short page means every event up to head has been examined; moving the cursor to head keeps a
         // type-filtered subscription from rescanning non-matching events at every poll.
         const last = page[page.length - 1];
         cursor = page.length === pageSize && last ? last.position : head > cursor ? head : cursor;
         if (page.length === 0) {
-          await this.#sleep();
+          lookInFile = await this.#sleep();
           continue;
         }
         await handle(page);
@@ -83,15 +92,16 @@ export class SqliteSubscription implements Subscription {
     }
   }
 
-  #sleep(): Promise<void> {
+  /** True when the poll interval passed, false when woken (by a commit, or by stop()). */
+  #sleep(): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = (): void => {
+      const done = (polled: boolean): void => {
         clearTimeout(timer);
         this.#wakeSleeper = undefined;
-        resolve();
+        resolve(polled);
       };
-      const timer = setTimeout(done, this.#timing.pollIntervalMs);
-      this.#wakeSleeper = done;
+      const timer = setTimeout(() => done(true), this.#timing.pollIntervalMs);
+      this.#wakeSleeper = () => done(false);
     });
   }
 

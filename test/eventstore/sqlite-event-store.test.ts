@@ -263,6 +263,28 @@ t.test('subscriptions pick up appends made through another connection by polling
   t.strictSame(delivered.map((e) => e.id), (await reader.readAll()).map((e) => e.id), 'the whole log');
 });
 
+t.test('a subscription woken by its own store\'s commits still gets another connection\'s, before and after them', async (t) => {
+  const dir = await dirFor(t);
+  const local = openSqliteEventStore(dir, { pollIntervalMs: 30, pageSize: 5 });
+  const remote = openSqliteEventStore(dir);
+  t.teardown(async () => {
+    await Promise.all([local.close(), remote.close()]);
+  });
+  const delivered: RecordedEvent[] = [];
+  const subscription = local.subscribe({ handle: (batch) => void delivered.push(...batch) });
+  // The local commits wake the subscription all along; the remote ones come between them and, last, after them.
+  for (let i = 0; i < 30; i++) {
+    await (i % 4 === 1 ? remote : local).append(`s${i % 3}`, [ev(i % 4 === 1 ? 'Remote' : 'Local', { i })], ANY);
+    await sleep(2);
+  }
+  await remote.append('last', [ev('Remote', { i: 30 })], NO_STREAM);
+  const log = await local.readAll();
+  const deadline = Date.now() + 5_000;
+  while (delivered.length < log.length && Date.now() < deadline) await sleep(5);
+  await subscription.stop();
+  t.strictSame(delivered.map(snapshot), log.map(snapshot), 'every event once, in log order');
+});
+
 t.test('a type-filtered subscription moves past non-matching events', async (t) => {
   const store = openSqliteEventStore(await dirFor(t), { pageSize: 10 });
   t.teardown(() => store.close());
