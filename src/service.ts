@@ -163,7 +163,8 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const auditKey = loadAuditKey(config.auditKey, config.dataDir);
 
-  const pdfRenderer = new PdfRenderer();
+  // Background work, as the planners are: at their niceness.
+  const pdfRenderer = new PdfRenderer(1, config.plannerNiceness ?? 0);
   const notifications = await startNotifications({
     store,
     deliveries,

@@ -13,14 +13,19 @@ export interface PdfRenderRequest {
   options: PdfRenderOptions;
 }
 
+export interface PdfWorkerData {
+  /** 0: the render thread runs at the process's priority. */
+  niceness: number;
+}
+
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
 
 export class PdfRenderer {
   private readonly pool: WorkerPool;
 
-  constructor(threads = 1) {
-    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads);
+  constructor(threads = 1, niceness = 0) {
+    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads, { niceness } satisfies PdfWorkerData);
   }
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
