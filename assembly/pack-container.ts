@@ -23,6 +23,13 @@ const COMPOSITE_MIN_TYPES: i32 = 30;
  */
 const RULES: i32 = 4;
 const MAX_ROUNDS: i32 = 64;
+/**
+ * With composites, the searches of a round (each with the dead-space rule): which spaces first.
+ * Lowest first fills better there than nearest a corner, and a search on the next seed's blocks
+ * adds more than one by the other rule (src/planner/README.md).
+ */
+const COMPOSITE_SPACE_RULES: StaticArray<i32> = [SPACE_LOWEST];
+const COMPOSITE_RULES: i32 = 1;
 /** A search of seconds meets more space sizes than the service's: 32,768 kept per set of blocks (BR8-BR15 at equal effort 3-5 % less CPU than 8,192). */
 const FIT_CACHE_BITS: i32 = 16;
 
@@ -58,12 +65,21 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
     const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, composites, STACKED);
     search.setBlocks(roundBlocks);
-    for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
+    const rules = composites > 0 ? COMPOSITE_RULES : RULES;
+    for (let c = 0; c < rules && (c == 0 || nowMs() < limits.deadlineMs); c++) {
       search.restart();
-      // with composite blocks the dead-space rule goes first (it pays most there, and the limit usually
-      // ends the first search); with few types volume alone first, the search main's loader ran
-      search.fitWindow = (c % 2 == 0) == (composites > 0) ? FIT_WINDOW : 0;
-      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      if (composites > 0) {
+        // the dead-space rule, lowest spaces first, then the next seed's; no beam the time left
+        // cannot finish (its loads would come at its deepest levels): the time goes to the next search
+        search.fitWindow = FIT_WINDOW;
+        search.spaceRule = COMPOSITE_SPACE_RULES[c];
+        search.foresee = timed;
+        search.widen = false;
+      } else {
+        // volume alone first, the search main's loader ran
+        search.fitWindow = c % 2 == 1 ? FIT_WINDOW : 0;
+        search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      }
       const found = search.run(root);
       if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT) limited = true;
       if (found.volume > best.volume) {
