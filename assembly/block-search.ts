@@ -111,22 +111,15 @@ export class BlockSearch {
   minSide: i32 = 0;
   private fitBlock: StaticArray<i32>;
   private fitScore: StaticArray<f64>;
-  /** The first beam's width (each next twice as wide). */
-  firstWidth: i32 = 2;
   /**
-   * Foresight (the BR job's): a beam the budget left cannot finish is not started; the widest that
-   * can finish runs instead, or none when it would be hardly wider than the last (foreseen).
+   * Candidate blocks per beam node: the beam's width w (1), or w / branching (at least 2), so a
+   * wider beam costs no more: more loads kept, fewer blocks tried for each (the BR job's).
    */
+  branching: i32 = 1;
+  /** Foresight (the BR job's): a beam the budget left cannot finish is not started (foreseen). */
   foresee: bool = false;
-  /** With foresee: the widest beam that can finish runs last (else the run stops, foreseen). */
-  widen: bool = true;
   /** The last run stopped before a beam it could not finish: budget is left for other searches. */
   foreseen: bool = false;
-  /** The widest beam the last run finished (0: none), and the placements it took. */
-  lastWidth: i32 = 0;
-  lastBeamEffort: f64 = 0;
-  /** Milliseconds per greedy placement in the last run (the clock's exchange rate for effort). */
-  msPerPlacement: f64 = 0;
   /** Why the last run stopped: EXIT_*. */
   exit: i32 = EXIT_WIDEST_BEAM;
   /** The best load holds every unit of the root: nothing is left to gain. */
@@ -464,7 +457,7 @@ export class BlockSearch {
   }
 
   /** The placements the effort budget and the clock leave, the clock's at this run's rate so far. */
-  placementsLeft(t0: f64, e0: i64): f64 {
+  private placementsLeft(t0: f64, e0: i64): f64 {
     let left = <f64>(this.limits.effort - this.effort);
     if (this.limits.deadlineMs < f64.MAX_VALUE && this.effort > e0) {
       const msPer = (nowMs() - t0) / <f64>(this.effort - e0);
@@ -481,40 +474,28 @@ export class BlockSearch {
     this.offer(this.scratch);
     this.exit = EXIT_WIDEST_BEAM;
     this.foreseen = false;
-    let w = this.firstWidth;
+    let w = 2;
     const t0 = nowMs();
     const e0 = this.effort;
     // foresight: the placements the last complete beam took, its width, and how cost grows with width
     let lastEffort: f64 = 0, lastW = 0, growth: f64 = 2;
-    let final = false;
-    while (!final && !this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
-      if (this.foresee && lastW > 0) {
-        // a beam costs about width^growth placements: one the budget cannot finish gives nothing
-        // (its loads come at its deepest levels), so the widest that can finish runs instead, last
-        const left = this.placementsLeft(t0, e0) * FORESIGHT_MARGIN;
-        if (lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > left) {
-          const fit = <i32>(<f64>lastW * Math.pow(left / lastEffort, 1 / growth));
-          if (!this.widen || fit * 4 < lastW * 5) {
-            this.exit = EXIT_TIME_LIMIT;
-            this.foreseen = true;
-            break;
-          }
-          w = fit;
-          final = true;
-        }
+    while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
+      // a beam costs about width^growth placements; one the budget cannot finish gives nothing
+      // (its loads come at its deepest levels), so it is not started
+      if (this.foresee && lastW > 0 && lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > this.placementsLeft(t0, e0) * FORESIGHT_MARGIN) {
+        this.exit = EXIT_TIME_LIMIT;
+        if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
+        this.foreseen = true;
+        break;
       }
       const before = this.effort;
-      const complete = this.beam(root, w);
-      if (!complete) break;
+      if (!this.beam(root, w)) break;
       const spent = <f64>(this.effort - before);
-      if (lastW > 0 && lastEffort > 0 && spent > lastEffort) growth = min(3.0, max(1.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW)));
+      if (lastW > 0 && spent > lastEffort) growth = min(3.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW));
       lastEffort = max(1.0, spent);
       lastW = w;
       w *= 2;
     }
-    this.lastWidth = lastW;
-    this.lastBeamEffort = lastEffort;
-    if (this.effort > e0) this.msPerPlacement = (nowMs() - t0) / <f64>(this.effort - e0);
     if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
     countExit(this.exit);
     return this.best;
@@ -530,7 +511,7 @@ export class BlockSearch {
       let nc = 0;
       for (let p = 0; p < nb; p++) {
         const node = unchecked(cur[p]);
-        const k = this.nextMove(node, w);
+        const k = this.nextMove(node, this.branching > 1 ? max(2, w / this.branching) : w);
         const space = this.moveSpace;
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
