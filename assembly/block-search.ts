@@ -16,6 +16,8 @@ export const SPACE_LOWEST: i32 = 0;
 export const SPACE_CORNER: i32 = 1;
 /** How many spaces one pass of selectSpaces lists, best first. */
 const SPACE_LIST: i32 = 8;
+/** Foresight plans a beam to end within this share of the budget left (its cost is an estimate). */
+const FORESIGHT_MARGIN: f64 = 0.85;
 
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
@@ -109,6 +111,15 @@ export class BlockSearch {
   minSide: i32 = 0;
   private fitBlock: StaticArray<i32>;
   private fitScore: StaticArray<f64>;
+  /**
+   * Candidate blocks per beam node: the beam's width w (1), or w / branching (at least 2), so a
+   * wider beam costs no more: more loads kept, fewer blocks tried for each (the BR job's).
+   */
+  branching: i32 = 1;
+  /** Foresight (the BR job's): a beam the budget left cannot finish is not started (foreseen). */
+  foresee: bool = false;
+  /** The last run stopped before a beam it could not finish: budget is left for other searches. */
+  foreseen: bool = false;
   /** Why the last run stopped: EXIT_*. */
   exit: i32 = EXIT_WIDEST_BEAM;
   /** The best load holds every unit of the root: nothing is left to gain. */
@@ -212,6 +223,7 @@ export class BlockSearch {
     this.effort = 0;
     this.stopped = false;
     this.allPlaced = false;
+    this.foreseen = false;
   }
 
   /** An empty load of everything in counts. */
@@ -444,6 +456,16 @@ export class BlockSearch {
     this.allPlaced = true;
   }
 
+  /** The placements the effort budget and the clock leave, the clock's at this run's rate so far. */
+  private placementsLeft(t0: f64, e0: i64): f64 {
+    let left = <f64>(this.limits.effort - this.effort);
+    if (this.limits.deadlineMs < f64.MAX_VALUE && this.effort > e0) {
+      const msPer = (nowMs() - t0) / <f64>(this.effort - e0);
+      if (msPer > 0) left = min(left, (this.limits.deadlineMs - nowMs()) / msPer);
+    }
+    return left;
+  }
+
   /** Runs the search from root until the limits; the best load found is in this.best. */
   run(root: LoadState): LoadState {
     this.best.copyFrom(root);
@@ -451,10 +473,27 @@ export class BlockSearch {
     this.greedy(this.scratch);
     this.offer(this.scratch);
     this.exit = EXIT_WIDEST_BEAM;
+    this.foreseen = false;
     let w = 2;
+    const t0 = nowMs();
+    const e0 = this.effort;
+    // foresight: the placements the last complete beam took, its width, and how cost grows with width
+    let lastEffort: f64 = 0, lastW = 0, growth: f64 = 2;
     while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
-      const complete = this.beam(root, w);
-      if (!complete) break;
+      // a beam costs about width^growth placements; one the budget cannot finish gives nothing
+      // (its loads come at its deepest levels), so it is not started
+      if (this.foresee && lastW > 0 && lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > this.placementsLeft(t0, e0) * FORESIGHT_MARGIN) {
+        this.exit = EXIT_TIME_LIMIT;
+        if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
+        this.foreseen = true;
+        break;
+      }
+      const before = this.effort;
+      if (!this.beam(root, w)) break;
+      const spent = <f64>(this.effort - before);
+      if (lastW > 0 && spent > lastEffort) growth = min(3.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW));
+      lastEffort = max(1.0, spent);
+      lastW = w;
       w *= 2;
     }
     if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
@@ -472,7 +511,7 @@ export class BlockSearch {
       let nc = 0;
       for (let p = 0; p < nb; p++) {
         const node = unchecked(cur[p]);
-        const k = this.nextMove(node, w);
+        const k = this.nextMove(node, this.branching > 1 ? max(2, w / this.branching) : w);
         const space = this.moveSpace;
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));

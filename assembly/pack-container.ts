@@ -18,11 +18,18 @@ const STACKED: bool = true;
 /** Few box types come in many boxes each: their blocks of one kind fill well, and composites only slow the search. */
 const COMPOSITE_MIN_TYPES: i32 = 30;
 /**
- * Searches in turn while time is left: blocks ranked by volume alone and with the dead-space rule
- * (which first: see the loop); spaces nearest a corner, then lowest first.
+ * Below 30 types, searches in turn while time is left: blocks ranked by volume alone and with the
+ * dead-space rule; spaces nearest a corner, then lowest first.
  */
 const RULES: i32 = 4;
 const MAX_ROUNDS: i32 = 64;
+/**
+ * With composites a round is one search: the dead-space rule, lowest spaces first (it fills better
+ * there than nearest a corner, and the next seed's search adds more than one by another rule),
+ * each beam node trying width / BRANCHING blocks, so the beams run wider in the time
+ * (src/planner/README.md, "Loader ideas, measured").
+ */
+const BRANCHING: i32 = 4;
 /** A search of seconds meets more space sizes than the service's: 32,768 kept per set of blocks (BR8-BR15 at equal effort 3-5 % less CPU than 8,192). */
 const FIT_CACHE_BITS: i32 = 16;
 
@@ -58,12 +65,21 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
     const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, composites, STACKED);
     search.setBlocks(roundBlocks);
-    for (let c = 0; c < RULES && (c == 0 || nowMs() < limits.deadlineMs); c++) {
+    const rules = composites > 0 ? 1 : RULES;
+    for (let c = 0; c < rules && (c == 0 || nowMs() < limits.deadlineMs); c++) {
       search.restart();
-      // with composite blocks the dead-space rule goes first (it pays most there, and the limit usually
-      // ends the first search); with few types volume alone first, the search main's loader ran
-      search.fitWindow = (c % 2 == 0) == (composites > 0) ? FIT_WINDOW : 0;
-      search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      if (composites > 0) {
+        // no beam the time left cannot finish (its loads would come at its deepest levels): the
+        // time goes to the next seed's search instead
+        search.fitWindow = FIT_WINDOW;
+        search.spaceRule = SPACE_LOWEST;
+        search.foresee = timed;
+        search.branching = BRANCHING;
+      } else {
+        // volume alone first, the search main's loader ran
+        search.fitWindow = c % 2 == 1 ? FIT_WINDOW : 0;
+        search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      }
       const found = search.run(root);
       if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT) limited = true;
       if (found.volume > best.volume) {

@@ -57,3 +57,22 @@ t.test('strongly heterogeneous cargo (BR15: 100 box types, composite blocks in p
     t.ok(u >= 0.75, `BR15 #${instance}: utilization ${u}`);
   }
 });
+
+t.test('from 30 types, foresight (no beam the budget cannot finish) decides by the effort budget, not the clock', async (t) => {
+  // the deadline is far: the effort budget is what binds, so foresight's estimate of the budget left
+  // must come from it alone, and every round of re-seeded searches ends the same way
+  const inst = generateBrInstance(3, 40);
+  const a = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 1200 });
+  const b = packContainer(wasm, inst, { timeLimitMs: 60_000, effort: 1200 });
+  t.ok(a.limited, 'the budget ended the searches');
+  t.same(a.placements, b.placements);
+  t.same(validateBrPacking(inst, a.placements), []);
+});
+
+t.test('from 30 types, a short time limit still gives a full load that validates', async (t) => {
+  const inst = generateBrInstance(4, 60);
+  const { placements } = packContainer(wasm, inst, { timeLimitMs: 300 });
+  t.same(validateBrPacking(inst, placements), []);
+  const u = volumeUtilization(inst, placements);
+  t.ok(u >= 0.8, `utilization ${u}`);
+});
