@@ -227,31 +227,37 @@ function fullestPallet(kinds: readonly LayerKind[], type: PalletTypeMm): [LayerK
     }
   });
   if (items.length === 0) return undefined;
-  // 0/1 knapsack over heights in mm. Each height's best path is a node of a shared linked list
-  // (item, node before), not a copied array: the runs per order are many and H is about 2,000.
-  const value = new Float64Array(H + 1).fill(-1);
-  const weight = new Float64Array(H + 1);
-  const via = new Int32Array(H + 1).fill(-1);
+  // 0/1 knapsack over heights. Every height a pallet can reach is a sum of layer heights, so a multiple
+  // of their greatest common divisor: the table runs in steps of it (10 mm for a lane in cm, 1 at
+  // worst), the same cells in the same order as in mm, so the same fill, 10 times fewer cells.
+  // Each height's best path is a node of a shared linked list (item, node before), not a copied
+  // array: the runs per order are many and H is about 2,000 mm.
+  const step = items.reduce((g, it) => gcd(g, it.h), 0);
+  const cells = Math.floor(H / step);
+  const value = new Float64Array(cells + 1).fill(-1);
+  const weight = new Float64Array(cells + 1);
+  const via = new Int32Array(cells + 1).fill(-1);
   const nodeItem: number[] = [];
   const nodePrev: number[] = [];
   value[0] = 0;
   for (let idx = 0; idx < items.length; idx++) {
     const it = items[idx]!;
-    for (let h = H; h >= it.h; h--) {
-      const from = value[h - it.h]!;
+    const size = it.h / step;
+    for (let h = cells; h >= size; h--) {
+      const from = value[h - size]!;
       if (from < 0) continue;
       const v = from + it.value;
-      const w = weight[h - it.h]! + it.g;
+      const w = weight[h - size]! + it.g;
       if (w <= type.loadWeightG && v > value[h]!) {
         value[h] = v;
         weight[h] = w;
         nodeItem.push(idx);
-        nodePrev.push(via[h - it.h]!);
+        nodePrev.push(via[h - size]!);
         via[h] = nodeItem.length - 1;
       }
     }
   }
-  let top = H;
+  let top = cells;
   while (top > 0 && value[top]! < 0) top--;
   if (top === 0) return undefined;
   const path: number[] = [];
@@ -280,4 +286,9 @@ function stack(pick: readonly [LayerKind, number][], type: PalletTypeMm): RawPal
     z += layer.height;
   }
   return { type, boxes };
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
