@@ -27,7 +27,8 @@ import type {
   AttemptOutcome, DeliveryStore, EmailResult, JournalEvent, RecordedAttempt, StoredWebhookDelivery, WebhookDeliveryState,
 } from './delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from './delivery-store.js';
-import { DUPLICATE_KEY, firstToMark, takeLease, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
+import { firstToMark, insertedFirst, takeLease, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
+import { DUPLICATE_KEY, isDuplicateKey } from '../storage/mongodb-duplicate-key.js';
 
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
@@ -155,7 +156,7 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     } catch (error) {
       // Two replicas upserting the first checkpoint at once: the second insert meets the first's `_id`
       // (MongoDB documents this for concurrent upserts too). The document is there now: update it.
-      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      if (!isDuplicateKey(error)) throw error;
       await save();
     }
   };
@@ -179,22 +180,16 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
     if (count === 0) return [];
     const sequence = DELIVERY_COLLECTIONS.deliveries;
     let start = Number((await counters.findOne({ _id: sequence }))?.seq ?? 0) + 1;
-    for (;;) {
-      try {
-        await idRanges.insertOne({ _id: `${sequence}#${start}`, end: start + count - 1 });
-        break;
-      } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
-        const taken = await idRanges.findOne({ _id: `${sequence}#${start}` });
-        if (taken) start = Number(taken.end) + 1;
-      }
+    while (!(await insertedFirst(idRanges, { _id: `${sequence}#${start}`, end: start + count - 1 }))) {
+      const taken = await idRanges.findOne({ _id: `${sequence}#${start}` });
+      if (taken) start = Number(taken.end) + 1;
     }
     const end = start + count - 1;
     try {
       await counters.updateOne({ _id: sequence }, { $max: { seq: end } }, { upsert: true });
     } catch (error) {
       // Two first upserts at once: the other's hint is as good.
-      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
     return Array.from({ length: count }, (_, i) => start + i);
   };
@@ -398,7 +393,6 @@ async function deliveryStoreIn(db: Db): Promise<Omit<DeliveryStore, 'close'>> {
   };
 }
 
-/** A bulk write that failed only because some documents were there already (E11000 on a unique key). */
 function writeErrorsOf(error: MongoServerError): { code?: number; index?: number }[] {
   const writeErrors = (error as MongoServerError & { writeErrors?: unknown }).writeErrors;
   return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors as { code?: number; index?: number }] : [];
@@ -410,6 +404,7 @@ function firstFailedIndex(error: unknown): number {
   return indexes.length > 0 ? Math.min(...indexes) : 0;
 }
 
+/** A bulk write that failed only because some documents were there already (E11000 on a unique key). */
 function onlyDuplicates(error: unknown): boolean {
   if (!(error instanceof MongoServerError)) return false;
   const list = writeErrorsOf(error);

@@ -6,7 +6,8 @@
 // FerretDB 1.x reads and writes whole documents, so two replicas that find the lease expired at the same
 // moment could both see their update match, and the later write undo the earlier. Used by the notification
 // delivery store (e-mails, Kafka messages) and the planning claims.
-import { MongoServerError, type Collection } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { isDuplicateKey } from './mongodb-duplicate-key.js';
 
 export interface LeaseDoc {
   _id: string;
@@ -21,17 +22,20 @@ export interface MarkerDoc {
   at: number;
 }
 
-export const DUPLICATE_KEY = 11000;
-
-/** Inserts a marker: true for the one caller that inserts it first, false for every other (E11000). */
-export async function firstToMark(markers: Collection<MarkerDoc>, id: string, now: number): Promise<boolean> {
+/** Inserts a document with a unique key: true for the one caller that inserts it first, false for every other (E11000). */
+export async function insertedFirst<T extends { _id: string }>(collection: Collection<T>, document: T): Promise<boolean> {
   try {
-    await markers.insertOne({ _id: id, at: now });
+    await collection.insertOne(document as Parameters<Collection<T>['insertOne']>[0]);
     return true;
   } catch (error) {
-    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
+    if (isDuplicateKey(error)) return false;
     throw error;
   }
+}
+
+/** Inserts a marker: true for the one caller that inserts it first, false for every other (E11000). */
+export function firstToMark(markers: Collection<MarkerDoc>, id: string, now: number): Promise<boolean> {
+  return insertedFirst(markers, { _id: id, at: now });
 }
 
 /**
@@ -41,15 +45,7 @@ export async function firstToMark(markers: Collection<MarkerDoc>, id: string, no
  */
 export async function takeLease(leases: Collection<LeaseDoc>, markers: Collection<MarkerDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> {
   const current = await leases.findOne({ _id: id });
-  if (!current) {
-    try {
-      await leases.insertOne({ _id: id, holder, lease_until: leaseUntil, generation: 0 });
-      return true;
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-      throw error;
-    }
-  }
+  if (!current) return insertedFirst(leases, { _id: id, holder, lease_until: leaseUntil, generation: 0 });
   const generation = Number(current.generation ?? 0);
   if (current.lease_until > now) {
     if (current.holder !== holder) return false;

@@ -15,6 +15,7 @@ import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-pr
 import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
 import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoUnreachable, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
+import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
 import { checksumOf, DamagedDocument } from './document-checksum.js';
@@ -160,10 +161,6 @@ export function eventsByOrder(events: readonly RecordedEvent[]): Map<number, Rec
     else byId.set(id, [event]);
   }
   return byId;
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }
 
 /** A document that changes under this projector more often than this in one apply means something is wrong; fail rather than spin. */

@@ -9,6 +9,7 @@ import { BSON, type Collection } from 'mongodb';
 import fc from 'fast-check';
 import t from 'tap';
 import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { isDuplicateKey } from '../../../src/storage/mongodb-duplicate-key.js';
 import {
   ORDER_INDEXES,
   ORDERS,
@@ -16,7 +17,6 @@ import {
   applyProjection,
   eventsByOrder,
   foldEvents,
-  isDuplicateKey,
   listFilter,
   literalPattern,
   openMongoOrderReadModel,

@@ -1,0 +1,9 @@
+// E11000: an insert or upsert met a document already there under a unique key. Replicas that share
+// no disk decide who was first by exactly this (mongodb-lease.ts), and idempotent writes read it as
+// "there already" (the read model, the delivery store).
+export const DUPLICATE_KEY = 11000;
+
+/** Any error the driver gives for E11000: a server error, or a bulk write's. */
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
+}
