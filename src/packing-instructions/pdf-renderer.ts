@@ -1,6 +1,7 @@
 // Renders packing instructions off the event loop, for downloads and e-mails alike.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import { WorkerPool } from '../workers/worker-pool.js';
+import type { NicenessData } from '../workers/lower-thread-priority.js';
 
 export interface PdfRenderOptions {
   /** The share link to the order's 3D load plan, printed on the document. */
@@ -13,11 +14,6 @@ export interface PdfRenderRequest {
   options: PdfRenderOptions;
 }
 
-export interface PdfWorkerData {
-  /** 0: the render thread runs at the process's priority. */
-  niceness: number;
-}
-
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
 
@@ -25,7 +21,7 @@ export class PdfRenderer {
   private readonly pool: WorkerPool;
 
   constructor(threads = 1, niceness = 0) {
-    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads, { niceness } satisfies PdfWorkerData);
+    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads, { niceness } satisfies NicenessData);
   }
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */

@@ -1,16 +1,16 @@
 // A worker thread that renders packing-instructions PDFs: pdfkit is synchronous CPU work that
 // would otherwise hold up every HTTP request while a document is drawn. Like the planners, it runs
-// nicer than the main thread (PdfWorkerData): every planned order's e-mail has a PDF drawn, and at
-// the main thread's priority those renders took the core that submits needed (docs/benchmarks.md).
+// nicer than the main thread (the niceness its pool is given): every planned order's e-mail has a
+// PDF drawn, and at the main thread's priority those renders took the core that submits needed
+// (docs/benchmarks.md).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PdfRenderRequest, PdfWorkerData } from './pdf-renderer.js';
+import type { PdfRenderRequest } from './pdf-renderer.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
 import { renderFromOrderStream } from './render-from-order-stream.js';
 import { prepareFonts } from './unicode-fonts.js';
-import { lowerThreadPriority } from '../workers/lower-thread-priority.js';
+import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
 
-const { niceness } = (workerData ?? { niceness: 0 }) as PdfWorkerData;
-if (niceness > 0) lowerThreadPriority(niceness);
+lowerPriorityAsAsked(workerData);
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');

@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_EFFORT } from '../planner/plan-order.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
-import type { PlanJob, PlanWorkerData } from './plan-worker.js';
+import type { PlanJob } from './plan-worker.js';
+import type { NicenessData } from '../workers/lower-thread-priority.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 
@@ -33,7 +34,7 @@ export class LoadPlanner {
     this.effort = options.effort ?? DEFAULT_EFFORT;
     this.graceMs = options.graceMs ?? Math.max(1000, this.timeLimitMs / 2);
     const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
-    this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads, { niceness: options.niceness ?? 0 } satisfies PlanWorkerData);
+    this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads, { niceness: options.niceness ?? 0 } satisfies NicenessData);
   }
 
   /** `group`: the company group the order belongs to; groups take turns for the planner threads. */

@@ -6,17 +6,11 @@ import type { PlanLimits } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import { planTogether } from '../planner/plan-together.js';
 import type { WorkerReply } from '../workers/worker-pool.js';
-import { lowerThreadPriority } from '../workers/lower-thread-priority.js';
-
-export interface PlanWorkerData {
-  /** 0: this thread runs at the process's priority. */
-  niceness: number;
-}
+import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
 
 export type PlanJob = { input: PlanOrderInput; limits: PlanLimits; together?: undefined } | { together: TogetherInput; limits: PlanLimits };
 
-const { niceness } = (workerData ?? { niceness: 0 }) as PlanWorkerData;
-if (niceness > 0) lowerThreadPriority(niceness);
+lowerPriorityAsAsked(workerData);
 const wasm = new PlannerWasm();
 const port = parentPort;
 if (!port) throw new Error('plan-worker must run in a worker thread');

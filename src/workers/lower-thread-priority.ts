@@ -16,3 +16,15 @@ export function lowerThreadPriority(niceness: number): boolean {
     return false;
   }
 }
+
+/** What a worker pool hands a background worker (planner, PDF renderer) about its priority. */
+export interface NicenessData {
+  /** 0: the thread runs at the process's priority. */
+  niceness: number;
+}
+
+/** For a worker thread at its start: lowers its priority as its workerData (NicenessData) asks. */
+export function lowerPriorityAsAsked(workerData: unknown): void {
+  const { niceness } = (workerData ?? { niceness: 0 }) as NicenessData;
+  if (niceness > 0) lowerThreadPriority(niceness);
+}
