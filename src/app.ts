@@ -52,7 +52,7 @@ export function createRequestListener(deps: AppDependencies): RequestListener {
   return withReadyRetrieves(createApp(deps, answered).callback(), { ...deps, answered });
 }
 
-export function createApp(deps: AppDependencies, answered: AnsweredRequest = answeredRequests(deps.logger, deps.metrics)): Koa {
+function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
   const app = new Koa();
   app.use(requestLogging(answered));
   app.use((ctx, next) => {

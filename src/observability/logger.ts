@@ -5,10 +5,13 @@ import { chunkedLogDestination, type FlushableDestination } from './chunked-log-
 
 export type { Logger };
 
+/** Fields on every line. */
+const BASE = { service: 'orders' };
+
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
   const options = {
     level,
-    base: { service: 'orders' },
+    base: BASE,
     // Exact paths only: wildcard redaction costs more per line than the rest of a request's logging.
     // Nothing logs these fields on purpose (test/api/logging.test.ts checks); this catches accidents.
     redact: {
@@ -28,7 +31,7 @@ let sharedStdout: FlushableDestination | undefined;
 function stdout(): FlushableDestination {
   if (sharedStdout) return sharedStdout;
   const created = chunkedLogDestination(1, {
-    droppedNotice: (count) => `{"level":${pino.levels.values.warn},"time":${Date.now()},"service":"orders","dropped_lines":${count},"msg":"log lines dropped: stdout did not take them"}\n`,
+    droppedNotice: (count) => `${JSON.stringify({ level: pino.levels.values.warn, time: Date.now(), ...BASE, dropped_lines: count, msg: 'log lines dropped: stdout did not take them' })}\n`,
   });
   process.on('exit', () => created.flushSync());
   return (sharedStdout = created);

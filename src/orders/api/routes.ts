@@ -201,10 +201,10 @@ export const orderApi: ApiDescription = {
   },
 };
 
-/** The path's order id, or undefined when it is not one (the order is then not found). */
 /** An order id as a path gives it: a positive whole number without leading zeros, at most 16 digits. */
 export const ORDER_ID = /^[1-9]\d{0,15}$/;
 
+/** The path's order id, or undefined when it is not one (the order is then not found). */
 function pathOrderId(ctx: Context): number | undefined {
   return ORDER_ID.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
 }
