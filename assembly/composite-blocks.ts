@@ -1,7 +1,6 @@
-// Composite blocks (general blocks, Fanslau & Bortfeldt 2010): two blocks side by side as tall,
-// or one on the other, filling COMPOSITE_MIN_FILL of their bounding box; then such blocks again
-// with each other or with blocks of one kind. A composite is a list of leaves, blocks of one kind
-// at offsets, bottom ones first; the search places it as one box: its footprint leaves the level
+// Composite blocks (general blocks, Fanslau & Bortfeldt 2010): two blocks of one kind side by side
+// as tall, or one on the other, filling COMPOSITE_MIN_FILL of their bounding box. A composite is a
+// list of leaves, blocks of one kind at offsets, bottom ones first; the search places it as one box: its footprint leaves the level
 // it stands on, and the tops of the leaves that reach its top make the new level.
 import { Bin, Cargo, POLICY_FREE } from './cargo';
 import { Blocks, sortByKey } from './blocks';
@@ -113,19 +112,19 @@ class Items {
 }
 
 /**
- * Composites of two items of list (item indices), up to cap more items: side by side (as tall)
- * along the length, then the width; then, when stacked, one on the other (half of cap is kept for
- * these).
+ * Composites of two blocks of one kind (items 0 ... n - 1), up to cap more items: side by side (as
+ * tall) along the length, then the width; then, when stacked, one on the other (half of cap is kept
+ * for these).
  */
-function combine(items: Items, list: StaticArray<i32>, cap: i32, stacked: bool): void {
-  const n = list.length;
+function combine(items: Items, cap: i32, stacked: bool): void {
+  const n = items.n;
   const bin = items.bin;
-  const limit = items.n + cap;
-  const sideLimit = stacked ? items.n + (cap >> 1) : limit;
+  const limit = n + cap;
+  const sideLimit = stacked ? n + (cap >> 1) : limit;
   // side by side: by height, so only items as tall as each other are paired
   const byH = new StaticArray<i32>(n);
   const key = new StaticArray<f64>(n);
-  for (let i = 0; i < n; i++) { byH[i] = i; key[i] = <f64>items.h[list[i]]; }
+  for (let i = 0; i < n; i++) { byH[i] = i; key[i] = <f64>items.h[i]; }
   sortByKey(byH, key);
   let g0 = 0;
   while (g0 < n && items.n < sideLimit) {
@@ -133,9 +132,9 @@ function combine(items: Items, list: StaticArray<i32>, cap: i32, stacked: bool):
     let g1 = g0;
     while (g1 < n && key[byH[g1]] == h) g1++;
     for (let x = g0; x < g1 && items.n < sideLimit; x++) {
-      const a = list[byH[x]];
+      const a = byH[x];
       for (let y = x + 1; y < g1 && items.n < sideLimit; y++) {
-        const b = list[byH[y]];
+        const b = byH[y];
         if (items.sameUnit(a, b) || !items.boxesLeft(a, b)) continue;
         const hh = items.h[a];
         const fill = items.volume[a] + items.volume[b];
@@ -159,15 +158,15 @@ function combine(items: Items, list: StaticArray<i32>, cap: i32, stacked: bool):
   let minH = i32.MAX_VALUE;
   for (let i = 0; i < n; i++) {
     byArea[i] = i;
-    area[i] = <f64>items.l[list[i]] * <f64>items.w[list[i]];
-    minH = min(minH, items.h[list[i]]);
+    area[i] = <f64>items.l[i] * <f64>items.w[i];
+    minH = min(minH, items.h[i]);
   }
   sortByKey(byArea, area);
   for (let x = 0; x < n && items.n < limit; x++) {
-    const a = list[byArea[x]];
+    const a = byArea[x];
     const la = items.l[a], wa = items.w[a], ha = items.h[a];
     if (ha + minH > bin.h) continue;
-    const aa = area[byArea[x]];
+    const aa = area[a];
     // lb wb hb >= la wa (F hb - (1 - F) ha) with hb >= minH: b's area at least aa (F - (1 - F) ha / minH)
     const floor = aa * (COMPOSITE_MIN_FILL - (1 - COMPOSITE_MIN_FILL) * <f64>ha / <f64>minH);
     // items of the same area sorted before a may go on it too
@@ -176,7 +175,7 @@ function combine(items: Items, list: StaticArray<i32>, cap: i32, stacked: bool):
     for (let y = y0; y < n && items.n < limit; y++) {
       if (area[byArea[y]] < floor) break;
       if (y == x) continue;
-      const b = list[byArea[y]];
+      const b = byArea[y];
       const lb = items.l[b], wb = items.w[b], hb = items.h[b];
       if (lb > la || wb > wa || ha + hb > bin.h) continue;
       if (items.volume[a] + items.volume[b] < COMPOSITE_MIN_FILL * aa * <f64>(ha + hb)) continue;
@@ -198,9 +197,7 @@ export function withCompositeBlocks(
 ): Blocks {
   const n = simple.n;
   const items = new Items(simple, cargo, bin, counts);
-  const all = new StaticArray<i32>(n);
-  for (let i = 0; i < n; i++) all[i] = i;
-  combine(items, all, maxComposites * (stacked ? 8 : 4), stacked);
+  combine(items, maxComposites * (stacked ? 8 : 4), stacked);
   // the largest maxComposites, merged with the blocks of one kind by score
   const found = items.n - n;
   const order = new StaticArray<i32>(found);

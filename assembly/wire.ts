@@ -70,7 +70,8 @@ export class OutputWriter {
 /** The boxes of a load: count, then type, x, y, z, l, w, h per box. */
 export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): void {
   let n = 0;
-  for (let p = 0; p < s.np; p++) n += boxesIn(blocks, s.pl[p * PL_STRIDE + PL_BLOCK]);
+  // a composite's count is every leaf's
+  for (let p = 0; p < s.np; p++) n += blocks.count[s.pl[p * PL_STRIDE + PL_BLOCK]];
   out.push(n);
   for (let p = 0; p < s.np; p++) {
     const o = p * PL_STRIDE;
@@ -100,9 +101,4 @@ export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): voi
       }
     }
   }
-}
-
-/** Boxes in block b (a composite's count is every leaf's). */
-function boxesIn(blocks: Blocks, b: i32): i32 {
-  return blocks.count[b];
 }
