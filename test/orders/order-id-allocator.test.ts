@@ -1,10 +1,11 @@
 // The id allocator on a real log: its first id reads only the last event of `order-ids`, never the
-// whole stream (whose length is the number of orders ever taken), and ids go on without a repeat.
+// whole stream (whose length is the number of orders ever taken), ids go on without a repeat, and
+// under load ids are kept ahead (at most MAX_AHEAD) so that a caller need not wait for an append.
 import t from 'tap';
 import { exactly, NO_STREAM, type EventStore } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { ORDER_IDS_STREAM, serviceRefFor } from '../../src/orders/order-events.js';
-import { orderIdAllocator } from '../../src/orders/order-id-allocator.js';
+import { MAX_AHEAD, orderIdAllocator } from '../../src/orders/order-id-allocator.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 
 t.test('the first id after a start reads the last id only, however many were taken', async (t) => {
@@ -70,13 +71,63 @@ t.test('concurrent ids in one process: each once, taken together, with no confli
   await Promise.all(Array.from({ length: 16 }, async () => {
     for (let i = 0; i < 25; i++) ids.push((await allocate()).order_id);
   }));
-  t.strictSame([...ids].sort((a, b) => a - b), Array.from({ length: 400 }, (_, i) => i + 1), 'ids 1 to 400, each once');
+  t.equal(new Set(ids).size, 400, '400 ids, each once');
   t.equal(counts.conflicts, 0, 'no conflict');
   t.ok(counts.appends < 400 / 4, `ids asked for together go in one append (${counts.appends} appends for 400 ids)`);
-  t.equal((await store.readStream(ORDER_IDS_STREAM)).length, 400, 'the stream holds one event per id');
+  const stored = (await store.readStream(ORDER_IDS_STREAM)).map((event) => (event.data as { order_id: number }).order_id);
+  t.strictSame(stored, Array.from({ length: stored.length }, (_, i) => i + 1), 'the stream holds ids 1, 2, 3, ...');
+  t.ok(ids.every((id) => id <= stored.length), 'every id handed out is in the stream');
+  t.ok(stored.length - ids.length <= MAX_AHEAD, `at most ${MAX_AHEAD} ids kept ahead (${stored.length - ids.length})`);
 });
 
-t.test('two processes racing on one log: no id twice, none skipped', async (t) => {
+t.test('a trickle of callers keeps nothing ahead: consecutive ids, one append each', async (t) => {
+  const dir = tempDataDir();
+  const store = openSqliteEventStore(dir);
+  t.teardown(async () => {
+    await store.close();
+    removeDataDir(dir);
+  });
+  let clock = 0;
+  const { store: counting, counts } = counted(store);
+  const allocate = orderIdAllocator(counting, { now: () => clock });
+  const ids: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    clock += 100; // ten a second
+    ids.push((await allocate()).order_id);
+  }
+  t.strictSame(ids, Array.from({ length: 20 }, (_, i) => i + 1));
+  t.equal(counts.appends, 20);
+  t.equal((await store.readStream(ORDER_IDS_STREAM)).length, 20, 'no id taken that was not handed out');
+});
+
+t.test('a burst is served from ids kept ahead, in the order asked; once it ends, no more are kept', async (t) => {
+  const dir = tempDataDir();
+  const store = openSqliteEventStore(dir);
+  t.teardown(async () => {
+    await store.close();
+    removeDataDir(dir);
+  });
+  let clock = 0; // the burst comes all within one millisecond
+  const { store: counting, counts } = counted(store);
+  const allocate = orderIdAllocator(counting, { now: () => clock });
+  const burst = await Promise.all(Array.from({ length: 300 }, () => allocate()));
+  t.strictSame(burst.map((id) => id.order_id), Array.from({ length: 300 }, (_, i) => i + 1), 'ids 1 to 300 in the order asked');
+  t.ok(counts.appends <= 300 / 10, `most callers served without an append of their own (${counts.appends} appends)`);
+  const afterBurst = (await store.readStream(ORDER_IDS_STREAM)).length;
+  t.ok(afterBurst > 300 && afterBurst - 300 <= MAX_AHEAD, `ids kept ahead, at most ${MAX_AHEAD} (${afterBurst - 300})`);
+
+  // Then one a second: the ids kept go out first, and none are taken ahead any more.
+  const trickle: number[] = [];
+  for (let i = 0; i < MAX_AHEAD + 10; i++) {
+    clock += 1000;
+    trickle.push((await allocate()).order_id);
+  }
+  t.strictSame(trickle, Array.from({ length: MAX_AHEAD + 10 }, (_, i) => 301 + i), 'the trickle goes on from 301');
+  const stored = (await store.readStream(ORDER_IDS_STREAM)).length;
+  t.equal(stored, trickle.at(-1), 'the stream ends at the last id handed out: nothing kept ahead');
+});
+
+t.test('two processes racing on one log: no id twice, gaps only where ids were kept ahead', async (t) => {
   const dir = tempDataDir();
   const stores = [openSqliteEventStore(dir), openSqliteEventStore(dir)];
   t.teardown(async () => {
@@ -89,7 +140,9 @@ t.test('two processes racing on one log: no id twice, none skipped', async (t) =
   await Promise.all(Array.from({ length: 16 }, async (_, writer) => {
     for (let i = 0; i < 20; i++) ids.push((await allocators[writer % 2]!()).order_id);
   }));
-  t.strictSame([...ids].sort((a, b) => a - b), Array.from({ length: 320 }, (_, i) => i + 1), 'ids 1 to 320, each once');
+  t.equal(new Set(ids).size, 320, '320 ids, each once');
+  const stored = (await stores[0]!.readStream(ORDER_IDS_STREAM)).length;
+  t.ok(Math.max(...ids) <= stored && stored - 320 <= 2 * MAX_AHEAD, `at most ${MAX_AHEAD} kept ahead per process (${stored - 320} in all)`);
   const conflicts = racers.reduce((sum, { counts }) => sum + counts.conflicts, 0);
   const appends = racers.reduce((sum, { counts }) => sum + counts.appends, 0);
   t.ok(conflicts < appends, `a lost race costs one append, not a storm (${conflicts} conflicts in ${appends} appends)`);
