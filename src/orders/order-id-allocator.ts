@@ -12,7 +12,8 @@
 // in AHEAD_WINDOW_MS, at most MAX_AHEAD, taken by the same appends. A submit then gets its id at once
 // instead of waiting for a commit of its own before the order's: with 16 clients that wait was 2.3 ms
 // of a 7 ms submit (issue 27). Ids kept ahead and never handed out (the process stopped) are gaps,
-// as docs/decisions.md allows; at a few submits a second nothing is kept ahead, so ids stay consecutive.
+// as docs/decisions.md allows. Below AHEAD_FROM_PER_MS nothing is kept ahead, so ids stay consecutive
+// for a client sending one order at a time: each of its submits waits for an fsync, so it stays far below.
 import { exactly, NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore/event-store.js';
 import { ORDER_IDS_STREAM, serviceRefFor, type OrderIdAllocated } from './order-events.js';
 
@@ -25,6 +26,8 @@ export interface AllocatedOrderId {
 const AHEAD_WINDOW_MS = 20;
 /** At most this many ids are kept ahead: the most a stopped process leaves unused. */
 export const MAX_AHEAD = 64;
+/** Ids are kept ahead only from this demand on (ids per millisecond): 500 submits a second. */
+const AHEAD_FROM_PER_MS = 0.5;
 
 export interface OrderIdAllocatorOptions {
   /** A monotonic clock in milliseconds (tests set it). */
@@ -49,13 +52,13 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
   let asked = 0;
   let measuredAt = -Infinity;
 
-  /** The ids the demand since the last measure would ask for in AHEAD_WINDOW_MS (floor: a trickle keeps none). */
+  /** The ids the demand since the last measure would ask for in AHEAD_WINDOW_MS; none below AHEAD_FROM_PER_MS. */
   function measureAhead(): number {
     const at = now();
     const rate = asked / Math.max(at - measuredAt, 1);
     asked = 0;
     measuredAt = at;
-    return Math.min(MAX_AHEAD, Math.floor(rate * AHEAD_WINDOW_MS));
+    return rate < AHEAD_FROM_PER_MS ? 0 : Math.min(MAX_AHEAD, Math.floor(rate * AHEAD_WINDOW_MS));
   }
 
   /**
