@@ -16,6 +16,12 @@ export interface PdfRenderRequest {
 
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
+/**
+ * On close a render under way may finish for this long before its thread is terminated: terminating a
+ * thread inside zlib (pdfkit compresses every page) aborts the process on Node 24 (worker-pool.ts).
+ * Well within the service's shutdown timeout (10 s by default); renders take milliseconds to a second.
+ */
+const FINISH_ON_CLOSE_MS = 5_000;
 
 export class PdfRenderer {
   private readonly pool: WorkerPool;
@@ -35,6 +41,6 @@ export class PdfRenderer {
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.pool.close(FINISH_ON_CLOSE_MS);
   }
 }

@@ -24,6 +24,8 @@ interface Slot {
   ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
+  /** Set by close() while it waits for the running job to end. */
+  onIdle?: () => void;
 }
 
 /** Messages from a worker: { ready: true } once, then per job { ok: true, result } or { ok: false, error }. */
@@ -53,15 +55,36 @@ export class WorkerPool {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Fails the queued jobs and stops the workers. `finishRunningMs`: how long a running job may take to
+   * end before its worker is terminated (0: at once, failing it). Terminating a thread in the middle of
+   * its work can abort the whole process: Node 24 asserts ("close before init") when a worker is torn
+   * down between creating a zlib stream and initialising it, which PDF rendering does all the time
+   * (reproduced here 4 times in 5 with 40 terminations). A worker waited for is terminated idle.
+   */
+  async close(finishRunningMs = 0): Promise<void> {
     this.closed = true;
     for (const job of this.queue.drain()) job.reject(new Error('worker pool closed'));
     await Promise.all(this.slots.map(async (s) => {
+      if (s.job && finishRunningMs > 0) await this.idle(s, finishRunningMs);
       if (s.timer) clearTimeout(s.timer);
       s.job?.reject(new Error('worker pool closed'));
       s.job = undefined;
       await s.worker.terminate();
     }));
+  }
+
+  /** Resolves when the slot's job has ended (answered, failed, or its worker replaced), or after `ms`. */
+  private idle(slot: Slot, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      slot.onIdle = done;
+      function done(): void {
+        clearTimeout(timer);
+        slot.onIdle = undefined;
+        resolve();
+      }
+    });
   }
 
   private spawn(): Slot {
@@ -98,6 +121,7 @@ export class WorkerPool {
       if (error) job.reject(error);
       else job.resolve(result);
     }
+    slot.onIdle?.();
     this.dispatch();
   }
 
@@ -111,6 +135,7 @@ export class WorkerPool {
     this.slots.splice(i, 1);
     void slot.worker.terminate();
     job?.reject(error);
+    slot.onIdle?.();
     if (this.closed) return;
     if (!slot.ready) {
       this.broken = new Error(`worker thread failed to start: ${error.message}`);

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { JobTimeoutError, WorkerPool } from '../../src/workers/worker-pool.js';
 
@@ -35,4 +37,35 @@ t.test("company groups take turns for the workers: one group's queue does not st
     pool.run<number>({ spin: false, value }, 5000, group).then(() => { done.push(`${group}${value}`); });
   await Promise.all([job('A', 1), job('A', 2), job('A', 3), job('A', 4), job('B', 1), job('A', 5), job('B', 2)]);
   t.strictSame(done, ['A1', 'B1', 'A2', 'B2', 'A3', 'A4', 'A5'], 'B waits for the job running, not for A\'s queue');
+});
+
+t.test('close() with time to finish lets the running job end and answer, then stops the worker', async (t) => {
+  const pool = new WorkerPool(new URL('./support/compressing-worker.js', import.meta.url), 1);
+  await pool.run({ ms: 0 }, 5000); // the worker is up
+  const running = pool.run<number>({ ms: 300 }, 5000);
+  const queued = t.rejects(pool.run<number>({ ms: 0 }, 5000), /worker pool closed/, 'a queued job is failed, not started');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const t0 = performance.now();
+  await pool.close(5000);
+  const ms = performance.now() - t0;
+  t.ok((await running) > 0, 'the running job answered');
+  await queued;
+  t.ok(ms >= 150 && ms < 4000, `close waited for the job, not for its whole allowance (${ms.toFixed(0)} ms)`);
+  await t.rejects(pool.run({ ms: 0 }, 5000), /closed/);
+});
+
+t.test('close() without time to finish fails the running job at once', async (t) => {
+  const pool = new WorkerPool(new URL('./support/spinning-worker.js', import.meta.url), 1);
+  await pool.run({ spin: false, value: 0 }, 5000);
+  const running = t.rejects(pool.run({ spin: true, value: 0 }, 60_000), /worker pool closed/);
+  await pool.close();
+  await running;
+});
+
+t.test('a pool closed while its worker compresses does not abort the process (Node 24 does when a thread dies inside zlib)', async (t) => {
+  const script = fileURLToPath(new URL('./support/close-while-compressing.js', import.meta.url));
+  const child = spawnSync(process.execPath, [script], { env: { ...process.env, CLOSE_FINISH_MS: '5000', ROUNDS: '30' }, encoding: 'utf8', timeout: 120_000 });
+  t.equal(child.signal, null, `no signal (stderr: ${child.stderr.slice(0, 300)})`);
+  t.equal(child.status, 0);
+  t.match(child.stdout, /closed 30 pools, 30 jobs finished/);
 });
