@@ -53,7 +53,8 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
       const through = events.at(-1)!.position;
       await deliveries.enqueueWebhooks(queued, through, Date.now(), webhooksQueuedEvents(queued, through));
       options.onJournaled?.();
-      loop.wake();
+      // Nothing new is due when nothing was queued (a group without endpoints): the loop sleeps on.
+      if (queued.length > 0) loop.wake();
     },
   });
   return {
