@@ -2,7 +2,7 @@
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
 import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
-import { Blocks } from './blocks';
+import { Blocks, MANY_TYPES } from './blocks';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
@@ -87,7 +87,13 @@ function compositeFits(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
 /** Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the weight room and may stand on `kind`. */
 @inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
   if (unchecked(blocks.weight[b]) > room) return false;
-  if (unchecked(blocks.leafLen[b]) > 0) return compositeFits(blocks, b, s, kind);
+  if (unchecked(blocks.leafLen[b]) > 0) {
+    if (kind != KIND_LEVEL) return false;
+    const t2 = unchecked(blocks.type2[b]);
+    if (t2 == MANY_TYPES) return compositeFits(blocks, b, s, kind);
+    if (unchecked(blocks.needFirst[b]) > unchecked(s.rem[blocks.type[b]])) return false;
+    return t2 < 0 || unchecked(blocks.needFirst2[b]) <= unchecked(s.rem[t2]);
+  }
   const t = unchecked(blocks.type[b]);
   if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
   if (kind != KIND_LEVEL) {
@@ -147,6 +153,30 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
+  /**
+   * Greedy paths, (space, block) per placement: a child's greedy run is its continuation, so when
+   * it is kept, its own child by that first move needs no greedy run (the same placements, the
+   * same value). Per level: the children's paths (childPaths, from childPathAt, childPathLen
+   * moves), the beam nodes' (curPaths / nextPaths, from nodePathAt, nodePathLen, with the
+   * value their greedy completion reached), and the root's.
+   */
+  private childPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private childPathAt: StaticArray<i32>;
+  private childPathLen: StaticArray<i32>;
+  private curPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private nextPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private curPathAt: StaticArray<i32>;
+  private curPathLen: StaticArray<i32>;
+  private curValue: StaticArray<f64>;
+  private nextPathAt: StaticArray<i32>;
+  private nextPathLen: StaticArray<i32>;
+  private nextValue: StaticArray<f64>;
+  private rootPath: StaticArray<i32> = new StaticArray<i32>(0);
+  private rootPathLen: i32 = 0;
+  private rootValue: f64 = 0;
+  /** Where greedy records its moves (-1: nowhere), in childPaths; it leaves the count in pathLen. */
+  private pathAt: i32 = -1;
+  private pathLen: i32 = 0;
   /** Per type, its smallest side (selectSpaces' minSide without three loads per type). */
   private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
   /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
@@ -183,6 +213,14 @@ export class BlockSearch {
     this.childValue = new StaticArray<f64>(nc);
     this.childOrder = new StaticArray<i32>(nc);
     this.nodeCand = new StaticArray<i32>(beamCap);
+    this.childPathAt = new StaticArray<i32>(nc);
+    this.childPathLen = new StaticArray<i32>(nc);
+    this.curPathAt = new StaticArray<i32>(beamCap);
+    this.curPathLen = new StaticArray<i32>(beamCap);
+    this.curValue = new StaticArray<f64>(beamCap);
+    this.nextPathAt = new StaticArray<i32>(beamCap);
+    this.nextPathLen = new StaticArray<i32>(beamCap);
+    this.nextValue = new StaticArray<f64>(beamCap);
     for (let i = 0; i < beamCap; i++) {
       this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
       this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
@@ -454,10 +492,20 @@ export class BlockSearch {
 
   /** Completes s greedily: the best block into the chosen space until nothing fits. */
   greedy(s: LoadState): void {
+    let n = 0;
+    const at = this.pathAt;
     while (this.nextMove(s, 1) > 0) {
-      this.apply(s, this.moveSpace, unchecked(this.candBlock[0]));
+      const b = unchecked(this.candBlock[0]);
+      if (at >= 0) {
+        this.childPaths = room(this.childPaths, at + 2 * n + 2);
+        unchecked((this.childPaths[at + 2 * n] = this.moveSpace));
+        unchecked((this.childPaths[at + 2 * n + 1] = b));
+      }
+      this.apply(s, this.moveSpace, b);
       this.effort++;
+      n++;
     }
+    this.pathLen = n;
   }
 
   private offer(s: LoadState): void {
@@ -482,7 +530,13 @@ export class BlockSearch {
   run(root: LoadState): LoadState {
     this.best.copyFrom(root);
     this.scratch.copyFrom(root);
+    this.pathAt = 0;
     this.greedy(this.scratch);
+    this.pathAt = -1;
+    this.rootPathLen = this.pathLen;
+    this.rootPath = room(this.rootPath, 2 * this.pathLen);
+    memory.copy(changetype<usize>(this.rootPath), changetype<usize>(this.childPaths), (<usize>(2 * this.pathLen)) << 2);
+    this.rootValue = this.scratch.value;
     this.offer(this.scratch);
     this.exit = EXIT_WIDEST_BEAM;
     this.foreseen = false;
@@ -519,25 +573,49 @@ export class BlockSearch {
     unchecked(cur[0]).copyFrom(root);
     let nb = 1;
     const scratch = this.scratch;
+    this.curPaths = room(this.curPaths, 2 * this.rootPathLen);
+    memory.copy(changetype<usize>(this.curPaths), changetype<usize>(this.rootPath), (<usize>(2 * this.rootPathLen)) << 2);
+    unchecked((this.curPathAt[0] = 0));
+    unchecked((this.curPathLen[0] = this.rootPathLen));
+    unchecked((this.curValue[0] = this.rootValue));
     while (nb > 0) {
       let nc = 0;
+      let top = 0;
       for (let p = 0; p < nb; p++) {
         const node = unchecked(cur[p]);
         const k = this.nextMove(node, this.branching > 1 ? max(2, w / this.branching) : w);
         const space = this.moveSpace;
+        // the node's greedy completion went on with this move (its first, in the same space):
+        // that child's completion is the rest of it
+        const pathAt = unchecked(this.curPathAt[p]), pathLen = unchecked(this.curPathLen[p]);
+        const known = pathLen > 0 && unchecked(this.curPaths[pathAt]) == space ? unchecked(this.curPaths[pathAt + 1]) : -1;
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
         for (let c = 0; c < k; c++) {
           if (this.checkLimits()) return false;
           const b = unchecked(this.nodeCand[c]);
-          scratch.copyFrom(node);
-          this.apply(scratch, space, b);
-          this.greedy(scratch);
-          this.offer(scratch);
+          if (b == known) {
+            // counted as if run, so a search bounded by effort finds what it found before
+            this.effort += pathLen - 1;
+            unchecked((this.childValue[nc] = this.curValue[p]));
+            // a path in curPaths: stored as -(where + 1)
+            unchecked((this.childPathAt[nc] = -(pathAt + 2) - 1));
+            unchecked((this.childPathLen[nc] = pathLen - 1));
+          } else {
+            scratch.copyFrom(node);
+            this.apply(scratch, space, b);
+            this.pathAt = top;
+            this.greedy(scratch);
+            this.pathAt = -1;
+            this.offer(scratch);
+            unchecked((this.childValue[nc] = scratch.value));
+            unchecked((this.childPathAt[nc] = top));
+            unchecked((this.childPathLen[nc] = this.pathLen));
+            top += 2 * this.pathLen;
+          }
           unchecked((this.childParent[nc] = p));
           unchecked((this.childSpace[nc] = space));
           unchecked((this.childBlock[nc] = b));
-          unchecked((this.childValue[nc] = scratch.value));
           nc++;
         }
       }
@@ -556,15 +634,43 @@ export class BlockSearch {
         unchecked((this.childOrder[p] = c));
         if (kept < w) kept++;
       }
+      let nextTop = 0;
       for (let q = 0; q < kept; q++) {
         const c = unchecked(this.childOrder[q]);
         const child = unchecked(next[q]);
         child.copyFrom(unchecked(cur[this.childParent[c]]));
         this.apply(child, unchecked(this.childSpace[c]), unchecked(this.childBlock[c]));
+        // the child's path goes with it
+        const at = unchecked(this.childPathAt[c]), len = unchecked(this.childPathLen[c]);
+        this.nextPaths = room(this.nextPaths, nextTop + 2 * len);
+        const from = at >= 0 ? this.childPaths : this.curPaths;
+        memory.copy(
+          changetype<usize>(this.nextPaths) + ((<usize>nextTop) << 2),
+          changetype<usize>(from) + ((<usize>(at >= 0 ? at : -at - 1)) << 2),
+          (<usize>(2 * len)) << 2,
+        );
+        unchecked((this.nextPathAt[q] = nextTop));
+        unchecked((this.nextPathLen[q] = len));
+        unchecked((this.nextValue[q] = this.childValue[c]));
+        nextTop += 2 * len;
       }
       nb = kept;
       const t = cur; cur = next; next = t;
+      const tp = this.curPaths; this.curPaths = this.nextPaths; this.nextPaths = tp;
+      const ta = this.curPathAt; this.curPathAt = this.nextPathAt; this.nextPathAt = ta;
+      const tl = this.curPathLen; this.curPathLen = this.nextPathLen; this.nextPathLen = tl;
+      const tv = this.curValue; this.curValue = this.nextValue; this.nextValue = tv;
     }
     return true;
   }
+}
+
+/** a, or a copy twice as long (and more while short of n) holding a's values. */
+function room(a: StaticArray<i32>, n: i32): StaticArray<i32> {
+  if (n <= a.length) return a;
+  let len = max(16, a.length * 2);
+  while (len < n) len *= 2;
+  const grown = new StaticArray<i32>(len);
+  memory.copy(changetype<usize>(grown), changetype<usize>(a), (<usize>a.length) << 2);
+  return grown;
 }
