@@ -2,7 +2,7 @@
 // loading literature): each candidate move is judged by the load a greedy run reaches from it,
 // the beam keeps the best moves, and the width doubles while the budget lasts.
 import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
-import { Blocks, MANY_TYPES } from './blocks';
+import { Blocks } from './blocks';
 import { nowMs } from './clock';
 import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
@@ -84,22 +84,59 @@ function compositeFits(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
   return true;
 }
 
-/** Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the weight room and may stand on `kind`. */
-@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
-  if (unchecked(blocks.weight[b]) > room) return false;
-  if (unchecked(blocks.leafLen[b]) > 0) {
-    if (kind != KIND_LEVEL) return false;
-    const t2 = unchecked(blocks.type2[b]);
-    if (t2 == MANY_TYPES) return compositeFits(blocks, b, s, kind);
-    if (unchecked(blocks.needFirst[b]) > unchecked(s.rem[blocks.type[b]])) return false;
-    return t2 < 0 || unchecked(blocks.needFirst2[b]) <= unchecked(s.rem[t2]);
+/** A block's row of BlockSearch.needs: 32 bytes, what blockFits reads of it in one place. */
+const NEED_TYPE: i32 = 0;
+const NEED_COUNT: i32 = 1;
+/** A composite's second type (-1: none; MANY_TYPES: more, its leaves are counted at each test). */
+const NEED_TYPE2: i32 = 2;
+const NEED_COUNT2: i32 = 3;
+/** The kind of space besides a level it may stand on (a top of its stack class), or -1. */
+const NEED_TOP_KIND: i32 = 4;
+/** The weight, an f64 in slots 6 and 7. */
+const NEED_WEIGHT: i32 = 24;
+const NEED_STRIDE: i32 = 8;
+const MANY_TYPES: i32 = -2;
+
+/**
+ * Block b's row of needs: its boxes per type (a composite's summed over its leaves, two types at
+ * most in the row), the kind of space it may stand on, its weight.
+ */
+function tableNeeds(blocks: Blocks, cargo: Cargo, b: i32, row: usize): void {
+  const t = blocks.type[b];
+  let first = blocks.count[b], t2 = -1, second = 0, topKind = -1;
+  const leaves = blocks.leafLen[b];
+  if (leaves > 0) {
+    first = 0;
+    for (let j = blocks.leafStart[b]; j < blocks.leafStart[b] + leaves && t2 != MANY_TYPES; j++) {
+      const leaf = blocks.leafBlock[j], lt = blocks.type[leaf];
+      if (lt == t) first += blocks.count[leaf];
+      else if (t2 == -1 || lt == t2) { t2 = lt; second += blocks.count[leaf]; }
+      else t2 = MANY_TYPES;
+    }
+  } else if (cargo.canTop[t] != 0 && blocks.nz[b] == 1) {
+    topKind = 1 + cargo.stackClass[t];
   }
-  const t = unchecked(blocks.type[b]);
-  if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
-  if (kind != KIND_LEVEL) {
-    if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) return false;
-  }
-  return true;
+  store<i32>(row, t, NEED_TYPE << 2);
+  store<i32>(row, first, NEED_COUNT << 2);
+  store<i32>(row, t2, NEED_TYPE2 << 2);
+  store<i32>(row, second, NEED_COUNT2 << 2);
+  store<i32>(row, topKind, NEED_TOP_KIND << 2);
+  store<f64>(row, blocks.weight[b], NEED_WEIGHT);
+}
+
+/**
+ * Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the
+ * weight room and may stand on `kind`: a block of one kind on a level, or on the top of a bottom
+ * item of its stack class when its type may stand there one box high; a composite on a level.
+ */
+@inline function blockFits(blocks: Blocks, row: usize, b: i32, s: LoadState, room: f64, kind: i32): bool {
+  if (load<f64>(row, NEED_WEIGHT) > room) return false;
+  if (load<i32>(row, NEED_COUNT << 2) > unchecked(s.rem[load<i32>(row, NEED_TYPE << 2)])) return false;
+  if (kind != KIND_LEVEL && load<i32>(row, NEED_TOP_KIND << 2) != kind) return false;
+  const t2 = load<i32>(row, NEED_TYPE2 << 2);
+  if (t2 == -1) return true;
+  if (t2 == MANY_TYPES) return compositeFits(blocks, b, s, kind);
+  return load<i32>(row, NEED_COUNT2 << 2) <= unchecked(s.rem[t2]);
 }
 
 export class SearchLimits {
@@ -184,6 +221,8 @@ export class BlockSearch {
   private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
   /** Types by smallest side, ascending: the first with boxes left gives minSide. */
   private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Per block, what blockFits reads (NEED_*), NEED_STRIDE slots each, 32-byte aligned rows. */
+  private needs: StaticArray<i32> = new StaticArray<i32>(0);
   /** The blocks each space size admits (fit-cache.ts). */
   fits: FitCache;
   /** selectSpaces' list: space indices, their rank keys (2 each) and areas. */
@@ -252,6 +291,16 @@ export class BlockSearch {
       }
       this.typesBySide[p] = t;
     }
+    this.tableBlocks(blocks);
+  }
+
+  private tableBlocks(blocks: Blocks): void {
+    if (this.needs.length < blocks.n * NEED_STRIDE + NEED_STRIDE) this.needs = new StaticArray<i32>(blocks.n * NEED_STRIDE + NEED_STRIDE);
+    for (let b = 0; b < blocks.n; b++) tableNeeds(blocks, this.cargo, b, this.needRow(b));
+  }
+
+  @inline private needRow(b: i32): usize {
+    return ((changetype<usize>(this.needs) + 31) & ~31) + ((<usize>b) << 5);
   }
 
   @inline private typeRowAt(t: i32, j: i32): usize {
@@ -261,6 +310,7 @@ export class BlockSearch {
   /** Searches on with other blocks of the same cargo and bin. */
   setBlocks(blocks: Blocks): void {
     this.blocks = blocks;
+    this.tableBlocks(blocks);
     this.placement.blocks = blocks;
     this.fits.clear();
   }
@@ -411,7 +461,7 @@ export class BlockSearch {
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
-      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
+      if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -428,7 +478,7 @@ export class BlockSearch {
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
-      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
+      if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty

@@ -3,9 +3,6 @@
 import { Bin, Cargo, POLICY_FREE, orientedX, orientedY, orientedZ } from './cargo';
 import { withCompositeBlocks } from './composite-blocks';
 
-/** type2 of a composite of more than two types. */
-export const MANY_TYPES: i32 = -2;
-
 export class Blocks {
   n: i32 = 0;
   type: StaticArray<i32>;
@@ -42,14 +39,6 @@ export class Blocks {
   leafX: StaticArray<i32> = new StaticArray<i32>(0);
   leafY: StaticArray<i32> = new StaticArray<i32>(0);
   leafZ: StaticArray<i32> = new StaticArray<i32>(0);
-  /**
-   * A composite's boxes per type, for the search's test against the boxes left: needFirst of
-   * type (its first leaf's type), needFirst2 of type2 (-1: no other type; MANY_TYPES: more than
-   * two, the leaves are counted at each test). Blocks of one kind leave these unset.
-   */
-  needFirst: StaticArray<i32> = new StaticArray<i32>(0);
-  type2: StaticArray<i32> = new StaticArray<i32>(0);
-  needFirst2: StaticArray<i32> = new StaticArray<i32>(0);
   /** No block's score exceeds its volume times this. */
   scoreFactor: f64 = 1;
   constructor(public cap: i32) {
@@ -83,9 +72,6 @@ export class Blocks {
     store<i32>(at, h, 32);
   }
   allocLeaves(n: i32): void {
-    this.needFirst = new StaticArray<i32>(this.cap);
-    this.type2 = new StaticArray<i32>(this.cap);
-    this.needFirst2 = new StaticArray<i32>(this.cap);
     this.leafBlock = new StaticArray<i32>(n);
     this.leafX = new StaticArray<i32>(n);
     this.leafY = new StaticArray<i32>(n);

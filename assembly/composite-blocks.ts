@@ -3,7 +3,7 @@
 // list of leaves, blocks of one kind at offsets, bottom ones first; the search places it as one box: its footprint leaves the level
 // it stands on, and the tops of the leaves that reach its top make the new level.
 import { Bin, Cargo, POLICY_FREE } from './cargo';
-import { Blocks, MANY_TYPES, sortByKey } from './blocks';
+import { Blocks, sortByKey } from './blocks';
 
 /** A composite must fill this share of its bounding box: the rest is space lost. */
 export const COMPOSITE_MIN_FILL: f64 = 0.98;
@@ -192,22 +192,6 @@ function combine(items: Items, cap: i32, stacked: bool): void {
  * composites again into blocks of three or four parts, was worth 0.06 points on BR8-BR15 at 10-20 %
  * more CPU: src/planner/README.md.)
  */
-/** Composite m's boxes per type (Blocks.needFirst, type2, needFirst2), from its leaves. */
-function needs(out: Blocks, m: i32): void {
-  const t = out.type[m];
-  let first = 0, second = 0, t2 = -1;
-  for (let j = out.leafStart[m]; j < out.leafStart[m] + out.leafLen[m]; j++) {
-    const leaf = out.leafBlock[j], lt = out.type[leaf];
-    if (lt == t) first += out.count[leaf];
-    else if (t2 == -1 || lt == t2) { t2 = lt; second += out.count[leaf]; }
-    else t2 = MANY_TYPES;
-    if (t2 == MANY_TYPES) break;
-  }
-  out.needFirst[m] = first;
-  out.type2[m] = t2;
-  out.needFirst2[m] = second;
-}
-
 export function withCompositeBlocks(
   simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool,
 ): Blocks {
@@ -261,8 +245,6 @@ export function withCompositeBlocks(
     m++;
   }
   out.n = m;
-  // once every leaf is in place (a leaf may land after its composite)
-  for (let c = 0; c < m; c++) if (out.leafLen[c] > 0) needs(out, c);
   out.scoreFactor = simple.scoreFactor;
   return out;
 }
