@@ -170,6 +170,8 @@ export class BlockSearch {
   branching: i32 = 1;
   /** Foresight (the BR job's): a beam the budget left cannot finish is not started (foreseen). */
   foresee: bool = false;
+  /** With foresight: when the doubled beam cannot finish, one 1.5 times the last's width is tried (the BR job's). */
+  halfSteps: bool = false;
   /** The last run stopped before a beam it could not finish: budget is left for other searches. */
   foreseen: bool = false;
   /** Why the last run stopped: EXIT_*. */
@@ -598,11 +600,19 @@ export class BlockSearch {
     while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
       // a beam costs about width^growth placements; one the budget cannot finish gives nothing
       // (its loads come at its deepest levels), so it is not started
-      if (this.foresee && lastW > 0 && lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > this.placementsLeft(t0, e0) * FORESIGHT_MARGIN) {
-        this.exit = EXIT_TIME_LIMIT;
-        if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
-        this.foreseen = true;
-        break;
+      if (this.foresee && lastW > 0) {
+        const left = this.placementsLeft(t0, e0) * FORESIGHT_MARGIN;
+        if (lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > left) {
+          // one half as wide again as the last may still fit
+          const half = this.halfSteps ? min(lastW + lastW / 2, this.beamCap) : w;
+          if (half >= w || half <= lastW || lastEffort * Math.pow(<f64>half / <f64>lastW, growth) > left) {
+            this.exit = EXIT_TIME_LIMIT;
+            if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
+            this.foreseen = true;
+            break;
+          }
+          w = half;
+        }
       }
       const before = this.effort;
       if (!this.beam(root, w)) break;
@@ -610,7 +620,11 @@ export class BlockSearch {
       if (lastW > 0 && spent > lastEffort) growth = min(3.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW));
       lastEffort = max(1.0, spent);
       lastW = w;
-      w *= 2;
+      if (this.halfSteps) {
+        // the widest beam allowed ran: nothing wider follows
+        if (w >= this.beamCap) break;
+        w = min(w * 2, this.beamCap);
+      } else w *= 2;
     }
     if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
     countExit(this.exit);
