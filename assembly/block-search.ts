@@ -213,6 +213,8 @@ export class BlockSearch {
   private rootPath: StaticArray<i32> = new StaticArray<i32>(0);
   private rootPathLen: i32 = 0;
   private rootValue: f64 = 0;
+  /** Whether a child by its node's greedy continuation takes that run's rest (false: the tests' reference). */
+  reuseContinuations: bool = true;
   /** Where greedy records its moves (-1: nowhere), in childPaths; it leaves the count in pathLen. */
   private pathAt: i32 = -1;
   private pathLen: i32 = 0;
@@ -652,7 +654,7 @@ export class BlockSearch {
         // the node's greedy completion went on with this move (its first, in the same space):
         // that child's completion is the rest of it
         const pathAt = unchecked(this.curPathAt[p]), pathLen = unchecked(this.curPathLen[p]);
-        const known = pathLen > 0 && unchecked(this.curPaths[pathAt]) == space ? unchecked(this.curPaths[pathAt + 1]) : -1;
+        const known = this.reuseContinuations && pathLen > 0 && unchecked(this.curPaths[pathAt]) == space ? unchecked(this.curPaths[pathAt + 1]) : -1;
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
         for (let c = 0; c < k; c++) {
