@@ -49,10 +49,12 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
 }
 
 /**
- * The fit cache (fit-cache.ts) against none: the same searches (both space rules, with and
- * without the dead-space window) on two block searches, one remembering what each space size
- * admits, one scanning every time. Input: bin l, w, h, seed, effort, composite blocks, then the cargo.
- * Output: [searches whose loads differ, searches, placements compared].
+ * The fit cache (fit-cache.ts) and the reuse of greedy continuations (block-search.ts beam)
+ * against neither: the same searches (both space rules, with and without the dead-space window,
+ * and the BR job's: lowest first, a quarter of the width in blocks per node) on two block
+ * searches, one remembering what each space size admits and reusing its greedy runs, one scanning
+ * and running every greedy completion. Input: bin l, w, h, seed, effort, composite blocks, then
+ * the cargo. Output: [searches whose loads differ, searches, placements compared].
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
@@ -67,13 +69,16 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const cached = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   plain.fits.disable();
+  plain.reuseContinuations = false;
   let differ = 0, placements = 0;
-  for (let c = 0; c < 4; c++) {
+  const searches = 6;
+  for (let c = 0; c < searches; c++) {
     for (let k = 0; k < 2; k++) {
       const search = k == 0 ? cached : plain;
       search.restart();
       search.fitWindow = c % 2 == 0 ? 8 : 0;
       search.spaceRule = c < 2 ? SPACE_CORNER : SPACE_LOWEST;
+      search.branching = c < 4 ? 1 : 4;
       search.run(search.root(cargo.count));
     }
     const a = cached.best, b = plain.best;
@@ -84,7 +89,7 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   }
   const out = new OutputWriter(8);
   out.push(differ);
-  out.push(4);
+  out.push(searches);
   out.push(placements);
   return out.finish();
 }

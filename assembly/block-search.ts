@@ -84,16 +84,59 @@ function compositeFits(blocks: Blocks, b: i32, s: LoadState, kind: i32): bool {
   return true;
 }
 
-/** Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the weight room and may stand on `kind`. */
-@inline function blockFits(blocks: Blocks, cargo: Cargo, b: i32, s: LoadState, room: f64, kind: i32): bool {
-  if (unchecked(blocks.weight[b]) > room) return false;
-  if (unchecked(blocks.leafLen[b]) > 0) return compositeFits(blocks, b, s, kind);
-  const t = unchecked(blocks.type[b]);
-  if (unchecked(blocks.count[b]) > unchecked(s.rem[t])) return false;
-  if (kind != KIND_LEVEL) {
-    if (unchecked(cargo.canTop[t]) == 0 || unchecked(cargo.stackClass[t]) != kind - 1 || unchecked(blocks.nz[b]) != 1) return false;
+/** A block's row of BlockSearch.needs: 32 bytes, what blockFits reads of it in one place. */
+const NEED_TYPE: i32 = 0;
+const NEED_COUNT: i32 = 1;
+/** A composite's second type (-1: none; MANY_TYPES: more, its leaves are counted at each test). */
+const NEED_TYPE2: i32 = 2;
+const NEED_COUNT2: i32 = 3;
+/** The kind of space besides a level it may stand on (a top of its stack class), or -1. */
+const NEED_TOP_KIND: i32 = 4;
+/** The weight, an f64 in slots 6 and 7. */
+const NEED_WEIGHT: i32 = 24;
+const NEED_STRIDE: i32 = 8;
+const MANY_TYPES: i32 = -2;
+
+/**
+ * Block b's row of needs: its boxes per type (a composite's summed over its leaves, two types at
+ * most in the row), the kind of space it may stand on, its weight.
+ */
+function tableNeeds(blocks: Blocks, cargo: Cargo, b: i32, row: usize): void {
+  const t = blocks.type[b];
+  let first = blocks.count[b], t2 = -1, second = 0, topKind = -1;
+  const leaves = blocks.leafLen[b];
+  if (leaves > 0) {
+    first = 0;
+    for (let j = blocks.leafStart[b]; j < blocks.leafStart[b] + leaves && t2 != MANY_TYPES; j++) {
+      const leaf = blocks.leafBlock[j], lt = blocks.type[leaf];
+      if (lt == t) first += blocks.count[leaf];
+      else if (t2 == -1 || lt == t2) { t2 = lt; second += blocks.count[leaf]; }
+      else t2 = MANY_TYPES;
+    }
+  } else if (cargo.canTop[t] != 0 && blocks.nz[b] == 1) {
+    topKind = 1 + cargo.stackClass[t];
   }
-  return true;
+  store<i32>(row, t, NEED_TYPE << 2);
+  store<i32>(row, first, NEED_COUNT << 2);
+  store<i32>(row, t2, NEED_TYPE2 << 2);
+  store<i32>(row, second, NEED_COUNT2 << 2);
+  store<i32>(row, topKind, NEED_TOP_KIND << 2);
+  store<f64>(row, blocks.weight[b], NEED_WEIGHT);
+}
+
+/**
+ * Block b, within the space already (firstWithin), has its boxes (every leaf's) left, is under the
+ * weight room and may stand on `kind`: a block of one kind on a level, or on the top of a bottom
+ * item of its stack class when its type may stand there one box high; a composite on a level.
+ */
+@inline function blockFits(blocks: Blocks, row: usize, b: i32, s: LoadState, room: f64, kind: i32): bool {
+  if (load<f64>(row, NEED_WEIGHT) > room) return false;
+  if (load<i32>(row, NEED_COUNT << 2) > unchecked(s.rem[load<i32>(row, NEED_TYPE << 2)])) return false;
+  if (kind != KIND_LEVEL && load<i32>(row, NEED_TOP_KIND << 2) != kind) return false;
+  const t2 = load<i32>(row, NEED_TYPE2 << 2);
+  if (t2 == -1) return true;
+  if (t2 == MANY_TYPES) return compositeFits(blocks, b, s, kind);
+  return load<i32>(row, NEED_COUNT2 << 2) <= unchecked(s.rem[t2]);
 }
 
 export class SearchLimits {
@@ -127,6 +170,8 @@ export class BlockSearch {
   branching: i32 = 1;
   /** Foresight (the BR job's): a beam the budget left cannot finish is not started (foreseen). */
   foresee: bool = false;
+  /** With foresight: when the doubled beam cannot finish, one 1.5 times the last's width is tried (the BR job's). */
+  halfSteps: bool = false;
   /** The last run stopped before a beam it could not finish: budget is left for other searches. */
   foreseen: bool = false;
   /** Why the last run stopped: EXIT_*. */
@@ -147,6 +192,32 @@ export class BlockSearch {
   private childValue: StaticArray<f64>;
   private childOrder: StaticArray<i32>;
   private nodeCand: StaticArray<i32>;
+  /**
+   * Greedy paths, (space, block) per placement: a child's greedy run is its continuation, so when
+   * it is kept, its own child by that first move needs no greedy run (the same placements, the
+   * same value). Per level: the children's paths (childPaths, from childPathAt, childPathLen
+   * moves), the beam nodes' (curPaths / nextPaths, from nodePathAt, nodePathLen, with the
+   * value their greedy completion reached), and the root's.
+   */
+  private childPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private childPathAt: StaticArray<i32>;
+  private childPathLen: StaticArray<i32>;
+  private curPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private nextPaths: StaticArray<i32> = new StaticArray<i32>(1024);
+  private curPathAt: StaticArray<i32>;
+  private curPathLen: StaticArray<i32>;
+  private curValue: StaticArray<f64>;
+  private nextPathAt: StaticArray<i32>;
+  private nextPathLen: StaticArray<i32>;
+  private nextValue: StaticArray<f64>;
+  private rootPath: StaticArray<i32> = new StaticArray<i32>(0);
+  private rootPathLen: i32 = 0;
+  private rootValue: f64 = 0;
+  /** Whether a child by its node's greedy continuation takes that run's rest (false: the tests' reference). */
+  reuseContinuations: bool = true;
+  /** Where greedy records its moves (-1: nowhere), in childPaths; it leaves the count in pathLen. */
+  private pathAt: i32 = -1;
+  private pathLen: i32 = 0;
   /** Per type, its smallest side (selectSpaces' minSide without three loads per type). */
   private typeSide: StaticArray<i32> = new StaticArray<i32>(0);
   /** Per type, its allowed orientations' (x, y, z, 0) as 16-byte aligned rows, 6 per type: anyTypeFits tests each in one SIMD compare. */
@@ -154,6 +225,8 @@ export class BlockSearch {
   private typeRowCount: StaticArray<i32> = new StaticArray<i32>(0);
   /** Types by smallest side, ascending: the first with boxes left gives minSide. */
   private typesBySide: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Per block, what blockFits reads (NEED_*), NEED_STRIDE slots each, 32-byte aligned rows. */
+  private needs: StaticArray<i32> = new StaticArray<i32>(0);
   /** The blocks each space size admits (fit-cache.ts). */
   fits: FitCache;
   /** selectSpaces' list: space indices, their rank keys (2 each) and areas. */
@@ -183,6 +256,14 @@ export class BlockSearch {
     this.childValue = new StaticArray<f64>(nc);
     this.childOrder = new StaticArray<i32>(nc);
     this.nodeCand = new StaticArray<i32>(beamCap);
+    this.childPathAt = new StaticArray<i32>(nc);
+    this.childPathLen = new StaticArray<i32>(nc);
+    this.curPathAt = new StaticArray<i32>(beamCap);
+    this.curPathLen = new StaticArray<i32>(beamCap);
+    this.curValue = new StaticArray<f64>(beamCap);
+    this.nextPathAt = new StaticArray<i32>(beamCap);
+    this.nextPathLen = new StaticArray<i32>(beamCap);
+    this.nextValue = new StaticArray<f64>(beamCap);
     for (let i = 0; i < beamCap; i++) {
       this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
       this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
@@ -214,6 +295,16 @@ export class BlockSearch {
       }
       this.typesBySide[p] = t;
     }
+    this.tableBlocks(blocks);
+  }
+
+  private tableBlocks(blocks: Blocks): void {
+    if (this.needs.length < blocks.n * NEED_STRIDE + NEED_STRIDE) this.needs = new StaticArray<i32>(blocks.n * NEED_STRIDE + NEED_STRIDE);
+    for (let b = 0; b < blocks.n; b++) tableNeeds(blocks, this.cargo, b, this.needRow(b));
+  }
+
+  @inline private needRow(b: i32): usize {
+    return ((changetype<usize>(this.needs) + 31) & ~31) + ((<usize>b) << 5);
   }
 
   @inline private typeRowAt(t: i32, j: i32): usize {
@@ -223,6 +314,7 @@ export class BlockSearch {
   /** Searches on with other blocks of the same cargo and bin. */
   setBlocks(blocks: Blocks): void {
     this.blocks = blocks;
+    this.tableBlocks(blocks);
     this.placement.blocks = blocks;
     this.fits.clear();
   }
@@ -373,7 +465,7 @@ export class BlockSearch {
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
-      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
+      if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -390,7 +482,7 @@ export class BlockSearch {
     const pool = this.fits.pool;
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
-      if (!blockFits(blocks, cargo, b, s, room, kind)) continue;
+      if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty
@@ -454,10 +546,20 @@ export class BlockSearch {
 
   /** Completes s greedily: the best block into the chosen space until nothing fits. */
   greedy(s: LoadState): void {
+    let n = 0;
+    const at = this.pathAt;
     while (this.nextMove(s, 1) > 0) {
-      this.apply(s, this.moveSpace, unchecked(this.candBlock[0]));
+      const b = unchecked(this.candBlock[0]);
+      if (at >= 0) {
+        this.childPaths = room(this.childPaths, at + 2 * n + 2);
+        unchecked((this.childPaths[at + 2 * n] = this.moveSpace));
+        unchecked((this.childPaths[at + 2 * n + 1] = b));
+      }
+      this.apply(s, this.moveSpace, b);
       this.effort++;
+      n++;
     }
+    this.pathLen = n;
   }
 
   private offer(s: LoadState): void {
@@ -482,7 +584,13 @@ export class BlockSearch {
   run(root: LoadState): LoadState {
     this.best.copyFrom(root);
     this.scratch.copyFrom(root);
+    this.pathAt = 0;
     this.greedy(this.scratch);
+    this.pathAt = -1;
+    this.rootPathLen = this.pathLen;
+    this.rootPath = room(this.rootPath, 2 * this.pathLen);
+    memory.copy(changetype<usize>(this.rootPath), changetype<usize>(this.childPaths), (<usize>(2 * this.pathLen)) << 2);
+    this.rootValue = this.scratch.value;
     this.offer(this.scratch);
     this.exit = EXIT_WIDEST_BEAM;
     this.foreseen = false;
@@ -494,11 +602,19 @@ export class BlockSearch {
     while (!this.checkLimits() && w <= this.limits.maxWidth && w <= this.beamCap) {
       // a beam costs about width^growth placements; one the budget cannot finish gives nothing
       // (its loads come at its deepest levels), so it is not started
-      if (this.foresee && lastW > 0 && lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > this.placementsLeft(t0, e0) * FORESIGHT_MARGIN) {
-        this.exit = EXIT_TIME_LIMIT;
-        if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
-        this.foreseen = true;
-        break;
+      if (this.foresee && lastW > 0) {
+        const left = this.placementsLeft(t0, e0) * FORESIGHT_MARGIN;
+        if (lastEffort * Math.pow(<f64>w / <f64>lastW, growth) > left) {
+          // one half as wide again as the last may still fit
+          const half = this.halfSteps ? min(lastW + lastW / 2, this.beamCap) : w;
+          if (half >= w || half <= lastW || lastEffort * Math.pow(<f64>half / <f64>lastW, growth) > left) {
+            this.exit = EXIT_TIME_LIMIT;
+            if (this.limits.deadlineMs < f64.MAX_VALUE) deadlineHit = true;
+            this.foreseen = true;
+            break;
+          }
+          w = half;
+        }
       }
       const before = this.effort;
       if (!this.beam(root, w)) break;
@@ -506,7 +622,11 @@ export class BlockSearch {
       if (lastW > 0 && spent > lastEffort) growth = min(3.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW));
       lastEffort = max(1.0, spent);
       lastW = w;
-      w *= 2;
+      if (this.halfSteps) {
+        // the widest beam allowed ran: nothing wider follows
+        if (w >= this.beamCap) break;
+        w = min(w * 2, this.beamCap);
+      } else w *= 2;
     }
     if (this.allPlaced) this.exit = EXIT_ALL_PLACED;
     countExit(this.exit);
@@ -519,25 +639,49 @@ export class BlockSearch {
     unchecked(cur[0]).copyFrom(root);
     let nb = 1;
     const scratch = this.scratch;
+    this.curPaths = room(this.curPaths, 2 * this.rootPathLen);
+    memory.copy(changetype<usize>(this.curPaths), changetype<usize>(this.rootPath), (<usize>(2 * this.rootPathLen)) << 2);
+    unchecked((this.curPathAt[0] = 0));
+    unchecked((this.curPathLen[0] = this.rootPathLen));
+    unchecked((this.curValue[0] = this.rootValue));
     while (nb > 0) {
       let nc = 0;
+      let top = 0;
       for (let p = 0; p < nb; p++) {
         const node = unchecked(cur[p]);
         const k = this.nextMove(node, this.branching > 1 ? max(2, w / this.branching) : w);
         const space = this.moveSpace;
+        // the node's greedy completion went on with this move (its first, in the same space):
+        // that child's completion is the rest of it
+        const pathAt = unchecked(this.curPathAt[p]), pathLen = unchecked(this.curPathLen[p]);
+        const known = this.reuseContinuations && pathLen > 0 && unchecked(this.curPaths[pathAt]) == space ? unchecked(this.curPaths[pathAt + 1]) : -1;
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
         for (let c = 0; c < k; c++) {
           if (this.checkLimits()) return false;
           const b = unchecked(this.nodeCand[c]);
-          scratch.copyFrom(node);
-          this.apply(scratch, space, b);
-          this.greedy(scratch);
-          this.offer(scratch);
+          if (b == known) {
+            // counted as if run, so a search bounded by effort finds what it found before
+            this.effort += pathLen - 1;
+            unchecked((this.childValue[nc] = this.curValue[p]));
+            // a path in curPaths: stored as -(where + 1)
+            unchecked((this.childPathAt[nc] = -(pathAt + 2) - 1));
+            unchecked((this.childPathLen[nc] = pathLen - 1));
+          } else {
+            scratch.copyFrom(node);
+            this.apply(scratch, space, b);
+            this.pathAt = top;
+            this.greedy(scratch);
+            this.pathAt = -1;
+            this.offer(scratch);
+            unchecked((this.childValue[nc] = scratch.value));
+            unchecked((this.childPathAt[nc] = top));
+            unchecked((this.childPathLen[nc] = this.pathLen));
+            top += 2 * this.pathLen;
+          }
           unchecked((this.childParent[nc] = p));
           unchecked((this.childSpace[nc] = space));
           unchecked((this.childBlock[nc] = b));
-          unchecked((this.childValue[nc] = scratch.value));
           nc++;
         }
       }
@@ -556,15 +700,43 @@ export class BlockSearch {
         unchecked((this.childOrder[p] = c));
         if (kept < w) kept++;
       }
+      let nextTop = 0;
       for (let q = 0; q < kept; q++) {
         const c = unchecked(this.childOrder[q]);
         const child = unchecked(next[q]);
         child.copyFrom(unchecked(cur[this.childParent[c]]));
         this.apply(child, unchecked(this.childSpace[c]), unchecked(this.childBlock[c]));
+        // the child's path goes with it
+        const at = unchecked(this.childPathAt[c]), len = unchecked(this.childPathLen[c]);
+        this.nextPaths = room(this.nextPaths, nextTop + 2 * len);
+        const from = at >= 0 ? this.childPaths : this.curPaths;
+        memory.copy(
+          changetype<usize>(this.nextPaths) + ((<usize>nextTop) << 2),
+          changetype<usize>(from) + ((<usize>(at >= 0 ? at : -at - 1)) << 2),
+          (<usize>(2 * len)) << 2,
+        );
+        unchecked((this.nextPathAt[q] = nextTop));
+        unchecked((this.nextPathLen[q] = len));
+        unchecked((this.nextValue[q] = this.childValue[c]));
+        nextTop += 2 * len;
       }
       nb = kept;
       const t = cur; cur = next; next = t;
+      const tp = this.curPaths; this.curPaths = this.nextPaths; this.nextPaths = tp;
+      const ta = this.curPathAt; this.curPathAt = this.nextPathAt; this.nextPathAt = ta;
+      const tl = this.curPathLen; this.curPathLen = this.nextPathLen; this.nextPathLen = tl;
+      const tv = this.curValue; this.curValue = this.nextValue; this.nextValue = tv;
     }
     return true;
   }
+}
+
+/** a, or a copy twice as long (and more while short of n) holding a's values. */
+function room(a: StaticArray<i32>, n: i32): StaticArray<i32> {
+  if (n <= a.length) return a;
+  let len = max(16, a.length * 2);
+  while (len < n) len *= 2;
+  const grown = new StaticArray<i32>(len);
+  memory.copy(changetype<usize>(grown), changetype<usize>(a), (<usize>a.length) << 2);
+  return grown;
 }
