@@ -34,12 +34,24 @@ export interface OrderIdAllocatorOptions {
   now?: () => number;
 }
 
+/** Takes the next order id; `kept` takes one only if it is at hand; `giveBack` returns one that no order got. */
+export interface OrderIdAllocator {
+  (): Promise<AllocatedOrderId>;
+  /** An id kept ahead, taken at once; undefined when none is (below AHEAD_FROM_PER_MS, or all handed out). */
+  kept(): AllocatedOrderId | undefined;
+  /**
+   * An id taken for an order whose append was refused (its reference was taken, or it was a retry of
+   * an order already stored): no order has it, so it is handed out again before the ids kept ahead.
+   */
+  giveBack(id: AllocatedOrderId): void;
+}
+
 interface Waiting {
   resolve(id: AllocatedOrderId): void;
   reject(error: unknown): void;
 }
 
-export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOptions = {}): () => Promise<AllocatedOrderId> {
+export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOptions = {}): OrderIdAllocator {
   const now = options.now ?? (() => performance.now());
   let lastRevision: bigint | 'unknown' | 'no_stream' = 'unknown';
   let waiting: Waiting[] = [];
@@ -119,18 +131,34 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
     }
   }
 
-  return function allocate() {
-    asked += 1;
+  function kept(): AllocatedOrderId | undefined {
     const id = spare.shift();
     if (id) {
+      asked += 1;
       if (!appending && spare.length <= ahead / 2) void drain();
-      return Promise.resolve(id);
     }
+    return id;
+  }
+
+  function allocate(): Promise<AllocatedOrderId> {
+    const id = kept();
+    if (id) return Promise.resolve(id);
+    asked += 1;
     return new Promise<AllocatedOrderId>((resolve, reject) => {
       waiting.push({ resolve, reject });
       if (!appending) void drain();
     });
-  };
+  }
+
+  function giveBack(id: AllocatedOrderId): void {
+    const waiter = waiting.shift();
+    if (waiter) return waiter.resolve(id);
+    // Lowest first, as the ids kept ahead are.
+    const at = spare.findIndex((kept) => kept.order_id > id.order_id);
+    spare.splice(at < 0 ? spare.length : at, 0, id);
+  }
+
+  return Object.assign(allocate, { kept, giveBack });
 }
 
 /** The last id taken (handed out or kept ahead), 0 when none: what the start-up check holds derived data against. */

@@ -1,7 +1,8 @@
 // The story of a submit: decide against master data and the order's stream, take an id, append
 // the order expecting no stream (which reserves the reference), then answer once the order can be
 // read back. A retry of an order already stored (the decider's call) records nothing and answers
-// with the stored order's ids.
+// with the stored order's ids. Under load, with an id kept ahead at hand, the stream is not read
+// first (below).
 import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
 import type { FieldErrors } from '../validation/field-errors.js';
 import type { MasterData } from '../master-data/master-data.js';
@@ -9,7 +10,7 @@ import { utcTimestamp } from './clock.js';
 import { handleOrderCommand, orderStateOf } from './handle-order-command.js';
 import { decideSubmitOrder, type SubmitOrder } from './order-decider.js';
 import { orderStream } from './order-events.js';
-import type { AllocatedOrderId } from './order-id-allocator.js';
+import type { AllocatedOrderId, OrderIdAllocator } from './order-id-allocator.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 import { NotVisibleInTime } from '../eventstore/visibility-deadline.js';
 import { BodyRejected } from '../validation/json-body.js';
@@ -21,38 +22,60 @@ export type SubmitOrderResult =
 export interface SubmitOrderDependencies {
   store: EventStore;
   masterData: () => MasterData;
-  allocateOrderId: () => Promise<AllocatedOrderId>;
+  allocateOrderId: OrderIdAllocator;
   /** Resolves once the read models have applied the log up to this position. */
   visible: (position: bigint) => Promise<void>;
 }
 
 export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: string, order: SubmitOrderPayload): Promise<SubmitOrderResult> {
   const stream = orderStream(companyGroup, order.reference);
+  const noId = { order_id: 0, service_ref: '' };
   const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => (
     { type: 'SubmitOrder', data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() } });
-  // Decide once before taking an id, so that a rejected order records nothing at all.
-  const history = await deps.store.readStream(stream);
-  const state = orderStateOf(history);
-  const precheck = decideSubmitOrder(command({ order_id: 0, service_ref: '' }, ''), state);
+  // Decide once before taking an id, so that a rejected order records nothing at all, not even an id.
+  // Under load the allocator keeps ids ahead (already in the log) and a new reference is the rule: with
+  // one at hand the stream is assumed new instead of read (the read was a tenth of a submit's
+  // main-thread time, issue 27). A stream that is not new makes the append conflict, and the order is
+  // decided again on what it holds; an order refused on a new stream is decided again on the stream as
+  // it is, so that a retry is answered whatever master data says now and a taken reference is named
+  // beside the other errors. An id no order got is given back.
+  let id = deps.allocateOrderId.kept();
+  let history = id ? [] : await deps.store.readStream(stream);
+  let state = orderStateOf(history);
+  let precheck = decideSubmitOrder(command(noId, ''), state);
+  if (id && !precheck.ok) {
+    deps.allocateOrderId.giveBack(id);
+    id = undefined;
+    history = await deps.store.readStream(stream);
+    state = orderStateOf(history);
+    precheck = decideSubmitOrder(command(noId, ''), state);
+  }
   if (!precheck.ok) return precheck;
   if (precheck.events.length === 0) return { ok: true, order_id: state.order_id, service_ref: state.service_ref, retry: true };
 
-  const id = await deps.allocateOrderId();
-  // When another submit with this reference wins the race since the check above, this one is
-  // decided again on the stream it wrote and refused; its id stays unused.
+  id ??= await deps.allocateOrderId();
   let result;
   try {
-    // Decided on the stream as read above, not read again: a writer that came in between makes the
-    // append conflict, and then it is read anew.
+    // Decided on the stream as read (or assumed new) above, not read again: a writer that came in
+    // between makes the append conflict, and then it is read anew.
     result = await handleOrderCommand(deps.store, stream, command(id, utcTimestamp()), history);
   } catch (error) {
-    // The order with its lane is over the event store's limit: nothing was stored; its id stays unused.
-    if (error instanceof AppendTooLarge) throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });
+    // The order with its lane is over the event store's limit: nothing was stored. (After any other
+    // error whether it was stored is unknown, so its id stays unused.)
+    if (error instanceof AppendTooLarge) {
+      deps.allocateOrderId.giveBack(id);
+      throw new BodyRejected(413, { detail: `The order is too large to store: ${error.message}.` });
+    }
     throw error;
   }
-  if (!result.ok) return result;
+  if (!result.ok) {
+    // The reference is taken (by an order stored before, or by a submit that won the race).
+    deps.allocateOrderId.giveBack(id);
+    return result;
+  }
   if (result.position === undefined) {
-    // A retry of this order won the race since the check above (sent twice at once): its id stands.
+    // A retry of this order: stored before (the stream assumed new), or won the race since the check (sent twice at once).
+    deps.allocateOrderId.giveBack(id);
     return { ok: true, order_id: result.state.order_id, service_ref: result.state.service_ref, retry: true };
   }
   try {
