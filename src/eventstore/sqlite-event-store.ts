@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   AppendTooLarge,
@@ -14,6 +13,7 @@ import {
 import { assertHashable, GENESIS, type HashedEvent } from './hash-chain.js';
 import { nowMicros } from './recorded-at.js';
 import { HASHED_COLUMNS, legacyChainer, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
+import { timeOrderedId } from './time-ordered-id.js';
 import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sqlite-append-batch.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
@@ -310,7 +310,7 @@ function prepareAppend(stream: string, events: readonly NewEvent[], expected: Ex
       const data: unknown = JSON.stringify(event.data);
       if (typeof data !== 'string') throw new TypeError(`append to ${stream}: event ${i} (${event.type}) data is not JSON`);
       bytes += Buffer.byteLength(data);
-      return { id: randomUUID(), type: event.type, data };
+      return { id: timeOrderedId(), type: event.type, data };
     }),
   };
   // A bound, as on KurrentDB: what is too large for one store is too large for the other.

@@ -10,7 +10,7 @@ import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stre
 
 export const PACKING_INSTRUCTIONS_READY = 'packing_instructions.ready';
 
-/** `evt_` and the stored event's id, a UUID in both event stores (randomUUID on append). */
+/** `evt_` and the stored event's id, a UUID in both event stores (version 7 on SQLite, time-ordered-id.ts; version 4 on KurrentDB). */
 export const ENVELOPE_ID_PATTERN = '^evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 export const ServiceRefSchema = Type.String({
