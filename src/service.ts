@@ -27,7 +27,7 @@ import { startNotifications } from './notifications/start-notifications.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
-import { logChainCheck } from './audit/log-chain-check.js';
+import { logChainCheck, oncePerFinding } from './audit/log-chain-check.js';
 import { loadAuditKey } from './audit/audit-key.js';
 
 export interface RunningService {
@@ -83,6 +83,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     throw error;
   }
   const chain = logChainCheck(store, checkpoints, names.log);
+  const reportChainBreak = oncePerFinding((outcome) => {
+    logger.error(outcome.line);
+    metrics.logChainBreaks.inc();
+  });
   try {
     await checkStorageAtStart({
       store,
@@ -119,7 +123,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         async verifyLog(betweenPages) {
           const outcome = await chain.fullPass(betweenPages);
           logChainBreak = outcome.ok ? undefined : outcome.line;
-          if (!outcome.ok) logger.error(outcome.line);
+          reportChainBreak(outcome);
           return outcome;
         },
       })

@@ -14,7 +14,15 @@ export interface LogChainCheck {
   /** From the checkpoint to the head (the whole log the first time); chains a legacy log first. Undefined on a per-stream chain. */
   atStart(): Promise<ChainVerdict | undefined>;
   /** The whole log; a one-line outcome, and the checkpoint moved to the head verified. */
-  fullPass(betweenPages?: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
+  fullPass(betweenPages?: () => Promise<void>): Promise<ChainPassOutcome>;
+}
+
+export interface ChainPassOutcome {
+  ok: boolean;
+  /** The outcome with the time of the pass, as /readyz shows it. */
+  line: string;
+  /** The same without the time: two passes that find the same break find the same finding. */
+  finding: string;
 }
 
 export function logChainCheck(store: EventStore, checkpoints: CheckpointStore, logName: string): LogChainCheck {
@@ -32,8 +40,23 @@ export function logChainCheck(store: EventStore, checkpoints: CheckpointStore, l
     async fullPass(betweenPages) {
       await store.chainLegacyEvents();
       const verdict = await verified(await verifyChain(store, { betweenPages }));
-      return { ok: verdict.ok, line: `${new Date().toISOString()}: ${describeVerdict(verdict, logName)}` };
+      const finding = describeVerdict(verdict, logName);
+      return { ok: verdict.ok, line: `${new Date().toISOString()}: ${finding}`, finding };
     },
+  };
+}
+
+/**
+ * Hands on a break once per finding: the scrubber verifies the log at every pass (every second on a
+ * small log), and the same break found again is no news to an operator. A break found after the chain
+ * held again, or a different break, is new.
+ */
+export function oncePerFinding(report: (outcome: ChainPassOutcome) => void): (outcome: ChainPassOutcome) => void {
+  let last: string | undefined;
+  return (outcome) => {
+    const finding = outcome.ok ? undefined : outcome.finding;
+    if (finding !== undefined && finding !== last) report(outcome);
+    last = finding;
   };
 }
 

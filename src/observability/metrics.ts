@@ -10,6 +10,8 @@ export interface Metrics {
   plannerDuration: Histogram<'outcome'>;
   /** Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again from the log. */
   readModelRepairs: Counter<'document'>;
+  /** Breaks of the log's hash chain found by the scrubber's passes, one per finding (the same break found again is not counted again). */
+  logChainBreaks: Counter;
   /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
   plannerRuns: Counter<'outcome'>;
   /** One per stored plan, by how its search ended (PlanExit: lower_bound, searched, time_limit). */
@@ -43,6 +45,11 @@ export function createMetrics(): Metrics {
       name: 'orders_read_model_repairs_total',
       help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents)',
       labelNames: ['document'],
+      registers: [registry],
+    }),
+    logChainBreaks: new Counter({
+      name: 'orders_log_chain_breaks_total',
+      help: "Breaks of the event log's hash chain found by the read-model scrubber's passes, one per finding (a pass that finds the same break again does not count it again)",
       registers: [registry],
     }),
     plannerRuns: new Counter({

@@ -13,6 +13,7 @@ import { eventually, removeDataDir, startTestService, tempDataDir } from '../sup
 import { embeddedEnv } from '../support/embedded-env.js';
 import { TAMPERINGS, tamper } from '../support/tamper-events.js';
 import { startChild, stopChild } from '../storage/support/service-child.js';
+import { metric } from '../storage/support/served.js';
 
 const VERIFY_HISTORY = fileURLToPath(new URL('../../src/verify-history.js', import.meta.url));
 
@@ -91,4 +92,9 @@ t.test('an edit behind the verified checkpoint: the start goes on, the scrubber\
   t.match(ready.body.checks.log_chain, /the hash chain breaks at position \d+ \(changed\)/);
   await eventually(async () => /"level":50.*the hash chain breaks/.test(second.output()));
   t.pass('and logs it as an error');
+  // Each pass verifies the log again (every second here): the same break is logged and counted once.
+  const passes = await metric(second.url, 'orders_read_model_scrub_passes');
+  await eventually(async () => (await metric(second.url, 'orders_read_model_scrub_passes')) >= passes + 3);
+  t.equal(second.output().match(/"level":50.*the hash chain breaks/g)?.length, 1, 'one error line over later passes that found it again');
+  t.equal(await metric(second.url, 'orders_log_chain_breaks_total'), 1, 'counted once in orders_log_chain_breaks_total');
 });
