@@ -16,7 +16,7 @@ import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
 import { healthRoutes, type Findings, type ReadinessCheck } from './http/health-routes.js';
 import { answeredRequests, requestLogging, type AnsweredRequest } from './http/request-logging.js';
 import { withReadyRetrieves } from './http/ready-retrieve.js';
-import type { RequestListener } from 'node:http';
+import { METHODS, type RequestListener } from 'node:http';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { loadPlanRoutes } from './load-plan/routes.js';
@@ -105,7 +105,9 @@ function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
 
   // Two routers, and every request passes through one of them: each router a request passes
   // through tests the path against all of its routes, which a retrieve measurably paid for (docs/benchmarks.md).
-  const other = new Router(); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
+  // Every method HTTP names counts as implemented: a path that does not serve one (TRACE, say) answers 405
+  // with Allow, as HTTP asks, rather than 501, which would say the server knows no such method at all.
+  const other = new Router({ methods: METHODS }); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics, deps.stopping, deps.findings);
   // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.
   for (const [path, document] of [[OPENAPI_PATH, buildOpenApiDocument()], [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)]] as const) {

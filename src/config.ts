@@ -98,6 +98,8 @@ export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env)
   return {
     kafkaBrokers: brokers.length > 0 ? brokers : undefined,
     kafkaTopic: env.ORDERS_KAFKA_TOPIC?.trim() || DEFAULT_KAFKA_TOPIC,
+    kafkaPartitions: integer(env, 'ORDERS_KAFKA_PARTITIONS', 6, 1, 10_000),
+    kafkaReplicationFactor: env.ORDERS_KAFKA_REPLICATION_FACTOR ? integer(env, 'ORDERS_KAFKA_REPLICATION_FACTOR', 1, 1, 32) : undefined,
     smtpUrl: env.ORDERS_SMTP_URL?.trim() || undefined,
     mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
     webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),

@@ -225,6 +225,14 @@ export async function startService(config: Config, logger: Logger = createLogger
         },
       },
       {
+        // A consumer group that subscribes once the service is ready must find the readiness topic.
+        name: 'kafka_topic',
+        check: async () => {
+          const reason = notifications.notReady?.();
+          if (reason) throw new Error(reason);
+        },
+      },
+      {
         name: 'projections_caught_up',
         check: async () => {
           const head = await store.headPosition();

@@ -17,5 +17,14 @@ export const ref = (schemaName: string) => ({ $ref: `#/components/schemas/${sche
 export const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 export const respond = (description: string, schemaName: string) => ({ description, ...json(ref(schemaName)) });
 
+/**
+ * A 400 whose reasons JSON Schema cannot express (master data, the order's state, the clock): the
+ * description names each, and one example per reason shows its body.
+ */
+export const refusals = (description: string, schemaName: string, examples: Record<string, { summary: string; value: object }>) => ({
+  description,
+  content: { 'application/json': { schema: ref(schemaName), examples } },
+});
+
 export const unauthorized = respond('Missing or invalid API key (Authorization: Api-Key <key>).', 'ErrorDetail');
 export const bodyTooLarge = respond('The request body is larger than 1 MiB.', 'ErrorDetail');

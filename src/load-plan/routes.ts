@@ -2,7 +2,7 @@
 // contents (an order of only pre-built pallets and loose boxes has a load plan all the same).
 import type Router from '@koa/router';
 import type { EventStore } from '../eventstore/event-store.js';
-import { lookUpPlannedOrder, NOT_READY_MESSAGE } from '../packing-instructions/routes.js';
+import { lookUpPlannedOrder, NOT_READY_MESSAGE, orderLookupFailed, orderQuery } from '../packing-instructions/routes.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import { loadPlanOf } from './load-plan.js';
@@ -48,18 +48,10 @@ export const loadPlanApi: ApiDescription = {
           'Every container with its placements in loading order, centre of gravity and whether it is within the limits, every service-built pallet with its units, ' +
           'and what could not be loaded. Same order lookup as pallet contents; also for orders of only pre-built pallets and loose boxes. ' +
           'viewer_url opens the plan in 3D in a browser without an API key.',
-        parameters: [
-          {
-            name: 'order',
-            in: 'query',
-            required: true,
-            description: "The caller's reference or the order's service_ref. When several orders share a reference, the newest match is used.",
-            schema: { type: 'string', minLength: 1 },
-          },
-        ],
+        parameters: [orderQuery],
         responses: {
           '200': respond('The load plan, in millimetres and kilograms.', 'LoadPlan'),
-          '400': respond('No order given, unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or planning failed.', 'OrderLookupError'),
+          '400': orderLookupFailed,
           '401': unauthorized,
         },
       },

@@ -46,6 +46,8 @@ export interface KafkaPublisherOptions {
   clientId?: string;
   /** First pause after a failed send (after kafkajs's own retries); doubles up to 1 min. Default 1 s. */
   retryDelayMs?: number;
+  /** Resolves once the topic exists (kafka-topic.ts): nothing is sent before, the events wait in the log. */
+  topicExists?: () => Promise<void>;
   log: Log;
 }
 
@@ -102,6 +104,8 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       }
       const record = kafkaRecordFor(mine, topic);
       if (record.messages.length > 0) {
+        // A send to a missing topic would be retried without end, or create it with the broker's defaults.
+        if ((await Promise.race([options.topicExists?.(), stopping])) === 'stopping') return;
         const sent = (async () => {
           await connect();
           await producer.send(record);
@@ -141,9 +145,10 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   };
 }
 
-function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
+/** The kafkajs client of the publisher and of the topic's watch (kafka-topic.ts). */
+export function kafkaClient(options: { brokers: readonly string[]; clientId?: string | undefined; log: Log }): Kafka {
   const { log } = options;
-  const kafka = new Kafka({
+  return new Kafka({
     clientId: options.clientId ?? 'orders-service',
     brokers: [...options.brokers],
     // Connecting is retried by our own loop, with backoff and without holding up shutdown; kafkajs's
@@ -152,6 +157,10 @@ function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => log(kafkaLogLine(entry), undefined, kafkaLogLevel(entry)),
   });
+}
+
+function kafkajsProducer(options: KafkaPublisherOptions): KafkaProducer {
+  const kafka = kafkaClient(options);
   // Idempotence needs one request in flight per connection and acks from all in-sync replicas.
   // Retries without end, as kafkajs does for an idempotent producer by default (an explicit value,
   // else the client's short connect retry above would be inherited and break idempotence).

@@ -8,4 +8,6 @@ export type { Log };
 export interface NotificationConsumer {
   /** Stops after the batch in progress (its checkpoint moved, or not, as it finished) and releases resources. */
   stop(): Promise<void>;
+  /** Why the service should not say it is ready because of this consumer (kafka-topic.ts), else undefined. */
+  notReady?(): string | undefined;
 }

@@ -5,6 +5,10 @@ export interface NotificationsConfig {
   kafkaBrokers: string[] | undefined;
   /** ORDERS_KAFKA_TOPIC, default orders.packing-instructions. */
   kafkaTopic: string;
+  /** ORDERS_KAFKA_PARTITIONS: the partitions of the topic when the service creates it. Default 6. */
+  kafkaPartitions: number;
+  /** ORDERS_KAFKA_REPLICATION_FACTOR: its replicas when the service creates it; undefined: the cluster's brokers, at most 3. */
+  kafkaReplicationFactor: number | undefined;
   /** ORDERS_SMTP_URL; unset or empty: e-mails are written to <ORDERS_DATA_DIR>/outbox as .eml files. */
   smtpUrl: string | undefined;
   /** ORDERS_MAIL_FROM; unset: the sender's default. */

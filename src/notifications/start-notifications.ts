@@ -8,7 +8,8 @@ import type { EventStore } from '../eventstore/event-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { startEmailSender, type RenderPdf } from './email-sender.js';
-import { startKafkaPublisher, type KafkaProducer } from './kafka-publisher.js';
+import { kafkaClient, startKafkaPublisher, type KafkaProducer } from './kafka-publisher.js';
+import { watchKafkaTopic } from './kafka-topic.js';
 import { startOutcomeJournal } from './outcome-journal.js';
 import { restoreDeliveries } from './restore-deliveries.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
@@ -53,10 +54,19 @@ export async function startNotifications(options: NotificationsOptions): Promise
       }),
     );
     if (config.kafkaBrokers || options.kafkaProducer) {
+      // The topic is looked up (and created where allowed) on the brokers; a producer given by a test has none.
+      const topic = options.kafkaProducer
+        ? undefined
+        : watchKafkaTopic({
+            admin: kafkaClient({ brokers: config.kafkaBrokers ?? [], log }).admin(),
+            topic: config.kafkaTopic, partitions: config.kafkaPartitions, replicationFactor: config.kafkaReplicationFactor, log,
+          });
+      if (topic) started.push({ stop: () => topic.stop(), notReady: () => topic.notReady() });
       started.push(
         await startKafkaPublisher({
           store, deliveries, legacyCheckpoints: checkpoints, brokers: config.kafkaBrokers ?? [], topic: config.kafkaTopic, log, onJournaled,
           ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
+          ...(topic ? { topicExists: () => topic.exists() } : {}),
         }),
       );
     }
@@ -64,5 +74,8 @@ export async function startNotifications(options: NotificationsOptions): Promise
     await stopAll();
     throw error;
   }
-  return { stop: stopAll };
+  return {
+    stop: stopAll,
+    notReady: () => started.map((consumer) => consumer.notReady?.()).find((reason) => reason !== undefined),
+  };
 }

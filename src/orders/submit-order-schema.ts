@@ -189,6 +189,10 @@ export const SubmitOrderRequest = Type.Object(
   },
   {
     ...strict,
+    // Said in the schema too (validate-submit-order.ts words them), so that a generator from this document
+    // sends what is accepted: some non-empty cargo list, and never a field together with its alias.
+    anyOf: Object.entries(ALIASES).flatMap((pair) => pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] }))),
+    allOf: Object.entries(ALIASES).map(([alias, canonical]) => ({ not: { properties: { [canonical]: true, [alias]: true }, required: [canonical, alias] } })),
     title: 'SubmitOrderRequest',
     description:
       `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,

@@ -19,6 +19,8 @@ export type SubmitOrderValidation = { ok: true; value: SubmitOrderPayload } | { 
 
 type Input = SubmitOrderRequest;
 
+const ACROSS_FIELDS = /^#\/(anyOf|allOf)(\/|$)/;
+
 export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
   const collector = new FieldErrorCollector(body);
   // A list past its limit is refused before any element is looked at: checking 170,000 elements
@@ -26,7 +28,9 @@ export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
   if (isObject(body)) checkListLengths(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
   const validate = validatorFor(SubmitOrderRequest);
-  if (!validate(body)) reportAjvErrors(validate.errors ?? [], body, collector, wordSpecialCases);
+  // The schema's rules across fields (some cargo, a field or its alias) are worded by checkAcrossFields:
+  // ajv would name every branch of them that failed.
+  if (!validate(body)) reportAjvErrors((validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath)), body, collector, wordSpecialCases);
   if (isObject(body)) checkAcrossFields(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
   const order = normalize(body as Input);

@@ -12,7 +12,8 @@ import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand } from '../orders/handle-order-command.js';
 import { readOrderStream } from '../orders/read-order-stream.js';
 import { OrderLookupErrorSchema, PalletContentsSchema } from '../orders/order-view-schema.js';
-import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { refusals, respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { NOT_BLANK } from '../validation/patterns.js';
 
 const PALLET_CONTENTS = '/api/v1/orders/pallet-contents/';
 const DOWNLOAD = '/api/v1/orders/download-packing-instructions/';
@@ -106,16 +107,27 @@ async function sendThenRecord(ctx: Context, bytes: Buffer, record: () => Promise
   res.end(bytes.subarray(bytes.length - 1));
 }
 
-const orderQuery = {
+export const orderQuery = {
   name: 'order',
   in: 'query',
   required: true,
   description: "The caller's reference or the order's service_ref. When several orders share a reference, the newest match is used.",
-  schema: { type: 'string', minLength: 1 },
+  schema: { type: 'string', minLength: 1, pattern: NOT_BLANK.pattern },
 };
-const orderLookupFailed = respond(
-  'No order given, unknown order, optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), planning failed, or (pallet contents) no service-built pallets.',
+const lookupRefusals = {
+  unknownOrder: { summary: 'No order of the key\'s company group has this reference or service_ref', value: { order: ['No order matches "PO-404".'] } },
+  notReady: { summary: 'Not planned yet', value: { order: [NOT_READY_MESSAGE] } },
+  planningFailed: { summary: 'Planning failed', value: { order: ['Planning this order failed (no container of the order fits SKU-1001). Please contact support.'] } },
+};
+const LOOKUP_REFUSED =
+  'Refusals that depend on the stored orders, which the schema cannot say: no order of the key\'s company group has this reference or service_ref (another group\'s order is looked up like an unknown one), ' +
+  'optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or planning failed';
+/** The 400 of every endpoint that looks an order up by reference or service_ref and needs its plan. */
+export const orderLookupFailed = refusals(`${LOOKUP_REFUSED}.`, 'OrderLookupError', lookupRefusals);
+const palletLookupFailed = refusals(
+  `${LOOKUP_REFUSED}, or the order has no service-built pallets (only pre-built pallets and loose boxes).`,
   'OrderLookupError',
+  { ...lookupRefusals, noPallets: { summary: 'No service-built pallets', value: { order: [NO_PALLETS_MESSAGE] } } },
 );
 
 export const packingInstructionsApi: ApiDescription = {
@@ -128,7 +140,7 @@ export const packingInstructionsApi: ApiDescription = {
         parameters: [orderQuery],
         responses: {
           '200': respond('One entry per service-built pallet, in optimizer order.', 'PalletContents'),
-          '400': orderLookupFailed,
+          '400': palletLookupFailed,
           '401': unauthorized,
         },
       },

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import t from 'tap';
 import { ACME_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
@@ -81,6 +82,30 @@ t.test('a known path asked with a method it does not take answers 405 with Allow
     t.equal(response.status, 405, `${method} ${path}`);
     t.equal(response.headers.get('allow'), allow, `${method} ${path}: Allow`);
     t.same(response.body, { detail: `Method "${method}" not allowed.` }, `${method} ${path}: detail`);
+  }
+});
+
+t.test('a method no route takes (TRACE, QUERY) answers 405 with Allow too, not 501; HEAD and OPTIONS are served', async (t) => {
+  // fetch refuses to send TRACE: node:http sends any method.
+  const send = (method: string, path: string) =>
+    new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+      const request = httpRequest(new URL(path, service.url), { method, headers: { authorization: `Api-Key ${ACME_KEY}` } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode!, allow: response.headers.allow }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  for (const [method, path, status, allow] of [
+    ['TRACE', '/healthz', 405, 'HEAD, GET'],
+    ['TRACE', '/api/v1/orders/detailed-orders/1/', 405, 'HEAD, GET'],
+    ['TRACE', '/api/v1/orders/submit-order/', 405, 'POST'],
+    ['QUERY', '/api/v1/admin/master-data/', 405, 'PUT'],
+    ['TRACE', '/no-such-path', 404, undefined],
+    ['OPTIONS', '/api/v1/orders/submit-order/', 200, 'POST'],
+    ['HEAD', '/healthz', 200, undefined],
+  ] as const) {
+    t.same(await send(method, path), { status, allow }, `${method} ${path}`);
   }
 });
 

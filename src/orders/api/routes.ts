@@ -9,7 +9,7 @@ import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handl
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { ALIASES } from '../submit-order-schema.js';
 import type { FieldErrors } from '../../validation/field-errors.js';
-import { bodyTooLarge, json, openApiPath, ref, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
+import { bodyTooLarge, json, openApiPath, ref, refusals, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
 import { retrieveAsOf } from './order-as-of.js';
 import {
@@ -106,6 +106,16 @@ export const orderNotVisible = {
   '404': respond('No order has this id.', 'ErrorDetail'),
 };
 
+// Where a submitted order can be read next: schemathesis's stateful runs follow these too.
+const orderLinks = {
+  retrieveOrder: { operationId: 'retrieveOrder', parameters: { id: '$response.body#/order_id' } },
+  orderHistory: { operationId: 'orderHistory', parameters: { id: '$response.body#/order_id' } },
+  orderHistoryExport: { operationId: 'orderHistoryExport', parameters: { id: '$response.body#/order_id' } },
+  loadPlan: { operationId: 'loadPlan', parameters: { order: '$response.body#/service_ref' } },
+  palletContents: { operationId: 'palletContents', parameters: { order: '$response.body#/service_ref' } },
+  downloadPackingInstructions: { operationId: 'downloadPackingInstructions', parameters: { order: '$response.body#/service_ref' } },
+};
+
 export const orderApi: ApiDescription = {
   paths: {
     [SUBMIT]: {
@@ -120,9 +130,23 @@ export const orderApi: ApiDescription = {
           'Limits: at most 1000 rows in each of order_items, pre_builts and loose_boxes, count and container count bounded, 20000 units to plan in all; text fields have maximum lengths; nesting is at most 8 levels; text must be well-formed Unicode (lone surrogates are refused).',
         requestBody: { required: true, ...json(ref('SubmitOrderRequest')) },
         responses: {
-          '200': respond('A retry: this order (same reference, same content) was already recorded; nothing new was recorded, and these are its ids.', 'SubmitOrderCreated'),
-          '201': respond('The order was recorded and will be processed shortly.', 'SubmitOrderCreated'),
-          '400': respond('The body is not JSON, or the order is invalid: errors by field.', 'ValidationError'),
+          '200': { ...respond('A retry: this order (same reference, same content) was already recorded; nothing new was recorded, and these are its ids.', 'SubmitOrderCreated'), links: orderLinks },
+          '201': { ...respond('The order was recorded and will be processed shortly.', 'SubmitOrderCreated'), links: orderLinks },
+          '400': refusals(
+            'The body is not JSON, or the order is invalid: errors by field. Besides what the schema says, these are refused (the schema cannot say them): ' +
+              "supplier_name and consignee_name that no lane of the key's company group connects; a transportation_mode the lane does not accept; " +
+              'an order_items SKU not in the lane\'s item master; a container code the lane does not enable, or listed twice; no non-empty cargo list; ' +
+              'more than 20000 units to plan; a reference already used by an order with other content.',
+            'ValidationError',
+            {
+              unknownLane: { summary: 'No lane connects the names sent', value: { supplier_name: ['No lane of your company group has the supplier "Acme Supplier" (names match exactly, case-sensitive).'] } },
+              unknownSku: { summary: "A SKU not in the lane's item master", value: { order_items: [{}, { item: ['SKU SKU-9 is not in the item master of lane 101.'] }] } },
+              modeNotOnLane: { summary: 'The lane does not accept the mode', value: { transportation_mode: ['Lane 102 does not accept OceanFCL; it accepts TruckFTL.'] } },
+              containerTwice: { summary: 'A container code listed twice', value: { order_containers: [{}, { code: ['Container code "40ft" is listed more than once; list each code once, with its count.'] }] } },
+              noCargo: { summary: 'No non-empty cargo list', value: { non_field_errors: ['Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).'] } },
+              referenceTaken: { summary: 'The reference is taken by an order with other content', value: { reference: ['An order with this reference already exists.'] } },
+            },
+          ),
           '401': unauthorized,
           '413': bodyTooLarge,
           '415': respond('The body was not sent as application/json.', 'ErrorDetail'),
@@ -139,8 +163,9 @@ export const orderApi: ApiDescription = {
           {
             name: 'page_size',
             in: 'query',
-            description: `Results per page; values above ${MAX_PAGE_SIZE} are capped to ${MAX_PAGE_SIZE}.`,
-            schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+            // No `maximum`: a larger value is not refused but capped, and a schema's maximum would say it is refused.
+            description: `Results per page, at least 1; a value above ${MAX_PAGE_SIZE} is accepted and capped to ${MAX_PAGE_SIZE} (the page then has a \`next\` link).`,
+            schema: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE },
           },
           { name: 'paginate', in: 'query', description: 'false returns a bare JSON array of orders instead of the envelope.', schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
           { name: 'search', in: 'query', description: "Filters by the order's service_ref, related shipment references, or transportation mode name.", schema: { type: 'string' } },
@@ -174,7 +199,11 @@ export const orderApi: ApiDescription = {
         ],
         responses: {
           '200': respond('The order (as of the moment asked for).', 'Order'),
-          '400': respond('as_of is not an ISO 8601 date and time with a time zone, or is in the future: {"as_of": [message]}.', 'ValidationError'),
+          '400': refusals(
+            'as_of is not an ISO 8601 date and time with a time zone, or is in the future (which the schema cannot say: the answer would change later): {"as_of": [message]}.',
+            'ValidationError',
+            { future: { summary: 'as_of in the future', value: { as_of: ['2099-01-01T00:00:00.000Z is in the future; ask for a moment up to now.'] } } },
+          ),
           '401': unauthorized,
           '403': orderNotVisible['403'],
           '404': respond('No order has this id, or (with as_of) it did not exist yet at that moment.', 'ErrorDetail'),

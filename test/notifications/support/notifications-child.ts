@@ -35,7 +35,7 @@ const notifications = await startNotifications({
   dataDir,
   masterData: () => masterDataWith({ webhooks: [{ url, secret }], notification_emails: ['ops@acme.example'] }),
   renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),
-  config: { kafkaBrokers: servers?.kafkaBrokers, kafkaTopic: servers?.topic ?? 'orders.test', smtpUrl, mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [50, 50, 50] },
+  config: { kafkaBrokers: servers?.kafkaBrokers, kafkaTopic: servers?.topic ?? 'orders.test', kafkaPartitions: 2, kafkaReplicationFactor: undefined, smtpUrl, mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [50, 50, 50] },
   ...(servers ? {} : {
     kafkaProducer: {
       connect: async () => undefined,

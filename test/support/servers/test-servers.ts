@@ -165,7 +165,7 @@ export interface KafkaServer extends ServerProcess {
 }
 
 /** A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). */
-export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean } = {}): Promise<KafkaServer> {
+export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; autoCreateTopics?: boolean } = {}): Promise<KafkaServer> {
   const libs = options.libs ?? prepareKafka();
   const port = options.port ?? (await freePort());
   const controllerPort = await freePort();
@@ -187,6 +187,8 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
     'transaction.state.log.replication.factor=1',
     'transaction.state.log.min.isr=1',
     'group.initial.rebalance.delay.ms=0',
+    // As on many production clusters when false: a topic exists only once someone creates it.
+    `auto.create.topics.enable=${options.autoCreateTopics ?? true}`,
     '',
   ].join('\n'));
   const java = (mainClass: string, ...args: string[]) => ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', '-cp', `${libs}/*`, mainClass, ...args];

@@ -1,0 +1,77 @@
+// Schemathesis, a checker nobody here wrote, against the served OpenAPI document: every check, every
+// phase (examples, coverage, fuzzing, and stateful runs through the document's links from a submit to
+// retrieve, history, export, load plan, pallet contents and download), with an API key, on a service
+// holding orders of both company groups of the test seed. Any failure it reports fails this test.
+// `.ci/run` installs the version pinned in schemathesis/requirements.txt under ~/.cache; elsewhere
+// the test runs when that (or SCHEMATHESIS) is there, and is skipped saying so when not; under CI a
+// missing schemathesis fails.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { ACME_KEY, acmeOrder, OTHER_KEY } from '../support/seed.js';
+import { removeDataDir, startTestService } from '../support/service.js';
+
+t.setTimeout(600_000);
+const here = fileURLToPath(new URL('../../../test/api/schemathesis/', import.meta.url));
+const pinned = /^schemathesis==(\S+)$/m.exec(readFileSync(join(here, 'requirements.txt'), 'utf8'))![1]!;
+const binary = process.env.SCHEMATHESIS ?? join(homedir(), '.cache', 'orders-schemathesis', 'bin', 'schemathesis');
+
+const version = existsSync(binary) ? /version (\S+)/.exec(spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout)?.[1] : undefined;
+const missing =
+  version === undefined
+    ? `schemathesis ${pinned} is not installed at ${binary} (.ci/run installs it: python3 -m venv ~/.cache/orders-schemathesis && ~/.cache/orders-schemathesis/bin/pip install -r test/api/schemathesis/requirements.txt)`
+    : version !== pinned
+      ? `${binary} is schemathesis ${version}, not the pinned ${pinned}`
+      : undefined;
+
+if (missing) {
+  // In CI a missing checker is a broken set-up, not a reason to pass.
+  if (process.env.CI) t.fail(missing);
+  else t.test('schemathesis against the served OpenAPI document', { skip: missing }, async () => {});
+} else {
+  t.test(`schemathesis ${pinned}: all checks, all phases, stateful included, 0 failures`, async (t) => {
+    const service = await startTestService({ key: ACME_KEY });
+    t.teardown(async () => {
+      await service.stop();
+      removeDataDir(service.dataDir);
+    });
+    // Orders of both groups, so that list, retrieve and the lookups answer with data from the first
+    // request, and another group's order is there to be refused.
+    for (const [key, order] of [
+      [ACME_KEY, acmeOrder({ reference: 'ST-ACME-1' })],
+      [ACME_KEY, acmeOrder({ reference: 'ST-ACME-2', transportation_mode: 'TruckFTL', order_containers: [{ code: '20ft' }] })],
+      [OTHER_KEY, { supplier_name: 'Other Supplier', consignee_name: 'Other Consignee', reference: 'ST-OTHER-1', transportation_mode: 'OceanFCL', order_items: [{ item: 'SKU-1001', quantity: 10 }], order_containers: [{ code: '40ft-HC' }] }],
+    ] as const) {
+      const created = await service.request('POST', '/api/v1/orders/submit-order/', { key, body: order });
+      t.equal(created.status, 201, `seeded ${String(order.reference)}`);
+    }
+
+    const args = [
+      '--config-file', join(here, 'schemathesis.toml'),
+      'run', `${service.url}/api/v1/openapi.json`,
+      '--header', `Authorization: Api-Key ${ACME_KEY}`,
+      '--checks', 'all',
+      '--phases', 'examples,coverage,fuzzing,stateful',
+      // Enough to reach every operation with data, and to keep the run near a minute on 2 cores.
+      '--max-examples', '15',
+      '--seed', String(Date.now() % 100_000),
+      '--no-color',
+    ];
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(binary, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('close', (code) => resolve({ code, output }));
+    });
+    // Its summary (phases, links covered, failures with a curl line each) belongs in the test's output.
+    t.comment(run.output.slice(run.output.indexOf('Examples (')).trim());
+    t.equal(run.code, 0, 'schemathesis exits 0: no failure');
+    t.notMatch(run.output, /\d+ failures?\b/, 'no failure in its summary');
+    for (const phase of ['Examples', 'Coverage', 'Fuzzing', 'Stateful']) t.match(run.output, new RegExp(`✅\\s+${phase} \\(in `), `the ${phase.toLowerCase()} phase ran and passed`);
+    t.match(run.output, /API Links:\s+[1-9]\d* covered/, 'the stateful phase followed links from stored orders');
+  });
+}

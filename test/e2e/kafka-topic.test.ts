@@ -1,0 +1,163 @@
+// A Kafka consumer deployed before the first order: on a broker that never creates a topic by itself
+// (auto.create.topics.enable=false, as on many production clusters), the service creates its topic
+// before /readyz answers 200, or, where it cannot, says so in /readyz and keeps every readiness event
+// in the log until someone creates the topic. Then the broker is killed (SIGKILL) and started again 20
+// times while submits keep coming. Each test starts its own broker, the service as a process on the
+// embedded storage; they run when the test servers are there (KAFKA_BROKERS set: the jars are cached).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import t from 'tap';
+import type { TapTest } from '../eventstore/event-store-contract.js';
+import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
+import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
+import { kafkaServer, type KafkaServer } from '../support/servers/test-servers.js';
+import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
+
+t.setTimeout(600_000);
+const skip = process.env.KAFKA_BROKERS ? false : 'KAFKA_BROKERS is not set: start the test servers (scripts/test-servers/test-servers start)';
+
+function scratch(t: TapTest, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function ownBroker(t: TapTest): Promise<KafkaServer> {
+  const kafka = await kafkaServer(scratch(t, 'kafka-topic-'), { autoCreateTopics: false });
+  t.teardown(() => kafka.kill());
+  t.comment(`own broker (auto.create.topics.enable=false) up in ${await kafka.start()} ms (pid ${kafka.pid})`);
+  return kafka;
+}
+
+async function service(t: TapTest, kafka: KafkaServer, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const dataDir = scratch(t, 'orders-kafka-topic-');
+  writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(testSeed()));
+  const started = await startServiceProcess({ ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), KAFKA_BROKERS: kafka.brokers, ORDERS_PLANNER_THREADS: '1', ...env });
+  t.teardown(() => started.stop());
+  return started;
+}
+
+/** Every message of `topic` from the beginning, read by a consumer group of its own, until `enough` holds. */
+async function readAll(t: TapTest, kafka: KafkaServer, topic: string, enough: (messages: KafkaMessage[]) => boolean, timeoutMs = 120_000): Promise<KafkaMessage[]> {
+  const client = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING, retry: { retries: 30 } });
+  const consumer = client.consumer({ groupId: `topic-test-${Date.now()}`, retry: { retries: 30 } });
+  const received: KafkaMessage[] = [];
+  await consumer.connect();
+  t.teardown(() => consumer.disconnect());
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });
+  await until(`messages on ${topic}`, () => enough(received), timeoutMs);
+  return received;
+}
+
+async function submit(service: ServiceProcess, reference: string): Promise<{ status: number; serviceRef: string | undefined }> {
+  const response = await service.request('POST', '/api/v1/orders/submit-order/', { key: ACME_KEY, body: acmeOrder({ reference }) });
+  return { status: response.status, serviceRef: response.body?.service_ref };
+}
+
+const keysOf = (messages: KafkaMessage[]) => new Set(messages.map((message) => message.key!.toString()));
+
+t.test('the service creates its topic, with ORDERS_KAFKA_PARTITIONS, before /readyz answers 200; a consumer subscribed then reads every order', { skip }, async (t) => {
+  const kafka = await ownBroker(t);
+  const topic = 'orders.created-by-the-service';
+  const orders = await service(t, kafka, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' });
+  await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
+
+  const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  t.teardown(() => admin.disconnect());
+  const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
+  t.equal(metadata?.partitions.length, 3, 'there as soon as the service is ready, with 3 partitions');
+  t.match(orders.output(), new RegExp(`created the topic ${topic.replace('.', '\\.')} \\(3 partitions, replication factor 1\\)`), 'and it says so (one broker: one replica)');
+
+  const refs: string[] = [];
+  for (const reference of ['TOPIC-1', 'TOPIC-2', 'TOPIC-3']) {
+    const { status, serviceRef } = await submit(orders, reference);
+    t.equal(status, 201);
+    refs.push(serviceRef!);
+  }
+  const messages = await readAll(t, kafka, topic, (received) => keysOf(received).size >= refs.length);
+  t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'a message for every order');
+  for (const message of messages) t.strictSame(checkReadyMessage(message), [], `${message.key}: keeps the contract`);
+});
+
+t.test('a topic the service cannot create: /readyz names it and the fix; the events wait, and go out once it is created by hand', { skip }, async (t) => {
+  const kafka = await ownBroker(t);
+  const topic = 'orders.created-by-hand';
+  // Three replicas asked of a cluster of one broker: the broker refuses to create the topic.
+  const orders = await service(t, kafka, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_REPLICATION_FACTOR: '3' });
+  let ready: { status: number; body: any } = { status: 0, body: undefined };
+  await until('/readyz to name the missing topic', async () => {
+    ready = await orders.request('GET', '/readyz');
+    return /does not exist/.test(ready.body?.checks?.kafka_topic ?? '');
+  });
+  t.equal(ready.status, 503, 'not ready');
+  t.match(ready.body.checks.kafka_topic, new RegExp(`the topic ${topic.replace('.', '\\.')} does not exist and this service could not create it \\(.*\\): create it \\(kafka-topics\\.sh --create --topic ${topic.replace('.', '\\.')} --partitions 6 --replication-factor 3`));
+  t.match(ready.body.checks.kafka_topic, /Readiness events wait in the log and are published once it exists/);
+
+  // Orders are taken and planned meanwhile; their readiness events stay in the log.
+  const refs: string[] = [];
+  for (const reference of ['HAND-1', 'HAND-2']) {
+    const { status, serviceRef } = await submit(orders, reference);
+    t.equal(status, 201, `${reference} accepted while the topic is missing`);
+    refs.push(serviceRef!);
+  }
+  await until('both orders planned', async () => {
+    const list = await orders.request('GET', '/api/v1/orders/detailed-orders/', { key: ACME_KEY });
+    return list.body.results.every((order: { status: string }) => order.status === 'planned');
+  });
+
+  const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  t.teardown(() => admin.disconnect());
+  t.strictSame(await admin.listTopics(), [], 'nothing created the topic: no send reached the broker');
+  await admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
+  t.comment('topic created by hand');
+  await until('/readyz 200 once the topic exists', async () => (await orders.request('GET', '/readyz')).status === 200);
+  const messages = await readAll(t, kafka, topic, (received) => keysOf(received).size >= refs.length);
+  t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'the events that waited are published');
+});
+
+const KILLS = 20;
+
+t.test(`the broker killed with SIGKILL and started again ${KILLS} times while submits keep coming: every submit answered, the process up, every order's message arrives under one event id`, { skip }, async (t) => {
+  const kafka = await ownBroker(t);
+  const topic = 'orders.through-kills';
+  const orders = await service(t, kafka, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '2' });
+  await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
+
+  let storming = true;
+  const answers: number[] = [];
+  const refs: string[] = [];
+  // Submits one after the other for as long as the broker is being killed: each must get an answer.
+  const submitting = (async () => {
+    for (let i = 0; storming; i++) {
+      const { status, serviceRef } = await submit(orders, `STORM-${i}`).catch(() => ({ status: 0, serviceRef: undefined }));
+      answers.push(status);
+      if (status === 201) refs.push(serviceRef!);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  for (let kill = 1; kill <= KILLS; kill++) {
+    await kafka.kill();
+    await kafka.start();
+  }
+  storming = false;
+  await submitting;
+  t.comment(`${answers.length} submits during ${KILLS} kills`);
+  t.strictSame(answers.filter((status) => status !== 201), [], 'every submit answered 201');
+  t.equal(orders.child.exitCode, null, 'the service process is still up');
+  t.equal(orders.child.signalCode, null);
+
+  const messages = await readAll(t, kafka, topic, (received) => keysOf(received).size >= refs.length, 240_000);
+  t.strictSame([...keysOf(messages)].sort(), [...refs].sort(), 'a message for every order');
+  const idsByOrder = new Map<string, Set<string>>();
+  for (const message of messages) {
+    const key = message.key!.toString();
+    idsByOrder.set(key, (idsByOrder.get(key) ?? new Set()).add(message.headers!['event-id']!.toString()));
+  }
+  t.strictSame([...idsByOrder.values()].filter((ids) => ids.size !== 1), [], 'each order under exactly one event id (copies of it may repeat: at least once)');
+  t.comment(`${messages.length} messages for ${refs.length} orders (${messages.length - refs.length} re-sent copies)`);
+});
