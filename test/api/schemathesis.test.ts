@@ -61,7 +61,8 @@ if (missing) {
       '--no-color',
     ];
     const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(binary, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Its cache (.schemathesis/) goes to the service's scratch directory, not the checkout.
+      const child = spawn(binary, args, { cwd: service.dataDir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
