@@ -17,7 +17,11 @@ const DELIVERY =
   'with the same key, the same headers and byte-identical value; de-duplicate on the event-id header (= value.id). ' +
   "Keyed by the order's service_ref and partitioned as Java clients do (murmur2), so all messages of one order are in one partition " +
   '(while the partition count of the topic stays unchanged), first copies in log order; a duplicate may arrive after later messages. ' +
-  'Replicas of the service share a delivery store and publish each event once between them. Nothing is published when KAFKA_BROKERS is unset.';
+  'Replicas of the service share a delivery store and publish each event once between them. Nothing is published when KAFKA_BROKERS is unset. ' +
+  'The topic exists before the service reports ready: at start-up the service looks it up and creates it when missing (ORDERS_KAFKA_PARTITIONS, default 6; ' +
+  'ORDERS_KAFKA_REPLICATION_FACTOR, default the number of brokers up to 3), so a consumer group may subscribe as soon as /readyz answers 200, before the first order. ' +
+  'Where the service may not create it, /readyz answers 503 naming the topic and the fix, nothing is sent, and every readiness event waits in the log ' +
+  'until the topic exists; then they are all published. A broker that is killed and restarted loses no message: sends are retried until acknowledged.';
 
 /** A fixed OrderPlanned event: the example message is built from it by the real code. */
 const EXAMPLE_EVENT: RecordedEvent = {

@@ -24,8 +24,8 @@ function scratch(t: TapTest, prefix: string): string {
   return dir;
 }
 
-async function ownBroker(t: TapTest): Promise<KafkaServer> {
-  const kafka = await kafkaServer(scratch(t, 'kafka-topic-'), { autoCreateTopics: false });
+async function ownBroker(t: TapTest, options: { quickRestart?: boolean } = {}): Promise<KafkaServer> {
+  const kafka = await kafkaServer(scratch(t, 'kafka-topic-'), { autoCreateTopics: false, ...options });
   t.teardown(() => kafka.kill());
   t.comment(`own broker (auto.create.topics.enable=false) up in ${await kafka.start()} ms (pid ${kafka.pid})`);
   return kafka;
@@ -123,7 +123,7 @@ t.test('a topic the service cannot create: /readyz names it and the fix; the eve
 const KILLS = 20;
 
 t.test(`the broker killed with SIGKILL and started again ${KILLS} times while submits keep coming: every submit answered, the process up, every order's message arrives under one event id`, { skip }, async (t) => {
-  const kafka = await ownBroker(t);
+  const kafka = await ownBroker(t, { quickRestart: true });
   const topic = 'orders.through-kills';
   const orders = await service(t, kafka, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '2' });
   await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
@@ -142,14 +142,16 @@ t.test(`the broker killed with SIGKILL and started again ${KILLS} times while su
   })();
   for (let kill = 1; kill <= KILLS; kill++) {
     await kafka.kill();
-    await kafka.start();
+    const restartMs = await kafka.start();
+    t.comment(`kill ${kill}: broker back in ${restartMs} ms, ${answers.length} submits so far, service ${orders.child.exitCode === null ? 'up' : `exited ${orders.child.exitCode}`}`);
   }
   storming = false;
   await submitting;
   t.comment(`${answers.length} submits during ${KILLS} kills`);
   t.strictSame(answers.filter((status) => status !== 201), [], 'every submit answered 201');
-  t.equal(orders.child.exitCode, null, 'the service process is still up');
-  t.equal(orders.child.signalCode, null);
+  const up = orders.child.exitCode === null && orders.child.signalCode === null;
+  t.ok(up, 'the service process is still up');
+  if (!up) t.comment(`it exited (${orders.child.exitCode ?? orders.child.signalCode}); its last output:\n${orders.output().slice(-4000)}`);
 
   const messages = await readAll(t, kafka, topic, (received) => keysOf(received).size >= refs.length, 240_000);
   t.strictSame([...keysOf(messages)].sort(), [...refs].sort(), 'a message for every order');

@@ -165,7 +165,7 @@ export interface KafkaServer extends ServerProcess {
 }
 
 /** A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). */
-export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; autoCreateTopics?: boolean } = {}): Promise<KafkaServer> {
+export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; autoCreateTopics?: boolean; quickRestart?: boolean } = {}): Promise<KafkaServer> {
   const libs = options.libs ?? prepareKafka();
   const port = options.port ?? (await freePort());
   const controllerPort = await freePort();
@@ -189,6 +189,8 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
     'group.initial.rebalance.delay.ms=0',
     // As on many production clusters when false: a topic exists only once someone creates it.
     `auto.create.topics.enable=${options.autoCreateTopics ?? true}`,
+    // A node killed and started at once registers again only after its old session ran out (9 s by default).
+    ...(options.quickRestart ? ['broker.session.timeout.ms=3000', 'broker.heartbeat.interval.ms=500'] : []),
     '',
   ].join('\n'));
   const java = (mainClass: string, ...args: string[]) => ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', '-cp', `${libs}/*`, mainClass, ...args];
