@@ -36,7 +36,7 @@ export interface AppDependencies extends OrderRoutesDependencies, PackingInstruc
   shareLinks: ShareLinks;
   /** Signs log digests and history exports (audit/audit-key.ts). */
   auditKey: AuditKey;
-  /** False while the order read models are rebuilt from the log: order routes answer 503. */
+  /** False while the order read model is rebuilt from the log (reads of one order are answered from the log then): retrieves are not answered before Koa. */
   readModelsAvailable: () => boolean;
   /** A request found damaged storage: it answers 503; this decides what else (a rebuild). */
   onDamagedStorage: (error: unknown) => void;
@@ -135,8 +135,6 @@ function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
   const routeOther = other.routes();
   app.use((ctx: RouterContext, next: Koa.Next) => {
     if (!ctx.path.startsWith('/api/v1/orders/')) return routeOther(ctx, next);
-    // An order missing from a read model still being built would read as a 404: say "not now" instead.
-    if (!deps.readModelsAvailable()) return unavailable(ctx, 'The order read models are being rebuilt from the event log. Try again shortly.');
     return authenticate(ctx, () => routeOrders(ctx, next));
   });
 

@@ -6,20 +6,21 @@ import { openCheckpointStore, openClaimStore, openDeliveryStore, openEventStore,
 import { checkStorageAtStart } from './check-storage.js';
 import { DamagedStorage, damageIn } from './storage/damaged-storage.js';
 import { join } from 'node:path';
-import { visibleWithin } from './eventstore/visibility-deadline.js';
 import { EMAIL, KAFKA, WEBHOOKS, type DeliveryStore } from './notifications/delivery-store.js';
 import { createRequestListener } from './app.js';
 import { closeServer } from './http/close-server.js';
 import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
-import { countPlannerExits, createMetrics } from './observability/metrics.js';
+import { countPlannerExits, createMetrics, WHOLE_READ_MODEL } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
-import { startProjector } from './orders/read-model/projector.js';
+import { startProjector, type Projector } from './orders/read-model/projector.js';
+import { readModelState } from './orders/read-model/read-model-state.js';
+import { logServedReadModel } from './orders/read-model/log-served-read-model.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
@@ -53,9 +54,13 @@ export async function startService(config: Config, logger: Logger = createLogger
   const store = openEventStore(config);
   // The scrubber's last verification of the log's hash chain, when it broke: no repair trusts the log then.
   let logChainBreak: string | undefined;
-  const orders = selfRepairingReadModel(
+  const untrustedLog = () => logChainBreak;
+  const repairing = selfRepairingReadModel(
     await openOrderReadModel(config, {
-      replaceDamaged: (error) => logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`),
+      replaceDamaged: (error) => {
+        logger.error({ err: error }, `${error.message}: replacing it, to be rebuilt from the log`);
+        metrics.readModelRepairs.inc({ document: WHOLE_READ_MODEL });
+      },
     }),
     store,
     {
@@ -63,9 +68,20 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger.warn({ order_id: damage.orderId, document: damage.document }, `${damage.message}: repaired from the log`);
         metrics.readModelRepairs.inc({ document: damage.document });
       },
-      untrustedLog: () => logChainBreak,
+      untrustedLog,
     },
   );
+  // The read model and its projector need each other: the projector writes it, and a read that finds its
+  // storage damaged asks the projector for a rebuild and answers from the log meanwhile.
+  let startedProjector: Projector | undefined;
+  const readModel = readModelState(store, () => startedProjector, {
+    visibleWithinMs: config.visibleWithinMs,
+    rebuildingAfterDamage(error) {
+      logger.error({ err: error }, `${error.message}: rebuilding the read model from the log; reads of one order are answered from the log meanwhile`);
+      metrics.readModelRepairs.inc({ document: WHOLE_READ_MODEL });
+    },
+  });
+  const orders = logServedReadModel(repairing, store, readModel, untrustedLog);
   const checkpoints = await openCheckpointStore(config);
   // The delivery store reports damage as SQLite's own error: named here, so that start-up refuses it in one line.
   const inNotifications = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -91,7 +107,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await checkStorageAtStart({
       store,
       logName: names.log,
-      orders,
+      orders: repairing,
       readModelName: names.readModel,
       checkpoints,
       checkpointsName: names.checkpoints,
@@ -110,6 +126,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   }
   const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
   const projector = await startProjector(store, orders, log);
+  startedProjector = projector;
   const scrubber = config.scrubOrdersPerSecond
     ? startReadModelScrubber({
         store,
@@ -191,17 +208,17 @@ export async function startService(config: Config, logger: Logger = createLogger
   let stopping = false;
   const listener = createRequestListener({
     stopping: () => stopping,
-    readModelsAvailable: () => projector.available,
+    readModelsAvailable: () => readModel.current(),
     onDamagedStorage: (error) => {
       // Only the read model can be rebuilt; a damaged log answers 503 until an operator restores it.
-      if (error instanceof DamagedStorage && error.file === join(config.dataDir, 'read-models.db')) void projector.rebuild(error.message);
+      if (error instanceof DamagedStorage && error.file === join(config.dataDir, 'read-models.db')) readModel.damaged(error);
     },
     store,
     orders,
     masterData: () => masterDataService.current,
     masterDataService,
     allocateOrderId,
-    visible: (position) => visibleWithin(projector.waitFor(position), config.visibleWithinMs, 'the change'),
+    visible: (position) => readModel.visible(position),
     renderPdf: (events, options) => pdfRenderer.render(events, options),
     shareLinks: links,
     auditKey,

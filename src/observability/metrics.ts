@@ -8,7 +8,10 @@ export interface Metrics {
   registry: Registry;
   httpDuration: HttpDurationHistogram;
   plannerDuration: Histogram<'outcome'>;
-  /** Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again from the log. */
+  /**
+   * Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again
+   * from the log; WHOLE_READ_MODEL: its storage found damaged (at start, or by a read) and rebuilt from the log.
+   */
   readModelRepairs: Counter<'document'>;
   /** Breaks of the log's hash chain found by the scrubber's passes, one per finding (the same break found again is not counted again). */
   logChainBreaks: Counter;
@@ -21,6 +24,9 @@ export interface Metrics {
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
 }
+
+/** The `document` of orders_read_model_repairs_total when the read model's storage was damaged and all of it is rebuilt. */
+export const WHOLE_READ_MODEL = 'whole read model';
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -43,7 +49,7 @@ export function createMetrics(): Metrics {
     }),
     readModelRepairs: new Counter({
       name: 'orders_read_model_repairs_total',
-      help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents)',
+      help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents; whole read model: its storage found damaged and all of it rebuilt)',
       labelNames: ['document'],
       registers: [registry],
     }),

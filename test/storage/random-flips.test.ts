@@ -2,7 +2,7 @@
 // then a real start. Whatever the damage hits (a page header, a row, free space, the schema, the share
 // secret), the service either refuses to start with one line and a non-zero exit, or serves every order,
 // list page and pallet list exactly as before; an answer may be a 503 (the truth cannot be read just
-// now), never a 500 and never different data.
+// now), never a 500 and never different data; for read-models.db, derived from the log, not a 503 either.
 import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,8 @@ for (const file of FILES) {
       const after = await everythingServed(started.url, REFERENCES);
       for (const [request, answer] of Object.entries(before)) {
         const got = after[request]!;
-        if (got.startsWith('503 ')) t.pass(`${request}: 503, the truth not readable now`);
+        // The read model is derived: while it is rebuilt, its answers come from the log (read-model-flips.test.ts).
+        if (got.startsWith('503 ') && file !== 'read-models.db') t.pass(`${request}: 503, the truth not readable now`);
         else t.equal(got, answer, `${request}: as before the damage`);
       }
       t.same(Object.values(after).filter((answer) => answer.startsWith('500')), [], 'never a 500');

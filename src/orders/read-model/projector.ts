@@ -21,6 +21,8 @@ export interface Projector {
   readonly available: boolean;
   /** Empties the read model and builds it again from the log; one rebuild at a time. */
   rebuild(reason: string): Promise<void>;
+  /** Resolves once the read model is available and has applied every event up to `target`: after a rebuild under way, the rebuilt one. */
+  caughtUp(target: bigint): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,14 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
       return rebuilding === undefined && applied.position >= catchingUpTo;
     },
     rebuild,
+    async caughtUp(target) {
+      // A rebuild restarts the waiters only once the old follower has stopped: wait for that first, and
+      // again should another rebuild begin meanwhile.
+      do {
+        await rebuilding?.catch(() => {});
+        await applied.waitFor(target > catchingUpTo ? target : catchingUpTo);
+      } while (rebuilding !== undefined);
+    },
     waitFor: (target) => applied.waitFor(target),
     async stop() {
       stopped = true;

@@ -92,21 +92,32 @@ export function selfRepairingReadModel(inner: OrderReadModel, store: EventStore,
 /**
  * Every event of the order in the log, in log order. Its stream as the damaged row names it is tried
  * first, and kept only when it holds the order's OrderSubmitted: the name may be what was damaged.
- * Otherwise the log is searched for the OrderSubmitted (rare, and bounded by the log's length).
- * None when the log has no such order (a row whose id was damaged): the repair removes it.
+ * Otherwise `findStream` says where the OrderSubmitted is: by default the log is searched for it (rare,
+ * and bounded by the log's length). None when the log has no such order (a row whose id was damaged):
+ * the repair removes it.
  */
-export async function eventsOfOrder(store: EventStore, id: number, streamHint: string | undefined): Promise<RecordedEvent[]> {
+export async function eventsOfOrder(
+  store: EventStore,
+  id: number,
+  streamHint: string | undefined,
+  findStream: (id: number) => Promise<string | undefined> = (id) => streamInLog(store, id),
+): Promise<RecordedEvent[]> {
   const ofOrder = async (stream: string) => (await readOrderStream(store, stream)).filter((event) => orderIdOf(event) === id);
   if (streamHint !== undefined) {
     const events = await ofOrder(streamHint);
     if (events.some((event) => event.type === 'OrderSubmitted')) return events;
   }
+  const stream = await findStream(id);
+  return stream === undefined ? [] : ofOrder(stream);
+}
+
+async function streamInLog(store: EventStore, id: number): Promise<string | undefined> {
   for (let after: bigint | undefined; ; ) {
     const page = await store.readAll(after, LOG_PAGE);
     const last = page[page.length - 1];
-    if (!last) return [];
+    if (!last) return undefined;
     const submitted = page.find((event) => isOrderEvent(event, 'OrderSubmitted') && event.data.order_id === id);
-    if (submitted) return ofOrder(submitted.stream);
+    if (submitted) return submitted.stream;
     after = last.position;
   }
 }

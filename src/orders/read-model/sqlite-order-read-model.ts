@@ -116,14 +116,20 @@ export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-model
   };
 }
 
-type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): void };
+type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): void; readStartUpRows(): void };
 
 function openOrderTables(file: string, check: boolean): OrderTables {
   const db = new Database(file);
   try {
-    return orderTables(db, file, check);
+    const tables = orderTables(db, file, check);
+    // What start-up reads first (check-storage.ts): damage there is found here, while the file may still be replaced.
+    tables.readStartUpRows();
+    return tables;
   } catch (error) {
     db.close();
+    // Tables of this schema version that our own statements do not fit (a flipped byte in the schema
+    // text: "no such column") were not written by this version: the file is damaged.
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_ERROR') throw new DamagedStorage(file, `its tables are not the ones this version makes: ${error.message}`);
     throw error;
   }
 }
@@ -366,6 +372,10 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       const count = needle ? countMatching.get(companyGroup, needle)!.count : (countAll.get(companyGroup)?.count ?? 0);
       const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
       return { count, results: rows.map((row) => parse(row)!) };
+    },
+    readStartUpRows() {
+      readCheckpoint.get(PROJECTION);
+      maxId.get();
     },
     close() {
       endRead();

@@ -1,0 +1,153 @@
+// Given a read model built from a real log and a rebuild held half-way, when orders are read, then each
+// read of one order answers what the read model answered before, from the log; a list waits for the
+// rebuilt read model and answers as before; a change a command makes meanwhile is visible at once, and
+// the read model counts as current again only once it holds that change. And a read that finds the
+// read model's storage damaged starts that rebuild once, and is answered from the log.
+import t, { type Test } from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { ANY, type EventStore, type NewEvent } from '../../../src/eventstore/event-store.js';
+import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
+import { selfRepairingReadModel } from '../../../src/orders/read-model/self-repairing-read-model.js';
+import { logServedReadModel } from '../../../src/orders/read-model/log-served-read-model.js';
+import { readModelState } from '../../../src/orders/read-model/read-model-state.js';
+import { startProjector, type Projector } from '../../../src/orders/read-model/projector.js';
+import type { OrderReadModel } from '../../../src/orders/read-model/order-read-model.js';
+import { ORDER_IDS_STREAM, orderStream, serviceRefFor } from '../../../src/orders/order-events.js';
+import { DamagedStorage } from '../../../src/storage/damaged-storage.js';
+import { removeDataDir, tempDataDir } from '../../support/service.js';
+import { submitted } from './order-read-model-contract.js';
+
+const PALLETS = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: 'P', line_item_number: '1', quantity: 34 }] }];
+
+async function append(store: EventStore, stream: string, event: NewEvent): Promise<bigint> {
+  return (await store.append(stream, [event], ANY)).position;
+}
+
+async function submit(store: EventStore, id: number, reference: string): Promise<bigint> {
+  await append(store, ORDER_IDS_STREAM, { type: 'OrderIdAllocated', data: { order_id: id, service_ref: serviceRefFor(id) } });
+  const { type, data } = submitted(id, 'g', reference);
+  return append(store, orderStream('g', reference), { type, data });
+}
+
+/** The read model as the service builds it, with its applies held while `held` is true. */
+async function given(t: Test, visibleWithinMs = 2000) {
+  const dataDir = tempDataDir();
+  const store = openSqliteEventStore(dataDir);
+  const sqlite = openSqliteOrderReadModel(dataDir);
+  let failNextRead: Error | undefined;
+  let held = false;
+  const gate: OrderReadModel = {
+    ...sqlite,
+    async apply(events) {
+      while (held) await sleep(5);
+      return sqlite.apply(events);
+    },
+    async getViewJson(id) {
+      const failure = failNextRead;
+      failNextRead = undefined;
+      if (failure) throw failure;
+      return sqlite.getViewJson(id);
+    },
+  };
+  const repairing = selfRepairingReadModel(gate, store, { repaired: () => {} });
+  let projector: Projector | undefined;
+  const rebuilds: string[] = [];
+  const state = readModelState(store, () => projector, { visibleWithinMs, rebuildingAfterDamage: (error) => void rebuilds.push(error.message) });
+  const orders = logServedReadModel(repairing, store, state);
+  for (const [id, reference] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) await submit(store, id, reference);
+  await append(store, orderStream('g', 'B'), {
+    type: 'OrderPlanned',
+    data: { order_id: 2, service_ref: 'SO-000002', reference: 'B', company_group: 'g', plan: { pallets: PALLETS, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' },
+  });
+  projector = await startProjector(store, orders, () => {});
+  await projector.caughtUp((await store.headPosition())!);
+  t.teardown(async () => {
+    held = false;
+    await projector?.stop();
+    await orders.close();
+    await store.close();
+    removeDataDir(dataDir);
+  });
+  const served = async () => ({
+    views: await Promise.all([1, 2, 3].map((id) => orders.getViewJson(id))),
+    orders: await Promise.all([1, 2, 3].map((id) => orders.getById(id))),
+    pallets: await Promise.all([1, 2, 3].map((id) => orders.palletContents(id))),
+    byReference: await orders.findNewest('g', 'B'),
+    byServiceRef: await orders.findNewest('g', 'SO-000003'),
+    otherGroup: await orders.findNewest('h', 'SO-000003'),
+    missing: await Promise.all([orders.getById(4), orders.getById(1_000_000), orders.findNewest('g', 'NONE')]),
+  });
+  return { store, orders, state, projector, served, rebuilds, hold: (on: boolean) => void (held = on), failNextRead: (error: Error) => void (failNextRead = error) };
+}
+
+t.test('while a rebuild is held: one order from the log, exactly as before; a list waits for the rebuilt read model', async (t) => {
+  const { store, orders, state, projector, served, hold } = await given(t);
+  const before = await served();
+  const listBefore = await orders.list({ companyGroup: 'g', offset: 0 });
+  t.equal(listBefore.count, 3, 'three orders listed');
+  t.ok(state.current(), 'current before the rebuild');
+
+  hold(true);
+  void projector.rebuild('a test holds it');
+  t.notOk(state.current(), 'not current while it is rebuilt');
+  t.same(await served(), before, 'retrieve, its JSON, pallet contents, lookups by reference and service_ref, and what is not there: as before');
+  t.equal(orders.cachedViewJson(1), undefined, 'no cached view is vouched for meanwhile');
+
+  let listed: Awaited<ReturnType<OrderReadModel['list']>> | undefined;
+  const list = orders.list({ companyGroup: 'g', offset: 0 }).then((result) => (listed = result));
+  // A command's change meanwhile: visible at once, through the log.
+  const position = await submit(store, 4, 'D');
+  await state.visible(position);
+  t.equal((await orders.getById(4))?.view.reference, 'D', 'an order submitted during the rebuild is read at once');
+  await sleep(50);
+  t.equal(listed, undefined, 'the list waits while the rebuild is held');
+
+  hold(false);
+  await list;
+  t.equal(listed!.count, 4, 'the list answers from the rebuilt read model, with the order submitted meanwhile');
+  t.same(listed!.results.slice(1), listBefore.results, 'and the orders as before');
+  t.ok(state.current(), 'current once the rebuild holds every change a command was told is visible');
+  t.same((await served()).views, before.views, 'and read from the read model again, the same');
+});
+
+t.test('a read that finds the storage damaged is answered from the log, and starts one rebuild however many find it', async (t) => {
+  const { orders, state, served, rebuilds, hold, failNextRead } = await given(t);
+  const before = await served();
+  hold(true);
+  const damage = new DamagedStorage('read-models.db', 'database disk image is malformed');
+  failNextRead(damage);
+  t.same(await orders.getViewJson(1), before.views[0], 'the read that met the damage: answered from the log');
+  t.notOk(state.current(), 'a rebuild began');
+  state.damaged(damage);
+  state.damaged(damage);
+  t.same(rebuilds, [damage.message], 'one rebuild, counted once');
+  hold(false);
+  t.equal((await orders.list({ companyGroup: 'g', offset: 0 })).count, 3, 'the list, once rebuilt');
+  t.ok(state.current(), 'current again');
+  t.same(await served(), before, 'and everything as before');
+});
+
+t.test('a list waits while the rebuild moves on, and answers 503 (NotVisibleInTime) once it has stalled for the visibility deadline', async (t) => {
+  const { orders, projector, hold } = await given(t, 300);
+  hold(true);
+  void projector.rebuild('a test stalls it');
+  const started = performance.now();
+  await t.rejects(orders.list({ companyGroup: 'g', offset: 0 }), { name: 'NotVisibleInTime' });
+  t.ok(performance.now() - started >= 290, 'after the deadline, not before');
+});
+
+t.test('a command waiting to see its change when a rebuild begins: answered at the deadline, not refused, since reads come from the log', async (t) => {
+  const { store, orders, state, projector, hold } = await given(t, 300);
+  hold(true);
+  const position = await submit(store, 4, 'D');
+  t.ok(state.current(), 'current: no rebuild yet, only an apply under way');
+  const visible = state.visible(position);
+  void projector.rebuild('begins while a command waits');
+  await visible;
+  t.equal((await orders.getById(4))?.view.reference, 'D', 'and its order is read');
+  t.notOk(state.current(), 'the read model is not current until it holds that change');
+  hold(false);
+  await orders.list({ companyGroup: 'g', offset: 0 });
+  t.ok(state.current(), 'then it is');
+});
