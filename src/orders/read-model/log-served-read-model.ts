@@ -73,10 +73,10 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
       const { order } = await documentsFromLog(Number(value.slice(3)));
       if (order && order.company_group === companyGroup && order.view.service_ref === value) return order;
     }
-    const distrust = untrustedLog();
     const events = await readOrderStream(store, orderStream(companyGroup, value));
     const id = submittedIn(events)?.order_id;
     if (id === undefined) return undefined;
+    const distrust = untrustedLog();
     if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
     return folded(id, events).order;
   };

@@ -31,7 +31,7 @@ async function submit(store: EventStore, id: number, reference: string): Promise
 }
 
 /** The read model as the service builds it, with its applies held while `held` is true. */
-async function given(t: Test, visibleWithinMs = 2000) {
+async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => string | undefined) {
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const sqlite = openSqliteOrderReadModel(dataDir);
@@ -54,7 +54,7 @@ async function given(t: Test, visibleWithinMs = 2000) {
   let projector: Projector | undefined;
   const rebuilds: string[] = [];
   const state = readModelState(store, () => projector, { visibleWithinMs, rebuildingAfterDamage: (error) => void rebuilds.push(error.message) });
-  const orders = logServedReadModel(repairing, store, state);
+  const orders = logServedReadModel(repairing, store, state, untrustedLog);
   for (const [id, reference] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) await submit(store, id, reference);
   await append(store, orderStream('g', 'B'), {
     type: 'OrderPlanned',
@@ -150,4 +150,16 @@ t.test('a command waiting to see its change when a rebuild begins: answered at t
   hold(false);
   await orders.list({ companyGroup: 'g', offset: 0 });
   t.ok(state.current(), 'then it is');
+});
+
+t.test('while the log is not trusted (its hash chain found broken), a read during a rebuild is refused (503), not answered from it', async (t) => {
+  let distrust: string | undefined;
+  const { orders, projector, hold } = await given(t, 2000, () => distrust);
+  hold(true);
+  void projector.rebuild('a test holds it');
+  distrust = 'the chain breaks at position 3';
+  await t.rejects(orders.getViewJson(1), { name: 'UnrepairableDocument', message: /the chain breaks at position 3/ });
+  await t.rejects(orders.findNewest('g', 'B'), { name: 'UnrepairableDocument' });
+  distrust = undefined;
+  t.equal((await orders.getById(1))?.view.reference, 'A', 'answered again once it is trusted');
 });
