@@ -18,7 +18,7 @@ t.test('/healthz answers while the process is up', async (t) => {
 t.test('/readyz reports each check', async (t) => {
   const response = await service.request('GET', '/readyz');
   t.equal(response.status, 200);
-  t.same(response.body, { status: 'ready', checks: { event_store: 'ok', read_models: 'ok', log_chain: 'ok', projections_caught_up: 'ok' } });
+  t.same(response.body, { status: 'ready', checks: { event_store: 'ok', read_models: 'ok', log_chain: 'ok', kafka_topic: 'ok', projections_caught_up: 'ok' } });
 });
 
 t.test('a request id is echoed back: the caller\'s when sane, a new one otherwise', async (t) => {
