@@ -74,15 +74,14 @@ t.test('seeds', async (t) => {
       t.same(wrong.map((request) => `${request}: ${after[request]!.slice(0, 200)}`), [], `all ${Object.keys(before).length} answers exactly as before`);
       const metrics = await (await fetch(`${started.url.origin}/metrics`)).text();
       const rebuilds = Number(WHOLE_REBUILDS.exec(metrics)?.[1] ?? 0);
+      t.equal(await stopChild(started.child), 0, 'stops cleanly');
+      // Read once it has exited: its log lines reach this process through a pipe, a moment late.
       const output = started.output();
       const atQuery = /rebuilding the read model from the log/.test(output);
+      const atStart = /replacing it, to be rebuilt/.test(output);
       if (atQuery) metAtQuery++;
-      t.comment(
-        `${atQuery ? 'damage met by a query: rebuilt from the log' : /replacing it, to be rebuilt/.test(output) ? 'refused at start: rebuilt from the log' : 'no damage met'}; ` +
-          `orders_read_model_repairs_total{document="whole read model"} ${rebuilds}`,
-      );
-      t.equal(rebuilds > 0, atQuery || /replacing it, to be rebuilt/.test(output), 'each rebuild of the whole read model is counted');
-      t.equal(await stopChild(started.child), 0, 'stops cleanly');
+      t.comment(`${atQuery ? 'damage met by a query: rebuilt from the log' : atStart ? 'refused at start: rebuilt from the log' : 'no damage met'}; orders_read_model_repairs_total{document="whole read model"} ${rebuilds}`);
+      t.equal(rebuilds > 0, atQuery || atStart, 'each rebuild of the whole read model is counted');
     });
   }
   t.comment(`${metAtQuery} of ${atQueries.length} seeds that passed quick_check met the damage in a query`);

@@ -363,7 +363,11 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     async findNewest(companyGroup, value) {
       read();
       // A service_ref is unique; a reference may repeat across the years of other channels, so the newest wins.
-      return parse(byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value));
+      const row = byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value);
+      const found = parse(row);
+      // The columns looked up are outside the checksum: a row they find must be named so by its document.
+      if (found && found.view.service_ref !== value && found.view.reference !== value) throw new DamagedDocument(found.view.id, 'order', found.stream);
+      return found;
     },
     async list({ companyGroup, search, offset, limit }: OrderListQuery) {
       read();

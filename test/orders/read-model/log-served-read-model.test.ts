@@ -4,7 +4,9 @@
 // the read model counts as current again only once it holds that change. And a read that finds the
 // read model's storage damaged starts that rebuild once, and is answered from the log.
 import t, { type Test } from 'tap';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { ANY, type EventStore, type NewEvent } from '../../../src/eventstore/event-store.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
@@ -78,7 +80,14 @@ async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => strin
     otherGroup: await orders.findNewest('h', 'SO-000003'),
     missing: await Promise.all([orders.getById(4), orders.getById(1_000_000), orders.findNewest('g', 'NONE')]),
   });
-  return { store, orders, state, projector, served, rebuilds, hold: (on: boolean) => void (held = on), failNextRead: (error: Error) => void (failNextRead = error) };
+  // Another connection, as a flip on disk would be: the checksums are left as they were.
+  const damage = async (sql: string) => {
+    const db = new Database(join(dataDir, 'read-models.db'));
+    db.exec(sql);
+    db.close();
+    await setImmediate(); // the read model's reads of the previous turn shared a snapshot from before
+  };
+  return { store, orders, state, projector, served, damage, rebuilds, hold: (on: boolean) => void (held = on), failNextRead: (error: Error) => void (failNextRead = error) };
 }
 
 t.test('while a rebuild is held: one order from the log, exactly as before; a list waits for the rebuilt read model', async (t) => {
@@ -162,4 +171,19 @@ t.test('while the log is not trusted (its hash chain found broken), a read durin
   await t.rejects(orders.findNewest('g', 'B'), { name: 'UnrepairableDocument' });
   distrust = undefined;
   t.equal((await orders.getById(1))?.view.reference, 'A', 'answered again once it is trusted');
+});
+
+t.test('lookup columns outside the checksum (reference, service_ref) damaged: a lookup neither misses the order nor finds another', async (t) => {
+  const { orders, served, damage } = await given(t);
+  const before = await served();
+  await damage(`
+    UPDATE orders SET reference = 'X' WHERE id = 2;
+    UPDATE orders SET service_ref = 'SO-999999' WHERE id = 3;
+    UPDATE orders SET reference = 'A' WHERE id = 3;
+  `);
+  t.same(await orders.findNewest('g', 'B'), before.byReference, 'a reference its row no longer holds: found through the log');
+  t.same(await orders.findNewest('g', 'SO-000003'), before.byServiceRef, 'a service_ref its row no longer holds: found through its id');
+  t.same((await orders.findNewest('g', 'A'))?.view.id, 1, "a row holding another order's reference is not taken for it");
+  t.equal(await orders.findNewest('g', 'X'), undefined, 'nor found by the value its damaged column holds');
+  t.same(await served(), before, 'and every read as before, the rows stored again');
 });

@@ -27,8 +27,9 @@ export function startChild(dataDir: string, env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
+/** SIGTERM; resolves with the exit code once its output is all read ('close', not 'exit'). */
 export async function stopChild(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   child.kill('SIGTERM');
   return exited;
 }
