@@ -14,6 +14,7 @@ import { startMasterDataService, type MasterDataService } from './master-data/ma
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
 import { countPlannerExits, createMetrics } from './observability/metrics.js';
+import { registerMemoryGauge, threadMemory } from './observability/memory-gauge.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
@@ -21,6 +22,7 @@ import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector } from './orders/read-model/projector.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
+import { viewCachesBytes } from './orders/read-model/view-body-cache.js';
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
@@ -182,6 +184,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
   metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
   metrics.gauge('orders_planning_groups_waiting', 'Company groups with orders waiting for the planner (served in turn)', () => reactor.backlog().groups);
+  registerMemoryGauge(metrics.registry, [
+    threadMemory('planner_threads', () => planner.memoryBytes()),
+    threadMemory('pdf_thread', () => pdfRenderer.memoryBytes()),
+    () => ({ view_cache: viewCachesBytes() }),
+  ]);
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
   let stopping = false;
