@@ -9,6 +9,7 @@
 // 1.2x the smallest). --baseline-build DIR: another checkout's build beside it, same log, same workload.
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,8 +49,9 @@ async function metricsOf(url: string): Promise<Map<string, number>> {
   return values;
 }
 
-// V8 gives back heap it no longer needs some seconds after the work that grew it: sampled after that.
-const SETTLE_MS = 10_000;
+// The service gives back heap it no longer needs once it has been idle for a few seconds
+// (src/memory/release-heap-when-idle.ts): sampled after that.
+const SETTLE_MS = 15_000;
 
 async function sample(child: ChildProcess, url: string): Promise<Sample> {
   await waitForIdle(child.pid!);
@@ -93,6 +95,24 @@ async function workload(url: string, orders: number, run: string): Promise<void>
   });
 }
 
+/**
+ * Resolves once the e-mail and webhook consumers have handled the last plan in the log: with a million
+ * orders loaded they take minutes after the read model (an outcome recorded per order) while using
+ * little CPU, so idle alone does not say they are done. Read from the files, as any build keeps them.
+ */
+async function waitForNotifications(dataDir: string): Promise<void> {
+  const events = new Database(join(dataDir, 'events.db'), { readonly: true });
+  const notifications = new Database(join(dataDir, 'notifications.db'), { readonly: true });
+  try {
+    const lastPlan = events.prepare("SELECT position FROM events WHERE type = 'OrderPlanned' ORDER BY position DESC LIMIT 1").pluck();
+    const handled = notifications.prepare("SELECT min(position) FROM checkpoints WHERE consumer IN ('email', 'webhooks')").pluck();
+    while (Number(handled.get() ?? 0) < Number(lastPlan.get() ?? 0)) await new Promise((resolve) => setTimeout(resolve, 1000));
+  } finally {
+    events.close();
+    notifications.close();
+  }
+}
+
 const root = mkdtempSync(join(tmpdir(), 'bench-memory-'));
 const children = new Set<ChildProcess>();
 const stop = async (child: ChildProcess) => {
@@ -120,11 +140,13 @@ try {
         const { child, url } = await startServiceProcess(run.script, { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ...run.env }, root, `service-${size}-${r}-${restart ? 'restart' : 'first'}`);
         children.add(child);
         await waitForOrders(url, size);
+        await waitForNotifications(dataDir);
         await waitForIdle(child.pid!);
         console.log(`  ${run.label}: ${restart ? 'restarted' : 'started, caught up'} and idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         samples.push(await sample(child, url));
         await workload(url, size, `${r}-${restart ? 'b' : 'a'}`);
         await waitForOrders(url, size + SUBMITS * (restart ? 2 : 1));
+        await waitForNotifications(dataDir);
         await waitForIdle(child.pid!);
         samples.push(await sample(child, url));
         await stop(child);

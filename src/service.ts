@@ -184,7 +184,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
   metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
   metrics.gauge('orders_planning_groups_waiting', 'Company groups with orders waiting for the planner (served in turn)', () => reactor.backlog().groups);
-  registerMemoryGauge(metrics.registry, [
+  registerMemoryGauge(metrics, [
     threadMemory('planner_threads', () => planner.memoryBytes()),
     threadMemory('pdf_thread', () => pdfRenderer.memoryBytes()),
     () => ({ view_cache: viewCachesBytes() }),

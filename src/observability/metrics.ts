@@ -18,6 +18,8 @@ export interface Metrics {
   plannerSearchExits: Counter<'exit'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
+  /** The same with one label: `read` gives each label value's number. */
+  labelledGauge(name: string, help: string, label: string, read: () => Promise<Record<string, number>> | Record<string, number>): void;
 }
 
 export function createMetrics(): Metrics {
@@ -70,6 +72,17 @@ export function createMetrics(): Metrics {
         registers: [registry],
         async collect() {
           this.set(await read());
+        },
+      });
+    },
+    labelledGauge(name, help, label, read) {
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        async collect() {
+          for (const [value, n] of Object.entries(await read())) this.set({ [label]: value }, n);
         },
       });
     },
