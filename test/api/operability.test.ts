@@ -63,6 +63,8 @@ t.test('/metrics counts planner exits per kind, plans and the WebAssembly search
 
 t.test('/metrics shows memory by component: the planner and PDF threads, the view cache', async (t) => {
   const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'MEMORY-1' }) });
+  // Planned first: the plan's projection drops the order's cached view, and nothing changes it after.
+  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned', 60_000);
   await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   const text = String((await service.request('GET', '/metrics')).body);
   const bytes = (component: string): number => Number(new RegExp(`^orders_memory_bytes\\{component="${component}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
