@@ -1,15 +1,14 @@
-// npm run bench:memory [-- --orders 10000,100000,1000000 --retrieves N --submits N --baseline-build DIR]
+// npm run bench:memory [-- --orders 10000,100000,1000000 --retrieves N --submits N --downloads N --baseline-build DIR]
 // The service's memory as orders pile up (issue 39): for each size, N orders written into a fresh log
-// (load-orders.ts, straight into the file), the service started on it and left to catch up (read model
-// projected, every consumer at the head, idle), then a workload (retrieves of random orders, submits
-// planned and e-mailed with their PDF, in every script the PDF prints), then restarted on what it built
-// and given the same workload. At each point: RSS (anonymous and file-backed) and its peak from /proc,
+// (load-orders.ts, straight into the file), the service started on it and left until its read model
+// shows them all and it is idle, then a workload (retrieves of random orders, submits that are planned,
+// and their PDFs downloaded, in every script the PDF prints), then restarted on what it built and given
+// the same workload. At each point: RSS (anonymous and file-backed) and its peak from /proc,
 // and by component from the service's orders_memory_bytes and Node's own heap metrics on /metrics.
 // Prints each point per size, and RSS at each size against the first one (target: the largest at most
 // 1.2x the smallest). --baseline-build DIR: another checkout's build beside it, same log, same workload.
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
-import Database from 'better-sqlite3';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ const sizesArg = args.indexOf('--orders');
 const SIZES = (sizesArg >= 0 ? args[sizesArg + 1]! : '10000,100000,1000000').split(',').map(Number);
 const RETRIEVES = numberOption(args, 'retrieves', 50_000);
 const SUBMITS = numberOption(args, 'submits', 200);
+const DOWNLOADS = Math.min(SUBMITS, numberOption(args, 'downloads', 20));
 const auth = { authorization: `Api-Key ${DEMO_KEY}` };
 
 interface Sample {
@@ -63,7 +63,7 @@ async function sample(child: ChildProcess, url: string): Promise<Sample> {
 const demo = JSON.parse(readFileSync(DEMO_SEED_FILE, 'utf8'));
 const lane = demo.company_groups[0].lanes[0];
 const laneDocument: LaneDocument = { ...lane, items: lane.items.map((item: { upright?: boolean }) => ({ upright: false, ...item })) };
-// Every script the PDF prints, so that the PDF thread opens every font family once.
+// Every script the PDF prints, so that the PDF thread opens every font family.
 const NOTES = 'Łódź Ελλάδα · شركة · עברית · नमस्ते · ภาษาไทย · 日本 · 东莞贸易 · 서울';
 
 async function workload(url: string, orders: number, run: string): Promise<void> {
@@ -88,28 +88,23 @@ async function workload(url: string, orders: number, run: string): Promise<void>
         body: JSON.stringify({
           supplier_name: lane.supplier, consignee_name: lane.consignee, transportation_mode: 'OceanFCL', reference: `MEM-${run}-${++n}`,
           order_items: [{ item: lane.items[n % lane.items.length].sku, quantity: 40 + (n % 200), purchase_order: 'PO-M', line_item_number: '1' }],
-          order_containers: [{ code: '40ft' }], customer_notes: NOTES,
+          order_containers: [{ code: '40ft' }], customer_notes: NOTES, send_email: false,
         }),
       }),
     }],
   });
-}
-
-/**
- * Resolves once the e-mail and webhook consumers have handled the last plan in the log: with a million
- * orders loaded they take minutes after the read model (an outcome recorded per order) while using
- * little CPU, so idle alone does not say they are done. Read from the files, as any build keeps them.
- */
-async function waitForNotifications(dataDir: string): Promise<void> {
-  const events = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const notifications = new Database(join(dataDir, 'notifications.db'), { readonly: true });
-  try {
-    const lastPlan = events.prepare("SELECT position FROM events WHERE type = 'OrderPlanned' ORDER BY position DESC LIMIT 1").pluck();
-    const handled = notifications.prepare("SELECT min(position) FROM checkpoints WHERE consumer IN ('email', 'webhooks')").pluck();
-    while (Number(handled.get() ?? 0) < Number(lastPlan.get() ?? 0)) await new Promise((resolve) => setTimeout(resolve, 1000));
-  } finally {
-    events.close();
-    notifications.close();
+  // Their PDFs, downloaded: drawn on the PDF thread at once. (E-mailed, they would wait behind the
+  // e-mail consumer's outcomes of every loaded order, minutes with a million.)
+  for (let i = 1; i <= DOWNLOADS; i++) {
+    const path = `/api/v1/orders/download-packing-instructions/?order=MEM-${run}-${i}`;
+    // Refused until the order is planned.
+    for (const deadline = Date.now() + 120_000; ;) {
+      const response = await fetch(`${url}${path}`, { headers: auth });
+      const body = await response.text();
+      if (response.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`${path}: ${response.status} ${body}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
 
@@ -140,13 +135,11 @@ try {
         const { child, url } = await startServiceProcess(run.script, { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ...run.env }, root, `service-${size}-${r}-${restart ? 'restart' : 'first'}`);
         children.add(child);
         await waitForOrders(url, size);
-        await waitForNotifications(dataDir);
         await waitForIdle(child.pid!);
         console.log(`  ${run.label}: ${restart ? 'restarted' : 'started, caught up'} and idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         samples.push(await sample(child, url));
         await workload(url, size, `${r}-${restart ? 'b' : 'a'}`);
         await waitForOrders(url, size + SUBMITS * (restart ? 2 : 1));
-        await waitForNotifications(dataDir);
         await waitForIdle(child.pid!);
         samples.push(await sample(child, url));
         await stop(child);
@@ -159,7 +152,7 @@ try {
 
   const f = (mib: number | undefined) => (mib === undefined ? '-' : mib.toFixed(0)).padStart(7);
   for (const [r, run] of runs.entries()) {
-    console.log(`\n${run.label}: MiB (${RETRIEVES} retrieves of random orders on 10 connections and ${SUBMITS} submits on 4 per workload; e-mailed with their PDF)`);
+    console.log(`\n${run.label}: MiB (${RETRIEVES} retrieves of random orders on 10 connections and ${SUBMITS} submits on 4 per workload, ${DOWNLOADS} of their PDFs downloaded)`);
     const names = [...new Set([...results[r]!.values()].flatMap((samples) => samples.flatMap((s) => [...s.components.keys()])))].sort();
     console.log(`${'orders'.padStart(8)}  ${'point'.padEnd(30)} ${'RSS'.padStart(7)} ${'anon'.padStart(7)} ${'file'.padStart(7)} ${'peak'.padStart(7)}  ${names.map((n) => n.padStart(Math.max(7, n.length))).join(' ')}`);
     for (const [size, samples] of results[r]!) {
