@@ -45,6 +45,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Set: the log is on KurrentDB. */
   eventStoreConnectionString?: string | undefined;
+  /** Set (a libpq URL): the log is on PostgreSQL. */
+  postgresUrl?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
   mongodbUrl?: string | undefined;
   notifications: NotificationsConfig;
@@ -80,6 +82,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
+    postgresUrl: postgresUrl(env),
     mongodbUrl: env.MONGODB_URL || undefined,
     notifications: notificationsConfigFromEnv(env),
     logLevel: env.LOG_LEVEL || 'info',
@@ -134,4 +137,19 @@ function publicUrl(raw: string | undefined): string | undefined {
     throw new Error(`ORDERS_PUBLIC_URL must be an http or https URL without query, fragment or credentials, got "${raw}"`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** POSTGRES_URL, a libpq URL; refused beside EVENTSTORE_CONNECTION_STRING: one log, not two. */
+function postgresUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.POSTGRES_URL?.trim();
+  if (!raw) return undefined;
+  if (env.EVENTSTORE_CONNECTION_STRING) throw new Error('POSTGRES_URL and EVENTSTORE_CONNECTION_STRING are both set: the event log is on one of them; unset the other');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('POSTGRES_URL must be a libpq URL, postgres://user:password@host:port/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error(`POSTGRES_URL must start with postgres:// or postgresql://, got "${url.protocol}//..."`);
+  return raw;
 }

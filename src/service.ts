@@ -50,7 +50,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = serviceLog(logger);
   const metrics = createMetrics();
   const names = storageNames(config);
-  const store = openEventStore(config);
+  const store = await openEventStore(config, (message, error) => logger.warn({ err: error }, message));
   // The scrubber's last verification of the log's hash chain, when it broke: no repair trusts the log then.
   let logChainBreak: string | undefined;
   const orders = selfRepairingReadModel(

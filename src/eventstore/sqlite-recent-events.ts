@@ -9,7 +9,7 @@
 // leaves a gap: the ring then starts again at our next commit, and a page reaching below it is read
 // from SQL as before. What is on disk is still decided by the caller (durableHead), not here.
 import type { RecordedEvent } from './event-store.js';
-import { toRecordedEvent, type EventRow } from './sqlite-rows.js';
+import { toRecordedEvent, type EventRow } from './event-rows.js';
 
 /** Most events kept, and most bytes of their data (text); past either the oldest go. */
 export interface RecentEventsBounds {

@@ -7,7 +7,7 @@ import t from 'tap';
 import { ANY, NO_STREAM, type RecordedEvent } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { RecentEvents } from '../../src/eventstore/sqlite-recent-events.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from '../../src/eventstore/sqlite-rows.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from '../../src/eventstore/event-rows.js';
 import { EVENTS_FILE } from '../../src/eventstore/sqlite-schema.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 import type { TapTest } from './event-store-contract.js';
