@@ -105,7 +105,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     throw error;
   }
   const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
-  const projector = await startProjector(store, orders, log);
+  // One replica projects the shared read model, whichever holds the lease; the others read it.
+  const holder = holderId();
+  const claimStore = await openClaimStore(config);
+  const projector = await startProjector(store, orders, log, {
+    lease: { claims: claimStore, key: 'projector:orders', holder, leaseMs: config.projectorLeaseMs },
+    onApplied: (events) => metrics.readModelWrites.inc(events),
+  });
+  metrics.gauge('orders_projector_lease_held', 'Whether this replica projects the order read model (1) or reads what another replica projected (0)', () => (projector.projecting ? 1 : 0));
   const scrubber = config.scrubOrdersPerSecond
     ? startReadModelScrubber({
         store,
@@ -133,8 +140,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
   const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness });
-  const claimStore = await openClaimStore(config);
-  const claims = planningClaims(claimStore, { holder: holderId(), leaseMs: config.planningLeaseMs, log });
+  const claims = planningClaims(claimStore, { holder, leaseMs: config.planningLeaseMs, log });
   const reactor = await startPlanningReactor({
     store,
     checkpoints,
@@ -251,8 +257,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       await Promise.all([reactor.stop(), consolidation.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
       await scrubber?.stop();
-      await claimStore.close();
       await projector.stop();
+      await claimStore.close();
       await masterDataService.stop();
       await store.close();
       await orders.close();

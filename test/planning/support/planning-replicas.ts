@@ -95,14 +95,17 @@ export async function resultsPerOrder(dataDir: string): Promise<Map<string, numb
   }
 }
 
-/** The keys a process holds claims on now (its holder id carries its pid), read from the claim store itself. */
+// The same store holds the lease of the replica that projects the read model: not planning work.
+const isPlanningClaim = (key: string) => !key.startsWith('projector:');
+
+/** The keys a process holds planning claims on now (its holder id carries its pid), read from the claim store itself. */
 export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promise<string[]> {
   const now = Date.now();
   if (options.mongodbUrl) {
     const client = await new MongoClient(options.mongodbUrl).connect();
     try {
       const rows = await client.db().collection<{ _id: string; holder: string; lease_until: number }>(WORK_CLAIMS).find({ holder: { $regex: `:${pid}:` }, lease_until: { $gt: now } }).toArray();
-      return rows.map((row) => row._id);
+      return rows.map((row) => row._id).filter(isPlanningClaim);
     } finally {
       await client.close();
     }
@@ -110,7 +113,7 @@ export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promis
   const db = new Database(join(options.dataDir, 'checkpoints.db'), { readonly: true });
   try {
     db.pragma('busy_timeout = 5000');
-    return db.prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?").all(String(pid), now).map((row) => row.key);
+    return db.prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?").all(String(pid), now).map((row) => row.key).filter(isPlanningClaim);
   } finally {
     db.close();
   }

@@ -1,0 +1,87 @@
+// Work that one replica at a time should do for all of them (projecting the read model): the replica
+// that holds the named lease in the claim store does it and renews the lease a few times per lease
+// period; the others try to take it at the same pace and step in once it has run out. A holder that
+// cannot reach the claim store keeps the work only until its lease would have run out, then steps
+// down, so two replicas overlap by at most a renewal's pause. The work itself must tolerate that
+// overlap (the read model's writes are idempotent by log position).
+import type { ClaimStore } from './claim-store.js';
+
+export interface SingletonLease {
+  /** Whether this replica holds the lease now. */
+  readonly held: boolean;
+  /** Lets the lease go (a clean stop): another replica takes it at its next try instead of after the lease. */
+  release(): Promise<void>;
+}
+
+export interface SingletonLeaseOptions {
+  claims: ClaimStore;
+  key: string;
+  holder: string;
+  leaseMs: number;
+  /** Called when this replica comes to hold the lease (true) or stops holding it (false); awaited before the next try. */
+  onChange(held: boolean): Promise<void> | void;
+  log(message: string, error?: unknown, level?: 'info' | 'warn' | 'error'): void;
+  now?: () => number;
+}
+
+/** Starts trying at once; resolves after the first try, so the caller knows whether it starts as the holder. */
+export async function holdSingletonLease(options: SingletonLeaseOptions): Promise<SingletonLease> {
+  const { claims, key, holder, leaseMs, log } = options;
+  const now = options.now ?? Date.now;
+  const everyMs = Math.max(50, Math.floor(leaseMs / 3));
+  let held = false;
+  // Until when the last renewal that succeeded holds the lease for this replica.
+  let heldUntil = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  const change = async (next: boolean): Promise<void> => {
+    if (next === held) return;
+    held = next;
+    try {
+      await options.onChange(next);
+    } catch (error) {
+      log(`${key}: ${next ? 'taking up' : 'giving up'} the work of the lease failed`, error);
+    }
+  };
+
+  const attempt = async (): Promise<void> => {
+    const at = now();
+    try {
+      const taken = await claims.claim(key, holder, at, at + leaseMs);
+      if (failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
+      failures = 0;
+      if (taken) heldUntil = at + leaseMs;
+      await change(taken);
+    } catch (error) {
+      failures += 1;
+      if (failures === 1) log(`${key}: renewing or taking the lease failed; ${held ? `keeping it until it would run out` : 'trying again'}`, error, 'warn');
+      // Not renewed: the lease is another replica's to take once it runs out, and then this one must have stopped.
+      if (held && now() >= heldUntil - everyMs) await change(false);
+    }
+  };
+
+  const loop = async (): Promise<void> => {
+    if (stopped) return;
+    await attempt();
+    if (!stopped) {
+      timer = setTimeout(() => void loop(), everyMs);
+      timer.unref();
+    }
+  };
+  await loop();
+
+  return {
+    get held() {
+      return held;
+    },
+    async release() {
+      stopped = true;
+      clearTimeout(timer);
+      if (!held) return;
+      await change(false);
+      await claims.release(key, holder).catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
+    },
+  };
+}
