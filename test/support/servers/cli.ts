@@ -47,7 +47,7 @@ async function stop(): Promise<void> {
     return;
   }
   const state = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
-  for (const { name, pid, signal } of state.servers) await stopPid(name, pid, signal);
+  for (const { name, pid, signal } of [...state.servers].reverse()) await stopPid(name, pid, signal);
   rmSync(stateFile);
 }
 
@@ -70,11 +70,13 @@ async function start(): Promise<void> {
   say(`FerretDB binary ready in ${((Date.now() - began) / 1000).toFixed(1)} s (${binary})`);
 
   const kafka = await kafkaServer(join(home, 'kafka'), { libs, detached: true });
-  const ferretDb = await ferretDbServer(join(home, 'ferretdb'), { binary, detached: true });
   const postgres = await postgresServer(join(home, 'postgres'), { detached: true });
+  // FerretDB keeps its data in that PostgreSQL (FerretDB's production backend) rather than in SQLite files.
+  const ferretDb = await ferretDbServer(join(home, 'ferretdb'), { binary, detached: true, postgresqlUrl: postgres.urlOf('ferretdb') });
   const state: State = { servers: [], env: { KAFKA_BROKERS: kafka.brokers, MONGODB_URL: ferretDb.url, POSTGRES_URL: postgres.url } };
   try {
-    for (const server of [kafka, ferretDb, postgres]) {
+    // PostgreSQL before FerretDB, which keeps its data there; stopped in the reverse order.
+    for (const server of [kafka, postgres, ferretDb]) {
       const took = await server.start();
       state.servers.push({ name: server.name, pid: server.pid!, signal: server.stopSignal });
       writeFileSync(stateFile, JSON.stringify(state, null, 2));

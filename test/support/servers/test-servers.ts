@@ -23,6 +23,8 @@ export const FERRETDB_VERSION = '1.24.2';
 const repository = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 const kafkaPom = join(repository, 'scripts/test-servers/kafka/pom.xml');
 const ferretDbSource = join(repository, 'scripts/test-servers/ferretdb');
+const toxiproxySource = join(repository, 'scripts/test-servers/toxiproxy');
+export const TOXIPROXY_VERSION = '2.12.0';
 
 export function cacheDir(): string {
   return process.env.ORDERS_TEST_SERVERS_CACHE || join(homedir(), '.cache', 'orders-test-servers');
@@ -70,6 +72,19 @@ export function prepareFerretDb(timeoutMs = 10 * 60_000): string {
   const partial = `${binary}.partial-${process.pid}`;
   mkdirSync(join(binary, '..'), { recursive: true });
   run('go', ['build', '-o', partial, '.'], { cwd: ferretDbSource, timeoutMs, what: `building FerretDB ${FERRETDB_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' } });
+  renameSync(partial, binary);
+  return binary;
+}
+
+/** Toxiproxy's server, built once into the cache from the module that pins it (scripts/test-servers/toxiproxy). */
+export function prepareToxiproxy(timeoutMs = 10 * 60_000): string {
+  const binary = join(cacheDir(), `toxiproxy-${TOXIPROXY_VERSION}-${digest(...['tools.go', 'go.mod', 'go.sum'].map((f) => join(toxiproxySource, f)))}`, 'toxiproxy-server');
+  if (existsSync(binary)) return binary;
+  const partial = `${binary}.partial-${process.pid}`;
+  mkdirSync(join(binary, '..'), { recursive: true });
+  run('go', ['build', '-o', partial, 'github.com/Shopify/toxiproxy/v2/cmd/server'], {
+    cwd: toxiproxySource, timeoutMs, what: `building Toxiproxy ${TOXIPROXY_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' },
+  });
   renameSync(partial, binary);
   return binary;
 }
@@ -175,8 +190,11 @@ export interface KafkaServer extends ServerProcess {
   readonly brokers: string;
 }
 
-/** A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). */
-export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean } = {}): Promise<KafkaServer> {
+/**
+ * A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). `advertised`: the
+ * host:port clients are told to use, when they reach the broker through a proxy.
+ */
+export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; advertised?: string } = {}): Promise<KafkaServer> {
   const libs = options.libs ?? prepareKafka();
   const port = options.port ?? (await freePort());
   const controllerPort = await freePort();
@@ -187,7 +205,7 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
     `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `advertised.listeners=PLAINTEXT://${options.advertised ?? `127.0.0.1:${port}`}`,
     'controller.listener.names=CONTROLLER',
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
     'inter.broker.listener.name=PLAINTEXT',
@@ -211,7 +229,7 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
     name: `Kafka ${KAFKA_VERSION}`, command: 'java', args: java('kafka.Kafka', config), logFile: join(dir, 'server.log'), port,
     readyLine: 'Kafka Server started', readyTimeoutMs: 90_000, detached: options.detached ?? false,
   });
-  return Object.assign(process_, { brokers: `127.0.0.1:${port}` }) as KafkaServer;
+  return Object.assign(process_, { brokers: options.advertised ?? `127.0.0.1:${port}` }) as KafkaServer;
 }
 
 export interface FerretDbServer extends ServerProcess {
@@ -219,13 +237,14 @@ export interface FerretDbServer extends ServerProcess {
   readonly url: string;
 }
 
-/** FerretDB on loopback, its SQLite databases in `dir`. */
-export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean } = {}): Promise<FerretDbServer> {
+/** FerretDB on loopback, its databases in SQLite files in `dir`, or in a PostgreSQL database (`postgresqlUrl`). */
+export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean; postgresqlUrl?: string } = {}): Promise<FerretDbServer> {
   const binary = options.binary ?? prepareFerretDb();
   const port = options.port ?? (await freePort());
   mkdirSync(join(dir, 'data'), { recursive: true });
+  const backend = options.postgresqlUrl ? ['--postgresql-url', options.postgresqlUrl] : ['--sqlite-dir', join(dir, 'data')];
   const process_ = serverProcess({
-    name: `FerretDB ${FERRETDB_VERSION}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, '--sqlite-dir', join(dir, 'data')],
+    name: `FerretDB ${FERRETDB_VERSION}${options.postgresqlUrl ? ' on PostgreSQL' : ''}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, ...backend],
     logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000, detached: options.detached ?? false,
   });
   return Object.assign(process_, { url: `mongodb://127.0.0.1:${port}/orders` }) as FerretDbServer;
@@ -275,19 +294,38 @@ export async function postgresServer(dir: string, options: { port?: number; deta
   });
   const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const start = process_.start.bind(process_);
-  // The `orders` database exists once the server first answers.
+  const psql = (database: string, sql: string) =>
+    spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-qtAc', sql], { encoding: 'utf8' });
   const server = Object.assign(process_, {
     url: urlOf('orders'),
     urlOf,
+    // The databases exist once the server first answers: `orders` for the log, `ferretdb` for FerretDB's data.
     async start() {
       const took = await start();
-      const created = spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-qtAc', 'SELECT 1 FROM pg_database WHERE datname = \'orders\''], { encoding: 'utf8' });
-      if (created.stdout.trim() !== '1') {
-        const made = spawnSync(join(POSTGRES_BIN, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'orders'], { encoding: 'utf8' });
-        if (made.status !== 0) throw new ServerSetupError(`createdb orders failed: ${made.stderr}`);
+      for (const database of ['orders', 'ferretdb']) {
+        if (psql('postgres', `SELECT 1 FROM pg_database WHERE datname = '${database}'`).stdout.trim() === '1') continue;
+        const made = psql('postgres', `CREATE DATABASE ${database}`);
+        if (made.status !== 0) throw new ServerSetupError(`CREATE DATABASE ${database} failed: ${made.stderr}`);
       }
       return took;
     },
   }) as PostgresServer;
   return server;
+}
+
+export interface ToxiproxyServer extends ServerProcess {
+  /** Its HTTP API, http://127.0.0.1:port. */
+  readonly api: string;
+}
+
+/** Toxiproxy's server: its API on loopback; the proxies it is told to make listen where they are told. */
+export async function toxiproxyServer(dir: string, options: { binary?: string; port?: number } = {}): Promise<ToxiproxyServer> {
+  const binary = options.binary ?? prepareToxiproxy();
+  const port = options.port ?? (await freePort());
+  mkdirSync(dir, { recursive: true });
+  const process_ = serverProcess({
+    name: `Toxiproxy ${TOXIPROXY_VERSION}`, command: binary, args: ['-host', '127.0.0.1', '-port', String(port)],
+    logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000,
+  });
+  return Object.assign(process_, { api: `http://127.0.0.1:${port}` }) as ToxiproxyServer;
 }
