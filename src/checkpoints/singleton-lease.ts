@@ -20,6 +20,11 @@ export interface SingletonLeaseOptions {
   leaseMs: number;
   /** Called when this replica comes to hold the lease (true) or stops holding it (false); awaited before the next try. */
   onChange(held: boolean): Promise<void> | void;
+  /**
+   * Whether this replica can do the work now (the projector: whether it can read the log). One that
+   * cannot neither takes the lease nor keeps it: it lets it go, so that one that can takes over at once.
+   */
+  able?(): Promise<boolean>;
   log(message: string, error?: unknown, level?: 'info' | 'warn' | 'error'): void;
   now?: () => number;
 }
@@ -47,6 +52,14 @@ export async function holdSingletonLease(options: SingletonLeaseOptions): Promis
   };
 
   const attempt = async (): Promise<void> => {
+    if (options.able && !(await options.able().catch(() => false))) {
+      if (held) {
+        log(`${key}: this replica cannot do the work now; letting the lease go`, undefined, 'warn');
+        await change(false);
+        await claims.release(key, holder).catch(() => {});
+      }
+      return;
+    }
     const at = now();
     try {
       const taken = await claims.claim(key, holder, at, at + leaseMs);

@@ -117,6 +117,8 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
     const { claims, key, holder, leaseMs } = options.lease;
     lease = await holdSingletonLease({
       claims, key, holder, leaseMs, log: onError,
+      // A replica that cannot read the log (partitioned from it) would hold the read model still for everyone.
+      able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(leaseMs / 3))),
       onChange: async (held) => {
         onError(held ? 'order projection: this replica projects the read model now (it holds the lease)' : 'order projection: another replica projects the read model now', undefined, 'info');
         await (held ? startFollowing() : stopFollowing());
@@ -184,4 +186,15 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
       await follower?.stop();
     },
   };
+}
+
+/** Whether `call` settles without an error within `ms`. */
+function answersWithin(call: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    call.then(() => true, () => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
