@@ -22,8 +22,11 @@ export interface Config {
   plannerNiceness?: number | undefined;
   /** How long a replica's claim on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
   planningLeaseMs: number;
-  /** How long the replica projecting the shared read model holds its lease unless renewed: how soon another takes over when it dies. */
-  projectorLeaseMs: number;
+  /**
+   * How long a replica holds the lease of work one replica does for all (projecting the shared read
+   * model, scrubbing it, the notifications) unless it renews it: how soon another takes over when it dies.
+   */
+  singletonLeaseMs: number;
   plannerTimeLimitMs: number;
   /** Where people reach the service (viewer links); undefined: the address it listens on. */
   publicUrl?: string | undefined;
@@ -73,7 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     plannerNiceness: integer(env, 'ORDERS_PLANNER_NICENESS', DEFAULT_PLANNER_NICENESS, 0, 19),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
     planningLeaseMs: integer(env, 'ORDERS_PLANNING_LEASE_MS', 10_000, 500, 3_600_000),
-    projectorLeaseMs: integer(env, 'ORDERS_PROJECTOR_LEASE_MS', 3_000, 300, 600_000),
+    singletonLeaseMs: integer(env, 'ORDERS_LEASE_MS', 3_000, 300, 600_000),
     publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
     shareSecret: env.ORDERS_SHARE_SECRET || undefined,
     auditKey: env.ORDERS_AUDIT_KEY || undefined,

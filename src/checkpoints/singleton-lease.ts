@@ -98,3 +98,44 @@ export async function holdSingletonLease(options: SingletonLeaseOptions): Promis
     },
   };
 }
+
+export interface LeasedWork<T> {
+  /** The work while this replica holds the lease; undefined otherwise. */
+  current(): T | undefined;
+  /** Stops the work and lets the lease go. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `start`'s work on this replica only while it holds the lease `key`: started when the lease is
+ * taken, stopped when it is lost or let go. What one replica does for all of them (the notification
+ * consumers, the read-model scrubber) is done once, and moves when its replica dies.
+ */
+export async function whileLeased<T extends { stop(): Promise<void> }>(
+  options: Omit<SingletonLeaseOptions, 'onChange'>, start: () => Promise<T>,
+): Promise<LeasedWork<T>> {
+  let work: T | undefined;
+  let stopping = false;
+  const lease = await holdSingletonLease({
+    ...options,
+    async onChange(held) {
+      if (held && !stopping) {
+        options.log(`${options.key}: this replica does it now (it holds the lease)`, undefined, 'info');
+        work = await start();
+      } else if (!held && work) {
+        const running = work;
+        work = undefined;
+        options.log(`${options.key}: another replica does it now`, undefined, 'info');
+        await running.stop();
+      }
+    },
+  });
+  return {
+    current: () => work,
+    async stop() {
+      stopping = true;
+      await lease.release();
+      await work?.stop();
+    },
+  };
+}

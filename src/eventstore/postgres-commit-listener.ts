@@ -7,14 +7,22 @@ import { backoffDelay } from './retry-with-backoff.js';
 import { COMMIT_CHANNEL } from './postgres-schema.js';
 
 export interface CommitListener {
+  /** Whether commits are being heard now: while they are, followers need to poll only rarely. */
+  readonly listening: boolean;
   close(): Promise<void>;
 }
 
-/** `wake(types)`: the event types of a commit, or undefined when unknown (wake every follower). */
-export function listenForCommits(newClient: () => pg.Client, wake: (types: ReadonlySet<string> | undefined) => void, log: (message: string, error?: unknown) => void): CommitListener {
+/**
+ * `wake(types, head)`: the event types of a commit (undefined when unknown: wake every follower) and the
+ * log's head after it (undefined when unknown).
+ */
+export function listenForCommits(
+  newClient: () => pg.Client, wake: (types: ReadonlySet<string> | undefined, head: bigint | undefined) => void, log: (message: string, error?: unknown) => void,
+): CommitListener {
   let closed = false;
   let client: pg.Client | undefined;
   let failures = 0;
+  let listening = false;
   let timer: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
@@ -24,6 +32,7 @@ export function listenForCommits(newClient: () => pg.Client, wake: (types: Reado
     const lost = (error?: unknown) => {
       if (client !== current) return;
       client = undefined;
+      listening = false;
       current.removeAllListeners('notification');
       void current.end().catch(() => {});
       if (closed) return;
@@ -35,15 +44,16 @@ export function listenForCommits(newClient: () => pg.Client, wake: (types: Reado
     current.on('error', lost);
     current.on('end', () => lost());
     current.on('notification', (message) => {
-      const payload = message.payload ?? '';
-      wake(payload === '' ? undefined : new Set(payload.split(',')));
+      const [types = '', head = ''] = (message.payload ?? '').split(';');
+      wake(types === '' ? undefined : new Set(types.split(',')), /^\d+$/.test(head) ? BigInt(head) : undefined);
     });
     try {
       await current.connect();
       await current.query(`LISTEN ${COMMIT_CHANNEL}`);
       if (failures > 0) log(`event log: listening for commits again after ${failures} failed attempt(s)`);
       failures = 0;
-      wake(undefined);
+      listening = true;
+      wake(undefined, undefined);
     } catch (error) {
       lost(error);
     }
@@ -51,8 +61,12 @@ export function listenForCommits(newClient: () => pg.Client, wake: (types: Reado
   void connect();
 
   return {
+    get listening() {
+      return listening;
+    },
     async close() {
       closed = true;
+      listening = false;
       clearTimeout(timer);
       const current = client;
       client = undefined;

@@ -23,6 +23,7 @@ import {
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
 import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
+import { RecentEvents } from './recent-events.js';
 import { listenForCommits, type CommitListener } from './postgres-commit-listener.js';
 import { connectLog, isUnreachable, unavailable, type LogConnection, type PostgresConnectionOptions } from './postgres-connection.js';
 import { batchJson, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
@@ -32,8 +33,13 @@ import { HASHED_COLUMNS, toHashedEvent, type HashedRow } from './sqlite-hash-cha
 import pg from 'pg';
 
 export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
-  /** How often a caught-up subscription looks for commits it was not told of. Default 500 ms. */
+  /**
+   * How often a caught-up subscription looks for commits while it cannot hear of them (the LISTEN
+   * connection is down). Default 500 ms. While it hears of them it looks only every `quietPollMs`.
+   */
   pollIntervalMs?: number;
+  /** How often it looks while commits are announced (a missed announcement costs this much latency). Default 5 s. */
+  quietPollMs?: number;
   /** Most events handed to a subscription handler at once. Default 500. */
   pageSize?: number;
   /** Largest append (its events' data, serialized) accepted; larger ones throw AppendTooLarge. Default 4 MiB. */
@@ -67,11 +73,18 @@ export class PostgresEventStore implements EventStore {
   readonly chainScope = 'log';
   readonly #connection: LogConnection;
   readonly #pollIntervalMs: number;
+  readonly #quietPollMs: number;
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<PollingSubscription>();
   readonly #listener: CommitListener;
   readonly #source: SubscriptionSource;
+  /** The newest events, read once for every subscription of this process (recent-events.ts). */
+  readonly #recent: RecentEvents;
+  /** A read of the log's tail in flight, shared by every subscription that needs it. */
+  #tailRead: Promise<void> | undefined;
+  /** A head known to be visible: from a commit's announcement, an own append or a query. */
+  #knownHead = 0n;
   #queue: Waiting[] = [];
   #inFlight: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -81,25 +94,41 @@ export class PostgresEventStore implements EventStore {
   constructor(connection: LogConnection, options: PostgresEventStoreOptions = {}) {
     this.#connection = connection;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#quietPollMs = Math.max(this.#pollIntervalMs, options.quietPollMs ?? 5_000);
     this.#pageSize = options.pageSize ?? 500;
     this.#maxAppendBytes = options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES;
     if (!(this.#pollIntervalMs > 0) || !Number.isInteger(this.#pageSize) || this.#pageSize < 1) {
       throw new RangeError('pollIntervalMs must be > 0 and pageSize a positive integer');
     }
+    this.#recent = new RecentEvents({ events: 2 * this.#pageSize, dataChars: 16 * 1024 * 1024 });
     this.#source = {
-      // Committed is durable here, and visible in position order: the highest visible position is a durable head.
-      // Straight to the connection: a subscription finishing its last page while the store closes is not an error.
-      durableHead: async () => (await connection.query<{ head: bigint | null }>(HEAD))[0]?.head ?? 0n,
-      readPage: async (after, upTo, limit, types) =>
-        (types === undefined
-          ? await connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [after, upTo, limit])
-          : await connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 AND type = ANY($4) ORDER BY position LIMIT $3`, [after, upTo, limit, types])
-        ).map(toRecordedEvent),
+      // Committed is durable here, and visible in position order: the highest visible position is a
+      // durable head. Woken by a commit's announcement, the head it named is known without asking;
+      // what came since is announced too, or found by the next poll.
+      durableHead: async (after, lookInLog) => {
+        if (!lookInLog) return this.#knownHead > after ? this.#knownHead : after;
+        const [row] = await connection.query<{ head: bigint | null }>(HEAD);
+        const head = row?.head ?? 0n;
+        if (head > this.#knownHead) this.#knownHead = head;
+        return head;
+      },
+      readPage: (after, upTo, limit, types) => this.#readPage(after, upTo, limit, types),
     };
     this.#listener = listenForCommits(
       () => connection.dedicatedClient(),
-      (types) => {
-        for (const subscription of this.#subscriptions) subscription.wake(types);
+      (types, head) => {
+        const wakeAll = () => {
+          for (const subscription of this.#subscriptions) subscription.wake(types);
+        };
+        if (head !== undefined) {
+          if (head > this.#knownHead) this.#knownHead = head;
+          wakeAll();
+          return;
+        }
+        // Listening again: what was committed meanwhile went unannounced; the head is asked for first.
+        connection.query<{ head: bigint | null }>(HEAD).then(([row]) => {
+          if ((row?.head ?? 0n) > this.#knownHead) this.#knownHead = row!.head!;
+        }, () => {}).finally(wakeAll);
       },
       options.log ?? (() => {}),
     );
@@ -167,7 +196,13 @@ export class PostgresEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions): Subscription {
     this.#assertOpen();
-    const timing = { pollIntervalMs: this.#pollIntervalMs, pageSize: this.#pageSize };
+    const store = this;
+    const timing = {
+      get pollIntervalMs() {
+        return store.#listener.listening ? store.#quietPollMs : store.#pollIntervalMs;
+      },
+      pageSize: this.#pageSize,
+    };
     const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () => this.#subscriptions.delete(subscription));
     this.#subscriptions.add(subscription);
     return subscription;
@@ -237,6 +272,39 @@ export class PostgresEventStore implements EventStore {
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
+  }
+
+  /**
+   * A subscription's page. Subscriptions that follow the tail (nearly all of them, nearly always) are
+   * served from the events read last, which one query reads for all of them; one far behind (catching
+   * up from an old checkpoint) reads its own page, of its own types only.
+   */
+  async #readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): Promise<RecordedEvent[]> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const page = this.#recent.page(after, upTo, limit, types);
+      if (page) return page;
+      const { first, last } = this.#recent;
+      // Below what the ring holds: a page of its own.
+      if (first !== undefined && after < first - 1n) break;
+      await this.#readTail(last !== undefined && last >= after ? last : after, upTo);
+    }
+    const rows = types === undefined
+      ? await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [after, upTo, limit])
+      : await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 AND type = ANY($4) ORDER BY position LIMIT $3`, [after, upTo, limit, types]);
+    return rows.map(toRecordedEvent);
+  }
+
+  /** Reads (from, upTo] into the recent events, once however many subscriptions ask at the same time. */
+  async #readTail(from: bigint, upTo: bigint): Promise<void> {
+    while (this.#tailRead) await this.#tailRead;
+    if ((this.#recent.last ?? -1n) >= upTo) return;
+    this.#tailRead = (async () => {
+      const rows = await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [from, upTo, this.#pageSize]);
+      this.#recent.add(rows);
+    })().finally(() => {
+      this.#tailRead = undefined;
+    });
+    await this.#tailRead;
   }
 
   async #events(where: string, values: unknown[]): Promise<RecordedEvent[]> {

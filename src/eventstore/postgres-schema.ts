@@ -107,7 +107,8 @@ BEGIN
     outcomes := outcomes || jsonb_build_array(jsonb_build_array('ok', revision::text, head_position::text));
   END LOOP;
   IF wrote THEN
-    PERFORM pg_notify('${COMMIT_CHANNEL}', committed_types);
+    -- '<types>;<head>': followers skip what they do not follow, and read up to the head without asking for it.
+    PERFORM pg_notify('${COMMIT_CHANNEL}', committed_types || ';' || head_position::text);
   END IF;
   RETURN outcomes;
 END

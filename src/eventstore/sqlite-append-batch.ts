@@ -5,7 +5,7 @@ import { chainHead } from './sqlite-hash-chain.js';
 import type { EventRow } from './event-rows.js';
 import type { QueuedAppend } from './prepare-append.js';
 
-/** `rows`: the events as written, for the store's recent events (sqlite-recent-events.ts). */
+/** `rows`: the events as written, for the store's recent events (recent-events.ts). */
 export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] } | { ok: false; error: unknown };
 
 /**

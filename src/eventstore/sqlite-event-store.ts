@@ -17,7 +17,7 @@ import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './pr
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
 import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
-import { RecentEvents } from './sqlite-recent-events.js';
+import { RecentEvents } from './recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
 
 export interface SqliteEventStoreOptions {

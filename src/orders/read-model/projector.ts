@@ -12,6 +12,7 @@ import { holdSingletonLease, type SingletonLease } from '../../checkpoints/singl
 import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
 import { followLog, type Follower, type Log } from '../../eventstore/follow-log.js';
 import { PositionWaiters } from '../../eventstore/position-waiters.js';
+import { answersWithin } from '../../eventstore/answers-within.js';
 import { isDamage } from '../../storage/damaged-storage.js';
 
 export interface ProjectedReadModel {
@@ -188,13 +189,3 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
   };
 }
 
-/** Whether `call` settles without an error within `ms`. */
-function answersWithin(call: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    call.then(() => true, () => false),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
