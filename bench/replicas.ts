@@ -59,6 +59,8 @@ interface Figures {
   runsPerOrder: number;
   discarded: number;
   writesPerOrder: number;
+  /** Events the log gained per order: a write per event when one replica projects. */
+  eventsPerOrder: number;
   p50: number;
   p95: number;
   cpuSeconds: number;
@@ -112,6 +114,7 @@ async function burst(replicaCount: number): Promise<Figures> {
         ORDERS_SEED_FILE: seedFile, ORDERS_PLANNER_THREADS: '1', ORDERS_VISIBLE_WITHIN_MS: '30000', LOG_LEVEL: 'warn', ...where.env(i),
       }));
     }
+    const headBefore = await logHead(replicas[0]!);
     const cpuBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     const writesBefore = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
     const started = performance.now();
@@ -122,6 +125,7 @@ async function burst(replicaCount: number): Promise<Figures> {
     const runs = await Promise.all(replicas.map(plannerRuns));
     const cpuAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     const writesAfter = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
+    const headAfter = await logHead(replicas[0]!);
     const ready = ids.map((id, i) => readyAt.get(serviceRefFor(id))! - sentAt[i]!);
     const total = runs.reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -130,6 +134,7 @@ async function burst(replicaCount: number): Promise<Figures> {
       runsPerOrder: total / ORDERS,
       discarded: runs.reduce((s, r) => s + r.discarded, 0),
       writesPerOrder: (sum(writesAfter) - sum(writesBefore)) / ORDERS,
+      eventsPerOrder: (headAfter - headBefore) / ORDERS,
       p50: percentile(ready, 50),
       p95: percentile(ready, 95),
       cpuSeconds: sum(cpuAfter) - sum(cpuBefore),
@@ -143,6 +148,12 @@ async function burst(replicaCount: number): Promise<Figures> {
   }
 }
 
+/** The log's head as the replica's digest names it (GET /api/v1/audit/digest): its position. */
+async function logHead(replica: ServiceProcess): Promise<number> {
+  const digest = await replica.request('GET', '/api/v1/audit/digest', { key: ACME_KEY });
+  return Number((digest.body as { position?: string | number }).position ?? 0);
+}
+
 const noiseBefore = measureNoise();
 console.log(`bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each, ${SERVERS ? 'on the server stack (PostgreSQL log, MongoDB-protocol read models, Kafka), a data directory per replica' : 'on one data directory (embedded stores)'}; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`);
 const figures: Figures[] = [];
@@ -150,7 +161,7 @@ for (const count of REPLICAS) {
   const f = await burst(count);
   figures.push(f);
   const one = figures.find((g) => g.replicas === 1);
-  console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)}; submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${(f.cpuSeconds * 1000 / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`);
+  console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${(f.cpuSeconds * 1000 / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`);
 }
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));

@@ -24,7 +24,7 @@ import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { whileLeased } from './checkpoints/singleton-lease.js';
+import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
 import { answersWithin } from './eventstore/answers-within.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
@@ -112,19 +112,19 @@ export async function startService(config: Config, logger: Logger = createLogger
   // when it lapses. Planning is shared out order by order instead (planning-claims.ts).
   const holder = holderId();
   const claimStore = await openClaimStore(config);
-  const singleton = (key: string) => ({
-    claims: claimStore, key, holder, leaseMs: config.singletonLeaseMs, log,
+  const singleton = (work: string) => ({
+    claims: claimStore, key: singletonKey(work), holder, leaseMs: config.singletonLeaseMs, log,
     // A replica that cannot read the log would hold that work still for everyone.
     able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(config.singletonLeaseMs / 3))),
   });
   const projector = await startProjector(store, orders, log, {
-    lease: { claims: claimStore, key: 'projector:orders', holder, leaseMs: config.singletonLeaseMs },
+    lease: { claims: claimStore, key: singletonKey('projector'), holder, leaseMs: config.singletonLeaseMs },
     onApplied: (events) => metrics.readModelWrites.inc(events),
   });
   metrics.gauge('orders_projector_lease_held', 'Whether this replica projects the order read model (1) or reads what another replica projected (0)', () => (projector.projecting ? 1 : 0));
   // The read model is shared: one replica scrubs it for all, whichever holds the lease.
   const scrubbing = config.scrubOrdersPerSecond
-    ? await whileLeased({ ...singleton('scrubber:orders') }, async () => startReadModelScrubber({
+    ? await whileLeased({ ...singleton('scrubber') }, async () => startReadModelScrubber({
         store,
         readModel: orders,
         ordersPerSecond: config.scrubOrdersPerSecond!,

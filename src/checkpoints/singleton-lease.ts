@@ -6,6 +6,12 @@
 // overlap (the read model's writes are idempotent by log position).
 import type { ClaimStore } from './claim-store.js';
 
+/** The keys of singleton work in the claim store start with this: planning claims never do. */
+export const SINGLETON_PREFIX = 'singleton:';
+
+/** The lease key of a piece of singleton work. */
+export const singletonKey = (work: string): string => `${SINGLETON_PREFIX}${work}`;
+
 export interface SingletonLease {
   /** Whether this replica holds the lease now. */
   readonly held: boolean;

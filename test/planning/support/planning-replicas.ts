@@ -7,6 +7,7 @@ import { MongoClient } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../e2e/service-process.js';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { ACME_KEY, testSeed } from '../../support/seed.js';
+import { SINGLETON_PREFIX } from '../../../src/checkpoints/singleton-lease.js';
 import { WORK_CLAIMS } from '../../../src/checkpoints/mongodb-claim-store.js';
 
 export interface ReplicaOptions {
@@ -95,8 +96,8 @@ export async function resultsPerOrder(dataDir: string): Promise<Map<string, numb
   }
 }
 
-// The same store holds the lease of the replica that projects the read model: not planning work.
-const isPlanningClaim = (key: string) => !key.startsWith('projector:');
+// The same store holds the leases of singleton work (the projector, the notifications, the scrubber): not planning.
+const isPlanningClaim = (key: string) => !key.startsWith(SINGLETON_PREFIX);
 
 /** The keys a process holds planning claims on now (its holder id carries its pid), read from the claim store itself. */
 export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promise<string[]> {
