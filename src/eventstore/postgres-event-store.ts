@@ -26,11 +26,10 @@ import { PollingSubscription, type SubscriptionSource } from './polling-subscrip
 import { RecentEvents } from './recent-events.js';
 import { listenForCommits, type CommitListener } from './postgres-commit-listener.js';
 import { connectLog, isUnreachable, unavailable, type LogConnection, type PostgresConnectionOptions } from './postgres-connection.js';
-import { batchJson, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
+import { batchArguments, dollarQuoted, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
 import { ensureSchema } from './postgres-schema.js';
 import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './prepare-append.js';
 import { HASHED_COLUMNS, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
-import pg from 'pg';
 
 export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
   /**
@@ -258,7 +257,8 @@ export class PostgresEventStore implements EventStore {
    */
   async #write(appends: readonly QueuedAppend[]): Promise<unknown> {
     const types = [...new Set(appends.flatMap((append) => append.events.map((event) => event.type)))].join(',');
-    const sql = `SELECT orders_append_events(${pg.escapeLiteral(batchJson(appends))}::jsonb, ${pg.escapeLiteral(types.length < 7000 ? types : '')}) AS outcomes`;
+    const { batch, data } = batchArguments(appends);
+    const sql = `SELECT orders_append_events(${dollarQuoted(batch)}::jsonb, ARRAY[${data.map(dollarQuoted).join(',')}]::text[], ${dollarQuoted(types.length < 7000 ? types : '')}) AS outcomes`;
     let deadline: number | undefined;
     for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
       try {

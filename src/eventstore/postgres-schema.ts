@@ -41,6 +41,13 @@ CREATE TABLE IF NOT EXISTS events (
   CONSTRAINT events_stream_revision UNIQUE (stream, revision)
 );
 
+-- Plans run to hundreds of KiB: lz4 compresses them in a quarter of the default's time (PostgreSQL 14 and
+-- later, built with it; elsewhere the default stays). Affects rows written from now on.
+DO $lz4$ BEGIN
+  EXECUTE 'ALTER TABLE events ALTER COLUMN data SET COMPRESSION lz4';
+EXCEPTION WHEN OTHERS THEN NULL;
+END $lz4$;
+
 -- hash-chain.ts: <previous hash, hex>\n<type>\n<stream>\n<revision>\n<recorded at, µs>\n<data as stored>, UTF-8.
 CREATE OR REPLACE FUNCTION orders_event_hash(previous bytea, type text, stream text, revision bigint, recorded_at bigint, data text)
 RETURNS bytea
@@ -49,9 +56,11 @@ AS $fn$
   SELECT sha256(convert_to(encode(previous, 'hex') || E'\n' || type || E'\n' || stream || E'\n' || revision::text || E'\n' || recorded_at::text || E'\n' || data, 'UTF8'))
 $fn$;
 
--- batch: [[stream, expected kind ('any' | 'no_stream' | 'exact'), expected revision or null, [[id, type, data], ...]], ...]
+-- batch: [[stream, expected kind ('any' | 'no_stream' | 'exact'), expected revision or null, [[id, type, n], ...]], ...]
+-- where n is the event's data in data[n]: the data, a plan of hundreds of KiB, is not parsed as JSON here.
 -- Answers one outcome per append, in order: ['ok', last revision, last position] or ['conflict', actual revision or null].
-CREATE OR REPLACE FUNCTION orders_append_events(batch jsonb, committed_types text)
+DROP FUNCTION IF EXISTS orders_append_events(jsonb, text);
+CREATE OR REPLACE FUNCTION orders_append_events(batch jsonb, data text[], committed_types text)
 RETURNS jsonb
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
@@ -99,9 +108,9 @@ BEGIN
     FOR event IN SELECT value FROM jsonb_array_elements(append->3) LOOP
       revision := revision + 1;
       head_position := head_position + 1;
-      head_hash := orders_event_hash(head_hash, event->>1, append_stream, revision, at_us, event->>2);
+      head_hash := orders_event_hash(head_hash, event->>1, append_stream, revision, at_us, data[(event->>2)::int]);
       INSERT INTO events (position, id, stream, revision, type, data, recorded_at, hash)
-        VALUES (head_position, (event->>0)::uuid, append_stream, revision, event->>1, event->>2, at_us, head_hash);
+        VALUES (head_position, (event->>0)::uuid, append_stream, revision, event->>1, data[(event->>2)::int], at_us, head_hash);
     END LOOP;
     wrote := true;
     outcomes := outcomes || jsonb_build_array(jsonb_build_array('ok', revision::text, head_position::text));

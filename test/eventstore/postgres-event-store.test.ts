@@ -196,6 +196,18 @@ if (!url) {
     }
   });
 
+  t.test('texts holding the quoting tags of the append call arrive as they were sent', async (t) => {
+    const { open } = await scratch(t, 'quoting');
+    const store = await open();
+    const awkward = ['$o0$', '$o0$$o1$$o2$', "it's a \\ back'slash", '$$', 'ends with $o0', '$o1', '\u0000 escaped NUL'];
+    const stream = 'stream $o0$ with $o1';
+    await store.append(stream, awkward.map((text, i) => ({ type: `Typed$o${i}`, data: { text, [`key$o${i}$`]: i } })), NO_STREAM);
+    const back = await store.readStream(stream);
+    t.strictSame(back.map((event) => event.data), awkward.map((text, i) => ({ text, [`key$o${i}$`]: i })));
+    t.strictSame(back.map((event) => event.type), awkward.map((_, i) => `Typed$o${i}`));
+    t.equal(back[0]?.stream, stream);
+  });
+
   t.test('the hash chain: npm run verify-history holds over a PostgreSQL log and names an event changed behind its back', async (t) => {
     const { schema, open } = await scratch(t, 'chain');
     const store = await open();
