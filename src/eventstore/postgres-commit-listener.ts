@@ -1,10 +1,26 @@
 // LISTEN on the log's commit channel: a commit by any replica wakes this replica's followers at once,
 // rather than at their next poll. It is only a hint. Followers still poll, so a connection that breaks
 // (a restart, a partition) costs latency, never an event; it is opened again with a growing pause, and
-// on reconnection every follower is woken, since commits may have gone unheard meanwhile.
+// on reconnection every follower is woken, since commits may have gone unheard meanwhile. A connection
+// that goes silent without breaking (a partition, a peer gone without a reset) would look like a quiet
+// log for as long as TCP takes to notice: it is asked a question every few seconds, and given up on
+// when it does not answer.
 import type pg from 'pg';
 import { backoffDelay } from './retry-with-backoff.js';
 import { COMMIT_CHANNEL } from './postgres-schema.js';
+
+const HEARTBEAT_MS = 5_000;
+const ANSWER_WITHIN_MS = 3_000;
+
+function withinDeadline<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    call,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the LISTEN connection did not answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
 
 export interface CommitListener {
   /** Whether commits are being heard now: while they are, followers need to poll only rarely. */
@@ -24,6 +40,7 @@ export function listenForCommits(
   let failures = 0;
   let listening = false;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
     if (closed) return;
@@ -33,6 +50,7 @@ export function listenForCommits(
       if (client !== current) return;
       client = undefined;
       listening = false;
+      clearInterval(heartbeat);
       current.removeAllListeners('notification');
       void current.end().catch(() => {});
       if (closed) return;
@@ -49,10 +67,14 @@ export function listenForCommits(
     });
     try {
       await current.connect();
-      await current.query(`LISTEN ${COMMIT_CHANNEL}`);
+      await withinDeadline(current.query(`LISTEN ${COMMIT_CHANNEL}`));
       if (failures > 0) log(`event log: listening for commits again after ${failures} failed attempt(s)`);
       failures = 0;
       listening = true;
+      heartbeat = setInterval(() => {
+        withinDeadline(current.query('SELECT 1')).catch((error: unknown) => lost(error));
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
       wake(undefined, undefined);
     } catch (error) {
       lost(error);
@@ -68,6 +90,7 @@ export function listenForCommits(
       closed = true;
       listening = false;
       clearTimeout(timer);
+      clearInterval(heartbeat);
       const current = client;
       client = undefined;
       await current?.end().catch(() => {});
