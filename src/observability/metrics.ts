@@ -10,6 +10,8 @@ export interface Metrics {
   plannerDuration: Histogram<'outcome'>;
   /** Read-model documents found not matching their checksum (or the log, by the scrubber) and folded again from the log. */
   readModelRepairs: Counter<'document'>;
+  /** Events this replica applied to the order read model: its writes there (one projector for all replicas holds them to one per event). */
+  readModelWrites: Counter;
   /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
   plannerRuns: Counter<'outcome'>;
   /** One per stored plan, by how its search ended (PlanExit: lower_bound, searched, time_limit). */
@@ -45,6 +47,11 @@ export function createMetrics(): Metrics {
       name: 'orders_read_model_repairs_total',
       help: 'Read-model documents found damaged and repaired from the log, by document (order, pallet contents)',
       labelNames: ['document'],
+      registers: [registry],
+    }),
+    readModelWrites: new Counter({
+      name: 'orders_read_model_writes_total',
+      help: 'Events this replica applied to the order read model (its writes there); summed over the replicas, one per event when one replica projects',
       registers: [registry],
     }),
     plannerRuns: new Counter({

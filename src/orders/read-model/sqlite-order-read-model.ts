@@ -234,12 +234,14 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     upsertPallets.run(id, text, checksumOf(text));
   };
 
-  const applyBatch = db.transaction((events: readonly RecordedEvent[]) => {
+  const applyBatch = db.transaction((events: readonly RecordedEvent[]): number => {
     const after = checkpoint() ?? -1n;
     let last: bigint | undefined;
+    let applied = 0;
     for (const event of events) {
       if (event.position <= after) continue;
       last = event.position;
+      applied++;
       const id = orderIdOf(event);
       if (id === undefined) continue;
       // A damaged document throws DamagedDocument here and rolls the batch back: it is repaired, then the batch applied again.
@@ -257,6 +259,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     }
     // An empty read model's first batch starts at the log's first event, which names the log.
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
+    return applied;
   });
 
   // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
@@ -322,7 +325,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     },
     async apply(events) {
       endRead();
-      applyBatch(events);
+      return applyBatch(events);
     },
     async repair(id, events) {
       endRead();
