@@ -255,17 +255,26 @@ export function generateBlocks(
   sortSeed = seed;
   sortOrder(order, n);
   const out = new Blocks(n);
+  // the blocks kept so far by (type, outer size), open addressing: the same outer size of one type
+  // is the same count and score, so this finds what a scan of the kept blocks of equal score would
+  const slots = 1 << (32 - clz(max(4, 2 * n)));
+  const kept = new StaticArray<i32>(slots);
+  memory.fill(changetype<usize>(kept), 0xff, (<usize>slots) << 2);
   let m = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k];
+    const t = raw.type[i], l = raw.l[i], w = raw.w[i], h = raw.h[i];
+    let at = <i32>(blockHash(t, l, w, h) & <u32>(slots - 1));
     let dup = false;
-    for (let j = m - 1; j >= 0 && out.score[j] == raw.score[i]; j--) {
-      if (out.type[j] == raw.type[i] && out.l[j] == raw.l[i] && out.w[j] == raw.w[i] && out.h[j] == raw.h[i]) {
+    for (let j = unchecked(kept[at]); j >= 0; j = unchecked(kept[at])) {
+      if (out.type[j] == t && out.l[j] == l && out.w[j] == w && out.h[j] == h && out.score[j] == raw.score[i]) {
         dup = true;
         break;
       }
+      at = (at + 1) & (slots - 1);
     }
     if (dup) continue;
+    unchecked((kept[at] = m));
     out.type[m] = raw.type[i];
     out.ul[m] = raw.ul[i];
     out.uw[m] = raw.uw[i];
@@ -287,6 +296,14 @@ export function generateBlocks(
   out.n = m;
   out.scoreFactor = 1 + max(0.0, densityBonus);
   return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked) : out).sealDims();
+}
+
+@inline function blockHash(t: i32, l: i32, w: i32, h: i32): u32 {
+  let x = <u32>t * 0x9e3779b1 ^ <u32>l * 0x85ebca6b ^ <u32>w * 0xc2b2ae35 ^ <u32>h * 0x27d4eb2f;
+  x ^= x >> 15;
+  x *= 0x2c1b3c6d;
+  x ^= x >> 12;
+  return x;
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */

@@ -88,14 +88,26 @@ export interface WasmPalletizing {
   timeLimited: boolean;
 }
 
-/** The block search (assembly/palletize.ts) on `counts` units of each SKU, all on one type. */
+/** A search that found no plan within the pallets asked for (`most`): a plan the caller has beats any it could give. */
+export interface NoneWithin {
+  noneWithin: number;
+  timeLimited: boolean;
+}
+
+/**
+ * The block search (assembly/palletize.ts) on `counts` units of each SKU, all on one type. `most`:
+ * the most pallets worth building (a plan needing more loses to one the caller has); the search
+ * stops once it cannot stay within them and says so. `prune` false: every build runs to its end (the
+ * tests' reference).
+ */
 export function searchPallets(
   wasm: PlannerWasm, skus: readonly SkuDemand[], counts: readonly number[], type: PalletTypeMm, limits: PlanLimits, seed: number,
-): WasmPalletizing {
+  most = -1, prune = true,
+): WasmPalletizing | NoneWithin {
   const loadable = skus.map((d, i) => ({ d, count: counts[i]! })).filter((x) => x.count > 0);
   if (loadable.length === 0) return { pallets: [], left: new Map(), timeLimited: false };
   const p = type;
-  const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed];
+  const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, most, prune ? 1 : 0];
   pushCargo(input, loadable.map(({ d, count }) => ({
     l: d.l, w: d.w, h: d.h, weightG: d.weightG, count,
     orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0,
@@ -103,6 +115,7 @@ export function searchPallets(
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
   const timeLimited = reader.next() === 1;
   const count = reader.next();
+  if (most >= 0 && count > most) return { noneWithin: most, timeLimited };
   const placed = loadable.map(() => 0);
   const pallets: RawPallet[] = [];
   for (let k = 0; k < count; k++) {
