@@ -205,55 +205,59 @@ export function generateBlocks(
     maxLayers = maxLayers > bin.h ? bin.h : maxLayers - max(1, maxLayers >> 2);
   }
   const total = countBlocks(cargo, bin, counts, maxLayers, maxRun);
-  const raw = new Blocks(total);
+  // Each block first as what the sort and the duplicate test read (type, orientation, counts
+  // along x, y and z, boxes, score); the whole row is written only for the blocks kept.
+  const rawType = new StaticArray<i32>(total);
+  const rawOri = new StaticArray<i32>(total);
+  const rawNx = new StaticArray<i32>(total);
+  const rawNy = new StaticArray<i32>(total);
+  const rawNz = new StaticArray<i32>(total);
+  const rawCount = new StaticArray<i32>(total);
+  const rawScore = new StaticArray<f64>(total);
+  // per type its preference and value factor, per type and orientation its box's size along x, y, z
+  const preference = new StaticArray<f64>(cargo.n);
+  const valueFactor = new StaticArray<f64>(cargo.n);
+  const oriented = new StaticArray<i32>(cargo.n * 18);
   let n = 0;
   for (let t = 0; t < cargo.n; t++) {
     const c = counts[t];
     if (c <= 0) continue;
     const unitWeight = <f64>cargo.weight[t];
-    const preference = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
-    const valueFactor = valuePerVolume != null ? valuePerVolume[t] : 1.0;
+    const pref = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
+    unchecked((preference[t] = pref));
+    unchecked((valueFactor[t] = valuePerVolume != null ? valuePerVolume[t] : 1.0));
     for (let o = 0; o < 6; o++) {
       if (!orientationUsable(cargo, bin, t, o)) continue;
       const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uw = orientedY(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uh = orientedZ(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      unchecked((oriented[(t * 6 + o) * 3] = ul));
+      unchecked((oriented[(t * 6 + o) * 3 + 1] = uw));
+      unchecked((oriented[(t * 6 + o) * 3 + 2] = uh));
       const unitVolume = <f64>ul * <f64>uw * <f64>uh;
       const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      const my = min(maxRun, bin.w / uw), mx = min(maxRun, bin.l / ul);
       for (let nz = 1; nz <= mz && nz <= c; nz++) {
-        for (let ny = 1; ny <= min(maxRun, bin.w / uw) && ny * nz <= c; ny++) {
-          for (let nx = 1; nx <= min(maxRun, bin.l / ul) && nx * ny * nz <= c; nx++) {
+        for (let ny = 1; ny <= my && ny * nz <= c; ny++) {
+          for (let nx = 1; nx <= mx && nx * ny * nz <= c; nx++) {
             const k = nx * ny * nz;
-            raw.type[n] = t;
-            raw.ul[n] = ul;
-            raw.uw[n] = uw;
-            raw.uh[n] = uh;
-            raw.nx[n] = nx;
-            raw.ny[n] = ny;
-            raw.nz[n] = nz;
-            raw.l[n] = nx * ul;
-            raw.w[n] = ny * uw;
-            raw.h[n] = nz * uh;
-            raw.count[n] = k;
-            raw.volume[n] = unitVolume * <f64>k;
-            raw.weight[n] = unitWeight * <f64>k;
-            raw.value[n] = raw.volume[n] * valueFactor;
-            raw.score[n] = raw.volume[n] * preference;
+            unchecked((rawType[n] = t));
+            unchecked((rawOri[n] = o));
+            unchecked((rawNx[n] = nx));
+            unchecked((rawNy[n] = ny));
+            unchecked((rawNz[n] = nz));
+            unchecked((rawCount[n] = k));
+            unchecked((rawScore[n] = unitVolume * <f64>k * pref));
             n++;
           }
         }
       }
     }
   }
-  raw.n = n;
   // Sort an index by volume (desc), then by generation order, and drop blocks of the same type,
   // count and outer size as an earlier one: they pack the same.
-  const order = new StaticArray<i32>(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  sortKey = raw.score;
-  sortTie = raw.count;
   sortSeed = seed;
-  sortOrder(order, n);
+  const order = sortedBlocks(rawScore, rawCount, n);
   const out = new Blocks(n);
   // the blocks kept so far by (type, outer size), open addressing: the same outer size of one type
   // is the same count and score, so this finds what a scan of the kept blocks of equal score would
@@ -262,12 +266,16 @@ export function generateBlocks(
   memory.fill(changetype<usize>(kept), 0xff, (<usize>slots) << 2);
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = order[k];
-    const t = raw.type[i], l = raw.l[i], w = raw.w[i], h = raw.h[i];
+    const i = unchecked(order[k]);
+    const t = unchecked(rawType[i]), o = unchecked(rawOri[i]);
+    const ul = unchecked(oriented[(t * 6 + o) * 3]), uw = unchecked(oriented[(t * 6 + o) * 3 + 1]), uh = unchecked(oriented[(t * 6 + o) * 3 + 2]);
+    const nx = unchecked(rawNx[i]), ny = unchecked(rawNy[i]), nz = unchecked(rawNz[i]);
+    const l = nx * ul, w = ny * uw, h = nz * uh;
+    const score = unchecked(rawScore[i]);
     let at = <i32>(blockHash(t, l, w, h) & <u32>(slots - 1));
     let dup = false;
     for (let j = unchecked(kept[at]); j >= 0; j = unchecked(kept[at])) {
-      if (out.type[j] == t && out.l[j] == l && out.w[j] == w && out.h[j] == h && out.score[j] == raw.score[i]) {
+      if (unchecked(out.type[j]) == t && unchecked(out.l[j]) == l && unchecked(out.w[j]) == w && unchecked(out.h[j]) == h && unchecked(out.score[j]) == score) {
         dup = true;
         break;
       }
@@ -275,22 +283,24 @@ export function generateBlocks(
     }
     if (dup) continue;
     unchecked((kept[at] = m));
-    out.type[m] = raw.type[i];
-    out.ul[m] = raw.ul[i];
-    out.uw[m] = raw.uw[i];
-    out.uh[m] = raw.uh[i];
-    out.nx[m] = raw.nx[i];
-    out.ny[m] = raw.ny[i];
-    out.nz[m] = raw.nz[i];
-    out.l[m] = raw.l[i];
-    out.w[m] = raw.w[i];
-    out.h[m] = raw.h[i];
-    out.count[m] = raw.count[i];
-    out.volume[m] = raw.volume[i];
-    out.weight[m] = raw.weight[i];
-    out.value[m] = raw.value[i];
-    out.score[m] = raw.score[i];
-    out.setDims(m, raw.l[i], raw.w[i], raw.h[i]);
+    const count = unchecked(rawCount[i]);
+    const volume = <f64>ul * <f64>uw * <f64>uh * <f64>count;
+    unchecked((out.type[m] = t));
+    unchecked((out.ul[m] = ul));
+    unchecked((out.uw[m] = uw));
+    unchecked((out.uh[m] = uh));
+    unchecked((out.nx[m] = nx));
+    unchecked((out.ny[m] = ny));
+    unchecked((out.nz[m] = nz));
+    unchecked((out.l[m] = l));
+    unchecked((out.w[m] = w));
+    unchecked((out.h[m] = h));
+    unchecked((out.count[m] = count));
+    unchecked((out.volume[m] = volume));
+    unchecked((out.weight[m] = <f64>cargo.weight[t] * <f64>count));
+    unchecked((out.value[m] = volume * unchecked(valueFactor[t])));
+    unchecked((out.score[m] = score));
+    out.setDims(m, l, w, h);
     m++;
   }
   out.n = m;
@@ -328,6 +338,72 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
   const ra = unchecked(sortRank[a]), rb = unchecked(sortRank[b]);
   if (ra != rb) return ra < rb;
   return a < b;
+}
+
+/**
+ * The blocks 0 ... n - 1 in "before" order (see before), each block's keys read once: (score, as
+ * its bits, which order as the value does for scores of 0 and more, inverted for largest first) and
+ * (boxes, seeded rank) in two u64s, moved with it through the sort; a stable sort of indices in
+ * ascending order leaves full ties by index.
+ */
+function sortedBlocks(score: StaticArray<f64>, count: StaticArray<i32>, n: i32): StaticArray<i32> {
+  let k1 = new StaticArray<u64>(n), k2 = new StaticArray<u64>(n), at = new StaticArray<i32>(n);
+  for (let i = 0; i < n; i++) {
+    unchecked((k1[i] = ~reinterpret<u64>(unchecked(score[i]))));
+    unchecked((k2[i] = (<u64>unchecked(count[i]) << 32) | <u64>seededRank(i)));
+    unchecked((at[i] = i));
+  }
+  const RUN = 16;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = min(n, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const a = unchecked(k1[i]), b = unchecked(k2[i]), v = unchecked(at[i]);
+      let j = i;
+      while (j > lo && (a < unchecked(k1[j - 1]) || (a == unchecked(k1[j - 1]) && b < unchecked(k2[j - 1])))) {
+        unchecked((k1[j] = k1[j - 1]));
+        unchecked((k2[j] = k2[j - 1]));
+        unchecked((at[j] = at[j - 1]));
+        j--;
+      }
+      unchecked((k1[j] = a));
+      unchecked((k2[j] = b));
+      unchecked((at[j] = v));
+    }
+  }
+  let t1 = new StaticArray<u64>(n), t2 = new StaticArray<u64>(n), tat = new StaticArray<i32>(n);
+  for (let width = RUN; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = min(n, lo + width), hi = min(n, lo + 2 * width);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        // the right run's head goes first only if it comes strictly before: a stable merge
+        const a1 = unchecked(k1[i]), b1 = unchecked(k1[j]);
+        if (b1 < a1 || (b1 == a1 && unchecked(k2[j]) < unchecked(k2[i]))) {
+          unchecked((t1[k] = b1));
+          unchecked((t2[k] = k2[j]));
+          unchecked((tat[k++] = at[j++]));
+        } else {
+          unchecked((t1[k] = a1));
+          unchecked((t2[k] = k2[i]));
+          unchecked((tat[k++] = at[i++]));
+        }
+      }
+      for (; i < mid; i++, k++) {
+        unchecked((t1[k] = k1[i]));
+        unchecked((t2[k] = k2[i]));
+        unchecked((tat[k] = at[i]));
+      }
+      for (; j < hi; j++, k++) {
+        unchecked((t1[k] = k1[j]));
+        unchecked((t2[k] = k2[j]));
+        unchecked((tat[k] = at[j]));
+      }
+    }
+    const s1 = k1; k1 = t1; t1 = s1;
+    const s2 = k2; k2 = t2; t2 = s2;
+    const sa = at; at = tat; tat = sa;
+  }
+  return at;
 }
 
 /** Sorts order (indices into key) by key, largest first; ties as sortOrder breaks them. */
