@@ -93,7 +93,8 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
     skus.forEach((d, i) => {
       if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
     });
-    const built = stackLayersOnPallets(skus, type, patterns);
+    // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
+    const built = stackLayersOnPallets(skus, type, patterns, best ? best.score - 1 : Infinity);
     if (!built) continue;
     // what the block search will need for the rest, counted by volume: enough to rank the choices
     const restVolume = skus.reduce((v, d) => v + (built.rest.get(d) ?? 0) * d.l * d.w * d.h, 0);
@@ -132,7 +133,8 @@ function combinations(sizes: readonly number[], max: number): number[][] {
   return out;
 }
 
-function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>): LayerStacks | undefined {
+/** Undefined also once more than `mostPallets` are built: the choice cannot win. */
+function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>, mostPallets: number): LayerStacks | undefined {
   const left = new Map(skus.map((d) => [d, d.units]));
   if (patterns.size === 0) return undefined;
 
@@ -186,6 +188,7 @@ function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, pa
     if (!built) return undefined;
     for (let t = 0; t < times; t++) pallets.push(built);
     for (const [k, n] of pick) k.count -= n * times;
+    if (pallets.length > mostPallets) return undefined;
   }
   // layers no pallet took (one too heavy for the pallet alone) go back to the block search
   for (const k of kinds) {
