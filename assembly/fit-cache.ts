@@ -48,8 +48,8 @@ export class FitCache {
    * past the list, pool[at + 1] how many blocks it lists, from pool[at + 2] on.
    */
   list(blocks: Blocks, sx: i32, sy: i32, sz: i32, vx: v128, vy: v128, vz: v128): i32 {
-    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
-    if (!this.enabled) return this.none(start);
+    // where a scan starts (a binary search by volume) is only needed when no list is kept
+    if (!this.enabled) return this.none(firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz));
     const key = (<u64>1 << 63) | (<u64>sx << 42) | (<u64>sy << 21) | <u64>sz;
     let h = <i32>((key * 0x9e3779b97f4a7c15) >> 40) & this.mask;
     while (true) {
@@ -58,6 +58,7 @@ export class FitCache {
       if (k == 0) break;
       h = (h + 1) & this.mask;
     }
+    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
     if (this.entries * 2 >= this.mask + 1) return this.none(start);
     // a new size: list its first LISTED blocks
     if (this.top + LISTED + 2 > this.pool.length) {
