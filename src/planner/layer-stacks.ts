@@ -87,8 +87,11 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
   // (40 + 40 + 40 + 30 + 30 + 25 of 206 cm) fill pallets that one height per SKU cannot.
   const options = skus.map((d, i) => (single[i] ? layerOptions(d, type) : []));
   const choices = combinations(options.map((o) => o.length), MAX_COMBINATIONS);
+  // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
+  const atLeast = volumeBound(skus, type);
   let best: (LayerStacks & { score: number }) | undefined;
   for (const choice of choices) {
+    if (best && best.score <= atLeast) break;
     const patterns = new Map<SkuDemand, PlacedBox[]>();
     skus.forEach((d, i) => {
       if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
@@ -102,6 +105,19 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
     if (!best || score < best.score) best = { ...built, score };
   }
   return best && { pallets: best.pallets, rest: best.rest };
+}
+
+/**
+ * The least score any choice can have: each pallet carries at most its load volume (deck times load
+ * height) and the rest counts its volume in load volumes, rounded up. Whole numbers of mm³, exact.
+ */
+function volumeBound(skus: readonly SkuDemand[], type: PalletTypeMm): number {
+  const volume = skus.reduce((v, d) => v + d.units * d.l * d.w * d.h, 0);
+  const perPallet = type.l * type.w * type.loadHeight;
+  let bound = Math.floor(volume / perPallet);
+  while (bound * perPallet < volume) bound++;
+  while (bound > 0 && (bound - 1) * perPallet >= volume) bound--;
+  return bound;
 }
 
 /** Layer choices tried at most: each is a knapsack run per distinct pallet. */

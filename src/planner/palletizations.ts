@@ -138,7 +138,11 @@ export function palletizations(
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
     if (allOption) best = better(best, allOption);
     // whole layers of each SKU stacked into mixed pallets, the rest to the block search
-    const stacks = layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i]));
+    // the stacks and the search on what they leave win only with every unit of the type on a
+    // pallet, in fewer than the option to beat: no more than the bound of all of them must be room
+    const fitCounts = skus.map((d, i) => (fit[i] ? d.units : 0));
+    const stacksMayWin = searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
+    const stacks = stacksMayWin ? layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i])) : undefined;
     const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type, { option: best, unfit, built: stacks.pallets.length, tieWins: false });
     if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
