@@ -23,6 +23,9 @@ const SINGLE_SKU_FILL: f64 = 0.85;
 const BIG_UNIT_BONUS: f64 = 0.1;
 /** The all-mixed plan's effort per search, relative to the single-SKU-first plan's. */
 const ALL_MIXED_EFFORT: f64 = 1.5;
+/** The fit cache of a palletizing search: 4,096 slots (2,048 space sizes), 16 blocks listed per size. */
+const PALLET_FIT_CACHE_BITS: i32 = 12;
+const PALLET_FIT_LISTED: i32 = 16;
 
 /**
  * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
@@ -217,7 +220,10 @@ class Searches {
     let search = this.search;
     if (search == null) {
       // room for a placement per unit: no search places more
-      search = new BlockSearch(this.cargo, this.bin, blocks, limits, 1024, this.units + 1, WIDE_BEAM_WIDTH);
+      // a pallet's searches meet fewer space sizes than a container's and read fewer blocks per
+      // size (one for a greedy run, at most the beam's width): a smaller fit cache, cleared for
+      // every new set of blocks, and shorter lists
+      search = new BlockSearch(this.cargo, this.bin, blocks, limits, 1024, this.units + 1, WIDE_BEAM_WIDTH, PALLET_FIT_CACHE_BITS, PALLET_FIT_LISTED);
       this.search = search;
     } else {
       search.setBlocks(blocks);
