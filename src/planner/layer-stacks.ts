@@ -8,7 +8,7 @@ import type { PlacedBox } from '../plan-contract/plan-types.js';
 import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { RawPallet, SkuDemand } from './palletize.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
-import { bestGuillotineLayer } from './layer-pattern.js';
+import { guillotineLayer } from './layer-pattern.js';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
 const MAX_LAYER_KINDS = 48;
@@ -128,7 +128,7 @@ function layerOptions(d: SkuDemand, type: PalletTypeMm): PlacedBox[][] {
   const out: { boxes: PlacedBox[]; density: number }[] = [];
   for (const [a, b, h] of stances(d)) {
     if (h > type.loadHeight || (type.l * type.w) / (a * b) > 2_000) continue;
-    const spots = bestGuillotineLayer(type.l, type.w, a, b);
+    const spots = guillotineLayer(type.l, type.w, a, b);
     if (spots.length === 0 || spots.length > d.units) continue;
     out.push({ boxes: spots.map((s) => ({ ...s, z: 0, h })), density: spots.length / h });
   }
