@@ -218,10 +218,14 @@ export function generateBlocks(
   const preference = new StaticArray<f64>(cargo.n);
   const valueFactor = new StaticArray<f64>(cargo.n);
   const oriented = new StaticArray<i32>(cargo.n * 18);
+  // where each type's blocks start: the sort orders each type's run, then merges the runs
+  const runStart = new StaticArray<i32>(cargo.n + 1);
+  let runs = 0;
   let n = 0;
   for (let t = 0; t < cargo.n; t++) {
     const c = counts[t];
     if (c <= 0) continue;
+    unchecked((runStart[runs++] = n));
     const unitWeight = <f64>cargo.weight[t];
     const pref = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
     unchecked((preference[t] = pref));
@@ -256,8 +260,9 @@ export function generateBlocks(
   }
   // Sort an index by volume (desc), then by generation order, and drop blocks of the same type,
   // count and outer size as an earlier one: they pack the same.
+  unchecked((runStart[runs] = n));
   sortSeed = seed;
-  const order = sortedBlocks(rawScore, rawCount, n);
+  const order = sortedBlocks(rawScore, rawCount, n, runStart, runs);
   const out = new Blocks(n);
   // the blocks kept so far by (type, outer size), open addressing: the same outer size of one type
   // is the same count and score, so this finds what a scan of the kept blocks of equal score would
@@ -341,69 +346,84 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
 }
 
 /**
- * The blocks 0 ... n - 1 in "before" order (see before), each block's keys read once: (score, as
- * its bits, which order as the value does for scores of 0 and more, inverted for largest first) and
- * (boxes, seeded rank) in two u64s, moved with it through the sort; a stable sort of indices in
- * ascending order leaves full ties by index.
+ * The blocks 0 ... n - 1 in "before" order (see before). Each block's keys are read once into two
+ * u64s: (score, as its bits, which order as the value does for scores of 0 and more, inverted for
+ * largest first) and (boxes, seeded rank); the index breaks what ties remain. The blocks come in runs,
+ * one per type (runStart), and a type's score is its unit's volume times the boxes (times its
+ * preference), so a run is first laid out by boxes, most first (a counting sort), then put in full
+ * order by an insertion sort that has only each group of equal boxes to order by rank (a few blocks:
+ * one size in its arrangements and turns), and the runs are merged. The insertion sort compares the
+ * whole key, so whatever the scores, the order is the one a comparison sort gives.
  */
-function sortedBlocks(score: StaticArray<f64>, count: StaticArray<i32>, n: i32): StaticArray<i32> {
-  let k1 = new StaticArray<u64>(n), k2 = new StaticArray<u64>(n), at = new StaticArray<i32>(n);
+function sortedBlocks(score: StaticArray<f64>, count: StaticArray<i32>, n: i32, runStart: StaticArray<i32>, runs: i32): StaticArray<i32> {
+  const k1 = new StaticArray<u64>(n), k2 = new StaticArray<u64>(n);
   for (let i = 0; i < n; i++) {
     unchecked((k1[i] = ~reinterpret<u64>(unchecked(score[i]))));
     unchecked((k2[i] = (<u64>unchecked(count[i]) << 32) | <u64>seededRank(i)));
-    unchecked((at[i] = i));
   }
-  const RUN = 16;
-  for (let lo = 0; lo < n; lo += RUN) {
-    const hi = min(n, lo + RUN);
-    for (let i = lo + 1; i < hi; i++) {
-      const a = unchecked(k1[i]), b = unchecked(k2[i]), v = unchecked(at[i]);
+  let at = new StaticArray<i32>(n);
+  for (let r = 0; r < runs; r++) {
+    const s = unchecked(runStart[r]), e = unchecked(runStart[r + 1]);
+    let most = 0;
+    for (let i = s; i < e; i++) most = max(most, unchecked(count[i]));
+    // slot[most - boxes]: where the next block of that many boxes goes
+    const slot = new StaticArray<i32>(most + 2);
+    for (let i = s; i < e; i++) unchecked((slot[most - unchecked(count[i]) + 1] += 1));
+    unchecked((slot[0] = s));
+    for (let k = 1; k <= most + 1; k++) unchecked((slot[k] += slot[k - 1]));
+    for (let i = s; i < e; i++) {
+      const k = most - unchecked(count[i]);
+      unchecked((at[unchecked(slot[k])] = i));
+      unchecked((slot[k] += 1));
+    }
+    for (let i = s + 1; i < e; i++) {
+      const v = unchecked(at[i]);
       let j = i;
-      while (j > lo && (a < unchecked(k1[j - 1]) || (a == unchecked(k1[j - 1]) && b < unchecked(k2[j - 1])))) {
-        unchecked((k1[j] = k1[j - 1]));
-        unchecked((k2[j] = k2[j - 1]));
+      while (j > s && blockBefore(k1, k2, v, unchecked(at[j - 1]))) {
         unchecked((at[j] = at[j - 1]));
         j--;
       }
-      unchecked((k1[j] = a));
-      unchecked((k2[j] = b));
       unchecked((at[j] = v));
     }
   }
-  let t1 = new StaticArray<u64>(n), t2 = new StaticArray<u64>(n), tat = new StaticArray<i32>(n);
-  for (let width = RUN; width < n; width <<= 1) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = min(n, lo + width), hi = min(n, lo + 2 * width);
+  // merge neighbouring runs until one is left; a tie (equal keys, another type) keeps the left
+  // run's first, the lower index
+  let bounds = new StaticArray<i32>(runs + 1);
+  for (let r = 0; r <= runs; r++) unchecked((bounds[r] = runStart[r]));
+  let to = new StaticArray<i32>(n);
+  let m = runs;
+  while (m > 1) {
+    let r = 0, w = 0;
+    for (; r + 1 < m; r += 2) {
+      const lo = unchecked(bounds[r]), mid = unchecked(bounds[r + 1]), hi = unchecked(bounds[r + 2]);
       let i = lo, j = mid, k = lo;
       while (i < mid && j < hi) {
-        // the right run's head goes first only if it comes strictly before: a stable merge
-        const a1 = unchecked(k1[i]), b1 = unchecked(k1[j]);
-        if (b1 < a1 || (b1 == a1 && unchecked(k2[j]) < unchecked(k2[i]))) {
-          unchecked((t1[k] = b1));
-          unchecked((t2[k] = k2[j]));
-          unchecked((tat[k++] = at[j++]));
-        } else {
-          unchecked((t1[k] = a1));
-          unchecked((t2[k] = k2[i]));
-          unchecked((tat[k++] = at[i++]));
-        }
+        if (blockBefore(k1, k2, unchecked(at[j]), unchecked(at[i]))) unchecked((to[k++] = at[j++]));
+        else unchecked((to[k++] = at[i++]));
       }
-      for (; i < mid; i++, k++) {
-        unchecked((t1[k] = k1[i]));
-        unchecked((t2[k] = k2[i]));
-        unchecked((tat[k] = at[i]));
-      }
-      for (; j < hi; j++, k++) {
-        unchecked((t1[k] = k1[j]));
-        unchecked((t2[k] = k2[j]));
-        unchecked((tat[k] = at[j]));
-      }
+      while (i < mid) unchecked((to[k++] = at[i++]));
+      while (j < hi) unchecked((to[k++] = at[j++]));
+      unchecked((bounds[w++] = lo));
     }
-    const s1 = k1; k1 = t1; t1 = s1;
-    const s2 = k2; k2 = t2; t2 = s2;
-    const sa = at; at = tat; tat = sa;
+    if (r < m) {
+      // an odd run out: copied as it is
+      for (let i = unchecked(bounds[r]); i < unchecked(bounds[r + 1]); i++) unchecked((to[i] = at[i]));
+      unchecked((bounds[w++] = bounds[r]));
+    }
+    unchecked((bounds[w] = n));
+    m = w;
+    const t = at; at = to; to = t;
   }
   return at;
+}
+
+/** Block a comes before block b: the smaller first key, then second, then index. */
+@inline function blockBefore(k1: StaticArray<u64>, k2: StaticArray<u64>, a: i32, b: i32): bool {
+  const a1 = unchecked(k1[a]), b1 = unchecked(k1[b]);
+  if (a1 != b1) return a1 < b1;
+  const a2 = unchecked(k2[a]), b2 = unchecked(k2[b]);
+  if (a2 != b2) return a2 < b2;
+  return a < b;
 }
 
 /** Sorts order (indices into key) by key, largest first; ties as sortOrder breaks them. */
