@@ -77,8 +77,8 @@ export function palletizations(
   // type could take, and the pallets built beside the search plus the least the search needs (by
   // volume and weight, pallet-lower-bound.ts) already come to more than that option has. Options
   // are compared in a fixed order, a tie keeping the earlier, so the plan is the one the search
-  // would have given (bench:pipeline's orders skip a third of their searches). One that runs is
-  // told the most pallets worth building, and stops once it cannot stay within them.
+  // would have given. One that runs is told the most pallets worth building, and stops once it
+  // cannot stay within them.
   const search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat): WasmPalletizing | undefined => {
     const key = `${type.code}:${counts.join()}`;
     searchesLeft--;
