@@ -59,16 +59,20 @@ export class BoundedCache<V> {
 }
 
 /**
- * Best guillotine layers (layer-pattern.ts) by deck and footprint, 200,000 spots in all: a few
- * thousand catalogue items' footprints on a few pallet types (a carton's layer is 4 to 40 spots).
+ * Best guillotine layers (layer-pattern.ts) by deck and footprint, 100,000 spots in all (about 4 MiB):
+ * a few thousand catalogue items' footprints on a few pallet types (a carton's layer is 4 to 40 spots).
  */
-export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: number; l: number; w: number }>[]>('guillotine layers', 200_000, 'spots');
+export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: number; l: number; w: number }>[]>('guillotine layers', 100_000, 'spots');
 
-/** The palletize job's answers by input (the time limit aside), 16 MiB: about 1,000 jobs of 500 units. */
-export const palletizeCache = new BoundedCache<Int32Array>('palletize jobs', 16 * 2 ** 20, 'bytes');
+/**
+ * The palletize job's answers by input (the time limit aside), 8 MiB: the jobs of about 600 orders of
+ * 500 units. They come back for an order whose units were palletized before (an order submitted again
+ * as it was), rarely otherwise: orders seldom ask for the same counts of the same SKUs.
+ */
+export const palletizeCache = new BoundedCache<Int32Array>('palletize jobs', 8 * 2 ** 20, 'bytes');
 
-/** The container-loading job's answers by input (the time limit aside), 8 MiB. */
-export const loadCache = new BoundedCache<Int32Array>('loadContainers jobs', 8 * 2 ** 20, 'bytes');
+/** The container-loading job's answers by input (the time limit aside), 2 MiB: about 3,000 orders' loads. */
+export const loadCache = new BoundedCache<Int32Array>('loadContainers jobs', 2 * 2 ** 20, 'bytes');
 
 const caches = [layerCache, palletizeCache, loadCache];
 
