@@ -20,9 +20,11 @@ const LEASE_MS = 2000;
 // enough for a replica to be killed while it holds one.
 // Fewer sizes on MongoDB: each replica projects every order into the read model, and FerretDB falls
 // far behind on 120 sizes (docs/scaling.md); 40 still keep a plan running for a few hundred ms.
+// Each order's cargo is its own (the first row's count), or a planner thread would answer every
+// order after its first from its caches at once (src/planner/planner-caches.ts).
 function slowOrder(n: number, sizes: number): Record<string, unknown> {
   const loose_boxes = Array.from({ length: sizes }, (_, i) => ({
-    name: `Carton ${i}`, length: 20 + (i % 37), width: 15 + ((i * 7) % 29), height: 10 + ((i * 3) % 23), weight: 2 + (i % 9), count: 6,
+    name: `Carton ${i}`, length: 20 + (i % 37), width: 15 + ((i * 7) % 29), height: 10 + ((i * 3) % 23), weight: 2 + (i % 9), count: i === 0 ? 6 + n : 6,
   }));
   return acmeOrder({ reference: `SLOW-${n}`, order_items: undefined, loose_boxes, order_containers: [{ code: '40ft' }, { code: '20ft' }] });
 }
