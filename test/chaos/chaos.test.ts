@@ -5,6 +5,9 @@
 import t from 'tap';
 import { report, runChaos } from './harness.js';
 
+// Minutes on a busy 2-core machine: past the suite's 180 s per file.
+t.setTimeout(900_000);
+
 const reason = process.env.CI || process.env.ORDERS_CHAOS === '1' ? undefined : 'the chaos harness runs under CI or with ORDERS_CHAOS=1 (it takes minutes and starts servers of its own); npm run chaos runs the long version';
 
 t.test('three replicas through every fault: every acknowledged submit stored and planned once, announced once per event id, never unseen after its 201', { skip: reason ?? false, timeout: 900_000 }, async (t) => {
