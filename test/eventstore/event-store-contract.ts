@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { embeddedEnv } from '../support/embedded-env.js';
 import t from 'tap';
 import {
   ANY,
@@ -80,7 +81,8 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       const run = promisify(execFile);
       const outputs = await Promise.all(
         ['p1', 'p2', 'p3'].map((writer) =>
-          run(process.execPath, [writerScript, s, '20', writer], { env: { ...process.env, ...opened.processEnv, LOG_LEVEL: 'silent' }, timeout: 120_000 }),
+          // Only this log's variables: the suite's own environment may name the test servers' log.
+          run(process.execPath, [writerScript, s, '20', writer], { env: embeddedEnv({ ...opened.processEnv, LOG_LEVEL: 'silent' }), timeout: 120_000 }),
         ),
       );
       const conflicts = outputs.map((output) => (JSON.parse(output.stdout.trim()) as { conflicts: number }).conflicts);
