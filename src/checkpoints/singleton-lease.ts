@@ -28,7 +28,9 @@ export interface SingletonLeaseOptions {
   onChange(held: boolean): Promise<void> | void;
   /**
    * Whether this replica can do the work now (the projector: whether it can read the log). One that
-   * cannot neither takes the lease nor keeps it: it lets it go, so that one that can takes over at once.
+   * cannot does not take the lease, and one that holds it lets it go once it has been unable for a
+   * whole lease, so that one that can takes over. Not at the first failed look: a busy machine's
+   * stalled event loop looks the same for a moment, and a lone replica would drop its own work.
    */
   able?(): Promise<boolean>;
   log(message: string, error?: unknown, level?: 'info' | 'warn' | 'error'): void;
@@ -46,6 +48,8 @@ export async function holdSingletonLease(options: SingletonLeaseOptions): Promis
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
+  /** Since when this replica has been unable (undefined: it is able). */
+  let unableSince: number | undefined;
 
   const change = async (next: boolean): Promise<void> => {
     if (next === held) return;
@@ -59,12 +63,16 @@ export async function holdSingletonLease(options: SingletonLeaseOptions): Promis
 
   const attempt = async (): Promise<void> => {
     if (options.able && !(await options.able().catch(() => false))) {
-      if (held) {
-        log(`${key}: this replica cannot do the work now; letting the lease go`, undefined, 'warn');
+      unableSince ??= now();
+      if (!held) return;
+      if (now() - unableSince >= leaseMs) {
+        log(`${key}: this replica has not been able to do the work for ${leaseMs} ms; letting the lease go`, undefined, 'warn');
         await change(false);
         await claims.release(key, holder).catch(() => {});
+        return;
       }
-      return;
+    } else {
+      unableSince = undefined;
     }
     const at = now();
     try {

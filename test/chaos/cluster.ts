@@ -76,6 +76,29 @@ export interface ClusterOptions {
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const { dir, say } = options;
   const stops: (() => Promise<void> | void)[] = [];
+  // What must not outlive the harness when it is cut short (a test runner's timeout sends SIGTERM): every
+  // process it started, killed by its PID, and the namespaces, synchronously, on the way out.
+  const emergency: (() => void)[] = [];
+  const onExit = () => {
+    for (const step of emergency.reverse()) {
+      try {
+        step();
+      } catch {
+        // gone already
+      }
+    }
+  };
+  const onSignal = () => {
+    onExit();
+    process.exit(1);
+  };
+  process.once('exit', onExit);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  const killOnExit = (server: { pid: number | undefined }, signal: NodeJS.Signals = 'SIGKILL') =>
+    emergency.push(() => {
+      if (server.pid) process.kill(server.pid, signal);
+    });
   const stop = async () => {
     for (const step of stops.reverse()) {
       try {
@@ -84,10 +107,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         say(`stopping: ${(error as Error).message}`);
       }
     }
+    process.removeListener('exit', onExit);
+    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGINT', onSignal);
   };
   try {
     const hosts = makeHosts(options.replicas);
     stops.push(() => hosts.remove());
+    emergency.push(() => hosts.remove());
     say(hosts.kind === 'netns'
       ? `hosts: ${options.replicas} network namespaces joined by a bridge at ${hosts.serverSide}; the servers' proxies listen there`
       : `hosts: loopback, one port and data directory per replica (${hosts.reason})`);
@@ -96,18 +123,23 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const toxiproxy: ToxiproxyServer = await toxiproxyServer(join(dir, 'toxiproxy'), { binary: toxiproxyBinary });
     await toxiproxy.start();
     stops.push(() => toxiproxy.stop());
+    killOnExit(toxiproxy);
     const proxies = toxiproxyClient(toxiproxy.api);
 
     const postgres = await postgresServer(join(dir, 'postgres'));
     await postgres.start();
     stops.push(() => postgres.stop());
+    // SIGQUIT: PostgreSQL's immediate shutdown, which takes its backends down with it.
+    killOnExit(postgres, 'SIGQUIT');
     const ferretDb = await ferretDbServer(join(dir, 'ferretdb'), { binary: ferretBinary, postgresqlUrl: postgres.urlOf('ferretdb') });
     await ferretDb.start();
     stops.push(() => ferretDb.stop());
+    killOnExit(ferretDb);
     const kafkaPort = await freePort();
     const kafkaAddress = `${hosts.serverSide}:${await freePort()}`;
     const kafka = await kafkaServer(join(dir, 'kafka'), { libs, port: kafkaPort, advertised: kafkaAddress });
     stops.push(() => kafka.stop());
+    killOnExit(kafka);
     await proxies.createProxy('kafka', kafkaAddress, `127.0.0.1:${kafkaPort}`);
     await kafka.start();
 
@@ -132,6 +164,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const auditKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
     const all: Incarnation[] = [];
+    emergency.push(() => {
+      for (const incarnation of all) if (incarnation.killedAt === undefined && incarnation.process.child.pid) process.kill(incarnation.process.child.pid, 'SIGKILL');
+    });
     const live: (Incarnation | undefined)[] = Array.from({ length: options.replicas }, () => undefined);
 
     const scrapeOne = async (incarnation: Incarnation): Promise<void> => {
