@@ -47,6 +47,12 @@ export interface FollowedWindow {
   room: number;
   /** The order streams its closing listed, once known. */
   listed?: readonly string[];
+  /**
+   * Its ConsolidationOpened as this replica asked for it, until the window's stream was seen to hold it:
+   * an opening whose append failed is asked for again by the next order that joins (the decider records
+   * it once), or the window's closing would record nothing and its orders wait for ever.
+   */
+  unconfirmedOpening?: ConsolidationOpened['data'];
 }
 
 export interface ConsolidationWorkflowState {
@@ -94,7 +100,7 @@ export type ConsolidationOutput =
   | { type: 'ClearTimer'; data: { consolidation: string } }
   /** The consolidation needs nothing more of the order: its position counts as done for the checkpoint. */
   | { type: 'OrderDone'; data: { stream: string; position: bigint | undefined } }
-  | { type: 'WindowTracked'; data: { consolidation: string; key: string; closesAt: number } }
+  | { type: 'WindowTracked'; data: { consolidation: string; key: string; closesAt: number; opening?: ConsolidationOpened['data'] } }
   | { type: 'OrderAdmitted'; data: { consolidation: string; member: WindowMember; cargo: number; room: number } }
   | { type: 'WindowOverdue'; data: { consolidation: string } };
 
@@ -153,11 +159,16 @@ function windowToJoin(read: Extract<ConsolidationInput, { type: 'OrderRead' }>['
   if (!awaitsPlan) return [orderDone(order)]; // planned already (a replay)
   if (consolidation !== undefined) return admit({ ...order, consolidation }, state);
   const open = state.openByKey.get(windowKey(order.submitted));
-  if (open !== undefined && state.windows.get(open)?.status === 'open') return [{ type: 'JoinWindow', data: { ...order, consolidation: open } }];
+  const w = open === undefined ? undefined : state.windows.get(open);
+  if (open !== undefined && w?.status === 'open') {
+    const reopen: ConsolidationOutput[] = w.unconfirmedOpening ? [{ type: 'OpenWindow', data: w.unconfirmedOpening }] : [];
+    return [...reopen, { type: 'JoinWindow', data: { ...order, consolidation: open } }];
+  }
   const id = consolidationStream(order.submitted.service_ref);
+  const opened = opening(id, order.submitted);
   return [
-    ...track(id, order.submitted, state),
-    { type: 'OpenWindow', data: opening(id, order.submitted) },
+    ...track(id, order.submitted, state, opened),
+    { type: 'OpenWindow', data: opened },
     { type: 'JoinWindow', data: { ...order, consolidation: id } },
   ];
 }
@@ -237,8 +248,9 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
     case 'OrderDone':
       return { ...state, positions: withoutEntry(state.positions, message.data.stream) };
     case 'WindowTracked': {
-      const { consolidation, key, closesAt } = message.data;
-      const windows = withEntry(state.windows, consolidation, trackedWindow(key, closesAt));
+      const { consolidation, key, closesAt, opening } = message.data;
+      const tracked = trackedWindow(key, closesAt);
+      const windows = withEntry(state.windows, consolidation, opening ? { ...tracked, unconfirmedOpening: opening } : tracked);
       return { ...state, windows, openByKey: withEntry(state.openByKey, key, consolidation) };
     }
     case 'OrderAdmitted': {
@@ -254,13 +266,13 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
       return { ...state, caughtUp: true, overdue: [] };
     case 'OpenAnswered': {
       const { consolidation, window } = message.data;
-      if (window.status === 'open') return state;
+      if (window.status === 'open') return changeWindow(state, consolidation, confirmedOpen);
       const status = window.status === 'planned' ? 'planned' : 'closed';
       const listed = window.closed?.orders.map((o) => o.stream);
-      return leftOpen(changeWindow(state, consolidation, (w) => ({ ...w, status, listed: listed ?? w.listed })), consolidation);
+      return leftOpen(changeWindow(state, consolidation, (w) => ({ ...confirmedOpen(w), status, listed: listed ?? w.listed })), consolidation);
     }
     case 'ConsolidationOpened':
-      return changeWindow(state, message.data.consolidation, (w) => ({ ...w, closesAt: epochOf(message.data.closes_at) }));
+      return changeWindow(state, message.data.consolidation, (w) => ({ ...confirmedOpen(w), closesAt: epochOf(message.data.closes_at) }));
     case 'ConsolidationClosed': {
       const { consolidation, orders } = message.data;
       // positions come from the orders read since the checkpoint
@@ -295,16 +307,25 @@ function closesAtOf(submitted: OrderSubmitted['data']): number {
   return epochOf(submitted.submitted_at) + submitted.lane.consolidation_window_seconds! * 1000;
 }
 
+function confirmedOpen(w: FollowedWindow): FollowedWindow {
+  if (!w.unconfirmedOpening) return w;
+  const { unconfirmedOpening: _, ...confirmed } = w;
+  return confirmed;
+}
+
 function trackedWindow(key: string, closesAt: number): FollowedWindow {
   return { key, closesAt, status: 'open', members: [], cargo: 0, room: 0 };
 }
 
-/** A window named by an order this replica has not seen open it: followed from now on, with its timer. */
-function track(id: string, submitted: OrderSubmitted['data'], state: State): ConsolidationOutput[] {
+/**
+ * A window followed from now on, with its timer: one this replica opens (`opening`), or one named by an
+ * order it has not seen open it.
+ */
+function track(id: string, submitted: OrderSubmitted['data'], state: State, opening?: ConsolidationOpened['data']): ConsolidationOutput[] {
   if (state.windows.has(id)) return [];
   const closesAt = closesAtOf(submitted);
   return [
-    { type: 'WindowTracked', data: { consolidation: id, key: windowKey(submitted), closesAt } },
+    { type: 'WindowTracked', data: { consolidation: id, key: windowKey(submitted), closesAt, ...(opening ? { opening } : {}) } },
     { type: 'ArmTimer', data: { consolidation: id, at: closesAt } },
   ];
 }

@@ -76,6 +76,12 @@ const planned: ConsolidationPlanned = {
   data: { consolidation: W, decision: 'alone', containers_together: 2, containers_alone: 2, planned_at: '2026-11-24T10:00:06.000000', parent: null, alone: [], together: null, pallet_owners: [] },
 };
 
+const openingOfW: ConsolidationOpened['data'] = {
+  consolidation: W, company_group: 'Acme Group', lane_id: 103, transportation_mode: 'OceanFCL', window_seconds: 5, opened_at: '2026-11-24T10:00:00.000000', closes_at: '2026-11-24T10:00:05.000000',
+};
+/** This replica tracks the window it opens, with the opening it asked for. */
+const opensW: ConsolidationOutput = { type: 'WindowTracked', data: { consolidation: W, key: windowKey(A.submitted), closesAt: CLOSES_AT, opening: openingOfW } };
+
 /** A window A opened and A and B joined, both read since the checkpoint. */
 const windowOfAB: ConsolidationOutput[] = [taken(A), tracked(), admitted(A), taken(B), admitted(B)];
 
@@ -91,11 +97,16 @@ t.test('an order waits for a window only when its lane has one and it awaits its
 
 t.test('which window an order joins', async (t) => {
   t.test('no open window of its group, lane and mode: it opens one named after itself, closing after the lane\'s window', async (t) => {
-    flow(t).given(taken(A)).when(read(A)).then([
-      tracked(), armed(),
-      { type: 'OpenWindow', data: { consolidation: W, company_group: 'Acme Group', lane_id: 103, transportation_mode: 'OceanFCL', window_seconds: 5, opened_at: '2026-11-24T10:00:00.000000', closes_at: '2026-11-24T10:00:05.000000' } },
-      join(A),
-    ]);
+    flow(t).given(taken(A)).when(read(A)).then([opensW, armed(), { type: 'OpenWindow', data: openingOfW }, join(A)]);
+  });
+  t.test('its opening not recorded (the append failed, the batch comes again): the next order to join opens it again first', async (t) => {
+    // the opening's answer never came: the same order read again, or the next one, asks for it again
+    flow(t).given(taken(A), opensW, armed()).when(read(A)).then([{ type: 'OpenWindow', data: openingOfW }, join(A)]);
+    flow(t).given(taken(A), opensW, armed(), admitted(A), taken(B)).when(read(B)).then([{ type: 'OpenWindow', data: openingOfW }, join(B)]);
+    // once the window's stream was seen open (its answer, or its event read back), it is only joined
+    const answered: ConsolidationInput = { type: 'OpenAnswered', data: { consolidation: W, window: { status: 'open' } } };
+    flow(t).given(taken(A), opensW, armed(), answered, admitted(A), taken(B)).when(read(B)).then([join(B)]);
+    flow(t).given(taken(A), opensW, armed(), opened('2026-11-24T10:00:05.000000'), admitted(A), taken(B)).when(read(B)).then([join(B)]);
   });
   t.test('an open window of its group, lane and mode: it joins that one', async (t) => {
     flow(t).given(taken(A), tracked(), admitted(A), taken(B)).when(read(B)).then([join(B)]);
