@@ -12,7 +12,8 @@ COPY src ./src
 COPY demo ./demo
 RUN npm ci && npm prune --omit=dev
 
-# Run: the built service, its production dependencies and the demo seed document, as the `node` user.
+# Run: the built service, its production dependencies, the demo seed document and the PDF's fonts, as the
+# `node` user.
 FROM node:24-bookworm-slim
 # HOST: a container's loopback is unreachable from outside it; the service's own default is 127.0.0.1.
 # ORDERS_SEED_FILE empty: no demo document (its API key is published); give your own master data.
@@ -23,6 +24,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/build ./build
 COPY --from=build /app/demo ./demo
+# The PDF's fonts: the two weights it draws with, brotli-compressed (fonts/fonts.json).
+COPY fonts ./fonts
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8000

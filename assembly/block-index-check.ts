@@ -54,7 +54,7 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
  * and the BR job's: lowest first, a quarter of the width in blocks per node) on two block
  * searches, one remembering what each space size admits and reusing its greedy runs, one scanning
  * and running every greedy completion. Input: bin l, w, h, seed, effort, composite blocks, then
- * the cargo. Output: [searches whose loads differ, searches, placements compared].
+ * the cargo. Output: [searches whose loads or effort counted differ, searches, placements compared].
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
@@ -82,7 +82,8 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
       search.run(search.root(cargo.count));
     }
     const a = cached.best, b = plain.best;
-    let same = a.np == b.np && a.volume == b.volume;
+    // the same placements, and the same effort counted (greedy runs reused count as run)
+    let same = a.np == b.np && a.volume == b.volume && cached.effort == plain.effort;
     for (let i = 0; same && i < a.np * PL_STRIDE; i++) same = a.pl[i] == b.pl[i];
     if (!same) differ++;
     placements += a.np;

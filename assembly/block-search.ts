@@ -8,7 +8,7 @@ import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
-import { FitCache, firstListed, nextWithin, NOT_KEPT } from './fit-cache';
+import { FitCache, firstListed, LISTED, nextWithin, NOT_KEPT } from './fit-cache';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -239,9 +239,11 @@ export class BlockSearch {
     public limits: SearchLimits, public spCap: i32, public plCap: i32, public beamCap: i32,
     /** 2^bits slots of the fit cache, half of them used at most: 14 keeps 8,192 space sizes per set of blocks. */
     fitCacheBits: i32 = 14,
+    /** Blocks the fit cache lists per space size (fit-cache.ts). */
+    fitListed: i32 = LISTED,
   ) {
     this.placement = new Placement(cargo, bin, blocks, spCap);
-    this.fits = new FitCache(fitCacheBits, bin.l, bin.w, bin.h);
+    this.fits = new FitCache(fitCacheBits, bin.l, bin.w, bin.h, fitListed);
     this.best = new LoadState(spCap, cargo.n, plCap);
     this.scratch = new LoadState(spCap, cargo.n, plCap);
     this.candBlock = new StaticArray<i32>(beamCap);

@@ -205,88 +205,120 @@ export function generateBlocks(
     maxLayers = maxLayers > bin.h ? bin.h : maxLayers - max(1, maxLayers >> 2);
   }
   const total = countBlocks(cargo, bin, counts, maxLayers, maxRun);
-  const raw = new Blocks(total);
+  // Each block first as what the sort and the duplicate test read (type, orientation, counts
+  // along x, y and z, boxes, score); the whole row is written only for the blocks kept.
+  const rawType = new StaticArray<i32>(total);
+  const rawOri = new StaticArray<i32>(total);
+  const rawNx = new StaticArray<i32>(total);
+  const rawNy = new StaticArray<i32>(total);
+  const rawNz = new StaticArray<i32>(total);
+  const rawCount = new StaticArray<i32>(total);
+  const rawScore = new StaticArray<f64>(total);
+  // per type its preference and value factor, per type and orientation its box's size along x, y, z
+  const preference = new StaticArray<f64>(cargo.n);
+  const valueFactor = new StaticArray<f64>(cargo.n);
+  const oriented = new StaticArray<i32>(cargo.n * 18);
+  // where each type's blocks start: the sort orders each type's run, then merges the runs
+  const runStart = new StaticArray<i32>(cargo.n + 1);
+  let runs = 0;
   let n = 0;
   for (let t = 0; t < cargo.n; t++) {
     const c = counts[t];
     if (c <= 0) continue;
+    unchecked((runStart[runs++] = n));
     const unitWeight = <f64>cargo.weight[t];
-    const preference = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
-    const valueFactor = valuePerVolume != null ? valuePerVolume[t] : 1.0;
+    const pref = maxDensity > 0 ? 1 + densityBonus * (unitWeight / max(1.0, cargo.volumeOf(t))) / maxDensity : 1.0;
+    unchecked((preference[t] = pref));
+    unchecked((valueFactor[t] = valuePerVolume != null ? valuePerVolume[t] : 1.0));
     for (let o = 0; o < 6; o++) {
       if (!orientationUsable(cargo, bin, t, o)) continue;
       const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uw = orientedY(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uh = orientedZ(o, cargo.l[t], cargo.w[t], cargo.h[t]);
+      unchecked((oriented[(t * 6 + o) * 3] = ul));
+      unchecked((oriented[(t * 6 + o) * 3 + 1] = uw));
+      unchecked((oriented[(t * 6 + o) * 3 + 2] = uh));
       const unitVolume = <f64>ul * <f64>uw * <f64>uh;
       const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      const my = min(maxRun, bin.w / uw), mx = min(maxRun, bin.l / ul);
       for (let nz = 1; nz <= mz && nz <= c; nz++) {
-        for (let ny = 1; ny <= min(maxRun, bin.w / uw) && ny * nz <= c; ny++) {
-          for (let nx = 1; nx <= min(maxRun, bin.l / ul) && nx * ny * nz <= c; nx++) {
+        for (let ny = 1; ny <= my && ny * nz <= c; ny++) {
+          for (let nx = 1; nx <= mx && nx * ny * nz <= c; nx++) {
             const k = nx * ny * nz;
-            raw.type[n] = t;
-            raw.ul[n] = ul;
-            raw.uw[n] = uw;
-            raw.uh[n] = uh;
-            raw.nx[n] = nx;
-            raw.ny[n] = ny;
-            raw.nz[n] = nz;
-            raw.l[n] = nx * ul;
-            raw.w[n] = ny * uw;
-            raw.h[n] = nz * uh;
-            raw.count[n] = k;
-            raw.volume[n] = unitVolume * <f64>k;
-            raw.weight[n] = unitWeight * <f64>k;
-            raw.value[n] = raw.volume[n] * valueFactor;
-            raw.score[n] = raw.volume[n] * preference;
+            unchecked((rawType[n] = t));
+            unchecked((rawOri[n] = o));
+            unchecked((rawNx[n] = nx));
+            unchecked((rawNy[n] = ny));
+            unchecked((rawNz[n] = nz));
+            unchecked((rawCount[n] = k));
+            unchecked((rawScore[n] = unitVolume * <f64>k * pref));
             n++;
           }
         }
       }
     }
   }
-  raw.n = n;
   // Sort an index by volume (desc), then by generation order, and drop blocks of the same type,
   // count and outer size as an earlier one: they pack the same.
-  const order = new StaticArray<i32>(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  sortKey = raw.score;
-  sortTie = raw.count;
+  unchecked((runStart[runs] = n));
   sortSeed = seed;
-  sortOrder(order, n);
+  const order = sortedBlocks(rawScore, rawCount, n, runStart, runs);
   const out = new Blocks(n);
+  // the blocks kept so far by (type, outer size), open addressing: the same outer size of one type
+  // is the same count and score, so this finds what a scan of the kept blocks of equal score would
+  const slots = 1 << (32 - clz(max(4, 2 * n)));
+  const kept = new StaticArray<i32>(slots);
+  memory.fill(changetype<usize>(kept), 0xff, (<usize>slots) << 2);
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = order[k];
+    const i = unchecked(order[k]);
+    const t = unchecked(rawType[i]), o = unchecked(rawOri[i]);
+    const ul = unchecked(oriented[(t * 6 + o) * 3]), uw = unchecked(oriented[(t * 6 + o) * 3 + 1]), uh = unchecked(oriented[(t * 6 + o) * 3 + 2]);
+    const nx = unchecked(rawNx[i]), ny = unchecked(rawNy[i]), nz = unchecked(rawNz[i]);
+    const l = nx * ul, w = ny * uw, h = nz * uh;
+    const score = unchecked(rawScore[i]);
+    let at = <i32>(blockHash(t, l, w, h) & <u32>(slots - 1));
     let dup = false;
-    for (let j = m - 1; j >= 0 && out.score[j] == raw.score[i]; j--) {
-      if (out.type[j] == raw.type[i] && out.l[j] == raw.l[i] && out.w[j] == raw.w[i] && out.h[j] == raw.h[i]) {
+    for (let j = unchecked(kept[at]); j >= 0; j = unchecked(kept[at])) {
+      if (unchecked(out.type[j]) == t && unchecked(out.l[j]) == l && unchecked(out.w[j]) == w && unchecked(out.h[j]) == h && unchecked(out.score[j]) == score) {
         dup = true;
         break;
       }
+      at = (at + 1) & (slots - 1);
     }
     if (dup) continue;
-    out.type[m] = raw.type[i];
-    out.ul[m] = raw.ul[i];
-    out.uw[m] = raw.uw[i];
-    out.uh[m] = raw.uh[i];
-    out.nx[m] = raw.nx[i];
-    out.ny[m] = raw.ny[i];
-    out.nz[m] = raw.nz[i];
-    out.l[m] = raw.l[i];
-    out.w[m] = raw.w[i];
-    out.h[m] = raw.h[i];
-    out.count[m] = raw.count[i];
-    out.volume[m] = raw.volume[i];
-    out.weight[m] = raw.weight[i];
-    out.value[m] = raw.value[i];
-    out.score[m] = raw.score[i];
-    out.setDims(m, raw.l[i], raw.w[i], raw.h[i]);
+    unchecked((kept[at] = m));
+    const count = unchecked(rawCount[i]);
+    const volume = <f64>ul * <f64>uw * <f64>uh * <f64>count;
+    unchecked((out.type[m] = t));
+    unchecked((out.ul[m] = ul));
+    unchecked((out.uw[m] = uw));
+    unchecked((out.uh[m] = uh));
+    unchecked((out.nx[m] = nx));
+    unchecked((out.ny[m] = ny));
+    unchecked((out.nz[m] = nz));
+    unchecked((out.l[m] = l));
+    unchecked((out.w[m] = w));
+    unchecked((out.h[m] = h));
+    unchecked((out.count[m] = count));
+    unchecked((out.volume[m] = volume));
+    unchecked((out.weight[m] = <f64>cargo.weight[t] * <f64>count));
+    unchecked((out.value[m] = volume * unchecked(valueFactor[t])));
+    unchecked((out.score[m] = score));
+    out.setDims(m, l, w, h);
     m++;
   }
   out.n = m;
   out.scoreFactor = 1 + max(0.0, densityBonus);
   return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked) : out).sealDims();
+}
+
+@inline function blockHash(t: i32, l: i32, w: i32, h: i32): u32 {
+  let x = <u32>t * 0x9e3779b1 ^ <u32>l * 0x85ebca6b ^ <u32>w * 0xc2b2ae35 ^ <u32>h * 0x27d4eb2f;
+  x ^= x >> 15;
+  x *= 0x2c1b3c6d;
+  x ^= x >> 12;
+  return x;
 }
 
 /** The first block that could fit a space of this volume: all before it are larger. */
@@ -310,6 +342,87 @@ export function firstBlockWithin(blocks: Blocks, volume: f64): i32 {
   if (ca != cb) return ca < cb;
   const ra = unchecked(sortRank[a]), rb = unchecked(sortRank[b]);
   if (ra != rb) return ra < rb;
+  return a < b;
+}
+
+/**
+ * The blocks 0 ... n - 1 in "before" order (see before). Each block's keys are read once into two
+ * u64s: (score, as its bits, which order as the value does for scores of 0 and more, inverted for
+ * largest first) and (boxes, seeded rank); the index breaks what ties remain. The blocks come in runs,
+ * one per type (runStart), and a type's score is its unit's volume times the boxes (times its
+ * preference), so a run is first laid out by boxes, most first (a counting sort), then put in full
+ * order by an insertion sort that has only each group of equal boxes to order by rank (a few blocks:
+ * one size in its arrangements and turns), and the runs are merged. The insertion sort compares the
+ * whole key, so whatever the scores, the order is the one a comparison sort gives.
+ */
+function sortedBlocks(score: StaticArray<f64>, count: StaticArray<i32>, n: i32, runStart: StaticArray<i32>, runs: i32): StaticArray<i32> {
+  const k1 = new StaticArray<u64>(n), k2 = new StaticArray<u64>(n);
+  for (let i = 0; i < n; i++) {
+    unchecked((k1[i] = ~reinterpret<u64>(unchecked(score[i]))));
+    unchecked((k2[i] = (<u64>unchecked(count[i]) << 32) | <u64>seededRank(i)));
+  }
+  let at = new StaticArray<i32>(n);
+  for (let r = 0; r < runs; r++) {
+    const s = unchecked(runStart[r]), e = unchecked(runStart[r + 1]);
+    let most = 0;
+    for (let i = s; i < e; i++) most = max(most, unchecked(count[i]));
+    // slot[most - boxes]: where the next block of that many boxes goes
+    const slot = new StaticArray<i32>(most + 2);
+    for (let i = s; i < e; i++) unchecked((slot[most - unchecked(count[i]) + 1] += 1));
+    unchecked((slot[0] = s));
+    for (let k = 1; k <= most + 1; k++) unchecked((slot[k] += slot[k - 1]));
+    for (let i = s; i < e; i++) {
+      const k = most - unchecked(count[i]);
+      unchecked((at[unchecked(slot[k])] = i));
+      unchecked((slot[k] += 1));
+    }
+    for (let i = s + 1; i < e; i++) {
+      const v = unchecked(at[i]);
+      let j = i;
+      while (j > s && blockBefore(k1, k2, v, unchecked(at[j - 1]))) {
+        unchecked((at[j] = at[j - 1]));
+        j--;
+      }
+      unchecked((at[j] = v));
+    }
+  }
+  // merge neighbouring runs until one is left; a tie (equal keys, another type) keeps the left
+  // run's first, the lower index
+  let bounds = new StaticArray<i32>(runs + 1);
+  for (let r = 0; r <= runs; r++) unchecked((bounds[r] = runStart[r]));
+  let to = new StaticArray<i32>(n);
+  let m = runs;
+  while (m > 1) {
+    let r = 0, w = 0;
+    for (; r + 1 < m; r += 2) {
+      const lo = unchecked(bounds[r]), mid = unchecked(bounds[r + 1]), hi = unchecked(bounds[r + 2]);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        if (blockBefore(k1, k2, unchecked(at[j]), unchecked(at[i]))) unchecked((to[k++] = at[j++]));
+        else unchecked((to[k++] = at[i++]));
+      }
+      while (i < mid) unchecked((to[k++] = at[i++]));
+      while (j < hi) unchecked((to[k++] = at[j++]));
+      unchecked((bounds[w++] = lo));
+    }
+    if (r < m) {
+      // an odd run out: copied as it is
+      for (let i = unchecked(bounds[r]); i < unchecked(bounds[r + 1]); i++) unchecked((to[i] = at[i]));
+      unchecked((bounds[w++] = bounds[r]));
+    }
+    unchecked((bounds[w] = n));
+    m = w;
+    const t = at; at = to; to = t;
+  }
+  return at;
+}
+
+/** Block a comes before block b: the smaller first key, then second, then index. */
+@inline function blockBefore(k1: StaticArray<u64>, k2: StaticArray<u64>, a: i32, b: i32): bool {
+  const a1 = unchecked(k1[a]), b1 = unchecked(k1[b]);
+  if (a1 != b1) return a1 < b1;
+  const a2 = unchecked(k2[a]), b2 = unchecked(k2[b]);
+  if (a2 != b2) return a2 < b2;
   return a < b;
 }
 

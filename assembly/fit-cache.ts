@@ -5,8 +5,8 @@
 // the list stopped, so they take exactly the blocks a scan from the start would.
 import { Blocks, firstBlockWithin, firstWithin } from './blocks';
 
-/** Blocks listed per size: about what a rank call with the dead-space window tests (BR13: 38). */
-const LISTED: i32 = 48;
+/** Blocks listed per size by default: about what a rank call with the dead-space window tests (BR13: 38). */
+export const LISTED: i32 = 48;
 /** What list() returns for a size it keeps no list of: a list of none, scan from the start. */
 export const NOT_KEPT: i32 = 0;
 /** Sizes are packed 21 bits each into one key. */
@@ -22,8 +22,8 @@ export class FitCache {
   private mask: i32;
   private enabled: bool;
 
-  /** 2^bits slots, half of them used at most; bins of sizes past SIZE_LIMIT keep nothing. */
-  constructor(bits: i32, binL: i32, binW: i32, binH: i32) {
+  /** 2^bits slots, half of them used at most, `listed` blocks per size; bins of sizes past SIZE_LIMIT keep nothing. */
+  constructor(bits: i32, binL: i32, binW: i32, binH: i32, private listed: i32 = LISTED) {
     this.keys = new StaticArray<u64>(1 << bits);
     this.at = new StaticArray<i32>(1 << bits);
     this.mask = (1 << bits) - 1;
@@ -48,8 +48,8 @@ export class FitCache {
    * past the list, pool[at + 1] how many blocks it lists, from pool[at + 2] on.
    */
   list(blocks: Blocks, sx: i32, sy: i32, sz: i32, vx: v128, vy: v128, vz: v128): i32 {
-    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
-    if (!this.enabled) return this.none(start);
+    // where a scan starts (a binary search by volume) is only needed when no list is kept
+    if (!this.enabled) return this.none(firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz));
     const key = (<u64>1 << 63) | (<u64>sx << 42) | (<u64>sy << 21) | <u64>sz;
     let h = <i32>((key * 0x9e3779b97f4a7c15) >> 40) & this.mask;
     while (true) {
@@ -58,9 +58,10 @@ export class FitCache {
       if (k == 0) break;
       h = (h + 1) & this.mask;
     }
+    const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
     if (this.entries * 2 >= this.mask + 1) return this.none(start);
-    // a new size: list its first LISTED blocks
-    if (this.top + LISTED + 2 > this.pool.length) {
+    // a new size: list its first `listed` blocks
+    if (this.top + this.listed + 2 > this.pool.length) {
       const grown = new StaticArray<i32>(this.pool.length * 2);
       memory.copy(changetype<usize>(grown), changetype<usize>(this.pool), (<usize>this.top) << 2);
       this.pool = grown;
@@ -69,12 +70,12 @@ export class FitCache {
     const at = this.top;
     let n = 0;
     let b = firstWithin(blocks, start, vx, vy, vz);
-    while (b < blocks.n && n < LISTED) {
+    while (b < blocks.n && n < this.listed) {
       unchecked((pool[at + 2 + n] = b));
       n++;
-      b = n < LISTED ? firstWithin(blocks, b + 1, vx, vy, vz) : b;
+      b = n < this.listed ? firstWithin(blocks, b + 1, vx, vy, vz) : b;
     }
-    unchecked((pool[at] = n == LISTED ? b + 1 : blocks.n));
+    unchecked((pool[at] = n == this.listed ? b + 1 : blocks.n));
     unchecked((pool[at + 1] = n));
     this.top = at + 2 + n;
     unchecked((this.keys[h] = key));

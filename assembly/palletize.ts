@@ -23,24 +23,33 @@ const SINGLE_SKU_FILL: f64 = 0.85;
 const BIG_UNIT_BONUS: f64 = 0.1;
 /** The all-mixed plan's effort per search, relative to the single-SKU-first plan's. */
 const ALL_MIXED_EFFORT: f64 = 1.5;
+/** The fit cache of a palletizing search: 4,096 slots (2,048 space sizes), 16 blocks listed per size. */
+const PALLET_FIT_CACHE_BITS: i32 = 12;
+const PALLET_FIT_LISTED: i32 = 16;
 
 /**
  * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
- * max_weight less the pallet), time limit ms, effort per pallet, seed, then the cargo (one type
- * per SKU). Output: [deadline hit, pallets, per pallet: boxes, per box type, x, y, z, l, w, h],
- * pallets in planner order (AP1 first).
+ * max_weight less the pallet), time limit ms, effort per pallet, seed, the most pallets worth
+ * building (-1: no bound), whether builds stop once they cannot win (0: every build runs to its end,
+ * the tests' reference), then the cargo (one type per SKU). Output: [deadline hit, pallets, per
+ * pallet: boxes, per box type, x, y, z, l, w, h], pallets in planner order (AP1 first). With a bound,
+ * an answer of more pallets than it (and partial boxes) says no plan within it was found: the host
+ * has a plan that beats any larger one.
  */
 export function palletizeJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
   const bin = new Bin(input.next(), input.next(), input.next(), <f64>input.next());
   const limits = input.readLimits(start);
   const seed = <u32>input.next();
+  const most = input.next();
+  const prune = input.next() != 0;
   const cargo = input.readCargo();
   limits.maxWidth = BEAM_WIDTH;
   const searches = new Searches(cargo, bin);
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
-  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null, searches);
+  // Past the host's bound no plan is worth building: a build stops once it cannot stay within it.
+  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null, searches, prune, most >= 0 ? most + 1 : i32.MAX_VALUE);
   // Big units valued a little higher go on the early pallets, leaving small ones to fill gaps
   // on the later pallets; worth more effort, as this plan is the one that saves pallets.
   let maxUnitVolume = 0.0;
@@ -51,8 +60,9 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   mixedLimits.deadlineMs = limits.deadlineMs;
   mixedLimits.effort = scaledEffort(limits.effort, ALL_MIXED_EFFORT);
   mixedLimits.maxWidth = limits.maxWidth;
-  // it wins only with fewer pallets: it stops once it has as many as the single-SKU plan (same pick)
-  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst, searches, singleFirst.data[2]);
+  // it wins only with fewer pallets: it stops once it cannot end with fewer than the single-SKU plan
+  // (the same pick), and the single-SKU plan ends within the bound or stops at one past it
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst, searches, prune, singleFirst.data[2]);
   const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
   pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
@@ -60,11 +70,13 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
 
 /**
  * Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. Stops
- * unfinished at `stopAt` pallets with units left (the count then says stopAt, the boxes are partial).
+ * unfinished, the count then saying stopAt and the boxes partial, once it cannot end below stopAt
+ * pallets: at stopAt pallets with units left, or when the pallets built and the least the units
+ * left need (palletsAtLeast) come to stopAt.
  */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
-  searches: Searches, stopAt: i32 = i32.MAX_VALUE,
+  searches: Searches, prune: bool, stopAt: i32,
 ): OutputWriter {
   let units = 0;
   for (let t = 0; t < cargo.n; t++) units += cargo.count[t];
@@ -72,6 +84,10 @@ function buildPallets(
   out.reserve(); // the deadline flag
   const palletsAt = out.reserve();
   let pallets = 0;
+  if (prune && cannotReach(cargo, bin, cargo.count, 0, stopAt)) {
+    out.set(palletsAt, stopAt);
+    return out;
+  }
   const counts = new StaticArray<i32>(cargo.n);
   for (let t = 0; t < cargo.n; t++) counts[t] = cargo.count[t];
 
@@ -156,11 +172,37 @@ function buildPallets(
         counts[t] -= previousUnits[t];
         left += counts[t];
       }
-      if (pallets >= stopAt && left > 0) break;
+      if (left > 0 && (pallets >= stopAt || (prune && cannotReach(cargo, bin, counts, pallets, stopAt)))) {
+        pallets = stopAt;
+        break;
+      }
     }
   }
   out.set(palletsAt, pallets);
   return out;
+}
+
+/**
+ * The fewest pallets the units in counts need, by volume and by weight, counting only the units
+ * that fit an empty pallet alone: every such unit is placed in the end (a search on an empty pallet
+ * with one of them left places at least one), the others never are.
+ */
+function palletsAtLeast(cargo: Cargo, bin: Bin, counts: StaticArray<i32>): i32 {
+  let volume: f64 = 0, weight: f64 = 0;
+  for (let t = 0; t < cargo.n; t++) {
+    if (counts[t] <= 0 || !cargo.fitsIn(t, bin) || <f64>cargo.weight[t] > bin.maxWeight) continue;
+    volume += <f64>counts[t] * cargo.volumeOf(t);
+    weight += <f64>counts[t] * <f64>cargo.weight[t];
+  }
+  // a hair under the quotient, so rounding can only lower the bound
+  const byVolume = Math.ceil(volume / bin.volume() * (1 - 1e-12));
+  const byWeight = bin.maxWeight > 0 ? Math.ceil(weight / bin.maxWeight * (1 - 1e-12)) : 0;
+  return <i32>max(byVolume, byWeight);
+}
+
+/** A build with `pallets` built and counts left cannot end with fewer than stopAt pallets. */
+function cannotReach(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, pallets: i32, stopAt: i32): bool {
+  return stopAt < i32.MAX_VALUE && pallets + palletsAtLeast(cargo, bin, counts) >= stopAt;
 }
 
 /**
@@ -178,7 +220,10 @@ class Searches {
     let search = this.search;
     if (search == null) {
       // room for a placement per unit: no search places more
-      search = new BlockSearch(this.cargo, this.bin, blocks, limits, 1024, this.units + 1, WIDE_BEAM_WIDTH);
+      // a pallet's searches meet fewer space sizes than a container's and read fewer blocks per
+      // size (one for a greedy run, at most the beam's width): a smaller fit cache, cleared for
+      // every new set of blocks, and shorter lists
+      search = new BlockSearch(this.cargo, this.bin, blocks, limits, 1024, this.units + 1, WIDE_BEAM_WIDTH, PALLET_FIT_CACHE_BITS, PALLET_FIT_LISTED);
       this.search = search;
     } else {
       search.setBlocks(blocks);

@@ -10,18 +10,17 @@
 // the same rounds, with its ratios to the embedded one.
 // --baseline-build DIR: another checkout's build on its own copy of the log, in the same rounds.
 import autocannon, { type Request, type Result } from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
 import { DEMO_SEED_FILE } from '../src/config.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
-import { loadOrders } from './load-orders.js';
+import { writeOrders } from './load-orders.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
-import { embeddedEnv } from '../test/support/embedded-env.js';
+import { DEMO_KEY, rssMiB, startServiceProcess, waitForIdle, waitForOrders } from './lib/service-process.js';
 import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
@@ -36,54 +35,10 @@ const CONNECTIONS = option('connections', 10);
 const SUBMIT_CONNECTIONS = option('submit-connections', 16);
 const WARM_UP = option('warm-up', 1);
 const ROUNDS = option('rounds', 9);
-const KEY = 'acme-demo-key-0001';
+const KEY = DEMO_KEY;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// The child's stdout (a log line per request) goes to a file, not through this process: the load
-// generator must not also be the service's log reader.
-async function start(script: string, env: Record<string, string> = {}, logName = basename(script)): Promise<{ child: ChildProcess; url: string }> {
-  const logFile = join(dataDir, `${logName}.log`);
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], { env: embeddedEnv(env), stdio: ['ignore', log, 'inherit'] });
-  closeSync(log);
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  for (;;) {
-    const url = /listening on (http:\/\/[\d.]+:\d+)/.exec(readFileSync(logFile, 'utf8').slice(0, 65536))?.[1];
-    if (url) return { child, url };
-    if (exited !== undefined) throw new Error(`${script} exited with ${exited}: ${readFileSync(logFile, 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-  return kb / 1024;
-}
-
-async function waitForOrders(url: string, count: number): Promise<void> {
-  for (;;) {
-    const response = await fetch(`${url}/api/v1/orders/detailed-orders/?page_size=1`, { headers: { authorization: `Api-Key ${KEY}` } });
-    if (response.ok && ((await response.json()) as { count: number }).count >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** Waits until the process uses under 5 % of a core for two seconds running. */
-async function waitForIdle(pid: number): Promise<void> {
-  const cpuTicks = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  let quiet = 0;
-  let last = cpuTicks();
-  while (quiet < 4) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = cpuTicks();
-    quiet = now - last <= 2 ? quiet + 1 : 0; // 100 ticks a second: 2 ticks in 500 ms is 4 %
-    last = now;
-  }
-}
+const start = (script: string, env: Record<string, string> = {}, logName = basename(script)) => startServiceProcess(script, env, dataDir, logName);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const children: ChildProcess[] = [];
@@ -93,9 +48,7 @@ try {
   const laneDocument: LaneDocument = { ...lane, items: lane.items.map((item: { upright?: boolean }) => ({ upright: false, ...item })) };
 
   let t0 = performance.now();
-  const store = openSqliteEventStore(dataDir);
-  await loadOrders(store, ORDERS, demo.company_groups[0].name, laneDocument);
-  await store.close();
+  await writeOrders(dataDir, ORDERS, demo.company_groups[0].name, laneDocument);
   console.log(`loaded ${ORDERS} orders into the event store in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   // One service per run, each on its own copy of the loaded log.

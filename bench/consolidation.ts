@@ -11,6 +11,7 @@ import { planTogether } from '../src/planner/plan-together.js';
 import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { seededOrder } from './lib/seeded-orders.js';
+import { PlanDigest } from './lib/plan-digest.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -35,6 +36,7 @@ let withTotal = 0;
 let violations = 0;
 const waits: number[] = [];
 const plannerMs: number[] = [];
+const digest = new PlanDigest();
 for (let lane = 0; lane < lanes; lane++) {
   const rnd = prng(firstSeed * 1000 + lane);
   // one lane's item master: the seeded order's items; its orders take some of them each
@@ -71,6 +73,7 @@ for (let lane = 0; lane < lanes; lane++) {
     const t0 = performance.now();
     const plans = planTogether(wasm, togetherInput(base.lane, w), limits);
     plannerMs.push(performance.now() - t0);
+    for (const p of [...plans.alone, plans.together]) digest.add(p);
     const left = (p: OrderPlan): number => p.unplaced.reduce((s, u) => s + u.count, 0);
     const alone = plans.alone.reduce((s, p) => s + p.containers.length, 0);
     const together = plans.together.containers.length;
@@ -88,4 +91,5 @@ process.stderr.write(
     `(${(100 * (1 - withTotal / aloneTotal)).toFixed(1)} % fewer); latency added by the window: mean ${(waits.reduce((a, b) => a + b, 0) / waits.length).toFixed(0)} s, ` +
     `p95 ${pct(0.95).toFixed(0)} s, max ${pct(1).toFixed(0)} s (the window's length at most); planner per window mean ${(plannerMs.reduce((a, b) => a + b, 0) / plannerMs.length).toFixed(0)} ms; violations ${violations}\n`,
 );
+process.stderr.write(`${digest.line()}\n`);
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

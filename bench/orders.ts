@@ -9,6 +9,7 @@ import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { benchOrders } from './lib/order-families.js';
+import { PlanDigest } from './lib/plan-digest.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -47,10 +48,12 @@ const allExits = new Map<string, number>();
 const allSearchExits = new Map<string, number>();
 
 const families = new Map<string, FamilyFigures>();
+const digest = new PlanDigest();
 for (const b of benchOrders(seed, perFamily)) {
   const t0 = performance.now();
   const plan = planOrder(wasm, plannerInput(b.input), limits);
   const ms = performance.now() - t0;
+  digest.add(plan);
   const violations = validatePlan(b.input, plan);
   const f = families.get(b.family) ?? {
     orders: 0, withPlan: 0, pallets: 0, refPallets: 0, containers: 0, refContainers: 0, palletsOk: 0, containersOk: 0,
@@ -102,4 +105,5 @@ for (const [name, f] of families) {
   );
 }
 process.stdout.write(`planner exits (plans): ${exitsLine(allExits)}; block searches: ${exitsLine(allSearchExits)}\n`);
+process.stdout.write(`${digest.line()}\n`);
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

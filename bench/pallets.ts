@@ -14,6 +14,7 @@ import { palletLowerBound } from '../src/planner/pallet-lower-bound.js';
 import { palletizations } from '../src/planner/palletizations.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { EUR, GMA, seededOrder } from './lib/seeded-orders.js';
+import { PlanDigest } from './lib/plan-digest.js';
 
 /** The seeded order on a lane with both pallet types, the seeded one first (the default). */
 function withBothTypes(input: LaneOrder): LaneOrder {
@@ -38,6 +39,7 @@ const firstSeed = arg('--seed', 1);
 const limits = { timeLimitMs: arg('--time-limit-ms', 10_000), effort: arg('--effort', DEFAULT_EFFORT) };
 const wasm = new PlannerWasm();
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
+const digest = new PlanDigest();
 const ratios: number[] = [];
 const chosenRatios: number[] = [];
 const fewestRatios: number[] = [];
@@ -53,6 +55,7 @@ for (let k = 0; k < orders; k++) {
   const cpu0 = process.cpuUsage();
   const plan = planOrder(wasm, planned, limits);
   const ms = performance.now() - t0;
+  digest.add(plan);
   const cpu = process.cpuUsage(cpu0);
   // CPU time too: on a shared machine the wall clock counts other people's work
   cpuTimes.push((cpu.user + cpu.system) / 1000);
@@ -114,6 +117,7 @@ for (const [name, input] of [['6,000-unit order (40 SKUs)', big], ['demo lane, 1
   const plan = planOrder(wasm, plannerInput(input), limits);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  digest.add(plan);
   const unplaced = plan.unplaced.reduce((s, u) => s + u.count, 0);
   process.stderr.write(
     `${name}: ${plan.metrics.units} units on ${plan.metrics.pallet_count} pallets (${typesUsed(plan)}), lower bound ${plan.metrics.pallet_lower_bound} ` +
@@ -121,4 +125,5 @@ for (const [name, input] of [['6,000-unit order (40 SKUs)', big], ['demo lane, 1
       `(${plan.containers.map((c) => `${c.code}: ${c.placements.length}`).join(', ')}), inside the CoG limits ${plan.containers.filter((c) => c.within_cog_limits).length}/${plan.containers.length}, ${unplaced} unplaced, ${ms.toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms), time-limited ${plan.metrics.time_limited}, violations ${validatePlan(input, plan).length}\n`,
   );
 }
+process.stderr.write(`${digest.line()}\n`);
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

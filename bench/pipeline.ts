@@ -1,4 +1,4 @@
-// npm run bench:pipeline [-- --orders N --clients C --threads T --servers --baseline-build DIR]
+// npm run bench:pipeline [-- --orders N --clients C --threads T --servers --baseline-build DIR --rounds R]
 // Submits a burst of orders of about 500 units each to the service (a child process on the embedded
 // default, at its default settings unless --threads says how many planner threads), back to back from
 // C clients (default 4, as issue 27 measures), and times each from the submit request to its
@@ -6,12 +6,18 @@
 // planner's share of it, how the planner's searches ended (`orders_planner_exit*` in /metrics, when the
 // build counts them), and the p99 of retrieves sent one after another during the burst: whether the
 // HTTP event loop stays responsive while the planner threads work. Each figure against its target.
+// The planner's CPU per burst: the CPU time the service's worker threads spent from the first submit
+// until every order was ready (/proc/<pid>/task/<tid>/stat, each task's utime + stime; the planner
+// threads are the worker threads doing work: the PDF thread renders for e-mails only, and this
+// bench's lane sends none), printed per thread.
 // --servers: the same run again, in the same process, on the test servers (MONGODB_URL for the read
 // models, checkpoints and delivery store, KAFKA_BROKERS for notifications; scripts/test-servers), and
 // both side by side with their ratio. --baseline-build DIR: the same run on another checkout's build.
+// --rounds R: every run R times, in turns (this build, the other, the other, this build, ...), so
+// that the ratio of the planners' CPU per burst holds while the machine's load moves.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +25,7 @@ import { embeddedEnv } from '../test/support/embedded-env.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
 import { numberOption } from './lib/number-option.js';
+import { pipelineBurst } from './lib/pipeline-orders.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => numberOption(args, name, fallback);
@@ -26,49 +33,66 @@ const ORDERS = option('orders', 100);
 const CLIENTS = option('clients', 4);
 // Unset: the service's own default (ORDERS_PLANNER_THREADS unset), which is what is being judged.
 const THREADS = args.includes('--threads') ? option('threads', 1) : undefined;
+const ROUNDS = option('rounds', 1);
 const KEY = 'bench-pipeline-key-0001';
 
-// A deterministic generator, so every run submits the same orders.
-let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-
-const items = Array.from({ length: 30 }, (_, i) => ({
-  sku: `SKU-${1000 + i}`,
-  length: 20 + Math.floor(random() * 40),
-  width: 15 + Math.floor(random() * 30),
-  height: 10 + Math.floor(random() * 30),
-  weight: Math.round((1 + random() * 15) * 10) / 10,
-  upright: random() < 0.4,
-}));
+// The same lane and orders every run (bench/lib/pipeline-orders.ts; bench:planner plans them in-process).
+const burst = pipelineBurst(ORDERS);
 const document = {
   company_groups: [{
     name: 'Bench Group',
     api_keys: [{ name: 'bench', key: KEY }],
     notification_emails: [],
     webhooks: [] as { url: string; secret: string }[],
-    lanes: [{
-      id: 1, supplier: 'Bench Supplier', consignee: 'Bench Consignee', transportation_modes: ['OceanFCL'],
-      units: { length: 'cm', weight: 'kg' },
-      pallet_types: [{ code: 'EUR', length: 120, width: 80, height: 14.4, weight: 25, max_height: 220, max_weight: 1500 }],
-      container_codes: ['20ft', '40ft', '40ft-HC'],
-      items,
-    }],
+    lanes: [burst.lane],
   }],
 };
 
-function order(i: number) {
-  const skus = 3 + Math.floor(random() * 6);
-  const picked = [...items].sort(() => random() - 0.5).slice(0, skus);
-  let left = 500;
-  const lines = picked.map((item, k) => {
-    const quantity = k === picked.length - 1 ? left : Math.max(1, Math.floor((500 / skus) * (0.5 + random())));
-    left = Math.max(1, left - quantity);
-    return { item: item.sku, quantity, purchase_order: `PO-${i}` };
-  });
-  return {
-    supplier_name: 'Bench Supplier', consignee_name: 'Bench Consignee', reference: `PIPE-${i}`, transportation_mode: 'OceanFCL',
-    order_items: lines, order_containers: [{ code: '20ft' }, { code: '40ft' }, { code: '40ft-HC' }], send_email: false,
-  };
+/** CPU time (ms) of each task (thread) of a process, by thread id: utime + stime from /proc. */
+function threadCpu(pid: number): Map<string, { name: string; ms: number }> {
+  const ticksMs = 1000 / 100; // USER_HZ is 100 on Linux
+  const out = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // the name is in parentheses and may hold spaces; the fields after it are space-separated
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, { name, ms: (Number(fields[11]) + Number(fields[12])) * ticksMs });
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** Node's own threads (main, V8's compilers and GC, libuv's pool): every other is a worker thread. */
+const NOT_WORKERS = /^(MainThread|node|V8Worker|DelayedTaskSche|SignalInspector|libuv-worker|inspector)/;
+
+/** Worker threads' CPU between two readings: Node names them WorkerThread (or the name they were given). */
+function workerCpu(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): { total: number; threads: number[] } {
+  const threads: number[] = [];
+  for (const [tid, { name, ms }] of after) {
+    if (NOT_WORKERS.test(name)) continue;
+    threads.push(ms - (before.get(tid)?.ms ?? 0));
+  }
+  threads.sort((a, b) => b - a);
+  return { total: threads.reduce((a, b) => a + b, 0), threads };
+}
+
+/**
+ * Waits until the worker threads are still (their start-up done: the PDF thread prepares its fonts,
+ * each planner compiles its WebAssembly), so that the burst's CPU is the burst's: 300 ms without a
+ * tick of CPU, or 10 s at most.
+ */
+async function workersSettled(pid: number): Promise<void> {
+  let last = threadCpu(pid);
+  for (let waited = 0; waited < 10_000; waited += 300) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = threadCpu(pid);
+    if (workerCpu(last, now).total === 0) return;
+    last = now;
+  }
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
@@ -84,10 +108,12 @@ interface PipelineFigures {
   retrieveMs: number[];
   /** `orders_planner_exit*` lines of /metrics after the run: how the planner's searches ended. */
   plannerExits: string[];
+  /** CPU ms of the service's worker threads from the first submit until every order was ready, in all and per thread. */
+  plannerCpuMs: number;
+  plannerThreadsCpuMs: number[];
 }
 
 async function runPipeline(label: string, env: Record<string, string>, script: string): Promise<PipelineFigures> {
-  seed = 42; // the same orders on every run
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   let child: ChildProcess | undefined;
   const readyAt = new Map<string, number>();
@@ -122,6 +148,8 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
 
     const submittedAt = new Map<string, number>();
     const ids = new Map<string, number>();
+    await workersSettled(child.pid!);
+    const cpuBefore = threadCpu(child.pid!);
     const started = performance.now();
     // The probe: one retrieve at a time, of an order already submitted, for as long as the burst lasts.
     const retrieveMs: number[] = [];
@@ -144,7 +172,7 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     let next = 0;
     const client = async () => {
       for (let i = next++; i < ORDERS; i = next++) {
-        const body = JSON.stringify(order(i));
+        const body = JSON.stringify(burst.orders[i]);
         const sentAt = performance.now();
         const response = await fetch(`${url}/api/v1/orders/submit-order/`, { method: 'POST', headers, body });
         const created = (await response.json()) as { order_id: number; service_ref: string };
@@ -158,6 +186,7 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     const submitSeconds = (performance.now() - started) / 1000;
     while (readyAt.size < ORDERS) await new Promise((resolve) => setTimeout(resolve, 50));
     const totalSeconds = (performance.now() - started) / 1000;
+    const planners = workerCpu(cpuBefore, threadCpu(child.pid!));
     burstOver = true;
     await probe;
     const metrics = await (await fetch(`${url}/metrics`)).text();
@@ -175,7 +204,7 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
       plannerMs.push(ms);
       plannerShares.push(ms / elapsed);
     }
-    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares, retrieveMs, plannerExits };
+    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares, retrieveMs, plannerExits, plannerCpuMs: planners.total, plannerThreadsCpuMs: planners.threads };
   } finally {
     child?.kill('SIGKILL');
     receiver.close();
@@ -185,7 +214,12 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
 
 const noiseBefore = measureNoise();
 const runs: PipelineFigures[] = [];
-for (const { label, env, script } of await serverRuns(runOptions(args))) runs.push(await runPipeline(label, env, script));
+const planned = await serverRuns(runOptions(args));
+for (let round = 0; round < ROUNDS; round++) {
+  // in turns: neither build always runs first, on a machine warmer or busier for it
+  const inTurn = round % 2 === 0 ? planned : [...planned].reverse();
+  for (const { label, env, script } of inTurn) runs.push(await runPipeline(ROUNDS > 1 ? `${label}, round ${round + 1}` : label, env, script));
+}
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const threads = THREADS === undefined ? "the service's default planner threads" : `${THREADS} planner thread(s)`;
 for (const run of runs) {
@@ -193,13 +227,28 @@ for (const run of runs) {
   console.log(`submit to ready (webhook received): p50 ${percentile(run.readyMs, 50).toFixed(0)} ms, p95 ${percentile(run.readyMs, 95).toFixed(0)} ms, max ${Math.max(...run.readyMs).toFixed(0)} ms`);
   console.log(`planner time per order: p50 ${percentile(run.plannerMs, 50).toFixed(0)} ms, p95 ${percentile(run.plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(run.plannerShares) * 100).toFixed(0)} %`);
   console.log(`planner busy ${(run.plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${run.totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`);
+  console.log(`planner CPU per burst (worker threads, first submit to all ready): ${(run.plannerCpuMs / 1000).toFixed(2)} s (per thread ${run.plannerThreadsCpuMs.map((ms) => (ms / 1000).toFixed(2)).join(' / ')} s)`);
   console.log(`retrieve during the burst (one at a time, ${run.retrieveMs.length} requests): p50 ${percentile(run.retrieveMs, 50).toFixed(1)} ms, p99 ${percentile(run.retrieveMs, 99).toFixed(1)} ms, max ${Math.max(...run.retrieveMs).toFixed(1)} ms`);
   console.log(`planner exits (/metrics): ${run.plannerExits.length > 0 ? `\n  ${run.plannerExits.join('\n  ')}` : 'not counted by this build'}`);
 }
-if (runs.length === 2) {
+if (runs.length === 2 && ROUNDS === 1) {
   const [embedded, servers] = runs as [PipelineFigures, PipelineFigures];
   const ratio = (f: (run: PipelineFigures) => number) => (f(servers) / f(embedded)).toFixed(2);
   console.log(`\n${servers.label} / ${embedded.label}: submit phase ${ratio((r) => r.submitSeconds)}x, all ready ${ratio((r) => r.totalSeconds)}x, p50 ${ratio((r) => percentile(r.readyMs, 50))}x, p95 ${ratio((r) => percentile(r.readyMs, 95))}x`);
+}
+if (planned.length > 1) {
+  // each build's runs, and the ratio of every other build's planner CPU per burst to the first's, run by run
+  const byBuild = planned.map(({ label }) => runs.filter((r) => r.label.startsWith(label)));
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log('\nplanner CPU per burst and submit-to-ready p95, run by run:');
+  planned.forEach(({ label }, i) => {
+    const own = byBuild[i]!;
+    console.log(`  ${label}: CPU ${own.map((r) => (r.plannerCpuMs / 1000).toFixed(2)).join(' / ')} s (median ${(median(own.map((r) => r.plannerCpuMs)) / 1000).toFixed(2)} s); p95 ${own.map((r) => percentile(r.readyMs, 95).toFixed(0)).join(' / ')} ms`);
+  });
+  for (let i = 1; i < planned.length; i++) {
+    const ratios = byBuild[0]!.map((r, k) => r.plannerCpuMs / byBuild[i]![k]!.plannerCpuMs);
+    console.log(`  ${planned[0]!.label} / ${planned[i]!.label}, planner CPU per burst: ${ratios.map((x) => x.toFixed(2)).join(' / ')}x (median ${median(ratios).toFixed(2)}x)`);
+  }
 }
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));

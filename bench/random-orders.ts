@@ -13,6 +13,7 @@ import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { validatePlan } from '../src/planner/checks/validate-plan.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { prng } from './lib/seeded-orders.js';
+import { PlanDigest } from './lib/plan-digest.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -52,6 +53,7 @@ function randomOrder(k: number): LaneOrder {
 
 const wasm = new PlannerWasm();
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
+const digest = new PlanDigest();
 let containers = 0;
 let inside = 0;
 let offAlong = 0;
@@ -63,6 +65,7 @@ for (let k = 0; k < orders; k++) {
   const t0 = performance.now();
   const plan = planOrder(wasm, plannerInput(input), { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
   ms.push(performance.now() - t0);
+  digest.add(plan);
   const v = validatePlan(input, plan);
   violations += v.length;
   for (const msg of v.slice(0, 3)) process.stderr.write(`VIOLATION order ${k}: ${msg}\n`);
@@ -80,4 +83,5 @@ process.stderr.write(
   `${orders} random orders: ${containers} loaded containers, inside the CoG limits ${inside} (${((100 * inside) / containers).toFixed(1)} %); ` +
     `off along the length ${offAlong}, off across ${offAcross}; violations ${violations}; ms per order mean ${mean.toFixed(0)} max ${Math.max(...ms).toFixed(0)}\n`,
 );
+process.stderr.write(`${digest.line()}\n`);
 process.stderr.write(`${formatNoise('after', measureNoise())}\n`);

@@ -1,17 +1,27 @@
-// npm run bench:replicas [-- --orders N --replicas 1,2,3]
-// 1, 2 and 3 replica processes on one data directory, each given the same burst of orders (300 by
-// default) submitted round-robin, a few at a time. Prints per replica count: planner runs per order
-// (orders_planner_runs_total summed over the replicas: 1.00 when each order is planned once),
-// submit-to-ready p50/p95 with the ready time taken from a real webhook receiver, the replicas' CPU per
-// order (process_cpu_seconds_total, every thread, summed over the replicas), and the machine's cores:
-// on a machine with fewer cores than replicas no speed-up is to be expected, only no waste.
+// npm run bench:replicas [-- --orders N --replicas 1,2,3 --servers]
+// 1, 2 and 3 replica processes given the same burst of orders (300 by default), submitted round-robin a
+// few at a time. Prints per replica count: planner runs per order (orders_planner_runs_total summed over
+// the replicas: 1.00 when each order is planned once), read-model writes per order
+// (orders_read_model_writes_total summed: the same for any count when one replica projects),
+// submit-to-ready p50/p95 with the ready time taken from a real webhook receiver, the replicas' CPU
+// (process_cpu_seconds_total, every thread, summed) per order and against one replica's, and the
+// machine's cores: on a machine with fewer cores than replicas no speed-up is to be expected, only no waste.
+//
+// Default: the replicas share one data directory (the embedded stores). --servers: the server stack
+// the test servers run (scripts/test-servers: POSTGRES_URL, MONGODB_URL, KAFKA_BROKERS), each replica
+// with a data directory of its own, as on machines of their own; every replica count gets a fresh
+// schema, database and topic.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACME_KEY, acmeOrder, testSeed } from '../test/support/seed.js';
-import { metric, plannerRuns, startReplicas, submitRoundRobin } from '../test/planning/support/planning-replicas.js';
+import { metric, plannerRuns, submitRoundRobin } from '../test/planning/support/planning-replicas.js';
+import { startServiceProcess, type ServiceProcess } from '../test/e2e/service-process.js';
+import { databaseUrl, dropDatabase } from '../test/support/mongodb.js';
+import { scratchSchema } from '../test/support/postgres.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { serviceRefFor } from '../src/orders/order-events.js';
 
@@ -22,6 +32,12 @@ const option = (name: string, fallback: string) => {
 };
 const ORDERS = Number(option('orders', '300'));
 const REPLICAS = option('replicas', '1,2,3').split(',').map(Number);
+const SERVERS = args.includes('--servers');
+
+if (SERVERS && !(process.env.POSTGRES_URL && process.env.MONGODB_URL && process.env.KAFKA_BROKERS)) {
+  console.error('bench:replicas --servers needs POSTGRES_URL, MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first');
+  process.exit(2);
+}
 
 // Deterministic: every replica count gets the same orders.
 let seed = 7;
@@ -42,16 +58,38 @@ interface Figures {
   replicas: number;
   runsPerOrder: number;
   discarded: number;
+  writesPerOrder: number;
+  /** Events the log gained per order: a write per event when one replica projects. */
+  eventsPerOrder: number;
   p50: number;
   p95: number;
-  cpuPerOrderMs: number;
+  cpuSeconds: number;
   seconds: number;
+}
+
+/** Where each replica keeps its data: one directory for all (embedded), or the servers and one each. */
+async function stores(count: number, root: string): Promise<{ env(replica: number): NodeJS.ProcessEnv; remove(): Promise<void> }> {
+  if (!SERVERS) return { env: () => ({ ORDERS_DATA_DIR: root }), remove: async () => {} };
+  const schema = await scratchSchema(process.env.POSTGRES_URL!, `bench_replicas_${count}`);
+  const database = `bench_replicas_${count}_${randomUUID().slice(0, 8)}`;
+  const topic = `bench-replicas-${randomUUID().slice(0, 8)}`;
+  return {
+    env: (replica) => {
+      const dataDir = join(root, `replica-${replica + 1}`);
+      mkdirSync(dataDir, { recursive: true });
+      return { ORDERS_DATA_DIR: dataDir, POSTGRES_URL: schema.url, MONGODB_URL: databaseUrl(process.env.MONGODB_URL!, database), KAFKA_BROKERS: process.env.KAFKA_BROKERS!, ORDERS_KAFKA_TOPIC: topic };
+    },
+    async remove() {
+      await dropDatabase(process.env.MONGODB_URL!, database).catch(() => {});
+      await schema.drop();
+    },
+  };
 }
 
 async function burst(replicaCount: number): Promise<Figures> {
   seed = 7;
   const orders = Array.from({ length: ORDERS }, (_, i) => order(i));
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-replicas-'));
+  const root = mkdtempSync(join(tmpdir(), 'bench-replicas-'));
   const readyAt = new Map<string, number>(); // by service reference, as the envelope names the order
   const receiver = createServer((req, res) => {
     let body = '';
@@ -65,9 +103,20 @@ async function burst(replicaCount: number): Promise<Figures> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const document = testSeed();
   document.company_groups[0]!.webhooks = [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }];
-  const replicas = await startReplicas(replicaCount, { dataDir, seed: document, env: { LOG_LEVEL: 'warn' } });
+  const seedFile = join(root, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(document));
+  const where = await stores(replicaCount, root);
+  const replicas: ServiceProcess[] = [];
   try {
+    // One after the other: each applies the seed on its start.
+    for (let i = 0; i < replicaCount; i++) {
+      replicas.push(await startServiceProcess({
+        ORDERS_SEED_FILE: seedFile, ORDERS_PLANNER_THREADS: '1', ORDERS_VISIBLE_WITHIN_MS: '30000', LOG_LEVEL: 'warn', ...where.env(i),
+      }));
+    }
+    const headBefore = await logHead(replicas[0]!);
     const cpuBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
+    const writesBefore = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
     const started = performance.now();
     const sentAt: number[] = [];
     const ids = await submitRoundRobin(replicas, orders, 6, ACME_KEY, sentAt);
@@ -75,29 +124,44 @@ async function burst(replicaCount: number): Promise<Figures> {
     const seconds = (performance.now() - started) / 1000;
     const runs = await Promise.all(replicas.map(plannerRuns));
     const cpuAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
+    const writesAfter = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
+    const headAfter = await logHead(replicas[0]!);
     const ready = ids.map((id, i) => readyAt.get(serviceRefFor(id))! - sentAt[i]!);
     const total = runs.reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
     return {
       replicas: replicaCount,
       runsPerOrder: total / ORDERS,
-      discarded: runs.reduce((sum, r) => sum + r.discarded, 0),
+      discarded: runs.reduce((s, r) => s + r.discarded, 0),
+      writesPerOrder: (sum(writesAfter) - sum(writesBefore)) / ORDERS,
+      eventsPerOrder: (headAfter - headBefore) / ORDERS,
       p50: percentile(ready, 50),
       p95: percentile(ready, 95),
-      cpuPerOrderMs: (cpuAfter.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0)) * 1000 / ORDERS,
+      cpuSeconds: sum(cpuAfter) - sum(cpuBefore),
       seconds,
     };
   } finally {
     for (const replica of replicas) replica.child.kill('SIGKILL');
     receiver.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await where.remove();
+    rmSync(root, { recursive: true, force: true });
   }
 }
 
+/** The log's head as the replica's digest names it (GET /api/v1/audit/digest): its position. */
+async function logHead(replica: ServiceProcess): Promise<number> {
+  const digest = await replica.request('GET', '/api/v1/audit/digest', { key: ACME_KEY });
+  return Number((digest.body as { position?: string | number }).position ?? 0);
+}
+
 const noiseBefore = measureNoise();
-console.log(`bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`);
+console.log(`bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each, ${SERVERS ? 'on the server stack (PostgreSQL log, MongoDB-protocol read models, Kafka), a data directory per replica' : 'on one data directory (embedded stores)'}; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`);
+const figures: Figures[] = [];
 for (const count of REPLICAS) {
   const f = await burst(count);
-  console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU per order ${f.cpuPerOrderMs.toFixed(0)} ms`);
+  figures.push(f);
+  const one = figures.find((g) => g.replicas === 1);
+  console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${(f.cpuSeconds * 1000 / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`);
 }
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));

@@ -2,8 +2,8 @@
 // The rate of each thing that stays single however many replicas run (docs/scaling.md): the
 // `order-ids` stream, the one log (small events and plan-sized ones), and the read model's writer,
 // each measured alone in this process on a fresh data directory, so that the figure is the path's
-// own limit and not the HTTP layer's. --servers: the read model's writer on the test servers'
-// MongoDB too (FerretDB here: a protocol stand-in, not a performance one).
+// own limit and not the HTTP layer's. --servers: the log on the test servers' PostgreSQL and the read
+// model's writer on their MongoDB too (FerretDB here: a protocol stand-in, not a performance one).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ import type { OrderReadModel } from '../src/orders/read-model/order-read-model.j
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { loadDemoOrders, projectAll } from './lib/projected-log.js';
 import { databaseUrl } from '../test/support/mongodb.js';
+import { scratchSchema } from '../test/support/postgres.js';
+import { openPostgresEventStore } from '../src/eventstore/postgres-event-store.js';
 import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
@@ -76,8 +78,8 @@ async function orderIds(): Promise<void> {
   console.log(`order-ids stream: ${alone.toFixed(0)} ids/s from one allocator (${WRITERS} concurrent submits); ${raced.toFixed(0)} ids/s from two allocators racing on one log, ${conflicts} lost races`);
 }
 
-async function log(plan: unknown): Promise<void> {
-  const store = openSqliteEventStore(freshDir());
+async function log(plan: unknown, label = 'SQLite', open: () => Promise<EventStore> = async () => openSqliteEventStore(freshDir())): Promise<void> {
+  const store = await open();
   let n = 0;
   const small = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderSubmitted', data: { n, note: 'x'.repeat(900) } }], NO_STREAM));
   // A real plan of the loaded orders, repeated up to the size of a large order's plan.
@@ -88,7 +90,7 @@ async function log(plan: unknown): Promise<void> {
   const plannedLarge = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan: large } }], NO_STREAM));
   await store.close();
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-  console.log(`the log, ${WRITERS} concurrent writers: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${kib(planBytes)} plan; ${plannedLarge.toFixed(0)} appends/s of a ${kib(largeBytes)} plan (${(plannedLarge * largeBytes / 2 ** 20).toFixed(1)} MiB/s)`);
+  console.log(`the log (${label}), ${WRITERS} concurrent writers: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${kib(planBytes)} plan; ${plannedLarge.toFixed(0)} appends/s of a ${kib(largeBytes)} plan (${(plannedLarge * largeBytes / 2 ** 20).toFixed(1)} MiB/s)`);
 }
 
 async function readModelWriter(store: EventStore, label: string, readModel: OrderReadModel): Promise<void> {
@@ -108,6 +110,17 @@ try {
   // The loaded orders share one real plan (load-orders.ts): the log's first OrderPlanned is it.
   const firstPlan = (await store.readAll(undefined, 5000)).find((event) => event.type === 'OrderPlanned')?.data;
   await log(firstPlan);
+
+  if (SERVERS) {
+    const url = process.env.POSTGRES_URL;
+    if (!url) throw new Error('--servers needs POSTGRES_URL: eval "$(scripts/test-servers/test-servers start)" first');
+    const schema = await scratchSchema(url, 'bench_limits');
+    try {
+      await log(firstPlan, 'PostgreSQL', () => openPostgresEventStore(schema.url));
+    } finally {
+      await schema.drop();
+    }
+  }
 
   await readModelWriter(store, 'SQLite', openSqliteOrderReadModel(freshDir()));
   if (SERVERS) {

@@ -84,7 +84,7 @@ function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
       }
       deps.logger.error({ request_id: ctx.state.requestId, err: error }, `${ctx.method} ${ctx.path} failed`);
       if (error instanceof StorageUnavailable) {
-        unavailable(ctx, `The order read model is not reachable (${error.store}). Try again shortly.`);
+        unavailable(ctx, `${error.store.charAt(0).toUpperCase()}${error.store.slice(1)} is not reachable. Try again shortly.`);
         return;
       }
       if (error instanceof UnrepairableDocument) {

@@ -1,5 +1,5 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
-// log when EVENTSTORE_CONNECTION_STRING is set, MongoDB for read models and checkpoints when
+// log when EVENTSTORE_CONNECTION_STRING is set, PostgreSQL for it when POSTGRES_URL is set, MongoDB for read models and checkpoints when
 // MONGODB_URL is set (the notification delivery store too, so that replicas sharing no disk share
 // their claims). The service and `npm run replay` both open their storage here.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,8 @@ import { openMongoClaimStore } from './checkpoints/mongodb-claim-store.js';
 import { openSqliteClaimStore } from './checkpoints/sqlite-claim-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
+import { openPostgresEventStore } from './eventstore/postgres-event-store.js';
+import { POSTGRES_LOG } from './eventstore/postgres-connection.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
 import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
@@ -25,6 +27,8 @@ import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.j
 export interface BackendSettings {
   dataDir: string;
   eventStoreConnectionString?: string | undefined;
+  /** A libpq URL: the log on PostgreSQL. */
+  postgresUrl?: string | undefined;
   mongodbUrl?: string | undefined;
   /** The embedded store's append limit; KurrentDB applies its own MaxAppendSize. */
   maxAppendBytes?: number | undefined;
@@ -36,8 +40,15 @@ export interface BackendSettings {
   visibleWithinMs?: number | undefined;
 }
 
-export function openEventStore(settings: BackendSettings): EventStore {
+export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<EventStore> {
   if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
+  if (settings.postgresUrl) {
+    return openPostgresEventStore(settings.postgresUrl, {
+      ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
+      ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
+      ...(log ? { log } : {}),
+    });
+  }
   return openSqliteEventStore(settings.dataDir, {
     ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
     ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
@@ -53,7 +64,7 @@ export function openOrderReadModel(settings: BackendSettings, options: SqliteRea
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
 export function storageNames(settings: BackendSettings): { log: string; readModel: string; checkpoints: string; notifications: string } {
   return {
-    log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : join(settings.dataDir, 'events.db'),
+    log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : settings.postgresUrl ? POSTGRES_LOG : join(settings.dataDir, 'events.db'),
     readModel: settings.mongodbUrl ? 'the MongoDB order read model' : join(settings.dataDir, 'read-models.db'),
     checkpoints: settings.mongodbUrl ? 'the MongoDB consumer checkpoints' : join(settings.dataDir, 'checkpoints.db'),
     notifications: settings.mongodbUrl ? 'the MongoDB notification delivery store' : join(settings.dataDir, 'notifications.db'),
@@ -110,7 +121,18 @@ export function openDeliveryStore(settings: BackendSettings): Promise<DeliverySt
 }
 
 export function describeBackends(settings: BackendSettings): string {
-  const log = settings.eventStoreConnectionString ? 'KurrentDB' : `SQLite in ${settings.dataDir}`;
+  const log = settings.eventStoreConnectionString ? 'KurrentDB' : settings.postgresUrl ? `PostgreSQL at ${redactedUrl(settings.postgresUrl)}` : `SQLite in ${settings.dataDir}`;
   const readModels = settings.mongodbUrl ? 'MongoDB' : `SQLite in ${settings.dataDir}`;
   return `event log: ${log}; read models, checkpoints and delivery state: ${readModels}`;
+}
+
+/** A URL as it may be logged: without its password. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'a URL that does not parse';
+  }
 }

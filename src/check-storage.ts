@@ -69,15 +69,15 @@ export interface StoragePorts {
  */
 export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   const { store, orders, checkpoints } = ports;
+  // What was derived first, the log after it: other replicas running on the same stores move both
+  // meanwhile, and a checkpoint read before the log's head can never be past it, the other way round it can.
+  const readModel = { name: ports.readModelName, checkpoint: await orders.checkpoint(), logId: await orders.logIdentity(), highestOrderId: await orders.highestOrderId() };
+  const consumers = [
+    { name: ports.checkpointsName, logId: await checkpoints.logIdentity(), checkpoints: await checkpoints.all() },
+    ...(await Promise.all(ports.otherConsumers.map(async ({ name, load, logIdentity }) => ({ name, logId: await logIdentity(), checkpoints: await load() })))),
+  ];
   const [head, first, lastOrderId] = await Promise.all([store.headPosition(), store.readAll(undefined, 1), lastAllocatedOrderId(store)]);
-  const facts: StorageFacts = {
-    log: { name: ports.logName, head, firstEventId: first[0]?.id, lastOrderId },
-    readModel: { name: ports.readModelName, checkpoint: await orders.checkpoint(), logId: await orders.logIdentity(), highestOrderId: await orders.highestOrderId() },
-    consumers: [
-      { name: ports.checkpointsName, logId: await checkpoints.logIdentity(), checkpoints: await checkpoints.all() },
-      ...(await Promise.all(ports.otherConsumers.map(async ({ name, load, logIdentity }) => ({ name, logId: await logIdentity(), checkpoints: await load() })))),
-    ],
-  };
+  const facts: StorageFacts = { log: { name: ports.logName, head, firstEventId: first[0]?.id, lastOrderId }, readModel, consumers };
   const decision = decideStorage(facts);
   if (!decision.ok) throw new StorageRefused(decision.reason);
   // After the facts: a log that lost its tail is refused for that first, with its own remedy.

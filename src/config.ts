@@ -22,6 +22,11 @@ export interface Config {
   plannerNiceness?: number | undefined;
   /** How long a replica's claim on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
   planningLeaseMs: number;
+  /**
+   * How long a replica holds the lease of work one replica does for all (projecting the shared read
+   * model, scrubbing it, the notifications) unless it renews it: how soon another takes over when it dies.
+   */
+  singletonLeaseMs: number;
   plannerTimeLimitMs: number;
   /** Where people reach the service (viewer links); undefined: the address it listens on. */
   publicUrl?: string | undefined;
@@ -45,6 +50,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Set: the log is on KurrentDB. */
   eventStoreConnectionString?: string | undefined;
+  /** Set (a libpq URL): the log is on PostgreSQL. */
+  postgresUrl?: string | undefined;
   /** Set: read models and checkpoints are on MongoDB. */
   mongodbUrl?: string | undefined;
   notifications: NotificationsConfig;
@@ -69,6 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     plannerNiceness: integer(env, 'ORDERS_PLANNER_NICENESS', DEFAULT_PLANNER_NICENESS, 0, 19),
     plannerTimeLimitMs: integer(env, 'ORDERS_PLANNER_TIME_LIMIT_MS', 10_000, 100, 600_000),
     planningLeaseMs: integer(env, 'ORDERS_PLANNING_LEASE_MS', 10_000, 500, 3_600_000),
+    singletonLeaseMs: integer(env, 'ORDERS_LEASE_MS', 3_000, 300, 600_000),
     publicUrl: publicUrl(env.ORDERS_PUBLIC_URL),
     shareSecret: env.ORDERS_SHARE_SECRET || undefined,
     auditKey: env.ORDERS_AUDIT_KEY || undefined,
@@ -80,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     visibleWithinMs: integer(env, 'ORDERS_VISIBLE_WITHIN_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'ORDERS_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
+    postgresUrl: postgresUrl(env),
     mongodbUrl: env.MONGODB_URL || undefined,
     notifications: notificationsConfigFromEnv(env),
     logLevel: env.LOG_LEVEL || 'info',
@@ -136,4 +145,19 @@ function publicUrl(raw: string | undefined): string | undefined {
     throw new Error(`ORDERS_PUBLIC_URL must be an http or https URL without query, fragment or credentials, got "${raw}"`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** POSTGRES_URL, a libpq URL; refused beside EVENTSTORE_CONNECTION_STRING: one log, not two. */
+function postgresUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.POSTGRES_URL?.trim();
+  if (!raw) return undefined;
+  if (env.EVENTSTORE_CONNECTION_STRING) throw new Error('POSTGRES_URL and EVENTSTORE_CONNECTION_STRING are both set: the event log is on one of them; unset the other');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('POSTGRES_URL must be a libpq URL, postgres://user:password@host:port/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error(`POSTGRES_URL must start with postgres:// or postgresql://, got "${url.protocol}//..."`);
+  return raw;
 }

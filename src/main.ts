@@ -9,6 +9,7 @@ import { ShareSecretRejected } from './viewer/share-secret.js';
 import { AuditKeyRejected } from './audit/audit-key.js';
 import { ASYNCAPI_PATH, OPENAPI_PATH } from './openapi.js';
 import { refuseUnsupportedNode } from './node-version.js';
+import { releaseHeapWhenIdle } from './memory/release-heap-when-idle.js';
 
 const DEMO_API_KEY = 'acme-demo-key-0001';
 
@@ -18,6 +19,7 @@ let config: Config | undefined;
 try {
   config = configFromEnv();
   const service = await startService(config);
+  releaseHeapWhenIdle();
   // service.url is the loopback address when HOST is a wildcard; say that the other interfaces listen too.
   const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
   console.log(`Orders service listening on ${service.url}${everywhere} (${describeBackends(config)})`);

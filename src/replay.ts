@@ -88,7 +88,7 @@ refuseUnsupportedNode();
 async function main(repair: boolean): Promise<number> {
   const config = configFromEnv();
   console.log(`replaying into fresh storage (${describeBackends(config)})`);
-  const store = openEventStore(config);
+  const store = await openEventStore(config);
   const live = await openOrderReadModel(config);
   const scratch = await openScratchOrderReadModel(config);
   const fresh = scratch.readModel;

@@ -13,6 +13,7 @@ import { startMasterDataService, type MasterDataService } from './master-data/ma
 import { validateMasterDataDocument } from './master-data/validate-master-data.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
 import { countPlannerExits, createMetrics, WHOLE_READ_MODEL } from './observability/metrics.js';
+import { registerMemoryGauge, threadMemory } from './observability/memory-gauge.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
@@ -22,9 +23,12 @@ import { startProjector, type Projector } from './orders/read-model/projector.js
 import { readModelState } from './orders/read-model/read-model-state.js';
 import { logServedReadModel } from './orders/read-model/log-served-read-model.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
+import { viewCachesBytes } from './orders/read-model/view-body-cache.js';
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
+import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
+import { answersWithin } from './eventstore/answers-within.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
@@ -51,7 +55,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = serviceLog(logger);
   const metrics = createMetrics();
   const names = storageNames(config);
-  const store = openEventStore(config);
+  const store = await openEventStore(config, (message, error) => logger.warn({ err: error }, message));
   // The scrubber's last verification of the log's hash chain, when it broke: no repair trusts the log then.
   let logChainBreak: string | undefined;
   const untrustedLog = () => logChainBreak;
@@ -125,13 +129,28 @@ export async function startService(config: Config, logger: Logger = createLogger
     throw error;
   }
   const masterDataService = await startMasterDataService(store, log, config.visibleWithinMs);
-  const projector = await startProjector(store, orders, log);
+  // What one replica does for all of them (projecting the shared read model, scrubbing it, the
+  // notifications) is done by the one holding its lease in the claim store; the others take over
+  // when it lapses. Planning is shared out order by order instead (planning-claims.ts).
+  const holder = holderId();
+  const claimStore = await openClaimStore(config);
+  const singleton = (work: string) => ({
+    claims: claimStore, key: singletonKey(work), holder, leaseMs: config.singletonLeaseMs, log,
+    // A replica that cannot read the log would hold that work still for everyone.
+    able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(config.singletonLeaseMs / 3))),
+  });
+  const projector = await startProjector(store, orders, log, {
+    lease: { claims: claimStore, key: singletonKey('projector'), holder, leaseMs: config.singletonLeaseMs },
+    onApplied: (events) => metrics.readModelWrites.inc(events),
+  });
   startedProjector = projector;
-  const scrubber = config.scrubOrdersPerSecond
-    ? startReadModelScrubber({
+  metrics.gauge('orders_projector_lease_held', 'Whether this replica projects the order read model (1) or reads what another replica projected (0)', () => (projector.projecting ? 1 : 0));
+  // The read model is shared: one replica scrubs it for all, whichever holds the lease.
+  const scrubbing = config.scrubOrdersPerSecond
+    ? await whileLeased({ ...singleton('scrubber') }, async () => startReadModelScrubber({
         store,
         readModel: orders,
-        ordersPerSecond: config.scrubOrdersPerSecond,
+        ordersPerSecond: config.scrubOrdersPerSecond!,
         repaired(orderId, documents) {
           logger.warn({ order_id: orderId }, `order ${orderId}: its ${documents.join(' and ')} in the read model differed from the log: repaired by the scrubber`);
           for (const document of documents) metrics.readModelRepairs.inc({ document });
@@ -143,19 +162,17 @@ export async function startService(config: Config, logger: Logger = createLogger
           reportChainBreak(outcome);
           return outcome;
         },
-      })
+      }))
     : undefined;
-  if (scrubber) {
-    metrics.gauge('orders_read_model_scrub_checked', 'Orders the read-model scrubber has compared with the log in the pass under way', () => scrubber.progress().checked);
-    metrics.gauge('orders_read_model_scrub_passes', 'Full passes of the read-model scrubber since the start', () => scrubber.progress().passes);
-    metrics.gauge('orders_read_model_scrub_last_full_pass_seconds', 'When the read-model scrubber last finished a full pass (Unix time; 0: not yet)', () => (scrubber.progress().lastFullPassAt?.getTime() ?? 0) / 1000);
-  }
+  const scrubber = { progress: () => scrubbing?.current()?.progress() };
+  metrics.gauge('orders_read_model_scrub_checked', 'Orders the read-model scrubber has compared with the log in the pass under way (on the replica that scrubs)', () => scrubber.progress()?.checked ?? 0);
+  metrics.gauge('orders_read_model_scrub_passes', 'Full passes of the read-model scrubber since this replica took it up', () => scrubber.progress()?.passes ?? 0);
+  metrics.gauge('orders_read_model_scrub_last_full_pass_seconds', 'When the read-model scrubber last finished a full pass (Unix time; 0: not yet, or another replica scrubs)', () => (scrubber.progress()?.lastFullPassAt?.getTime() ?? 0) / 1000);
 
   if (config.seedFile) await applySeed(config.seedFile, masterDataService);
 
   const planner = new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness });
-  const claimStore = await openClaimStore(config);
-  const claims = planningClaims(claimStore, { holder: holderId(), leaseMs: config.planningLeaseMs, log });
+  const claims = planningClaims(claimStore, { holder, leaseMs: config.planningLeaseMs, log });
   const reactor = await startPlanningReactor({
     store,
     checkpoints,
@@ -186,7 +203,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   // Background work, as the planners are: at their niceness.
   const pdfRenderer = new PdfRenderer(1, config.plannerNiceness ?? 0);
-  const notifications = await startNotifications({
+  const notifications = await whileLeased(singleton('notifications'), () => startNotifications({
     store,
     deliveries,
     checkpoints,
@@ -196,13 +213,18 @@ export async function startService(config: Config, logger: Logger = createLogger
     viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
     config: config.notifications,
     log,
-  });
+  }));
   metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);
   metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
 
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
   metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
   metrics.gauge('orders_planning_groups_waiting', 'Company groups with orders waiting for the planner (served in turn)', () => reactor.backlog().groups);
+  registerMemoryGauge(metrics, [
+    threadMemory('planner_threads', () => planner.memoryBytes()),
+    threadMemory('pdf_thread', () => pdfRenderer.memoryBytes()),
+    () => ({ view_cache: viewCachesBytes() }),
+  ]);
   metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
 
   let stopping = false;
@@ -227,7 +249,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     logger,
     metrics,
     findings: (): Record<string, string> => {
-      const progress = scrubber?.progress();
+      const progress = scrubber.progress();
       return { ...(progress ? { read_model_scrub: progress.lastFinding } : {}), ...(progress?.logChain ? { log_chain: progress.logChain.line } : {}) };
     },
     readiness: [
@@ -237,7 +259,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         // A chain found broken behind the start-up check's checkpoint: not ready until an operator restores the log.
         name: 'log_chain',
         check: async () => {
-          const outcome = scrubber?.progress().logChain;
+          const outcome = scrubber.progress()?.logChain;
           if (outcome && !outcome.ok) throw new Error(outcome.line);
         },
       },
@@ -245,7 +267,8 @@ export async function startService(config: Config, logger: Logger = createLogger
         // A consumer group that subscribes once the service is ready must find the readiness topic.
         name: 'kafka_topic',
         check: async () => {
-          const reason = notifications.notReady?.();
+          // The replica that sends the notifications (it holds their lease) is the one that looks the topic up.
+          const reason = notifications.current()?.notReady?.();
           if (reason) throw new Error(reason);
         },
       },
@@ -279,9 +302,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       // waiting for it stops without moving its checkpoint past it; that work is redone at the next start.
       await Promise.all([reactor.stop(), consolidation.stop(), notifications.stop(), planner.close(), pdfRenderer.close()]);
       await deliveries.close();
-      await scrubber?.stop();
-      await claimStore.close();
+      await scrubbing?.stop();
       await projector.stop();
+      await claimStore.close();
       await masterDataService.stop();
       await store.close();
       await orders.close();

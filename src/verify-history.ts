@@ -13,7 +13,7 @@ refuseUnsupportedNode();
 
 async function main(): Promise<number> {
   const config = configFromEnv();
-  const store = openEventStore(config);
+  const store = await openEventStore(config);
   try {
     const started = performance.now();
     const legacy = await store.chainLegacyEvents();

@@ -1,5 +1,6 @@
-// The window's rules, without I/O: it opens once, closes once (by time or by filling up), and is
-// planned once; a second instance or a replay asking again records nothing.
+// A consolidation window's stream, without I/O: it opens once, closes once (by time or by filling
+// up), and is planned once; a second instance or a replay asking again records nothing.
+import type { Decider } from '../decider/decider.js';
 import type { ConsolidationClosed, ConsolidationEvent, ConsolidationOpened, ConsolidationPlanned } from './consolidation-events.js';
 
 export interface ConsolidationState {
@@ -39,3 +40,10 @@ export function decideConsolidation(command: ConsolidationCommand, state: Consol
       return state.status === 'closed' ? [{ type: 'ConsolidationPlanned', data: command.data }] : [];
   }
 }
+
+/** The window's rules as one value; it refuses nothing, it only records nothing twice. */
+export const consolidationDecider: Decider<ConsolidationCommand, ConsolidationState, ConsolidationEvent> = {
+  initialState: initialConsolidationState,
+  evolve: evolveConsolidation,
+  decide: (command, state) => ({ ok: true, events: decideConsolidation(command, state) }),
+};

@@ -1,6 +1,7 @@
 // A consolidation window's own stream (`consolidation-<first order's service_ref>`): opened by the
 // first order, closed by time or by filling its containers, then planned once. Which orders are in
 // it is recorded in each order's stream (OrderJoinedConsolidation) and fixed at closing.
+import type { RecordedEvent } from '../eventstore/event-store.js';
 import type { StoredPlan } from '../plan-contract/plan-storage.js';
 
 export interface ConsolidationOpened {
@@ -50,6 +51,18 @@ export interface ConsolidationPlanned {
 export type ConsolidationEvent = ConsolidationOpened | ConsolidationClosed | ConsolidationPlanned;
 
 export const CONSOLIDATION_EVENT_TYPES = ['ConsolidationOpened', 'ConsolidationClosed', 'ConsolidationPlanned'] as const;
+
+const EVENT_TYPES: ReadonlySet<string> = new Set(CONSOLIDATION_EVENT_TYPES);
+
+/** Whether a stored event is a window's event. */
+export function isConsolidationEvent(event: RecordedEvent): event is RecordedEvent & ConsolidationEvent {
+  return EVENT_TYPES.has(event.type);
+}
+
+/** A window's events among stored events, in their order. */
+export function consolidationEventsIn(history: readonly RecordedEvent[]): (RecordedEvent & ConsolidationEvent)[] {
+  return history.filter(isConsolidationEvent);
+}
 
 export function consolidationStream(firstServiceRef: string): string {
   return `consolidation-${firstServiceRef}`;

@@ -1,10 +1,11 @@
 // The parent order of a consolidated shipment, put together from its children: an order of its own
 // (id, service_ref, reference CONSOLIDATED-<service_ref>) that ships their cargo. The order decider
-// records it (SubmitConsolidatedOrder), submitted and planned in one append.
+// records it (SubmitConsolidatedOrder), submitted and planned in one append. Each child's own plan is
+// the shared one with only its pallets and its unplaced cargo.
 import type { OrderSubmitted } from '../orders/order-events.js';
 import type { SubmitConsolidatedOrder } from '../orders/order-decider.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
-import { compactPlan } from '../plan-contract/plan-storage.js';
+import { compactPlan, type StoredPlan } from '../plan-contract/plan-storage.js';
 import { sharedContainers } from '../planner/plan-together.js';
 
 export function parentOrderCommand(
@@ -47,4 +48,19 @@ export function parentOrderCommand(
 export function mergedLane(orders: readonly OrderSubmitted['data'][]): OrderSubmitted['data']['lane'] {
   const items = new Map(orders.flatMap((o) => o.lane.items.map((i) => [i.sku, i] as const)));
   return { ...orders[0]!.lane, items: [...items.values()] };
+}
+
+/**
+ * A child's plan in a consolidated shipment: the shared containers as planned together, with the
+ * pallets `owners` gives the child (the owner of each of the plan's pallets, in order) and its own
+ * unplaced cargo; its units as counted when it was planned alone.
+ */
+export function childPlan(together: OrderPlan, owners: readonly string[], child: string, alone: StoredPlan | undefined): OrderPlan {
+  const own = together.pallets.filter((_, k) => owners[k] === child);
+  return {
+    ...together,
+    pallets: own,
+    unplaced: together.unplaced.filter((u) => u.order === child),
+    metrics: { ...together.metrics, pallet_count: own.length, units: alone?.metrics.units ?? together.metrics.units },
+  };
 }

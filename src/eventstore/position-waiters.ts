@@ -16,6 +16,11 @@ export class PositionWaiters {
     return this.#position;
   }
 
+  /** How many are waiting now. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
   /** Resolves once the consumer has applied every event up to `target` (at once when it has). */
   waitFor(target: bigint): Promise<void> {
     if (target <= this.#position) return Promise.resolve();

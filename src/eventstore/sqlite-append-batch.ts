@@ -1,17 +1,11 @@
 import Database from 'better-sqlite3';
-import { WrongExpectedRevision, revisionMatches, type AppendResult, type ExpectedRevision } from './event-store.js';
+import { WrongExpectedRevision, revisionMatches, type AppendResult } from './event-store.js';
 import { eventHash } from './hash-chain.js';
 import { chainHead } from './sqlite-hash-chain.js';
-import type { EventRow } from './sqlite-rows.js';
+import type { EventRow } from './event-rows.js';
+import type { QueuedAppend } from './prepare-append.js';
 
-/** One caller's append, validated and serialized, waiting for the next group commit. */
-export interface QueuedAppend {
-  stream: string;
-  expected: ExpectedRevision;
-  events: { id: string; type: string; data: string }[];
-}
-
-/** `rows`: the events as written, for the store's recent events (sqlite-recent-events.ts). */
+/** `rows`: the events as written, for the store's recent events (recent-events.ts). */
 export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] } | { ok: false; error: unknown };
 
 /**

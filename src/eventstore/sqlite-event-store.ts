@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import {
-  AppendTooLarge,
   type AppendOptions,
   type AppendResult,
   type EventStore,
@@ -10,15 +9,15 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store.js';
-import { assertHashable, GENESIS, type HashedEvent } from './hash-chain.js';
+import { GENESIS, type HashedEvent } from './hash-chain.js';
 import { nowMicros } from './recorded-at.js';
 import { HASHED_COLUMNS, legacyChainer, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
-import { timeOrderedId } from './time-ordered-id.js';
-import { prepareAppendBatch, type AppendOutcome, type QueuedAppend } from './sqlite-append-batch.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-rows.js';
+import { prepareAppendBatch, type AppendOutcome } from './sqlite-append-batch.js';
+import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './prepare-append.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
-import { SqliteSubscription, type SubscriptionSource } from './sqlite-subscription.js';
-import { RecentEvents } from './sqlite-recent-events.js';
+import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
+import { RecentEvents } from './recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
 
 export interface SqliteEventStoreOptions {
@@ -33,9 +32,6 @@ export interface SqliteEventStoreOptions {
   /** How the -wal file is made durable; fs.fdatasync. Tests give their own to see what waits for it. */
   fileSync?: FileSync;
 }
-
-// Above a 1 MiB submit body with its lane copied into OrderSubmitted; docker-compose.yml gives KurrentDB the same.
-export const DEFAULT_MAX_APPEND_BYTES = 4 * 1024 * 1024;
 
 /** Opens the embedded store in `<dataDir>/events.db`, creating the directory and file if missing. */
 export function openSqliteEventStore(dataDir: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
@@ -72,7 +68,7 @@ export class SqliteEventStore implements EventStore {
   readonly #pollIntervalMs: number;
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
-  readonly #subscriptions = new Set<SqliteSubscription>();
+  readonly #subscriptions = new Set<PollingSubscription>();
   /** What this process committed last, parsed once for all its subscriptions. */
   readonly #recent: RecentEvents;
   readonly #wal: WalSync;
@@ -187,7 +183,7 @@ export class SqliteEventStore implements EventStore {
   subscribe(options: SubscribeOptions): Subscription {
     this.#assertOpen();
     const timing = { pollIntervalMs: this.#pollIntervalMs, pageSize: this.#pageSize };
-    const subscription: SqliteSubscription = new SqliteSubscription(this.#source, options, timing, () =>
+    const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () =>
       this.#subscriptions.delete(subscription),
     );
     this.#subscriptions.add(subscription);
@@ -283,39 +279,6 @@ export class SqliteEventStore implements EventStore {
   #assertOpen(): void {
     if (this.#closing) throw new Error('event store is closed');
   }
-}
-
-/** Checks the arguments and serializes the data now, so a bad append fails alone and before queueing. */
-function prepareAppend(stream: string, events: readonly NewEvent[], expected: ExpectedRevision, maxBytes: number): QueuedAppend {
-  if (typeof stream !== 'string' || stream === '') throw new TypeError('stream must be a non-empty string');
-  if (!Array.isArray(events) || events.length === 0) {
-    throw new RangeError(`append to ${stream}: at least one event is required`);
-  }
-  // The types already say all this; these checks are for values that crossed a JS or JSON boundary.
-  const validExpected =
-    expected?.kind === 'any' ||
-    expected?.kind === 'no_stream' ||
-    (expected?.kind === 'exact' && typeof expected.revision === 'bigint');
-  if (!validExpected) throw new TypeError(`append to ${stream}: invalid expected revision`);
-  let bytes = 0;
-  const prepared: QueuedAppend = {
-    stream,
-    expected,
-    events: events.map((event, i) => {
-      if (typeof event?.type !== 'string' || event.type === '') {
-        throw new TypeError(`append to ${stream}: event ${i} needs a non-empty type`);
-      }
-      assertHashable(stream, event.type);
-      // Throws for bigint and cycles; undefined for undefined, functions and symbols.
-      const data: unknown = JSON.stringify(event.data);
-      if (typeof data !== 'string') throw new TypeError(`append to ${stream}: event ${i} (${event.type}) data is not JSON`);
-      bytes += Buffer.byteLength(data);
-      return { id: timeOrderedId(), type: event.type, data };
-    }),
-  };
-  // A bound, as on KurrentDB: what is too large for one store is too large for the other.
-  if (bytes > maxBytes) throw new AppendTooLarge(stream, bytes, maxBytes);
-  return prepared;
 }
 
 function subscriptionSource(

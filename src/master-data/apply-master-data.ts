@@ -2,9 +2,10 @@
 // document and what is already known, so applying the same document twice records nothing.
 // The document only adds and updates; what it does not name stays as it is.
 import { createHash } from 'node:crypto';
+import type { Decider } from '../decider/decider.js';
 import { addElementError, hasErrors, type FieldErrors } from '../validation/field-errors.js';
 import type { MasterDataDocument } from './master-data-document.js';
-import type { MasterData, MasterDataEvent } from './master-data.js';
+import { evolveMasterData, initialMasterData, type MasterData, type MasterDataEvent } from './master-data.js';
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -38,6 +39,13 @@ export function decideApplyMasterData(document: MasterDataDocument, state: Maste
   }
   return { ok: true, events };
 }
+
+/** Master data's rules as one value: the command is the document to apply. */
+export const masterDataDecider: Decider<MasterDataDocument, MasterData, MasterDataEvent, FieldErrors> = {
+  initialState: initialMasterData,
+  evolve: evolveMasterData,
+  decide: decideApplyMasterData,
+};
 
 /** What the document may not do to existing master data: move a lane or a key to another group. */
 function conflictsWithState(document: MasterDataDocument, state: MasterData): FieldErrors {

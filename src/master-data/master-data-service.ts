@@ -2,12 +2,12 @@
 // by a subscription (so a second instance on the same log sees changes too), and the command
 // that applies a bootstrap document.
 import type { EventStore } from '../eventstore/event-store.js';
-import { appendDecided } from '../eventstore/append-decided.js';
+import { commandHandler } from '../decider/handle-command.js';
 import { followLog } from '../eventstore/follow-log.js';
 import { PositionWaiters } from '../eventstore/position-waiters.js';
 import { visibleWithin } from '../eventstore/visibility-deadline.js';
 import type { FieldErrors } from '../validation/field-errors.js';
-import { decideApplyMasterData } from './apply-master-data.js';
+import { masterDataDecider } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import {
   evolveMasterData, foldMasterData, isMasterDataEvent, MASTER_DATA_EVENT_TYPES, MASTER_DATA_STREAM,
@@ -22,6 +22,8 @@ export interface MasterDataService {
   apply(document: MasterDataDocument): Promise<ApplyResult>;
   stop(): Promise<void>;
 }
+
+const masterDataCommands = commandHandler(masterDataDecider, (history) => history.filter(isMasterDataEvent));
 
 export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void, visibleWithinMs = 5000): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
@@ -47,14 +49,11 @@ export async function startMasterDataService(store: EventStore, log: (message: s
   async function apply(document: MasterDataDocument): Promise<ApplyResult> {
     // Decided on the stream as stored, not the cache, and appended at the revision read (the shared
     // command loop): two operators applying documents at once cannot interleave half of each.
-    const { outcome, position } = await appendDecided(store, MASTER_DATA_STREAM, (stored): { events: MasterDataEvent[]; outcome: ApplyResult } => {
-      const decision = decideApplyMasterData(document, foldMasterData(stored));
-      if (!decision.ok) return { events: [], outcome: decision };
-      return { events: decision.events, outcome: { ok: true, changes: countByType(decision.events) } };
-    });
+    const decided = await masterDataCommands.handle(store, MASTER_DATA_STREAM, document);
+    if (!decided.ok) return decided;
     // read-your-writes: once apply resolves, `current` holds the change
-    if (position !== undefined) await visibleWithin(applied.waitFor(position), visibleWithinMs, 'the master-data document');
-    return outcome;
+    if (decided.position !== undefined) await visibleWithin(applied.waitFor(decided.position), visibleWithinMs, 'the master-data document');
+    return { ok: true, changes: countByType(decided.events) };
   }
 
   return {

@@ -15,6 +15,8 @@ export interface Metrics {
   readModelRepairs: Counter<'document'>;
   /** Breaks of the log's hash chain found by the scrubber's passes, one per finding (the same break found again is not counted again). */
   logChainBreaks: Counter;
+  /** Events this replica applied to the order read model: its writes there (one projector for all replicas holds them to one per event). */
+  readModelWrites: Counter;
   /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
   plannerRuns: Counter<'outcome'>;
   /** One per stored plan, by how its search ended (PlanExit: lower_bound, searched, time_limit). */
@@ -23,6 +25,8 @@ export interface Metrics {
   plannerSearchExits: Counter<'exit'>;
   /** Registers a gauge whose value is read when /metrics is scraped. */
   gauge(name: string, help: string, read: () => Promise<number> | number): void;
+  /** The same with one label: `read` gives each label value's number. */
+  labelledGauge(name: string, help: string, label: string, read: () => Promise<Record<string, number>> | Record<string, number>): void;
 }
 
 /** The `document` of orders_read_model_repairs_total when the read model's storage was damaged and all of it is rebuilt. */
@@ -58,6 +62,11 @@ export function createMetrics(): Metrics {
       help: "Breaks of the event log's hash chain found by the read-model scrubber's passes, one per finding (a pass that finds the same break again does not count it again)",
       registers: [registry],
     }),
+    readModelWrites: new Counter({
+      name: 'orders_read_model_writes_total',
+      help: 'Events this replica applied to the order read model (its writes there); summed over the replicas, one per event when one replica projects',
+      registers: [registry],
+    }),
     plannerRuns: new Counter({
       name: 'orders_planner_runs_total',
       help: 'Planner runs on this replica by what became of the result: stored, failed (OrderPlanningFailed stored), discarded (another replica had stored one)',
@@ -83,6 +92,17 @@ export function createMetrics(): Metrics {
         registers: [registry],
         async collect() {
           this.set(await read());
+        },
+      });
+    },
+    labelledGauge(name, help, label, read) {
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        async collect() {
+          for (const [value, n] of Object.entries(await read())) this.set({ [label]: value }, n);
         },
       });
     },

@@ -5,6 +5,7 @@
 // lost response, which records nothing and learns the stored ids). The planner's result is recorded once; a download only of a
 // planned order. A consolidated shipment's parent order is submitted already planned, once. Nothing
 // else builds order events.
+import type { Decider } from '../decider/decider.js';
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
 import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded, RecordedPlan } from './order-events.js';
@@ -125,6 +126,13 @@ export function decideOrder(command: OrderCommand, state: OrderState): OrderDeci
       return decideSubmitConsolidatedOrder(command, state);
   }
 }
+
+/** The order's rules as one value, for the command handler and the specifications. */
+export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent, FieldErrors> = {
+  initialState: initialOrderState,
+  evolve: evolveOrder,
+  decide: decideOrder,
+};
 
 // The parent is written once: asked again (a replay after a crash, a second instance) with the same
 // ids it records nothing. Its reference names its own service_ref, so only a client's order that took

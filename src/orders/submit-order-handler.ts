@@ -51,7 +51,13 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
     precheck = decideSubmitOrder(command(noId, ''), state);
   }
   if (!precheck.ok) return precheck;
-  if (precheck.events.length === 0) return { ok: true, order_id: state.order_id, service_ref: state.service_ref, retry: true };
+  // A retry answers only once the stored order can be read, as the first submit would have: its first
+  // answer may have been lost (a 503, a timeout) before the read models showed it.
+  const retried = async (stored: { order_id: number; service_ref: string }, through: bigint | undefined): Promise<SubmitOrderResult> => {
+    if (through !== undefined) await visibleOrder(deps, stored, through);
+    return { ok: true, order_id: stored.order_id, service_ref: stored.service_ref, retry: true };
+  };
+  if (precheck.events.length === 0) return retried(state, history.at(-1)?.position);
 
   id ??= await deps.allocateOrderId();
   let result;
@@ -76,14 +82,19 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
   if (result.position === undefined) {
     // A retry of this order: stored before (the stream assumed new), or won the race since the check (sent twice at once).
     deps.allocateOrderId.giveBack(id);
-    return { ok: true, order_id: result.state.order_id, service_ref: result.state.service_ref, retry: true };
+    return retried(result.state, (await deps.store.readLastEvent(stream))?.position);
   }
+  await visibleOrder(deps, id, result.position);
+  return { ok: true, ...id, retry: false };
+}
+
+/** Read-your-writes: resolves once the read models show the log up to `position`. */
+async function visibleOrder(deps: SubmitOrderDependencies, stored: { order_id: number; service_ref: string }, position: bigint): Promise<void> {
   try {
-    await deps.visible(result.position);
+    await deps.visible(position);
   } catch (error) {
     // The order is stored: the 503 tells the client its id, so that it need not submit again.
-    if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${id.service_ref}`, error.ms, { ...id });
+    if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${stored.service_ref}`, error.ms, { order_id: stored.order_id, service_ref: stored.service_ref });
     throw error;
   }
-  return { ok: true, ...id, retry: false };
 }

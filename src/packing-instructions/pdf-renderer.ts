@@ -40,6 +40,11 @@ export class PdfRenderer {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
+  /** Its threads' memory (WorkerPool.memoryBytes). */
+  memoryBytes(): Promise<{ heap: number; external: number }> {
+    return this.pool.memoryBytes();
+  }
+
   close(): Promise<void> {
     return this.pool.close(FINISH_ON_CLOSE_MS);
   }

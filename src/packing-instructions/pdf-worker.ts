@@ -9,8 +9,11 @@ import type { WorkerReply } from '../workers/worker-pool.js';
 import { renderFromOrderStream } from './render-from-order-stream.js';
 import { prepareFonts } from './unicode-fonts.js';
 import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
+import { releaseHeapWhenIdle } from '../memory/release-heap-when-idle.js';
 
 lowerPriorityAsAsked(workerData);
+// A burst of renders leaves this thread's heap grown past the fonts it keeps.
+releaseHeapWhenIdle();
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');

@@ -27,6 +27,10 @@ export interface Line {
 }
 
 const widths = new Map<string, number>();
+// The widths cache's bound, in characters of its keys: a run is a word, but a word may be 5,000
+// characters long, so a count of entries alone did not bound it.
+const WIDTHS_MAX_CHARS = 4 * 1024 * 1024;
+let widthsChars = 0;
 
 /** Width of one run, measured by pdfkit; cached, since tables repeat the same words. */
 function runWidth(doc: PDFKit.PDFDocument, run: FontRun, style: FontStyle): number {
@@ -34,8 +38,12 @@ function runWidth(doc: PDFKit.PDFDocument, run: FontRun, style: FontStyle): numb
   let width = widths.get(key);
   if (width === undefined) {
     width = useFont(doc, run.family, style.bold).fontSize(style.size).widthOfString(run.text);
-    if (widths.size > 100_000) widths.clear();
+    if (widths.size >= 100_000 || widthsChars + key.length > WIDTHS_MAX_CHARS) {
+      widths.clear();
+      widthsChars = 0;
+    }
     widths.set(key, width);
+    widthsChars += key.length;
   }
   return width;
 }

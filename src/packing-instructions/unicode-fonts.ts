@@ -1,22 +1,24 @@
 // Names, references and notes arrive in any script, and the paper must show them as sent. No one
-// font covers every script, so the document embeds a family of Noto fonts shipped on npm and
-// prints each character in the first of them that has it. pdfkit embeds only the glyphs used.
+// font covers every script, so the document embeds a family of Noto fonts and prints each character
+// in the first of them that has it. pdfkit embeds only the glyphs used.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { brotliDecompressSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
-const require = createRequire(import.meta.url);
+// The two weights the document uses of each family, as scripts/fonts/make-fonts.mjs wrote them from
+// their packages (fonts/fonts.json names each one and its SHA-256).
+const FONTS_DIR = new URL('../../../fonts/', import.meta.url);
 
 /** Fallback order: the Latin/Greek/Cyrillic face first, so most text never leaves it. */
 const FAMILIES = [
-  ['noto-sans', 'NotoSans'],
-  ['noto-sans-arabic', 'NotoSansArabic'],
-  ['noto-sans-hebrew', 'NotoSansHebrew'],
-  ['noto-sans-devanagari', 'NotoSansDevanagari'],
-  ['noto-sans-thai', 'NotoSansThai'],
-  ['noto-sans-jp', 'NotoSansJP'],
-  ['noto-sans-sc', 'NotoSansSC'],
-  ['noto-sans-kr', 'NotoSansKR'],
+  'NotoSans',
+  'NotoSansArabic',
+  'NotoSansHebrew',
+  'NotoSansDevanagari',
+  'NotoSansThai',
+  'NotoSansJP',
+  'NotoSansSC',
+  'NotoSansKR',
 ] as const;
 
 /** Scripts written right to left: their words are laid out in reverse order on the line. */
@@ -27,12 +29,12 @@ const RIGHT_TO_LEFT = new Set([1, 2]);
 const opened = new Map<string, fontkit.Font>();
 
 function font(family: number, bold: boolean): fontkit.Font {
-  const [pkg, file] = FAMILIES[family] ?? FAMILIES[0];
+  const file = FAMILIES[family] ?? FAMILIES[0];
   const weight = bold ? '700Bold' : '400Regular';
-  const key = `${file}-${weight}`;
+  const key = `${file}_${weight}`;
   let found = opened.get(key);
   if (!found) {
-    found = fontkit.create(readFileSync(require.resolve(`@expo-google-fonts/${pkg}/${weight}/${file}_${weight}.ttf`)));
+    found = fontkit.create(brotliDecompressSync(readFileSync(new URL(`${key}.ttf.br`, FONTS_DIR))));
     opened.set(key, found);
   }
   return found;
@@ -43,7 +45,7 @@ function has(family: number, codePoint: number): boolean {
 }
 
 export function fontName(family: number, bold: boolean): string {
-  return `${FAMILIES[family]?.[1] ?? 'NotoSans'}${bold ? '-Bold' : ''}`;
+  return `${FAMILIES[family] ?? 'NotoSans'}${bold ? '-Bold' : ''}`;
 }
 
 const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();

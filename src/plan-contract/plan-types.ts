@@ -115,6 +115,8 @@ export interface PlanMetrics {
   exit?: PlanExit;
   /** The block searches of the plan by how each ended (assembly/block-search.ts). */
   search_exits?: Record<'all_placed' | 'effort' | 'widest_beam' | 'time_limit', number>;
+  /** What the planner thread's caches (src/planner/planner-caches.ts) gave this plan: hits of lookups (plans before 2026-11-27 lack it). */
+  caches?: Record<'layers' | 'palletize' | 'load', { hits: number; lookups: number }>;
 }
 
 /**

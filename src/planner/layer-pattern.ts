@@ -1,6 +1,7 @@
 // The best guillotine layer of one carton size on a pallet deck: the most a×b rectangles (each
 // turnable by 90° in the plane) that a sequence of edge-to-edge cuts can give. Exact over the
 // normal patterns (cut positions that are sums of a and b), the classic dynamic programme.
+import { layerCache } from './planner-caches.js';
 
 /** A unit's footprint in a layer: corner and sizes along the deck's length (x) and width (y). */
 export interface LayerSpot {
@@ -37,6 +38,19 @@ function gridSpots(deckL: number, deckW: number, a: number, b: number): LayerSpo
   const ny = Math.floor(deckW / b);
   const spots: LayerSpot[] = [];
   for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) spots.push({ x: i * a, y: j * b, l: a, w: b });
+  return spots;
+}
+
+/**
+ * bestGuillotineLayer, remembered per deck and footprint (planner-caches.ts): every order that
+ * ships a catalogue item on a pallet type asks for the same layer. The spots are shared and frozen.
+ */
+export function guillotineLayer(deckL: number, deckW: number, a: number, b: number): readonly Readonly<LayerSpot>[] {
+  const key = `${deckL},${deckW},${a},${b}`;
+  const known = layerCache.get(key);
+  if (known) return known;
+  const spots = Object.freeze(bestGuillotineLayer(deckL, deckW, a, b).map((spot) => Object.freeze(spot)));
+  layerCache.set(key, spots, Math.max(1, spots.length));
   return spots;
 }
 

@@ -8,12 +8,14 @@ import type { PlacedBox } from '../plan-contract/plan-types.js';
 import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { RawPallet, SkuDemand } from './palletize.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
-import { bestGuillotineLayer } from './layer-pattern.js';
+import { guillotineLayer } from './layer-pattern.js';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
 const MAX_LAYER_KINDS = 48;
 
 interface LayerKind {
+  /** What stack() reads of the kind, as a key: the host's pattern and the filler's columns (and how many of them). */
+  sig: string;
   host: SkuDemand;
   hostBoxes: PlacedBox[];
   filler?: SkuDemand;
@@ -87,13 +89,18 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
   // (40 + 40 + 40 + 30 + 30 + 25 of 206 cm) fill pallets that one height per SKU cannot.
   const options = skus.map((d, i) => (single[i] ? layerOptions(d, type) : []));
   const choices = combinations(options.map((o) => o.length), MAX_COMBINATIONS);
+  // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
+  const atLeast = volumeBound(skus, type);
   let best: (LayerStacks & { score: number }) | undefined;
+  const memo = new StackMemo();
   for (const choice of choices) {
+    if (best && best.score <= atLeast) break;
     const patterns = new Map<SkuDemand, PlacedBox[]>();
     skus.forEach((d, i) => {
       if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
     });
-    const built = stackLayersOnPallets(skus, type, patterns);
+    // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
+    const built = stackLayersOnPallets(skus, type, patterns, best ? best.score - 1 : Infinity, memo);
     if (!built) continue;
     // what the block search will need for the rest, counted by volume: enough to rank the choices
     const restVolume = skus.reduce((v, d) => v + (built.rest.get(d) ?? 0) * d.l * d.w * d.h, 0);
@@ -101,6 +108,19 @@ export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, sing
     if (!best || score < best.score) best = { ...built, score };
   }
   return best && { pallets: best.pallets, rest: best.rest };
+}
+
+/**
+ * The least score any choice can have: each pallet carries at most its load volume (deck times load
+ * height) and the rest counts its volume in load volumes, rounded up. Whole numbers of mm³, exact.
+ */
+function volumeBound(skus: readonly SkuDemand[], type: PalletTypeMm): number {
+  const volume = skus.reduce((v, d) => v + d.units * d.l * d.w * d.h, 0);
+  const perPallet = type.l * type.w * type.loadHeight;
+  let bound = Math.floor(volume / perPallet);
+  while (bound * perPallet < volume) bound++;
+  while (bound > 0 && (bound - 1) * perPallet >= volume) bound--;
+  return bound;
 }
 
 /** Layer choices tried at most: each is a knapsack run per distinct pallet. */
@@ -111,7 +131,7 @@ function layerOptions(d: SkuDemand, type: PalletTypeMm): PlacedBox[][] {
   const out: { boxes: PlacedBox[]; density: number }[] = [];
   for (const [a, b, h] of stances(d)) {
     if (h > type.loadHeight || (type.l * type.w) / (a * b) > 2_000) continue;
-    const spots = bestGuillotineLayer(type.l, type.w, a, b);
+    const spots = guillotineLayer(type.l, type.w, a, b);
     if (spots.length === 0 || spots.length > d.units) continue;
     out.push({ boxes: spots.map((s) => ({ ...s, z: 0, h })), density: spots.length / h });
   }
@@ -132,7 +152,27 @@ function combinations(sizes: readonly number[], max: number): number[][] {
   return out;
 }
 
-function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>): LayerStacks | undefined {
+/**
+ * What the choices of one layerStacks call have in common, worked out once: a host pattern's free
+ * strips and the columns a filler takes there (the same pattern objects in every choice), and the
+ * pallets stacked from the same layers in the same order. Names each array it meets by a number.
+ */
+class StackMemo {
+  private readonly ids = new Map<object, number>();
+  readonly strips = new Map<PlacedBox[], ReturnType<typeof strips>>();
+  readonly columns = new Map<PlacedBox[], Map<SkuDemand, PlacedBox[]>>();
+  readonly stacks = new Map<string, RawPallet | null>();
+  id(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) this.ids.set(o, (id = this.ids.size));
+    return id;
+  }
+}
+
+/** Undefined also once more than `mostPallets` are built: the choice cannot win. */
+function stackLayersOnPallets(
+  skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>, mostPallets: number, memo: StackMemo,
+): LayerStacks | undefined {
   const left = new Map(skus.map((d) => [d, d.units]));
   if (patterns.size === 0) return undefined;
 
@@ -148,16 +188,22 @@ function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, pa
     let layers = Math.floor(left.get(host)! / boxes.length);
     left.set(host, left.get(host)! - layers * boxes.length);
     const height = boxes[0]!.h;
-    const free = strips(boxes, type);
+    let free = memo.strips.get(boxes);
+    if (!free) memo.strips.set(boxes, (free = strips(boxes, type)));
+    let fills = memo.columns.get(boxes);
+    if (!fills) memo.columns.set(boxes, (fills = new Map()));
+    const hostSig = memo.id(boxes);
     for (const filler of [...order].reverse()) {
       if (layers === 0 || free.length === 0) break;
       if (rank.get(filler)! <= rank.get(host)! || left.get(filler)! === 0) continue;
-      const columns = fillStrips(filler, height, free);
+      let columns = fills.get(filler);
+      if (!columns) fills.set(filler, (columns = fillStrips(filler, height, free)));
       if (columns.length === 0) continue;
+      const columnsSig = `${hostSig}:${memo.id(columns)}`;
       let want = left.get(filler)!;
       const full = Math.min(layers, Math.floor(want / columns.length));
       if (full > 0) {
-        kinds.push(kind(host, boxes, filler, columns, full));
+        kinds.push(kind(`${columnsSig}.${columns.length}`, host, boxes, filler, columns, full));
         layers -= full;
         want -= full * columns.length;
       }
@@ -165,13 +211,13 @@ function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, pa
       const perColumn = Math.round(height / columns[0]!.h);
       const part = columns.slice(0, Math.floor(want / perColumn) * perColumn);
       if (layers > 0 && part.length > 0 && want < columns.length) {
-        kinds.push(kind(host, boxes, filler, part, 1));
+        kinds.push(kind(`${columnsSig}.${part.length}`, host, boxes, filler, part, 1));
         layers -= 1;
         want -= part.length;
       }
       left.set(filler, want);
     }
-    if (layers > 0) kinds.push(kind(host, boxes, undefined, [], layers));
+    if (layers > 0) kinds.push(kind(`${hostSig}`, host, boxes, undefined, [], layers));
   }
   if (kinds.length === 0 || kinds.length > MAX_LAYER_KINDS) return undefined;
 
@@ -182,10 +228,13 @@ function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, pa
     // the same pallet for half of what the layers allow, then a fresh look at what is left: far fewer
     // knapsack runs than one per pallet, and the mix follows what remains
     const times = Math.max(1, Math.floor(Math.min(...pick.map(([k, n]) => Math.floor(k.count / n))) / 2));
-    const built = stack(pick, type);
+    const key = pick.map(([k, n]) => `${k.sig}*${n}`).join('|');
+    let built = memo.stacks.get(key);
+    if (built === undefined) memo.stacks.set(key, (built = stack(pick, type) ?? null));
     if (!built) return undefined;
     for (let t = 0; t < times; t++) pallets.push(built);
     for (const [k, n] of pick) k.count -= n * times;
+    if (pallets.length > mostPallets) return undefined;
   }
   // layers no pallet took (one too heavy for the pallet alone) go back to the block search
   for (const k of kinds) {
@@ -197,9 +246,9 @@ function stackLayersOnPallets(skus: readonly SkuDemand[], type: PalletTypeMm, pa
   return { pallets, rest: left };
 }
 
-function kind(host: SkuDemand, hostBoxes: PlacedBox[], filler: SkuDemand | undefined, fillerBoxes: PlacedBox[], count: number): LayerKind {
+function kind(sig: string, host: SkuDemand, hostBoxes: PlacedBox[], filler: SkuDemand | undefined, fillerBoxes: PlacedBox[], count: number): LayerKind {
   return {
-    host, hostBoxes, fillerBoxes, count,
+    sig, host, hostBoxes, fillerBoxes, count,
     ...(filler ? { filler } : {}),
     height: hostBoxes[0]!.h,
     weightG: hostBoxes.length * host.weightG + (filler ? fillerBoxes.length * filler.weightG : 0),

@@ -7,7 +7,7 @@ import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type { PlanLimits, Unplaced } from '../plan-contract/plan-types.js';
 import {
-  layeredPallets, type OrderDemand, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+  layeredPallets, type NoneWithin, type OrderDemand, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
   type WasmPalletizing,
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
@@ -71,19 +71,23 @@ export function palletizations(
   let skipped = false;
   let ran = false;
   // the same units on the same type search alike: asked again (no full pallets took any), the
-  // answer is the one already found
-  const found = new Map<string, WasmPalletizing>();
+  // answer is the one already found (or that none within as many pallets or more was found)
+  const found = new Map<string, WasmPalletizing | NoneWithin>();
   // A search is also skipped when it cannot win: the option to beat leaves no unit behind that the
   // type could take, and the pallets built beside the search plus the least the search needs (by
   // volume and weight, pallet-lower-bound.ts) already come to more than that option has. Options
   // are compared in a fixed order, a tie keeping the earlier, so the plan is the one the search
-  // would have given (bench:pipeline's orders skip a third of their searches).
+  // would have given. One that runs is told the most pallets worth building, and stops once it
+  // cannot stay within them.
   const search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat): WasmPalletizing | undefined => {
     const key = `${type.code}:${counts.join()}`;
     searchesLeft--;
-    if (toBeat && !searchEvery && cannotWin(toBeat, palletLowerBound(demandOf(skus, counts), [type]))) return undefined;
+    const bounded = toBeat !== undefined && !searchEvery;
+    if (bounded && cannotWin(toBeat, palletLowerBound(demandOf(skus, counts), [type]))) return undefined;
+    const most = (bounded ? mostWorthBuilding(toBeat) : undefined) ?? -1;
     const known = found.get(key);
-    if (known) return known;
+    if (known && !('noneWithin' in known)) return known;
+    if (known && most >= 0 && most <= known.noneWithin) return undefined;
     const left = deadline - performance.now();
     // the first search always runs: the block search on everything is today's plan, the fallback
     if (left <= 0 && ran) {
@@ -91,10 +95,16 @@ export function palletizations(
       return undefined;
     }
     ran = true;
-    const result = searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed);
+    const result = searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed, most, !searchEvery);
     found.set(key, result);
+    if ('noneWithin' in result) {
+      // it lost, as the search run to its end would have: the plan says a search met the limit all the same
+      timeLimitedLosers ||= result.timeLimited;
+      return undefined;
+    }
     return result;
   };
+  let timeLimitedLosers = false;
   // layers only for SKUs with half a pallet's worth or more: smaller ones share pallets with others,
   // and many SKUs of a few cartons each would spend the time on layers no plan uses
   const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
@@ -123,20 +133,25 @@ export function palletizations(
     let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
     const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
     const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
-    const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length });
+    // the rest's plan is weighed against the layered one first, and stays on a tie with the search on everything
+    const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length, tieWins: true });
     if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
     if (allOption) best = better(best, allOption);
     // whole layers of each SKU stacked into mixed pallets, the rest to the block search
-    const stacks = layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i]));
-    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type, { option: best, unfit, built: stacks.pallets.length });
+    // the stacks and the search on what they leave win only with every unit of the type on a
+    // pallet, in fewer than the option to beat: no more than the bound of all of them must be room
+    const fitCounts = skus.map((d, i) => (fit[i] ? d.units : 0));
+    const stacksMayWin = searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
+    const stacks = stacksMayWin ? layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i])) : undefined;
+    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type, { option: best, unfit, built: stacks.pallets.length, tieWins: false });
     if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
-    out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped, offDefault: offDefault(best.pallets, defaultCode) });
+    out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped || timeLimitedLosers, offDefault: offDefault(best.pallets, defaultCode) });
   });
 
   if (types.length > 1) {
     const mixed = mixedTypes(skus, types, single, search, defaultCode);
-    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped });
+    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped || timeLimitedLosers });
   }
   return out;
 }
@@ -154,11 +169,23 @@ interface ToBeat {
   option: Option;
   unfit: Map<SkuDemand, number>;
   built: number;
+  /** As many pallets as the option wins too (the search's plan is weighed against it from the other side). */
+  tieWins: boolean;
+}
+
+/**
+ * The most pallets a search's plan may have and still win, when the option leaves no unit behind
+ * that the type could take (a plan leaving any loses, and one leaving none wins only on pallets);
+ * undefined when the option leaves more, so a plan of any size could win on units.
+ */
+function mostWorthBuilding({ option, unfit, built, tieWins }: ToBeat): number | undefined {
+  return leftUnits(option) === sum(unfit.values()) ? option.pallets.length - built - (tieWins ? 0 : 1) : undefined;
 }
 
 /** Whether an option of `built` pallets and a search needing at least `searchBound` cannot beat toBeat.option (see search). */
-function cannotWin({ option, unfit, built }: ToBeat, searchBound: number): boolean {
-  return leftUnits(option) === sum(unfit.values()) && built + searchBound > option.pallets.length;
+function cannotWin(toBeat: ToBeat, searchBound: number): boolean {
+  const most = mostWorthBuilding(toBeat);
+  return most !== undefined && searchBound > most;
 }
 
 /** The SKUs with these unit counts, as pallet-lower-bound.ts takes them. */
@@ -219,7 +246,7 @@ function mixedTypes(
       const part = d.units % single[c]![i]!.perPallet;
       return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
     });
-    const rest = search(counts, type, { option: best, unfit, built: full.length + own.length });
+    const rest = search(counts, type, { option: best, unfit, built: full.length + own.length, tieWins: false });
     if (!rest) return;
     timeLimited ||= rest.timeLimited;
     best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });

@@ -6,7 +6,7 @@ import { layersOf } from '../plan-contract/pallet-layers.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type { PalletContentsLine, PalletUnit, PlacedBox, PlanLimits, PlannedPallet, Unplaced, UnplacedReason } from '../plan-contract/plan-types.js';
 import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
-import { ANY_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
+import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
 
 export interface SkuDemand extends ItemMm {
   /** Order lines of this SKU in order, each with its whole units. */
@@ -88,14 +88,26 @@ export interface WasmPalletizing {
   timeLimited: boolean;
 }
 
-/** The block search (assembly/palletize.ts) on `counts` units of each SKU, all on one type. */
+/** A search that found no plan within the pallets asked for (`most`): a plan the caller has beats any it could give. */
+export interface NoneWithin {
+  noneWithin: number;
+  timeLimited: boolean;
+}
+
+/**
+ * The block search (assembly/palletize.ts) on `counts` units of each SKU, all on one type. `most`:
+ * the most pallets worth building (a plan needing more loses to one the caller has); the search
+ * stops once it cannot stay within them and says so. `prune` false: every build runs to its end (the
+ * tests' reference).
+ */
 export function searchPallets(
   wasm: PlannerWasm, skus: readonly SkuDemand[], counts: readonly number[], type: PalletTypeMm, limits: PlanLimits, seed: number,
-): WasmPalletizing {
+  most = -1, prune = true,
+): WasmPalletizing | NoneWithin {
   const loadable = skus.map((d, i) => ({ d, count: counts[i]! })).filter((x) => x.count > 0);
   if (loadable.length === 0) return { pallets: [], left: new Map(), timeLimited: false };
   const p = type;
-  const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed];
+  const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, most, prune ? 1 : 0];
   pushCargo(input, loadable.map(({ d, count }) => ({
     l: d.l, w: d.w, h: d.h, weightG: d.weightG, count,
     orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0,
@@ -103,13 +115,17 @@ export function searchPallets(
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
   const timeLimited = reader.next() === 1;
   const count = reader.next();
+  if (most >= 0 && count > most) return { noneWithin: most, timeLimited };
   const placed = loadable.map(() => 0);
   const pallets: RawPallet[] = [];
   for (let k = 0; k < count; k++) {
-    const boxes = readBoxes(reader).map((b) => {
-      placed[b.type]!++;
-      return { d: loadable[b.type]!.d, box: { x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h } };
-    });
+    const n = reader.next();
+    const boxes: RawPallet['boxes'] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const t = reader.next();
+      placed[t]!++;
+      boxes[i] = { d: loadable[t]!.d, box: { x: reader.next(), y: reader.next(), z: reader.next(), l: reader.next(), w: reader.next(), h: reader.next() } };
+    }
     pallets.push({ type, boxes });
   }
   const left = new Map<SkuDemand, number>();
@@ -151,12 +167,21 @@ export function finishPallets(raw: readonly RawPallet[]): PlannedPallet[] {
 
 /** Spec 2.2: grouped by SKU / purchase order / line item, quantities summed, in first-seen order. */
 export function contentsOf(units: readonly { sku: string; purchase_order: string; line_item_number: string }[]): PalletContentsLine[] {
-  const lines = new Map<string, PalletContentsLine>();
+  // by SKU, then purchase order, then line: nested maps, no key to build per unit
+  const lines: PalletContentsLine[] = [];
+  const bySku = new Map<string, Map<string, Map<string, PalletContentsLine>>>();
   for (const u of units) {
-    const key = JSON.stringify([u.sku, u.purchase_order, u.line_item_number]);
-    const line = lines.get(key);
+    let byOrder = bySku.get(u.sku);
+    if (!byOrder) bySku.set(u.sku, (byOrder = new Map()));
+    let byLine = byOrder.get(u.purchase_order);
+    if (!byLine) byOrder.set(u.purchase_order, (byLine = new Map()));
+    const line = byLine.get(u.line_item_number);
     if (line) line.quantity++;
-    else lines.set(key, { sku: u.sku, purchase_order: u.purchase_order, line_item_number: u.line_item_number, quantity: 1 });
+    else {
+      const added = { sku: u.sku, purchase_order: u.purchase_order, line_item_number: u.line_item_number, quantity: 1 };
+      byLine.set(u.line_item_number, added);
+      lines.push(added);
+    }
   }
-  return [...lines.values()];
+  return lines;
 }

@@ -7,6 +7,7 @@ import { palletizations } from './palletizations.js';
 import { containerLowerBound } from './container-lower-bound.js';
 import { palletLowerBound } from './pallet-lower-bound.js';
 import { noSearchExits, SEARCH_EXITS, type PlannerWasm } from './planner-wasm.js';
+import { cacheCounts, cacheCountsSince } from './planner-caches.js';
 import type { OrderPlan, PlanExit, PlanLimits, PlannedPallet, Unplaced } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 
@@ -53,6 +54,7 @@ function atLowerBound(c: Candidate, containerBound: number, palletBound: number)
 export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
   const t0 = performance.now();
   const exitsBefore = { ...wasm.searchExits };
+  const cachesBefore = cacheCounts();
   const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
   const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
   const demand = orderDemand(input.items, input.lines);
@@ -106,6 +108,7 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
       time_limited: timeLimited,
       exit,
       search_exits: searchExits,
+      caches: cacheCountsSince(cachesBefore),
     },
   };
 }

@@ -1,6 +1,7 @@
 // The WebAssembly planner (built from assembly/ into build/planner.wasm): one instance runs one
 // job at a time. Jobs go in and come out as flat Int32Arrays through linear memory.
 import { readFileSync } from 'node:fs';
+import { type BoundedCache, loadCache, palletizeCache } from './planner-caches.js';
 
 const WASM_URL = new URL('../../../build/planner.wasm', import.meta.url);
 
@@ -40,6 +41,17 @@ function plannerModule(): object {
   return compiled;
 }
 
+/**
+ * The jobs whose answer is the same for the same input while no search met the time limit: the
+ * element of the input holding the time limit (left out of the key) and the cache. A job's answer
+ * says in its element 1 whether the clock cut it short (or skipped a search); such answers are not
+ * kept. The BR job is not cached: its time left decides how many searches it runs.
+ */
+const CACHED_JOBS: Partial<Record<PlannerJob, { timeLimitAt: number; cache: BoundedCache<Int32Array> }>> = {
+  palletize: { timeLimitAt: 4, cache: palletizeCache },
+  loadContainers: { timeLimitAt: 0, cache: loadCache },
+};
+
 export class PlannerWasm {
   private readonly exports: PlannerExports;
   /** Searches of every job this instance ran, by how they ended: a caller diffs two readings. */
@@ -57,7 +69,21 @@ export class PlannerWasm {
     this.exports = instance.exports as unknown as PlannerExports;
   }
 
+  /** The job's answer: read it, never change it (a cached answer is shared with later calls). */
   run(job: PlannerJob, input: Int32Array): Int32Array {
+    const cached = CACHED_JOBS[job];
+    if (!cached) return this.runJob(job, input);
+    const keyed = input.slice();
+    keyed[cached.timeLimitAt] = 0;
+    const key = `${job}:${Buffer.from(keyed.buffer).toString('latin1')}`;
+    const known = cached.cache.get(key);
+    if (known) return known;
+    const answer = this.runJob(job, input);
+    if (answer[1] === 0) cached.cache.set(key, answer, answer.byteLength + key.length);
+    return answer;
+  }
+
+  private runJob(job: PlannerJob, input: Int32Array): Int32Array {
     const e = this.exports;
     e.reset();
     const at = e.inputBuffer(input.length);

@@ -1,7 +1,7 @@
 // The best pallet of one SKU on one pallet type: the same guillotine layer (layer-pattern.ts) stacked
 // as often as the load height allows, capped by the pallet's max_weight, best over every face the
 // unit may stand on. Every unit stands wholly on the one below it, so layers need no check.
-import { bestGuillotineLayer } from './layer-pattern.js';
+import { guillotineLayer } from './layer-pattern.js';
 import type { PlacedBox } from '../plan-contract/plan-types.js';
 
 export interface UnitSize {
@@ -40,10 +40,10 @@ export function stances(u: Pick<UnitSize, 'l' | 'w' | 'h' | 'upright'>): [number
 
 export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom, maxUnits: number): SingleSkuPallet | undefined {
   const byWeight = unit.weightG > 0 ? Math.floor(deck.loadWeightG / unit.weightG) : Number.MAX_SAFE_INTEGER;
-  let best: { count: number; height: number; perLayer: number; spots: ReturnType<typeof bestGuillotineLayer>; h: number } | undefined;
+  let best: { count: number; height: number; perLayer: number; spots: ReturnType<typeof guillotineLayer>; h: number } | undefined;
   for (const [a, b, h] of stances(unit)) {
     if (h > deck.loadHeight || (deck.l * deck.w) / (a * b) > MAX_LAYER_UNITS) continue;
-    const spots = bestGuillotineLayer(deck.l, deck.w, a, b);
+    const spots = guillotineLayer(deck.l, deck.w, a, b);
     if (spots.length === 0) continue;
     const count = Math.min(spots.length * Math.floor(deck.loadHeight / h), byWeight);
     // a tie goes to the lower stack (steadier, lower in the container), then to fewer layers to build

@@ -50,6 +50,11 @@ export class LoadPlanner {
     return this.pool.run<TogetherPlans>(job, this.timeLimitMs + this.graceMs, group);
   }
 
+  /** Its threads' memory (WorkerPool.memoryBytes). */
+  memoryBytes(): Promise<{ heap: number; external: number }> {
+    return this.pool.memoryBytes();
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

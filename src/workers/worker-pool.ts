@@ -74,6 +74,21 @@ export class WorkerPool {
     }));
   }
 
+  /**
+   * The threads' memory as their isolates count it: V8 heaps, and what lives outside them (WebAssembly
+   * memories, buffers). A thread being replaced or not yet started counts nothing.
+   */
+  async memoryBytes(): Promise<{ heap: number; external: number }> {
+    const stats = await Promise.all(this.slots.map((s) => s.worker.getHeapStatistics().catch(() => undefined)));
+    let heap = 0;
+    let external = 0;
+    for (const s of stats) {
+      heap += s?.total_heap_size ?? 0;
+      external += (s as { external_memory?: number } | undefined)?.external_memory ?? 0;
+    }
+    return { heap, external };
+  }
+
   /** Resolves when the slot's job has ended (answered, failed, or its worker replaced), or after `ms`. */
   private idle(slot: Slot, ms: number): Promise<void> {
     return new Promise((resolve) => {

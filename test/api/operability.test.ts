@@ -62,6 +62,18 @@ t.test('/metrics counts planner exits per kind, plans and the WebAssembly search
   t.match(text, /^orders_planner_search_exits_total\{exit="(all_placed|effort|widest_beam|time_limit)"\} [1-9]\d*$/m);
 });
 
+t.test('/metrics shows memory by component: the planner and PDF threads, the view cache', async (t) => {
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'MEMORY-1' }) });
+  // Planned first: the plan's projection drops the order's cached view, and nothing changes it after.
+  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned', 60_000);
+  await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
+  const text = String((await service.request('GET', '/metrics')).body);
+  const bytes = (component: string): number => Number(new RegExp(`^orders_memory_bytes\\{component="${component}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  for (const component of ['planner_threads_heap', 'pdf_thread_heap']) t.ok(bytes(component) > 1024 * 1024, `${component}: ${bytes(component)} bytes, a V8 heap at least`);
+  for (const component of ['planner_threads_external', 'pdf_thread_external']) t.ok(bytes(component) >= 0, `${component}: ${bytes(component)} bytes`);
+  t.ok(bytes('view_cache') > 0, `view_cache: ${bytes('view_cache')} bytes, the view just read`);
+});
+
 t.test('the auditors\' history lists the order\'s events in order, with the same scope as retrieve', async (t) => {
   const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'AUDIT-1' }) });
   const history = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`);

@@ -1,4 +1,4 @@
-// Issue 17 over real HTTP: three normal orders on a lane with a 5-second window, each about a third
+// Consolidation over real HTTP: three normal orders on a lane with a 5-second window, each about a third
 // of a 40ft, ship in one 40ft under a parent order; a dangerous-goods order in the same window is
 // planned alone; four ready events go out (three children and the parent), each once.
 import t from 'tap';

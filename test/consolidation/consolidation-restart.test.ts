@@ -1,4 +1,4 @@
-// Issue 17, point 5: the window's timer survives the process. The service is a real process killed
+// The window's timer survives the process. The service is a real process killed
 // with SIGKILL while a window is open, and again just after a window closed or was planned; each
 // time it restarts on the same data directory, and in the end every order is planned exactly once,
 // the three under one parent.

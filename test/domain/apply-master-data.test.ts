@@ -1,7 +1,7 @@
 import t from 'tap';
-import { hashApiKey } from '../../src/master-data/apply-master-data.js';
+import { hashApiKey, masterDataDecider } from '../../src/master-data/apply-master-data.js';
 import { ACME_KEY, testSeed } from '../support/seed.js';
-import { eventsFor, masterDataDecider, spec } from './given.js';
+import { eventsFor, spec } from './given.js';
 
 t.test('given no master data, when a document is applied, then every group, key, lane and item is defined', async (t) => {
   const { decision } = spec(t, masterDataDecider).given().when(testSeed());

@@ -1,18 +1,13 @@
 // The consolidation window's rules and an order's joining, given/when/then.
 import t from 'tap';
-import { decideConsolidation, evolveConsolidation, initialConsolidationState } from '../../src/consolidation/consolidation-decider.js';
+import { consolidationDecider } from '../../src/consolidation/consolidation-decider.js';
 import type { ConsolidationClosed, ConsolidationOpened, ConsolidationPlanned } from '../../src/consolidation/consolidation-events.js';
 import type { OrderJoinedConsolidation, OrderPlanned } from '../../src/orders/order-events.js';
 import { consolidates } from '../../src/orders/consolidation-rule.js';
+import { orderDecider } from '../../src/orders/order-decider.js';
 import { normalizedAcmeOrder } from '../support/seed.js';
-import { orderDecider, spec } from './given.js';
+import { spec } from './given.js';
 import { emptyPlan } from '../support/plans.js';
-
-const windowDecider = {
-  initialState: initialConsolidationState,
-  evolve: evolveConsolidation,
-  decide: (command: Parameters<typeof decideConsolidation>[0], state: Parameters<typeof decideConsolidation>[1]) => ({ ok: true as const, events: decideConsolidation(command, state) }),
-};
 
 const opened: ConsolidationOpened = {
   type: 'ConsolidationOpened',
@@ -28,7 +23,7 @@ const planned: ConsolidationPlanned = {
 };
 
 t.test('a window opens once, closes once and is planned once', async (t) => {
-  const w = spec(t, windowDecider);
+  const w = spec(t, consolidationDecider);
   w.given().when({ type: 'Open', data: opened.data }).then([opened]);
   w.given(opened).when({ type: 'Open', data: opened.data }).then([]);
   w.given().when({ type: 'Close', data: closed.data }).then([]);

@@ -1,21 +1,14 @@
-// given(events).when(command).then(events | errors): one helper for every decider's specifications.
-// The state is folded from the given events with the decider's own evolve, so a specification
-// speaks only in events and commands, never in the state's shape.
+// given(events).when(command).then(events | errors): one helper for every decider's specifications,
+// and given(messages).when(input).then(outputs | ignored) for the workflow's. The state is folded
+// from what is given with the decider's (or workflow's) own evolve, so a specification speaks only
+// in events, commands and outputs, never in the state's shape.
 import type { Test } from 'tap';
+import type { Decider } from '../../src/decider/decider.js';
+import type { Workflow } from '../../src/decider/workflow.js';
 import { decideApplyMasterData } from '../../src/master-data/apply-master-data.js';
 import type { MasterDataDocument } from '../../src/master-data/master-data-document.js';
 import { evolveMasterData, initialMasterData, type MasterData, type MasterDataEvent } from '../../src/master-data/master-data.js';
-import { decideOrder, evolveOrder, initialOrderState } from '../../src/orders/order-decider.js';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
-
-export interface Decider<Command, State, Event, Errors> {
-  initialState(): State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State): { ok: true; events: Event[] } | { ok: false; errors: Errors };
-}
-
-export const orderDecider = { initialState: initialOrderState, evolve: evolveOrder, decide: decideOrder };
-export const masterDataDecider = { initialState: initialMasterData, evolve: evolveMasterData, decide: decideApplyMasterData };
 
 /** `spec(t, decider).given(...events).when(command).then([...events])` or `.then({ errors })`. */
 export function spec<Command, State, Event, Errors>(t: Test, decider: Decider<Command, State, Event, Errors>) {
@@ -34,6 +27,31 @@ export function spec<Command, State, Event, Errors>(t: Test, decider: Decider<Co
             thenMatch(pattern: { events: unknown[] } | { errors: unknown }): void {
               t.match(decision, 'events' in pattern ? { ok: true, events: pattern.events } : { ok: false, errors: pattern.errors });
               if ('events' in pattern && decision.ok) t.equal(decision.events.length, pattern.events.length, 'as many events as expected');
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+/** `workflowSpec(t, workflow).given(...messages).when(input).then([...outputs])` or `.thenIgnored(reason)`. */
+export function workflowSpec<Input, State, Output, Reason extends string>(t: Test, workflow: Workflow<Input, State, Output, Reason>) {
+  return {
+    /** Inputs and outputs as they happened, folded with the workflow's evolve. */
+    given(...messages: (Input | Output)[]) {
+      return {
+        when(input: Input) {
+          const decision = workflow.decide(input, messages.reduce(workflow.evolve, workflow.initialState()));
+          return {
+            decision,
+            /** Exactly these outputs, in this order. */
+            then(expected: Output[]): void {
+              t.same(decision, expected);
+            },
+            /** Nothing to do, for this reason. */
+            thenIgnored(reason: Reason): void {
+              t.same(decision, { ignored: reason });
             },
           };
         },

@@ -3,7 +3,8 @@ import type { OrderCommand, SubmitConsolidatedOrder, SubmitOrder } from '../../s
 import type { OrderEvent, OrderPlanned, OrderSubmitted } from '../../src/orders/order-events.js';
 import type { SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
-import { eventsFor, masterDataFrom, orderDecider, spec } from './given.js';
+import { orderDecider } from '../../src/orders/order-decider.js';
+import { eventsFor, masterDataFrom, spec } from './given.js';
 import { emptyPlan } from '../support/plans.js';
 
 const masterData = masterDataFrom(eventsFor(testSeed()));

@@ -1,11 +1,12 @@
-// The whole service on the design card's servers: the read models, checkpoints and delivery state on a
-// MongoDB-protocol server (FerretDB here: no registry ships a real mongod) and readiness on a real Kafka
-// broker, as real processes over real HTTP. The same orders of two company groups go through the service
+// The whole service on the design card's servers: the log on PostgreSQL, the read models, checkpoints and
+// delivery state on a MongoDB-protocol server (FerretDB here: no registry ships a real mongod) and
+// readiness on a real Kafka broker, as real processes over real HTTP. The same orders of two company groups go through the service
 // on the embedded stores and on the servers, and every answer a client reads (retrieve, list with pages,
 // search, paginate=false and scope, pallet contents with its three 400s, load plan, PDF) is compared field
 // by field, timestamps and signatures aside. A kafkajs consumer in a consumer group reads exactly one
-// message per planned order, and `npm run replay` checks the MongoDB read model against the log.
-// Runs where the test servers run (scripts/test-servers/test-servers: MONGODB_URL and KAFKA_BROKERS).
+// message per planned order, `npm run replay` checks the MongoDB read model against the log, and
+// `npm run verify-history` the log's hash chain on PostgreSQL.
+// Runs where the test servers run (scripts/test-servers/test-servers: POSTGRES_URL, MONGODB_URL, KAFKA_BROKERS).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -18,17 +19,19 @@ import { checkReadyMessage } from '../../src/notifications/check-ready-message.j
 import { readPdfText } from '../packing-instructions/inspect-pdf.js';
 import { embeddedEnv } from '../support/embedded-env.js';
 import { databaseUrl, dropDatabase } from '../support/mongodb.js';
+import { scratchSchema } from '../support/postgres.js';
 import { ACME_KEY, OTHER_KEY, testSeed } from '../support/seed.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
 
 const mongoUrl = process.env.MONGODB_URL;
+const postgresUrl = process.env.POSTGRES_URL;
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
 // Two services each plan seven orders and render seven PDFs: longer than the suite's 180 s per file on
 // a busy 2-core machine.
 t.setTimeout(600_000);
 
-const skip = !mongoUrl || brokers.length === 0 ? 'MONGODB_URL and KAFKA_BROKERS are not both set: start the test servers (scripts/test-servers/test-servers start)' : false;
+const skip = !mongoUrl || !postgresUrl || brokers.length === 0 ? 'POSTGRES_URL, MONGODB_URL and KAFKA_BROKERS are not all set: start the test servers (scripts/test-servers/test-servers start)' : false;
 
 const acme = (reference: string, extra: Record<string, unknown>) => ({
   supplier_name: 'Acme Supplier Ltd', consignee_name: 'Globex Consignee GmbH', reference, transportation_mode: 'OceanFCL', order_containers: [{ code: '40ft' }, { code: '20ft' }], ...extra,
@@ -139,12 +142,13 @@ async function runOrders(service: ServiceProcess): Promise<Answers> {
   return { submits, readings, planned };
 }
 
-t.test('the same orders on the embedded stores and on MongoDB + Kafka: the same answers, one Kafka message each, replay agrees', { skip, timeout: 540_000 }, async (t) => {
+t.test('the same orders on the embedded stores and on PostgreSQL + MongoDB + Kafka: the same answers, one Kafka message each, replay and verify-history agree', { skip, timeout: 540_000 }, async (t) => {
   const seed = testSeed();
   seed.company_groups[0]!.lanes[1]!.consolidation_window_seconds = WINDOW_SECONDS;
   const database = `e2e_${randomUUID().slice(0, 8)}`;
   const topic = `orders.e2e-${randomUUID().slice(0, 8)}`;
   const serversUrl = databaseUrl(mongoUrl!, database);
+  const schema = await scratchSchema(postgresUrl!, 'e2e');
   const kafka = new Kafka({ clientId: 'e2e-consumer', brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
@@ -159,11 +163,12 @@ t.test('the same orders on the embedded stores and on MongoDB + Kafka: the same 
     await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
     await admin.disconnect();
     await dropDatabase(mongoUrl!, database);
+    await schema.drop();
   });
 
   const answers: Answers[] = [];
   let asyncApiTopic: string | undefined;
-  for (const env of [{}, { MONGODB_URL: serversUrl, KAFKA_BROKERS: brokers.join(','), ORDERS_KAFKA_TOPIC: topic }]) {
+  for (const env of [{}, { POSTGRES_URL: schema.url, MONGODB_URL: serversUrl, KAFKA_BROKERS: brokers.join(','), ORDERS_KAFKA_TOPIC: topic }]) {
     const dataDir = tempDataDir();
     t.teardown(() => removeDataDir(dataDir));
     writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seed));
@@ -179,6 +184,10 @@ t.test('the same orders on the embedded stores and on MongoDB + Kafka: the same 
           .then(({ stdout }) => ({ code: 0, stdout }), (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }));
         t.equal(replay.code, 0, 'npm run replay: the MongoDB read model matches the log');
         t.match(replay.stdout, /compared 6 orders .*read models match the log/, replay.stdout.trim());
+        const verified = await promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../src/verify-history.js', import.meta.url))], { env: embeddedEnv({ ...env, ORDERS_DATA_DIR: dataDir }) })
+          .then(({ stdout }) => ({ code: 0, stdout }), (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }));
+        t.equal(verified.code, 0, 'npm run verify-history: the hash chain holds over the PostgreSQL log');
+        t.match(verified.stdout, /the PostgreSQL event log: the hash chain holds over \d+ events/, verified.stdout.trim());
       }
     } finally {
       t.equal(await service.stop(), 0, 'the service stops cleanly');

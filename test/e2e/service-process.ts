@@ -18,8 +18,10 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [main], { env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+/** `netns`: run it in that network namespace (`ip netns exec` replaces itself by the service: the pid is the service's). */
+export async function startServiceProcess(env: NodeJS.ProcessEnv, options: { netns?: string } = {}): Promise<ServiceProcess> {
+  const [command, args] = options.netns ? ['ip', ['netns', 'exec', options.netns, process.execPath, main]] as const : [process.execPath, [main]] as const;
+  const child = spawn(command, [...args], { env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -1,8 +1,12 @@
 // The behaviour every EventStore backend must have. Backend-neutral: each test opens its own store but
 // never assumes the log is empty. Streams are named with a per-test prefix, and log-wide reads start
 // after a marker event the test appended itself, so the suite also holds against a shared server.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { embeddedEnv } from '../support/embedded-env.js';
 import t from 'tap';
 import {
   ANY,
@@ -22,16 +26,75 @@ export interface OpenedStore {
   store: EventStore;
   /** Closes the store and removes whatever open() created. */
   cleanup(): Promise<void>;
+  /** Another store on the same log, with connections of its own (closed by cleanup). */
+  another(): Promise<EventStore>;
+  /** What a process of its own needs in its environment to open the same log (ORDERS_DATA_DIR, POSTGRES_URL...). */
+  processEnv: Record<string, string>;
 }
+
+const writerScript = fileURLToPath(new URL('../support/event-store-writer.js', import.meta.url));
 
 export function eventStoreContract(tap: TapTest, name: string, open: () => Promise<OpenedStore>): void {
   tap.test(`${name}: event store contract`, async (tap) => {
-    const test = (title: string, body: (t: TapTest, store: EventStore, names: Names) => Promise<void>) =>
+    const test = (title: string, body: (t: TapTest, store: EventStore, names: Names, opened: OpenedStore) => Promise<void>) =>
       tap.test(title, async (t) => {
-        const { store, cleanup } = await open();
-        t.teardown(cleanup);
-        await body(t, store, names());
+        const opened = await open();
+        t.teardown(opened.cleanup);
+        await body(t, opened.store, names(), opened);
       });
+
+    test('a follower on a connection of its own sees every event exactly once, in position order, while four writers on others append', async (t, store, n, opened) => {
+      const writers = await Promise.all(Array.from({ length: 4 }, () => opened.another()));
+      const marker = await n.marker(store);
+      const got = collect(store, { after: marker });
+      const written = new Set<string>();
+      await Promise.all(
+        writers.map(async (writer, w) => {
+          for (let i = 0; i < 60; i++) {
+            // Appends of one to three events, some at once, some after a pause: commits of different
+            // sizes from different connections interleave in every way the store allows.
+            const events = Array.from({ length: 1 + ((w + i) % 3) }, (_, j) => ev('Written', { w, i, j }));
+            const done = writer.append(n.stream(`w${w}-${i % 7}`), events, ANY).then(async () => {
+              const stream = await writer.readStream(n.stream(`w${w}-${i % 7}`));
+              for (const event of stream) written.add(event.id);
+            });
+            if (i % 4 === 0) await done;
+            else void done;
+            if (i % 9 === 0) await sleep(1);
+          }
+        }),
+      );
+      const expected = (await store.readAll(marker)).filter(n.isOurs).length;
+      await got.until((events) => events.filter(n.isOurs).length >= expected, `${expected} events`);
+      await sleep(200);
+      await got.subscription.stop();
+      const delivered = got.events();
+      assertIncreasing(t, delivered.map((e) => e.position));
+      t.equal(new Set(delivered.map((e) => e.id)).size, delivered.length, 'no event delivered twice');
+      const log = (await store.readAll(marker));
+      t.strictSame(delivered.map(key), log.filter((e) => e.position <= delivered.at(-1)!.position).map(key), 'exactly the log, in order: none skipped');
+      t.ok([...written].every((id) => delivered.some((e) => e.id === id)), 'every event a writer wrote reached the follower');
+    });
+
+    test('expected-revision appends from three processes at once lose no update and write no revision twice', async (t, store, n, opened) => {
+      const s = n.stream('counter');
+      const run = promisify(execFile);
+      const outputs = await Promise.all(
+        ['p1', 'p2', 'p3'].map((writer) =>
+          // Only this log's variables: the suite's own environment may name the test servers' log.
+          run(process.execPath, [writerScript, s, '20', writer], { env: embeddedEnv({ ...opened.processEnv, LOG_LEVEL: 'silent' }), timeout: 120_000 }),
+        ),
+      );
+      const conflicts = outputs.map((output) => (JSON.parse(output.stdout.trim()) as { conflicts: number }).conflicts);
+      const events = await store.readStream(s);
+      t.equal(events.length, 60, '3 processes x 20 increments');
+      t.strictSame(events.map((e) => e.revision), events.map((_, i) => BigInt(i)), 'revisions 0..59, none twice');
+      t.strictSame(events.map((e) => (e.data as { value: number }).value), events.map((_, i) => i + 1), 'each increment saw the one before it');
+      for (const writer of ['p1', 'p2', 'p3']) {
+        t.strictSame(events.filter((e) => (e.data as { writer: string }).writer === writer).map((e) => (e.data as { k: number }).k), Array.from({ length: 20 }, (_, k) => k), `${writer}'s increments each once, in its order`);
+      }
+      t.comment(`conflicts retried per process: ${conflicts.join(', ')}`);
+    });
 
     test('no_stream creates the stream; revisions start at 0; the result names the last event', async (t, store, n) => {
       const s = n.stream('order');

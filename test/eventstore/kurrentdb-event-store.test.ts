@@ -36,7 +36,17 @@ const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
 if (connectionString) {
   eventStoreContract(t, 'kurrentdb', async () => {
     const store = openKurrentDbEventStore(connectionString);
-    return { store, cleanup: () => store.close() };
+    const others = [store];
+    return {
+      store,
+      another: async () => {
+        const other = openKurrentDbEventStore(connectionString);
+        others.push(other);
+        return other;
+      },
+      processEnv: { EVENTSTORE_CONNECTION_STRING: connectionString },
+      cleanup: async () => void (await Promise.all(others.map((s) => s.close()))),
+    };
   });
 } else {
   t.test('kurrentdb: event store contract', { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' }, async () => {});

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { EVENTS_FILE, openEventsDatabase } from '../../src/eventstore/sqlite-schema.js';
 import { eventStoreContract, type TapTest } from './event-store-contract.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
@@ -11,10 +11,18 @@ import { tempDir } from '../support/eventstore-temp-dir.js';
 eventStoreContract(t, 'sqlite', async () => {
   const { dir, remove } = await tempDir('contract');
   const store = openSqliteEventStore(dir);
+  const others: SqliteEventStore[] = [];
   return {
     store,
+    // Another connection to the same file, as another process would have.
+    another: async () => {
+      const other = openSqliteEventStore(dir);
+      others.push(other);
+      return other;
+    },
+    processEnv: { ORDERS_DATA_DIR: dir },
     cleanup: async () => {
-      await store.close();
+      await Promise.all([store, ...others].map((s) => s.close()));
       await remove();
     },
   };

@@ -8,6 +8,7 @@ import { decideApplyMasterData } from '../../src/master-data/apply-master-data.j
 import { evolveMasterData, initialMasterData, type MasterData } from '../../src/master-data/master-data.js';
 import { MAX_AHEAD, orderIdAllocator, type OrderIdAllocator } from '../../src/orders/order-id-allocator.js';
 import { submitOrder, type SubmitOrderDependencies } from '../../src/orders/submit-order-handler.js';
+import { orderStream } from '../../src/orders/order-events.js';
 import { normalizedAcmeOrder, testSeed } from '../support/seed.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 
@@ -93,3 +94,19 @@ t.test('the allocator hands a given-back id out first, and keeps at most MAX_AHE
   while (allocate.kept()) kept += 1;
   t.ok(kept <= MAX_AHEAD, `${kept} kept ahead`);
 });
+
+for (const burst of [true, false]) {
+  t.test(`a retry answers once the read models show the stored order, as the first submit did (${burst ? 'ids kept ahead' : 'stream read first'})`, async (t) => {
+    const { deps, start } = setUp(t, { burst });
+    await start();
+    const waited: bigint[] = [];
+    const watched: SubmitOrderDependencies = { ...deps, visible: async (position) => void waited.push(position) };
+    const order = normalizedAcmeOrder({ reference: 'R-9' });
+    const first = await submitOrder(watched, GROUP, order);
+    t.equal(waited.length, 1, 'the first submit waited for its order to be visible');
+    const last = (await deps.store.readLastEvent(orderStream(GROUP, 'R-9')))?.position;
+    const retry = await submitOrder(watched, GROUP, order);
+    t.match(retry, { ok: true, order_id: (first as { order_id: number }).order_id, retry: true });
+    t.strictSame(waited, [waited[0]!, last!], "the retry waited for the order's last event too: its first answer may have been lost before the order was visible");
+  });
+}

@@ -35,7 +35,7 @@ t.test('references, names and notes in any script print as sent', async (t) => {
     reference: 'PO-日本-1',
     supplier_name: 'ООО Ромашка',
     consignee_name: 'شركة الواحة للتجارة',
-    customer_notes: 'Łódź · 東莞贸易有限公司 · 서울 무역 · ภาษาไทย · नमस्ते · Ελλάδα',
+    customer_notes: 'Łódź · 東莞贸易有限公司 · 서울 무역 · ภาษาไทย · नमस्ते · Ελλάδα · עברית',
   };
   const pdf = await renderPackingInstructions({ submitted: submittedOrder(names), plan: samplePlan(), generatedAt: GENERATED_AT });
   const text = await pdftotext(pdf);

@@ -23,7 +23,7 @@ export async function startTestService(options: { dataDir?: string; key?: string
   const seedFile = join(dataDir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, planningLeaseMs: 10_000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(embeddedEnv()), ...options.config },
+    { port: 0, host: '127.0.0.1', dataDir, seedFile, adminKey: 'adminKey' in options ? options.adminKey : ADMIN_KEY, plannerThreads: 1, plannerTimeLimitMs: 5000, planningLeaseMs: 10_000, singletonLeaseMs: 3_000, shutdownTimeoutMs: 10_000, visibleWithinMs: options.visibleWithinMs ?? 5000, maxAppendBytes: options.maxAppendBytes, notifications: notificationsConfigFromEnv(embeddedEnv()), ...options.config },
     options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return {

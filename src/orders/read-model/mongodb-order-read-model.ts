@@ -262,7 +262,7 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       const after = await checkpoint();
       const fresh = after === undefined ? events : events.filter((event) => event.position > after);
       const last = fresh[fresh.length - 1];
-      if (!last) return;
+      if (!last) return 0;
       const byId = eventsByOrder(fresh);
       if (byId.size > 0) {
         // Pallet contents first, the order's view after them: two collections are not written at once
@@ -274,6 +274,7 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       // Only after the documents: a crash in between re-applies the batch, which the positions make harmless.
       // An empty read model's first batch starts at the log's first event, which names the log.
       await moveCheckpoint(last.position, events[0]!.id);
+      return fresh.length;
     },
     async logIdentity() {
       return (await checkpoints.findOne({ _id: PROJECTION }))?.log_id;

@@ -25,9 +25,10 @@ export interface OrderReadModel {
   /**
    * Applies the events after the checkpoint and moves the checkpoint to the last one, atomically. The
    * first batch applied to an empty read model starts at the beginning of the log: its first event's id
-   * is stored as the log's identity.
+   * is stored as the log's identity. Resolves with how many events were past the checkpoint and applied
+   * (the read model's writes, counted by the projector: those at or before it are skipped unwritten).
    */
-  apply(events: readonly RecordedEvent[]): Promise<void>;
+  apply(events: readonly RecordedEvent[]): Promise<number>;
   /** The id of the first event of the log this read model was built from; undefined while empty. */
   logIdentity(): Promise<string | undefined>;
   /** The highest order id it holds, 0 when none: ids it has seen must never be handed out again. */

@@ -9,6 +9,7 @@ import { isOrderEvent } from '../read-order-stream.js';
 import { foldOrderDocuments } from './fold-order-documents.js';
 import type { OrderReadModel } from './order-read-model.js';
 import { eventsOfOrder } from './self-repairing-read-model.js';
+import { OrderIdBits } from './order-id-bits.js';
 
 export interface ScrubberOptions {
   store: EventStore;
@@ -122,7 +123,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
         return;
       }
     }
-    const seen = new Set<number>();
+    const seen = new OrderIdBits();
     for (let after: bigint | undefined; !stopped; ) {
       const page = await store.readAll(after, LOG_PAGE);
       const last = page[page.length - 1];

@@ -18,9 +18,11 @@ import { ViewBodyCache } from './view-body-cache.js';
 const PROJECTION = 'orders';
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
 const SCHEMA_VERSION = 6;
-const PAGE_CACHE_KIB = 256 * 1024;
-// Retrieve's bodies ready to send (view-body-cache.ts), in characters: 100,000 orders of 600 in 60 M.
-const VIEW_CACHE_CHARS = 64 * 1024 * 1024;
+// SQLite's page cache of this file. Retrieves are answered from the view cache below; what misses it
+// reads its page from the OS's file cache (a pread), which the process's memory does not hold.
+const PAGE_CACHE_KIB = 32 * 1024;
+// Retrieve's bodies ready to send (view-body-cache.ts): 116,000 views of bench:api's 614 bytes.
+const VIEW_CACHE_BYTES = 80 * 1024 * 1024;
 /**
  * How long after reading the file's data version cachedViewJson trusts the cache without reading it
  * again: another connection's commit (another replica's projector, an operator's edit) reaches a
@@ -137,9 +139,8 @@ function openOrderTables(file: string, check: boolean): OrderTables {
 function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  // Retrieve reads orders at random. With SQLite's default cache (16 MiB here) most lookups among
-  // 100,000 orders read a page from the OS again (a pread per lookup; docs/benchmarks.md).
-  // The cache grows only as pages are read: about 1 MiB per 1,000 orders.
+  // The cache grows as pages are read and written, about 1 MiB per 1,000 orders, up to its bound: a
+  // larger one only grew the process with the number of orders stored (docs/benchmarks.md, issue 39).
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
     db.exec(`
@@ -218,7 +219,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
   };
   const checkpoint = (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position;
 
-  const views = new ViewBodyCache(VIEW_CACHE_CHARS);
+  const views = new ViewBodyCache(VIEW_CACHE_BYTES);
   const writeOrder = (id: number, document: OrderDocument): void => {
     views.delete(id);
     const view = JSON.stringify(document.view);
@@ -239,12 +240,14 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     upsertPallets.run(id, text, checksumOf(text));
   };
 
-  const applyBatch = db.transaction((events: readonly RecordedEvent[]) => {
+  const applyBatch = db.transaction((events: readonly RecordedEvent[]): number => {
     const after = checkpoint() ?? -1n;
     let last: bigint | undefined;
+    let applied = 0;
     for (const event of events) {
       if (event.position <= after) continue;
       last = event.position;
+      applied++;
       const id = orderIdOf(event);
       if (id === undefined) continue;
       // A damaged document throws DamagedDocument here and rolls the batch back: it is repaired, then the batch applied again.
@@ -262,6 +265,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     }
     // An empty read model's first batch starts at the log's first event, which names the log.
     if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
+    return applied;
   });
 
   // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
@@ -327,7 +331,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     },
     async apply(events) {
       endRead();
-      applyBatch(events);
+      return applyBatch(events);
     },
     async repair(id, events) {
       endRead();

@@ -9,12 +9,31 @@ export interface CachedView {
   viewJson: string;
 }
 
+// What an entry costs beyond its strings' characters: the Map's slot, the object, two string headers.
+const ENTRY_OVERHEAD_BYTES = 96;
+// V8 keeps a string whose every character is below U+0100 in one byte a character, any other in two.
+const TWO_BYTE = /[^\u0000-\u00ff]/;
+const textBytes = (text: string): number => (TWO_BYTE.test(text) ? 2 : 1) * text.length;
+
+/** The memory an entry holds, as the cache counts it against its bound. */
+export function entryBytes(entry: CachedView): number {
+  return ENTRY_OVERHEAD_BYTES + textBytes(entry.viewJson) + textBytes(entry.company_group);
+}
+
+let allCachesBytes = 0;
+
+/** The bytes held by every view cache of this process (for orders_memory_bytes). */
+export function viewCachesBytes(): number {
+  return allCachesBytes;
+}
+
 export class ViewBodyCache {
   // A Map iterates in insertion order: a hit moves its entry to the end, so the first is the least recently used.
-  readonly #entries = new Map<number, CachedView>();
-  #chars = 0;
+  readonly #entries = new Map<number, { view: CachedView; bytes: number }>();
+  #bytes = 0;
 
-  constructor(readonly maxChars: number) {}
+  /** `maxBytes`: the bound on what the entries hold, strings and overhead (entryBytes). */
+  constructor(readonly maxBytes: number) {}
 
   get(id: number): CachedView | undefined {
     const entry = this.#entries.get(id);
@@ -22,25 +41,25 @@ export class ViewBodyCache {
       this.#entries.delete(id);
       this.#entries.set(id, entry);
     }
-    return entry;
+    return entry?.view;
   }
 
   /** The entry without marking it used: a hit costs no reordering (the LRU order follows the reads that go to SQLite). */
   peek(id: number): CachedView | undefined {
-    return this.#entries.get(id);
+    return this.#entries.get(id)?.view;
   }
 
-  set(id: number, entry: CachedView): void {
+  set(id: number, view: CachedView): void {
     this.delete(id);
-    // Sizes are in characters (what a string holds). One huge view would push out hundreds of
-    // ordinary ones: it is read from the table each time.
-    if (entry.viewJson.length > this.maxChars / 64) return;
-    this.#entries.set(id, entry);
-    this.#chars += entry.viewJson.length;
+    // One huge view would push out hundreds of ordinary ones: it is read from the table each time.
+    const bytes = entryBytes(view);
+    if (bytes > this.maxBytes / 64) return;
+    this.#entries.set(id, { view, bytes });
+    this.#count(bytes);
     for (const [oldest, evicted] of this.#entries) {
-      if (this.#chars <= this.maxChars) break;
+      if (this.#bytes <= this.maxBytes) break;
       this.#entries.delete(oldest);
-      this.#chars -= evicted.viewJson.length;
+      this.#count(-evicted.bytes);
     }
   }
 
@@ -48,12 +67,21 @@ export class ViewBodyCache {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
-    this.#chars -= entry.viewJson.length;
+    this.#count(-entry.bytes);
   }
 
   clear(): void {
     this.#entries.clear();
-    this.#chars = 0;
+    this.#count(-this.#bytes);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #count(bytes: number): void {
+    this.#bytes += bytes;
+    allCachesBytes += bytes;
   }
 
   get size(): number {

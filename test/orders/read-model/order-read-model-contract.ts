@@ -49,11 +49,11 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       const { readModel, cleanup } = await open();
       t.teardown(cleanup);
       const batch = [submitted(1, 'g', 'A'), recorded('OrderIdAllocated', { order_id: 2, service_ref: 'SO-000002' }), submitted(2, 'g', 'B')];
-      await readModel.apply(batch);
+      t.equal(await readModel.apply(batch), 3, 'every event of the first batch applied');
       t.equal(await readModel.checkpoint(), batch[2]!.position);
       const downloaded = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
-      await readModel.apply([downloaded]);
-      await readModel.apply([...batch, downloaded]);
+      t.equal(await readModel.apply([downloaded]), 1);
+      t.equal(await readModel.apply([...batch, downloaded]), 0, 'a replayed batch applies nothing: no write counted');
       const order = await readModel.getById(1);
       t.equal(order?.view.packing_instructions_downloaded, true);
       t.equal(order?.view.updated_at, '2026-11-21T00:00:00.000000', 'the replayed OrderSubmitted did not reset the document');

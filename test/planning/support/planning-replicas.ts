@@ -7,6 +7,7 @@ import { MongoClient } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../e2e/service-process.js';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { ACME_KEY, testSeed } from '../../support/seed.js';
+import { SINGLETON_PREFIX } from '../../../src/checkpoints/singleton-lease.js';
 import { WORK_CLAIMS } from '../../../src/checkpoints/mongodb-claim-store.js';
 
 export interface ReplicaOptions {
@@ -95,14 +96,17 @@ export async function resultsPerOrder(dataDir: string): Promise<Map<string, numb
   }
 }
 
-/** The keys a process holds claims on now (its holder id carries its pid), read from the claim store itself. */
+// The same store holds the leases of singleton work (the projector, the notifications, the scrubber): not planning.
+const isPlanningClaim = (key: string) => !key.startsWith(SINGLETON_PREFIX);
+
+/** The keys a process holds planning claims on now (its holder id carries its pid), read from the claim store itself. */
 export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promise<string[]> {
   const now = Date.now();
   if (options.mongodbUrl) {
     const client = await new MongoClient(options.mongodbUrl).connect();
     try {
       const rows = await client.db().collection<{ _id: string; holder: string; lease_until: number }>(WORK_CLAIMS).find({ holder: { $regex: `:${pid}:` }, lease_until: { $gt: now } }).toArray();
-      return rows.map((row) => row._id);
+      return rows.map((row) => row._id).filter(isPlanningClaim);
     } finally {
       await client.close();
     }
@@ -110,7 +114,7 @@ export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promis
   const db = new Database(join(options.dataDir, 'checkpoints.db'), { readonly: true });
   try {
     db.pragma('busy_timeout = 5000');
-    return db.prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?").all(String(pid), now).map((row) => row.key);
+    return db.prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?").all(String(pid), now).map((row) => row.key).filter(isPlanningClaim);
   } finally {
     db.close();
   }

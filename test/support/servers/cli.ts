@@ -1,4 +1,4 @@
-// scripts/test-servers: start the suite's Kafka and FerretDB for a developer or .ci/run, print the
+// scripts/test-servers: start the suite's Kafka, FerretDB and PostgreSQL for a developer or .ci/run, print the
 // variables to export, and stop exactly those processes later, by the PIDs it wrote down.
 //
 //   eval "$(scripts/test-servers start)"   # the `export` lines go to stdout, progress to stderr
@@ -8,14 +8,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { ferretDbServer, kafkaServer, prepareFerretDb, prepareKafka, ServerSetupError } from './test-servers.js';
+import { ferretDbServer, kafkaServer, postgresServer, prepareFerretDb, prepareKafka, ServerSetupError } from './test-servers.js';
 
 const repository = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 const home = process.env.ORDERS_TEST_SERVERS_DIR || join(repository, '.test-servers');
 const stateFile = join(home, 'state.json');
 
 interface State {
-  servers: { name: string; pid: number }[];
+  servers: { name: string; pid: number; signal?: NodeJS.Signals }[];
   env: Record<string, string>;
 }
 
@@ -30,12 +30,12 @@ function alive(pid: number): boolean {
   }
 }
 
-async function stopPid(name: string, pid: number): Promise<void> {
+async function stopPid(name: string, pid: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (!alive(pid)) return;
-  process.kill(pid, 'SIGTERM');
+  process.kill(pid, signal);
   for (let waited = 0; waited < 15_000 && alive(pid); waited += 100) await sleep(100);
   if (alive(pid)) {
-    say(`${name} (pid ${pid}) still running 15 s after SIGTERM: SIGKILL`);
+    say(`${name} (pid ${pid}) still running 15 s after ${signal}: SIGKILL`);
     process.kill(pid, 'SIGKILL');
   }
   say(`stopped ${name} (pid ${pid})`);
@@ -47,7 +47,7 @@ async function stop(): Promise<void> {
     return;
   }
   const state = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
-  for (const { name, pid } of state.servers) await stopPid(name, pid);
+  for (const { name, pid, signal } of [...state.servers].reverse()) await stopPid(name, pid, signal);
   rmSync(stateFile);
 }
 
@@ -59,6 +59,7 @@ async function start(): Promise<void> {
   // Fresh data on every start: the suite creates what it needs and assumes nothing is left over.
   rmSync(join(home, 'kafka'), { recursive: true, force: true });
   rmSync(join(home, 'ferretdb'), { recursive: true, force: true });
+  rmSync(join(home, 'postgres'), { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
 
   let began = Date.now();
@@ -69,12 +70,15 @@ async function start(): Promise<void> {
   say(`FerretDB binary ready in ${((Date.now() - began) / 1000).toFixed(1)} s (${binary})`);
 
   const kafka = await kafkaServer(join(home, 'kafka'), { libs, detached: true });
-  const ferretDb = await ferretDbServer(join(home, 'ferretdb'), { binary, detached: true });
-  const state: State = { servers: [], env: { KAFKA_BROKERS: kafka.brokers, MONGODB_URL: ferretDb.url } };
+  const postgres = await postgresServer(join(home, 'postgres'), { detached: true });
+  // FerretDB keeps its data in that PostgreSQL (FerretDB's production backend) rather than in SQLite files.
+  const ferretDb = await ferretDbServer(join(home, 'ferretdb'), { binary, detached: true, postgresqlUrl: postgres.urlOf('ferretdb') });
+  const state: State = { servers: [], env: { KAFKA_BROKERS: kafka.brokers, MONGODB_URL: ferretDb.url, POSTGRES_URL: postgres.url } };
   try {
-    for (const server of [kafka, ferretDb]) {
+    // PostgreSQL before FerretDB, which keeps its data there; stopped in the reverse order.
+    for (const server of [kafka, postgres, ferretDb]) {
       const took = await server.start();
-      state.servers.push({ name: server.name, pid: server.pid! });
+      state.servers.push({ name: server.name, pid: server.pid!, signal: server.stopSignal });
       writeFileSync(stateFile, JSON.stringify(state, null, 2));
       say(`${server.name} answered in ${(took / 1000).toFixed(1)} s (pid ${server.pid}, log ${server.logFile})`);
     }

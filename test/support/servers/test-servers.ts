@@ -1,14 +1,15 @@
 // The real servers the suite runs against, on loopback: Apache Kafka (one KRaft node, from its Maven
-// Central jars) and FerretDB (a MongoDB wire-protocol server on SQLite, built from the Go module proxy).
+// Central jars), FerretDB (a MongoDB wire-protocol server on SQLite, built from the Go module proxy) and
+// PostgreSQL (Debian's packages, run as the unprivileged `postgres` user).
 // `scripts/test-servers` starts one of each for developers and .ci/run; tests that kill or stop a server
 // (test/e2e/production-stack.test.ts) start their own with the same functions.
 //
 // Every process started here is remembered by its PID and stopped by it, never by name. Downloads and
 // builds land in a cache (ORDERS_TEST_SERVERS_CACHE, default ~/.cache/orders-test-servers), keyed by
 // what they were built from, so a second start takes seconds; each is bounded in time.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +23,8 @@ export const FERRETDB_VERSION = '1.24.2';
 const repository = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 const kafkaPom = join(repository, 'scripts/test-servers/kafka/pom.xml');
 const ferretDbSource = join(repository, 'scripts/test-servers/ferretdb');
+const toxiproxySource = join(repository, 'scripts/test-servers/toxiproxy');
+export const TOXIPROXY_VERSION = '2.12.0';
 
 export function cacheDir(): string {
   return process.env.ORDERS_TEST_SERVERS_CACHE || join(homedir(), '.cache', 'orders-test-servers');
@@ -73,6 +76,19 @@ export function prepareFerretDb(timeoutMs = 10 * 60_000): string {
   return binary;
 }
 
+/** Toxiproxy's server, built once into the cache from the module that pins it (scripts/test-servers/toxiproxy). */
+export function prepareToxiproxy(timeoutMs = 10 * 60_000): string {
+  const binary = join(cacheDir(), `toxiproxy-${TOXIPROXY_VERSION}-${digest(...['tools.go', 'go.mod', 'go.sum'].map((f) => join(toxiproxySource, f)))}`, 'toxiproxy-server');
+  if (existsSync(binary)) return binary;
+  const partial = `${binary}.partial-${process.pid}`;
+  mkdirSync(join(binary, '..'), { recursive: true });
+  run('go', ['build', '-o', partial, 'github.com/Shopify/toxiproxy/v2/cmd/server'], {
+    cwd: toxiproxySource, timeoutMs, what: `building Toxiproxy ${TOXIPROXY_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' },
+  });
+  renameSync(partial, binary);
+  return binary;
+}
+
 /** A loopback port nobody listens on now (bound, noted, closed). */
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -99,6 +115,8 @@ export interface ServerProcess {
   readonly pid: number | undefined;
   /** Where its output goes. */
   readonly logFile: string;
+  /** The signal that stops it cleanly (PostgreSQL: SIGINT, its fast shutdown; SIGTERM waits for every client to leave). */
+  readonly stopSignal: NodeJS.Signals;
   /** Starts it (again) and waits until it answers; resolves with how long that took. */
   start(): Promise<number>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
@@ -118,6 +136,10 @@ interface ProcessSpec {
   readyTimeoutMs: number;
   /** Outlives the process that started it (scripts/test-servers start): own process group, not waited for. */
   detached?: boolean;
+  stopSignal?: NodeJS.Signals;
+  /** Run as this user and group (root starts PostgreSQL as `postgres`: it refuses to run as root). */
+  uid?: number;
+  gid?: number;
 }
 
 function serverProcess(spec: ProcessSpec): ServerProcess {
@@ -135,11 +157,15 @@ function serverProcess(spec: ProcessSpec): ServerProcess {
     name: spec.name,
     get pid() { return child?.pid; },
     logFile: spec.logFile,
+    stopSignal: spec.stopSignal ?? 'SIGTERM',
     async start() {
       const started = Date.now();
       const log = openSync(spec.logFile, 'a');
       const logStart = existsSync(spec.logFile) ? readFileSync(spec.logFile).length : 0;
-      child = spawn(spec.command, spec.args, { stdio: ['ignore', log, log], detached: spec.detached ?? false });
+      child = spawn(spec.command, spec.args, {
+        stdio: ['ignore', log, log], detached: spec.detached ?? false,
+        ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
+      });
       closeSync(log);
       if (spec.detached) child.unref();
       const current = child;
@@ -154,7 +180,7 @@ function serverProcess(spec: ProcessSpec): ServerProcess {
       await signal('SIGKILL', 0);
       throw new ServerSetupError(`${spec.name} did not answer on 127.0.0.1:${spec.port} within ${spec.readyTimeoutMs / 1000} s (exit ${current.exitCode ?? current.signalCode ?? 'none'}); last lines of ${spec.logFile}:\n${tail}`);
     },
-    stop: (graceMs = 10_000) => signal('SIGTERM', graceMs),
+    stop: (graceMs = 10_000) => signal(spec.stopSignal ?? 'SIGTERM', graceMs),
     kill: () => signal('SIGKILL', 0),
   };
 }
@@ -164,8 +190,11 @@ export interface KafkaServer extends ServerProcess {
   readonly brokers: string;
 }
 
-/** A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). */
-export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; autoCreateTopics?: boolean; quickRestart?: boolean } = {}): Promise<KafkaServer> {
+/**
+ * A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). `advertised`: the
+ * host:port clients are told to use, when they reach the broker through a proxy.
+ */
+export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; advertised?: string; autoCreateTopics?: boolean; quickRestart?: boolean } = {}): Promise<KafkaServer> {
   const libs = options.libs ?? prepareKafka();
   const port = options.port ?? (await freePort());
   const controllerPort = await freePort();
@@ -176,7 +205,7 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
     `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `advertised.listeners=PLAINTEXT://${options.advertised ?? `127.0.0.1:${port}`}`,
     'controller.listener.names=CONTROLLER',
     'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
     'inter.broker.listener.name=PLAINTEXT',
@@ -212,7 +241,7 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
   });
   const stop = process_.stop.bind(process_);
   return Object.assign(process_, {
-    brokers: `127.0.0.1:${port}`,
+    brokers: options.advertised ?? `127.0.0.1:${port}`,
     async stop(graceMs?: number) {
       await stop(graceMs);
       // A partial archive is never used: only one a JVM finished writing as it exited.
@@ -233,14 +262,95 @@ export interface FerretDbServer extends ServerProcess {
   readonly url: string;
 }
 
-/** FerretDB on loopback, its SQLite databases in `dir`. */
-export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean } = {}): Promise<FerretDbServer> {
+/** FerretDB on loopback, its databases in SQLite files in `dir`, or in a PostgreSQL database (`postgresqlUrl`). */
+export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean; postgresqlUrl?: string } = {}): Promise<FerretDbServer> {
   const binary = options.binary ?? prepareFerretDb();
   const port = options.port ?? (await freePort());
   mkdirSync(join(dir, 'data'), { recursive: true });
+  const backend = options.postgresqlUrl ? ['--postgresql-url', options.postgresqlUrl] : ['--sqlite-dir', join(dir, 'data')];
   const process_ = serverProcess({
-    name: `FerretDB ${FERRETDB_VERSION}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, '--sqlite-dir', join(dir, 'data')],
+    name: `FerretDB ${FERRETDB_VERSION}${options.postgresqlUrl ? ' on PostgreSQL' : ''}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, ...backend],
     logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000, detached: options.detached ?? false,
   });
   return Object.assign(process_, { url: `mongodb://127.0.0.1:${port}/orders` }) as FerretDbServer;
+}
+
+/** Debian's PostgreSQL 15 server binaries. */
+export const POSTGRES_BIN = process.env.ORDERS_POSTGRES_BIN || '/usr/lib/postgresql/15/bin';
+
+export interface PostgresServer extends ServerProcess {
+  /** libpq URL of the `orders` database, for POSTGRES_URL. */
+  readonly url: string;
+  /** libpq URL of another database on the same server (made by the caller). */
+  urlOf(database: string): string;
+}
+
+/**
+ * PostgreSQL on loopback, its cluster in `dir/data` (initdb on first use), as the unprivileged `postgres`
+ * user when started by root (the server refuses root), over TCP only. Trust authentication on loopback:
+ * a test server holding test data. fsync and synchronous_commit stay on: the event log's durability is
+ * what its tests rely on.
+ */
+export async function postgresServer(dir: string, options: { port?: number; detached?: boolean } = {}): Promise<PostgresServer> {
+  const port = options.port ?? (await freePort());
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) } : undefined;
+  mkdirSync(dir, { recursive: true });
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    const result = spawnSync(join(POSTGRES_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'], {
+      encoding: 'utf8', timeout: 120_000, ...(owner ?? {}),
+    });
+    if (result.status !== 0) throw new ServerSetupError(`initdb of ${data} failed (exit ${result.status ?? result.error?.message}):\n${result.stdout}\n${result.stderr}`);
+  }
+  const logFile = join(dir, 'server.log');
+  if (owner && !existsSync(logFile)) {
+    writeFileSync(logFile, '');
+    chownSync(logFile, owner.uid, owner.gid);
+  }
+  const process_ = serverProcess({
+    name: 'PostgreSQL 15', command: join(POSTGRES_BIN, 'postgres'),
+    // No Unix socket (its default directory belongs to Debian's own cluster); enough connections for
+    // several suites' pools and FerretDB at once.
+    args: ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', '', '-c', 'max_connections=400', '-c', 'shared_buffers=128MB'],
+    logFile, port, readyLine: 'database system is ready to accept connections', readyTimeoutMs: 60_000,
+    detached: options.detached ?? false, stopSignal: 'SIGINT', ...(owner ?? {}),
+  });
+  const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const start = process_.start.bind(process_);
+  const psql = (database: string, sql: string) =>
+    spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-qtAc', sql], { encoding: 'utf8' });
+  const server = Object.assign(process_, {
+    url: urlOf('orders'),
+    urlOf,
+    // The databases exist once the server first answers: `orders` for the log, `ferretdb` for FerretDB's data.
+    async start() {
+      const took = await start();
+      for (const database of ['orders', 'ferretdb']) {
+        if (psql('postgres', `SELECT 1 FROM pg_database WHERE datname = '${database}'`).stdout.trim() === '1') continue;
+        const made = psql('postgres', `CREATE DATABASE ${database}`);
+        if (made.status !== 0) throw new ServerSetupError(`CREATE DATABASE ${database} failed: ${made.stderr}`);
+      }
+      return took;
+    },
+  }) as PostgresServer;
+  return server;
+}
+
+export interface ToxiproxyServer extends ServerProcess {
+  /** Its HTTP API, http://127.0.0.1:port. */
+  readonly api: string;
+}
+
+/** Toxiproxy's server: its API on loopback; the proxies it is told to make listen where they are told. */
+export async function toxiproxyServer(dir: string, options: { binary?: string; port?: number } = {}): Promise<ToxiproxyServer> {
+  const binary = options.binary ?? prepareToxiproxy();
+  const port = options.port ?? (await freePort());
+  mkdirSync(dir, { recursive: true });
+  const process_ = serverProcess({
+    name: `Toxiproxy ${TOXIPROXY_VERSION}`, command: binary, args: ['-host', '127.0.0.1', '-port', String(port)],
+    logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000,
+  });
+  return Object.assign(process_, { api: `http://127.0.0.1:${port}` }) as ToxiproxyServer;
 }

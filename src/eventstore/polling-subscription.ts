@@ -1,16 +1,21 @@
+// The catch-up subscription of the stores that keep the log in SQL tables (SQLite, PostgreSQL): a loop
+// that reads pages after its cursor and sleeps when caught up, woken by a commit it hears of or by its
+// poll interval. It relies on one property of the store: positions become visible in position order,
+// so that once `durableHead` says h, every event at or below h is readable and none will appear later.
 import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
 import { reportSubscriptionError } from './report-subscription-error.js';
 
 /** What a subscription reads; the store's connection behind it. */
 export interface SubscriptionSource {
   /**
-   * A position up to which every event is committed and on disk. `lookInFile`: the highest in the file
+   * A position up to which every event is committed and on disk. `lookInFile`: the highest in the log
    * (0n for an empty log; when none past `after` is on disk yet, the highest committed once it is),
-   * which finds other processes' commits; otherwise what this process knows to be on disk, without a query.
+   * which finds other processes' commits; otherwise what this process knows to be on disk, without a
+   * query (a store that cannot know that without asking simply asks).
    */
   durableHead(after: bigint, lookInFile: boolean): Promise<bigint>;
   /** Events with after < position <= upTo (of the given types), in log order, at most `limit`. */
-  readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): RecordedEvent[];
+  readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): RecordedEvent[] | Promise<RecordedEvent[]>;
 }
 
 export interface SubscriptionTiming {
@@ -25,7 +30,7 @@ export interface SubscriptionTiming {
  * Because positions only rise in commit order, "position > cursor" never skips or repeats an event,
  * however appends interleave with catch-up.
  */
-export class SqliteSubscription implements Subscription {
+export class PollingSubscription implements Subscription {
   readonly #source: SubscriptionSource;
   readonly #options: SubscribeOptions;
   readonly #timing: SubscriptionTiming;
@@ -75,7 +80,7 @@ export class SqliteSubscription implements Subscription {
     try {
       while (!this.#stopped) {
         const head = await this.#source.durableHead(cursor, lookInFile);
-        const page = head > cursor ? this.#source.readPage(cursor, head, pageSize, types) : [];
+        const page = head > cursor ? await this.#source.readPage(cursor, head, pageSize, types) : [];
         // A short page means every event up to head has been examined; moving the cursor to head keeps a
         // type-filtered subscription from rescanning non-matching events at every poll.
         const last = page[page.length - 1];

@@ -1,15 +1,16 @@
-// The events this process committed last, kept in memory for its subscriptions. Every consumer of the
+// The newest events of the log, kept in memory for this process's subscriptions. Every consumer of the
 // log (projector, reactors, notifications) reads each new event: from SQL, that was one query and one
 // JSON.parse per consumer per event, the largest share of the main thread's work per submit after the
-// HTTP request itself (issue 27). Here each committed event is parsed once and handed to all of them.
+// HTTP request itself. Here each event is parsed once and handed to all of them. SQLite fills the ring
+// with what this process committed; PostgreSQL with the tail as one read for all subscriptions found it.
 //
-// Exact by construction: the ring holds a run of consecutive positions [first, last] read back from
-// this process's inserts, and positions are unique, so for after >= first - 1 and upTo <= last the
-// events in (after, upTo] are exactly the log's. A commit of another process between two of ours
-// leaves a gap: the ring then starts again at our next commit, and a page reaching below it is read
-// from SQL as before. What is on disk is still decided by the caller (durableHead), not here.
+// Exact by construction: the ring holds a run of consecutive positions [first, last], and positions are
+// unique, so for after >= first - 1 and upTo <= last the events in (after, upTo] are exactly the log's.
+// Rows that do not follow the last one held (another process committed in between) start the ring
+// again, and a page reaching below it is read from SQL as before. What is on disk is still decided by
+// the caller (durableHead), not here.
 import type { RecordedEvent } from './event-store.js';
-import { toRecordedEvent, type EventRow } from './sqlite-rows.js';
+import { toRecordedEvent, type EventRow } from './event-rows.js';
 
 /** Most events kept, and most bytes of their data (text); past either the oldest go. */
 export interface RecentEventsBounds {
@@ -34,7 +35,17 @@ export class RecentEvents {
     this.#bounds = bounds;
   }
 
-  /** Rows just committed by this process, in position order. */
+  /** The first position held; undefined when empty. */
+  get first(): bigint | undefined {
+    return this.#held() === 0 ? undefined : this.#entries[this.#start]!.row.position;
+  }
+
+  /** The last position held; undefined when empty. */
+  get last(): bigint | undefined {
+    return this.#held() === 0 ? undefined : this.#entries.at(-1)!.row.position;
+  }
+
+  /** Consecutive rows of the log, in position order (SQLite: just committed by this process). */
   add(rows: readonly EventRow[]): void {
     for (const row of rows) {
       const last = this.#entries.at(-1);

@@ -1,0 +1,141 @@
+// The consolidation's planning, as I/O: a closed window planned (its orders together and each alone)
+// and its decision recorded; an order planned alone; a planned window written out to its orders
+// (the parent order, then each child's OrderPlanned). Which plan wins and each child's share are the
+// rules of window-plan.ts and parent-order.ts. Each step is done by the replica that claims it
+// (src/planning/planning-claims.ts); the others try again until the result is in the log, or the
+// holder died and its claim ran out. Every step checks the log first, so doing it twice records
+// nothing twice.
+import type { EventStore } from '../eventstore/event-store.js';
+import type { Log } from '../eventstore/follow-log.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
+import { orderStream, type OrderSubmitted, type RecordedPlan } from '../orders/order-events.js';
+import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
+import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { compactPlan, expandPlan } from '../plan-contract/plan-storage.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
+import type { TogetherPlans } from '../planner/plan-together.js';
+import { plannerInput, togetherInput } from '../planning/planner-input.js';
+import type { PlanningClaims } from '../planning/planning-claims.js';
+import type { PlannerRunOutcome } from '../planning/planning-reactor.js';
+import type { ConsolidationClosed, ConsolidationPlanned } from './consolidation-events.js';
+import type { WindowMember } from './consolidation-workflow.js';
+import { childPlan, mergedLane, parentOrderCommand } from './parent-order.js';
+import { plannedAlone, plannedJointly, plansTogether, savesContainers } from './window-plan.js';
+import { commandWindow, windowStateOf } from './window-stream.js';
+
+export interface ConsolidationPlanner {
+  // `group`: the orders' company group; the planner serves groups in turn
+  plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
+  planTogether(input: TogetherInput, group: string): Promise<TogetherPlans>;
+}
+
+export interface WindowPlanningOptions {
+  store: EventStore;
+  planner: ConsolidationPlanner;
+  claims: PlanningClaims;
+  allocateOrderId: () => Promise<AllocatedOrderId>;
+  log: Log;
+  /** One per planner invocation, as the planning reactor counts them (orders_planner_runs_total). */
+  onRun?: (outcome: PlannerRunOutcome) => void;
+}
+
+export class WindowPlanning {
+  constructor(private readonly options: WindowPlanningOptions) {}
+
+  /** Plans the closed window and records its decision, unless it is planned already. */
+  async planWindow(closed: ConsolidationClosed['data']): Promise<void> {
+    await this.claimed(closed.consolidation, async () => {
+      const state = windowStateOf(await this.options.store.readStream(closed.consolidation));
+      if (state.status !== 'planned') await this.planClaimed(closed);
+    });
+  }
+
+  /** Plans an order on its own (one a window left out), unless it has its plan already. */
+  async planAlone(stream: string): Promise<void> {
+    const { planner } = this.options;
+    await this.claimed(stream, async () => {
+      const history = await readOrderStream(this.options.store, stream);
+      const submitted = submittedIn(history);
+      if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
+      if (orderStateOf(history).status !== 'submitted') return; // planned by another replica
+      await this.counted(
+        1,
+        () => planner.plan(plannerInput(submitted), submitted.company_group),
+        (plan) => this.record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() }),
+      );
+    });
+  }
+
+  /** Writes a planned window out: the parent order when together, then each order's plan. */
+  async writeOut(planned: ConsolidationPlanned['data'], members: readonly WindowMember[]): Promise<void> {
+    const children = await Promise.all(members.map((m) => this.submittedOf(m.stream)));
+    if (planned.decision === 'together' && planned.together && planned.parent) {
+      const together = expandPlan(planned.together);
+      const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
+      // on a replay after a crash the parent is stored already, and the decider records nothing
+      const parent = await handleOrderCommand(this.options.store, parentStream, parentOrderCommand(planned.parent, children, together, planned.planned_at));
+      if (!parent.ok) throw new Error(`consolidation: the parent order ${planned.parent.service_ref} in ${parentStream}: ${JSON.stringify(parent.errors)}`);
+      for (const [i, child] of children.entries()) {
+        const plan = childPlan(together, planned.pallet_owners, child.service_ref, planned.alone[i]);
+        await this.record(members[i]!.stream, { plan: compactPlan(plan), planned_at: planned.planned_at, consolidated_into: planned.parent.service_ref });
+      }
+    } else {
+      for (const [i, m] of members.entries()) await this.record(m.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
+    }
+  }
+
+  private async planClaimed(closed: ConsolidationClosed['data']): Promise<void> {
+    const { planner, store, log } = this.options;
+    const id = closed.consolidation;
+    const orders = await Promise.all(closed.orders.map((o) => this.submittedOf(o.stream)));
+    const planned_at = utcTimestamp();
+    // Alone, one planner run per order; together, one run for the window.
+    const together = plansTogether(orders.length);
+    await this.counted(together ? 1 : orders.length, async (): Promise<ConsolidationPlanned['data']> => {
+      if (!together) return plannedAlone(id, await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group))), planned_at);
+      const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
+      const parent = savesContainers(plans) ? await this.options.allocateOrderId() : undefined;
+      return plannedJointly(id, orders.map((o) => o.service_ref), plans, parent, planned_at);
+    }, async (data) => {
+      const outcome = data.decision === 'together'
+        ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}`
+        : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`;
+      log(`consolidation ${id}: ${closed.orders.length} order(s) ${outcome}`);
+      return (await commandWindow(store, id, { type: 'RecordPlan', data })).position !== undefined;
+    });
+  }
+
+  /** Records the order's plan; false when it had one already (another replica's), and nothing was written. */
+  private async record(stream: string, data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string }): Promise<boolean> {
+    const result = await handleOrderCommand(this.options.store, stream, { type: 'RecordPlanResult', data });
+    if (!result.ok) throw new Error(`consolidation: recording the plan of ${stream}: ${JSON.stringify(result.errors)}`);
+    return result.events.length > 0;
+  }
+
+  /** Runs the planner `runs` times through `plan`, counting each run by what became of its result. */
+  private async counted<T>(runs: number, plan: () => Promise<T>, keep: (result: T) => Promise<boolean>): Promise<void> {
+    let result: T;
+    try {
+      result = await plan();
+    } catch (error) {
+      for (let i = 0; i < runs; i++) this.options.onRun?.('failed');
+      throw error;
+    }
+    const stored = await keep(result);
+    for (let i = 0; i < runs; i++) this.options.onRun?.(stored ? 'stored' : 'discarded');
+  }
+
+  /** Runs a planning step while holding `key`; while another replica holds it, fails, to be tried again. */
+  private async claimed(key: string, step: () => Promise<void>): Promise<void> {
+    const held = await this.options.claims.whileHeld(key, step);
+    if (!held.held) throw new Error(`${key} is being planned by another replica; looking again later`);
+  }
+
+  private async submittedOf(stream: string): Promise<OrderSubmitted['data']> {
+    const submitted = submittedIn(await readOrderStream(this.options.store, stream));
+    if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
+    return submitted;
+  }
+}

@@ -1,0 +1,37 @@
+import t from 'tap';
+import { getHeapStatistics } from 'node:v8';
+import { releaseHeapWhenIdle } from '../../src/memory/release-heap-when-idle.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const GROWN = 32 * 1024 * 1024;
+
+t.test('collects when the event loop is idle and the heap has grown since, once', async (t) => {
+  let collections = 0;
+  const stop = releaseHeapWhenIdle({ checkMs: 50, idleBelow: 0.5, grownBytes: GROWN }, () => collections++);
+  t.teardown(stop);
+  // The first collection counts from an empty heap: grow it past the threshold first.
+  const start = getHeapStatistics().total_heap_size;
+  const held: { i: number; text: string }[] = [];
+  for (let i = 0; getHeapStatistics().total_heap_size < Math.max(start, GROWN) + GROWN; i++) held.push({ i, text: `object ${i} `.repeat(16) });
+  await sleep(400);
+  t.equal(collections, 1, `one collection once idle, with ${held.length} objects on the heap`);
+  await sleep(400);
+  t.equal(collections, 1, 'none more while the heap stays as it is');
+});
+
+t.test('does not collect while the event loop is busy', async (t) => {
+  let collections = 0;
+  const stop = releaseHeapWhenIdle({ checkMs: 50, idleBelow: 0.5, grownBytes: 0 }, () => collections++);
+  t.teardown(stop);
+  const until = Date.now() + 400;
+  while (Date.now() < until) {
+    await new Promise<void>((resolve) => setImmediate(() => {
+      const end = performance.now() + 5;
+      while (performance.now() < end);
+      resolve();
+    }));
+  }
+  t.equal(collections, 0, 'busy throughout');
+  await sleep(300);
+  t.ok(collections >= 1, 'idle afterwards');
+});
