@@ -134,12 +134,14 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
 
   function rebuild(reason: string): Promise<void> {
     // The holder rebuilds; a replica that does not project leaves it to the holder, which finds the same
-    // damage when it next writes there (and the scrubber on its pass).
+    // damage when it next writes there (and the scrubber on its pass). A rebuild under way has stopped
+    // its follower: another call joins it.
+    if (rebuilding) return rebuilding;
     if (!follower) {
       onError(`order read model: ${reason}; the replica that projects it rebuilds it`, undefined, 'warn');
       return Promise.resolve();
     }
-    rebuilding ??= (async () => {
+    rebuilding = (async () => {
       onError(`order read model: ${reason}; rebuilding it from the log`);
       const head = (await store.headPosition()) ?? -1n;
       catchingUpTo = head < 0n ? -1n : head;
