@@ -14,6 +14,7 @@ import { followLog, type Follower, type Log } from '../../eventstore/follow-log.
 import { PositionWaiters } from '../../eventstore/position-waiters.js';
 import { answersWithin } from '../../eventstore/answers-within.js';
 import { isDamage } from '../../storage/damaged-storage.js';
+import { ORDER_PROJECTION, progressAnnouncer } from './projector-progress.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;
@@ -49,6 +50,9 @@ export interface ProjectorOptions {
 // While nobody waits, a replica that does not project still reads the checkpoint now and then, for the
 // lag it reports and so that `available` stays true to the read model.
 const IDLE_POLL_MS = 1000;
+// While someone waits and the holder's announcements are heard, the checkpoint is read only as the
+// safety net for an announcement lost: the announcement is what answers the waiter.
+const ANNOUNCED_WAIT_POLL_MS = 250;
 
 export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: Log, options: ProjectorOptions = {}): Promise<Projector> {
   const pollMs = options.checkpointPollMs ?? 20;
@@ -60,6 +64,8 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
   let stopped = false;
   let follower: Follower | undefined;
   let polling: NodeJS.Timeout | undefined;
+  const signals = options.lease ? store.progress : undefined;
+  const announce = signals && progressAnnouncer(signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
 
   const follow = (): Promise<Follower> =>
     followLog({
@@ -78,7 +84,10 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
         }
         options.onApplied?.(count);
         const last = events[events.length - 1];
-        if (last) applied.reached(last.position);
+        if (last) {
+          applied.reached(last.position);
+          announce?.(last.position);
+        }
       },
       log: onError,
     });
@@ -98,7 +107,8 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
   };
   const schedulePoll = (): void => {
     if (stopped || follower || polling) return;
-    polling = setTimeout(() => void pollCheckpoint(), applied.waiting > 0 ? pollMs : IDLE_POLL_MS);
+    const waitingMs = signals?.listening ? Math.max(pollMs, ANNOUNCED_WAIT_POLL_MS) : pollMs;
+    polling = setTimeout(() => void pollCheckpoint(), applied.waiting > 0 ? waitingMs : IDLE_POLL_MS);
     polling.unref();
   };
 
@@ -114,6 +124,18 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
     await current?.stop();
     schedulePoll();
   };
+
+  // Not projecting: the holder's announcements move what this replica knows the read model shows. A
+  // lower position than known means the holder rebuilt it: the checkpoint is read at once.
+  const stopListening = signals?.listen(ORDER_PROJECTION, (position) => {
+    if (follower || stopped) return;
+    if (position > applied.position) applied.reached(position);
+    else if (position < applied.position) {
+      clearTimeout(polling);
+      polling = undefined;
+      void pollCheckpoint();
+    }
+  });
 
   let lease: SingletonLease | undefined;
   if (options.lease) {
@@ -195,6 +217,7 @@ export async function startProjector(store: EventStore, readModel: ProjectedRead
     waitFor,
     async stop() {
       stopped = true;
+      stopListening?.();
       clearTimeout(polling);
       await rebuilding?.catch(() => {});
       await lease?.release();
