@@ -76,7 +76,7 @@ export async function holdSingletonLease(options: SingletonLeaseOptions): Promis
     }
     const at = now();
     try {
-      const taken = await claims.claim(key, holder, at, at + leaseMs);
+      const taken = await claims.take(key, holder, at, at + leaseMs);
       if (failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
       failures = 0;
       if (taken) heldUntil = at + leaseMs;

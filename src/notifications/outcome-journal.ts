@@ -10,7 +10,7 @@ import type { Log } from './notification-consumer.js';
 
 export interface OutcomeJournalOptions {
   store: EventStore;
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'journal'>;
   /** Longest pause between looks at the journal: how soon entries of another replica (or a failed append) go out. Default 1 s. */
   pollIntervalMs?: number;
   log: Log;
@@ -41,7 +41,7 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
   async function flush(): Promise<void> {
     for (;;) {
       const now = Date.now();
-      const entries = await deliveries.claimJournal(holder, now, now + CLAIM_MS, BATCH);
+      const entries = await deliveries.journal.claim(holder, now, now + CLAIM_MS, BATCH);
       if (entries.length === 0) return;
       // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
       // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
@@ -56,7 +56,7 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
           done.push(...chunk.map((entry) => entry.id));
         }
       }));
-      if (done.length > 0) await deliveries.journalAppended(done);
+      if (done.length > 0) await deliveries.journal.appended(done);
       const failed = appends.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       if (entries.length < BATCH) return;
@@ -104,7 +104,7 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
         log('notifications: delivery outcomes left in the journal at shutdown; appended at the next start', error, 'warn');
       }
       // what a failed flush still holds goes to the other replicas now, not in 30 s
-      await deliveries.releaseClaims(holder).catch(() => undefined);
+      await deliveries.journal.release(holder).catch(() => undefined);
     },
   };
 }
