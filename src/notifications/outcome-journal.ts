@@ -7,6 +7,7 @@ import { ANY, type EventStore } from '../eventstore/event-store.js';
 import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
 import type { Log } from './notification-consumer.js';
+import { WakeableLoop } from './wakeable-loop.js';
 
 export interface OutcomeJournalOptions {
   store: EventStore;
@@ -32,10 +33,6 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
   const { store, deliveries, log } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const holder = randomUUID();
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
   let failures = 0;
 
   async function flush(): Promise<void> {
@@ -63,47 +60,32 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
     }
   }
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+  const loop = new WakeableLoop(async () => {
+    try {
+      await flush();
+      failures = 0;
+      return pollIntervalMs;
+    } catch (error) {
+      failures += 1;
+      // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
+      // two looks' time after the first failure and at most 64 (or a minute) after many.
+      const delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
+      if (!loop.stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
+      return delay;
     }
-    clearTimeout(timer);
-    running = (async () => {
-      let delay = pollIntervalMs;
-      try {
-        do {
-          again = false;
-          await flush();
-        } while (again && !stopped);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
-        // two looks' time after the first failure and at most 64 (or a minute) after many.
-        delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
-        if (!stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
-      } finally {
-        running = undefined;
-      }
-      if (!stopped) timer = setTimeout(wake, again ? 0 : delay);
-    })();
-  }
+  });
 
-  wake();
+  loop.wake();
   return {
-    wake,
+    wake: () => loop.wake(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       try {
         await flush();
       } catch (error) {
         log('notifications: delivery outcomes left in the journal at shutdown; appended at the next start', error, 'warn');
       }
-      // what a failed flush still holds goes to the other replicas now, not in 30 s
+      // what a failed flush still holds goes to the other replicas now, not when the holds run out
       await deliveries.journal.release(holder).catch(() => undefined);
     },
   };

@@ -13,6 +13,7 @@ import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
+import { WakeableLoop } from './wakeable-loop.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -95,55 +96,34 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
   const { log } = options;
   const inFlight = new Set<Promise<void>>();
   const sending = new Set<number>();
-  let stopped = false;
-  let running = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    clearTimeout(timer);
-    void run();
-  }
-
-  async function run(): Promise<void> {
-    let sleepMs = pollIntervalMs;
+  // Claims due deliveries while a slot is free; sleeps until the next is due (at most a poll interval),
+  // or, with every slot busy, until an attempt ends and wakes the loop.
+  const loop = new WakeableLoop(async () => {
     try {
-      do {
-        again = false;
-        while (!stopped && inFlight.size < concurrency) {
-          const now = Date.now();
-          const delivery = await deliveries.claimDue(now, now + leaseMs);
-          if (!delivery) break;
-          // Only if this process stalled past a claim could it take a delivery it is still sending;
-          // the new claim just extends the hold.
-          if (sending.has(delivery.id)) continue;
-          sending.add(delivery.id);
-          const attempt: Promise<void> = send(delivery).finally(() => {
-            sending.delete(delivery.id);
-            inFlight.delete(attempt);
-            wake();
-          });
-          inFlight.add(attempt);
-        }
-      } while (again && !stopped);
+      while (!loop.stopped && inFlight.size < concurrency) {
+        const now = Date.now();
+        const delivery = await deliveries.claimDue(now, now + leaseMs);
+        if (!delivery) break;
+        // Only if this process stalled past a claim could it take a delivery it is still sending;
+        // the new claim just extends the hold.
+        if (sending.has(delivery.id)) continue;
+        sending.add(delivery.id);
+        const attempt: Promise<void> = send(delivery).finally(() => {
+          sending.delete(delivery.id);
+          inFlight.delete(attempt);
+          loop.wake();
+        });
+        inFlight.add(attempt);
+      }
+      if (inFlight.size >= concurrency) return undefined;
       const due = await deliveries.nextDueAt();
-      if (due !== undefined) sleepMs = Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
+      return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
     } catch (error) {
-      if (!stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
-    } finally {
-      running = false;
+      if (!loop.stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
+      return pollIntervalMs;
     }
-    if (stopped) return;
-    if (again) wake(); // woken while reading when the next one is due: that answer may be stale
-    else if (inFlight.size < concurrency) timer = setTimeout(wake, sleepMs);
-    // else every slot is busy, and each attempt wakes the loop when it ends.
-  }
+  });
 
   async function send(delivery: StoredWebhookDelivery): Promise<void> {
     const attempt = delivery.attempts + 1;
@@ -169,17 +149,13 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
     }
   }
 
-  wake();
+  loop.wake();
   return {
-    wake,
+    wake: () => loop.wake(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
       // Attempts already sent finish (each bounded by timeoutMs) and are recorded before the file closes.
-      while (running || inFlight.size > 0) {
-        await Promise.all([...inFlight]);
-        if (running) await new Promise((resolve) => setImmediate(resolve));
-      }
+      await loop.stop();
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
 }
