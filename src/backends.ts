@@ -21,8 +21,8 @@ import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
-import { openMongoDeliveryStore } from './notifications/mongodb-delivery-store.js';
-import { openSqliteDeliveryStore } from './notifications/sqlite-delivery-store.js';
+import { openMongoDeliveryStore } from './notifications/mongodb/mongodb-delivery-store.js';
+import { openSqliteDeliveryStore } from './notifications/sqlite/sqlite-delivery-store.js';
 
 export interface BackendSettings {
   dataDir: string;

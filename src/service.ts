@@ -118,8 +118,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       otherConsumers: [{
         name: names.notifications,
         load: () => inNotifications(() => notificationCheckpoints(deliveries)),
-        logIdentity: () => inNotifications(() => deliveries.logIdentity()),
-        bindToLog: (logId) => inNotifications(() => deliveries.bindToLog(logId)),
+        logIdentity: () => inNotifications(() => deliveries.checkpoints.logIdentity()),
+        bindToLog: (logId) => inNotifications(() => deliveries.checkpoints.bindToLog(logId)),
       }],
       log: (message) => logger.warn(message),
       verifyLogChain: () => chain.atStart(),
@@ -214,8 +214,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     config: config.notifications,
     log,
   }));
-  metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookDeliveryCounts()).pending);
-  metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookDeliveryCounts()).failed);
+  metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookReport.counts()).pending);
+  metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookReport.counts()).failed);
 
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
   metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
@@ -317,7 +317,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 async function notificationCheckpoints(deliveries: DeliveryStore): Promise<Map<string, bigint>> {
   const positions = new Map<string, bigint>();
   for (const consumer of [WEBHOOKS, EMAIL, KAFKA]) {
-    const position = await deliveries.checkpoint(consumer);
+    const position = await deliveries.checkpoints.checkpoint(consumer);
     if (position !== undefined) positions.set(consumer, position);
   }
   return positions;

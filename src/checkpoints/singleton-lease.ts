@@ -1,10 +1,10 @@
 // Work that one replica at a time should do for all of them (projecting the read model): the replica
-// that holds the named lease in the claim store does it and renews the lease a few times per lease
+// that holds the named lease in the lease store (the claim store) does it and renews the lease a few times per lease
 // period; the others try to take it at the same pace and step in once it has run out. A holder that
 // cannot reach the claim store keeps the work only until its lease would have run out, then steps
 // down, so two replicas overlap by at most a renewal's pause. The work itself must tolerate that
 // overlap (the read model's writes are idempotent by log position).
-import type { ClaimStore } from './claim-store.js';
+import type { LeaseStore } from '../leases/lease-store.js';
 
 /** The keys of singleton work in the claim store start with this: planning claims never do. */
 export const SINGLETON_PREFIX = 'singleton:';
@@ -20,7 +20,7 @@ export interface SingletonLease {
 }
 
 export interface SingletonLeaseOptions {
-  claims: ClaimStore;
+  claims: LeaseStore;
   key: string;
   holder: string;
   leaseMs: number;
@@ -39,78 +39,97 @@ export interface SingletonLeaseOptions {
 
 /** Starts trying at once; resolves after the first try, so the caller knows whether it starts as the holder. */
 export async function holdSingletonLease(options: SingletonLeaseOptions): Promise<SingletonLease> {
-  const { claims, key, holder, leaseMs, log } = options;
-  const now = options.now ?? Date.now;
-  const everyMs = Math.max(50, Math.floor(leaseMs / 3));
-  let held = false;
-  // Until when the last renewal that succeeded holds the lease for this replica.
-  let heldUntil = 0;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let failures = 0;
+  const lease = new HeldLease(options);
+  await lease.loop();
+  return lease;
+}
+
+/** One replica's hold on a singleton lease: a try every third of a lease, and what it saw last. */
+class HeldLease implements SingletonLease {
+  #held = false;
+  /** Until when the last renewal that succeeded holds the lease for this replica. */
+  #heldUntil = 0;
+  #stopped = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** Tries in a row the claim store did not answer. */
+  #failures = 0;
   /** Since when this replica has been unable (undefined: it is able). */
-  let unableSince: number | undefined;
+  #unableSince: number | undefined;
+  readonly #options: SingletonLeaseOptions;
+  readonly #now: () => number;
+  readonly #everyMs: number;
 
-  const change = async (next: boolean): Promise<void> => {
-    if (next === held) return;
-    held = next;
-    try {
-      await options.onChange(next);
-    } catch (error) {
-      log(`${key}: ${next ? 'taking up' : 'giving up'} the work of the lease failed`, error);
-    }
-  };
+  constructor(options: SingletonLeaseOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#everyMs = Math.max(50, Math.floor(options.leaseMs / 3));
+  }
 
-  const attempt = async (): Promise<void> => {
-    if (options.able && !(await options.able().catch(() => false))) {
-      unableSince ??= now();
-      if (!held) return;
-      if (now() - unableSince >= leaseMs) {
-        log(`${key}: this replica has not been able to do the work for ${leaseMs} ms; letting the lease go`, undefined, 'warn');
-        await change(false);
-        await claims.release(key, holder).catch(() => {});
-        return;
-      }
-    } else {
-      unableSince = undefined;
+  get held(): boolean {
+    return this.#held;
+  }
+
+  async loop(): Promise<void> {
+    if (this.#stopped) return;
+    await this.#attempt();
+    if (!this.#stopped) {
+      this.#timer = setTimeout(() => void this.loop(), this.#everyMs);
+      this.#timer.unref();
     }
-    const at = now();
+  }
+
+  async release(): Promise<void> {
+    const { claims, key, holder, log } = this.#options;
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    if (!this.#held) return;
+    await this.#change(false);
+    await claims.release(key, holder).catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
+  }
+
+  async #change(next: boolean): Promise<void> {
+    if (next === this.#held) return;
+    this.#held = next;
     try {
-      const taken = await claims.claim(key, holder, at, at + leaseMs);
-      if (failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
-      failures = 0;
-      if (taken) heldUntil = at + leaseMs;
-      await change(taken);
+      await this.#options.onChange(next);
     } catch (error) {
-      failures += 1;
-      if (failures === 1) log(`${key}: renewing or taking the lease failed; ${held ? `keeping it until it would run out` : 'trying again'}`, error, 'warn');
+      this.#options.log(`${this.#options.key}: ${next ? 'taking up' : 'giving up'} the work of the lease failed`, error);
+    }
+  }
+
+  /** False when this replica should not try now: it cannot do the work (and has let the lease go if it was unable for a whole lease). */
+  async #able(): Promise<boolean> {
+    const { able, claims, key, holder, leaseMs, log } = this.#options;
+    if (!able || (await able().catch(() => false))) {
+      this.#unableSince = undefined;
+      return true;
+    }
+    this.#unableSince ??= this.#now();
+    if (!this.#held) return false;
+    if (this.#now() - this.#unableSince < leaseMs) return true;
+    log(`${key}: this replica has not been able to do the work for ${leaseMs} ms; letting the lease go`, undefined, 'warn');
+    await this.#change(false);
+    await claims.release(key, holder).catch(() => {});
+    return false;
+  }
+
+  async #attempt(): Promise<void> {
+    if (!(await this.#able())) return;
+    const { claims, key, holder, leaseMs, log } = this.#options;
+    const at = this.#now();
+    try {
+      const taken = await claims.take(key, holder, at, at + leaseMs);
+      if (this.#failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
+      this.#failures = 0;
+      if (taken) this.#heldUntil = at + leaseMs;
+      await this.#change(taken);
+    } catch (error) {
+      this.#failures += 1;
+      if (this.#failures === 1) log(`${key}: renewing or taking the lease failed; ${this.#held ? `keeping it until it would run out` : 'trying again'}`, error, 'warn');
       // Not renewed: the lease is another replica's to take once it runs out, and then this one must have stopped.
-      if (held && now() >= heldUntil - everyMs) await change(false);
+      if (this.#held && this.#now() >= this.#heldUntil - this.#everyMs) await this.#change(false);
     }
-  };
-
-  const loop = async (): Promise<void> => {
-    if (stopped) return;
-    await attempt();
-    if (!stopped) {
-      timer = setTimeout(() => void loop(), everyMs);
-      timer.unref();
-    }
-  };
-  await loop();
-
-  return {
-    get held() {
-      return held;
-    },
-    async release() {
-      stopped = true;
-      clearTimeout(timer);
-      if (!held) return;
-      await change(false);
-      await claims.release(key, holder).catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
-    },
-  };
+  }
 }
 
 export interface LeasedWork<T> {

@@ -1,12 +1,15 @@
-// What the notification consumers remember between runs: each consumer's checkpoint in the log, the
-// webhook deliveries still to make (and what happened to each attempt), the e-mails and Kafka messages
-// already dealt with, the claims that keep replicas from sending one thing twice, and the journal of
-// outcome events still to append to the log (delivery-outcomes.ts). Effects and checkpoints that must
-// move together are one call. An adapter makes each such call one transaction, or, where it has none,
-// writes the journal events first and the checkpoint last: every step is idempotent, so a crash in
-// between leaves at most a journal event appended twice (the fold ignores duplicates) or a batch that
-// is handled again (nothing recorded is sent again).
+// What the notification consumers remember between runs, as one narrow port per concern: each
+// consumer's checkpoint in the log, the webhook deliveries still to make (and what happened to each
+// attempt), the e-mails and Kafka messages already dealt with, the leases that keep replicas from
+// sending one thing twice at once, and the journal of outcome events still to append to the log
+// (delivery-outcomes.ts). A consumer is given the ports it uses and no others.
+// Effects and checkpoints that must move together are one call. An adapter makes each such call one
+// transaction, or, where it has none, writes the journal events first and the checkpoint last: every
+// step is idempotent, so a crash in between leaves at most a journal event appended twice (the fold
+// ignores duplicates) or a batch that is handled again (nothing recorded is sent again).
+// Adapters: sqlite/ (one file per port over notifications.db) and mongodb/ (one per port over its collections).
 import type { JournalEvent, RestoredDeliveries } from './delivery-outcomes.js';
+import type { LeaseStore } from '../leases/lease-store.js';
 
 export type { JournalEvent, RestoredDeliveries };
 
@@ -74,71 +77,79 @@ export interface JournalEntry extends JournalEvent {
   id: string;
 }
 
-export interface DeliveryStore {
-  /** The id of the first event of the log its checkpoints count in; undefined until bound. */
+/** Each consumer's position in the log, and which log the positions count in. */
+export interface ConsumerCheckpoints {
+  /** The id of the first event of the log the checkpoints count in; undefined until bound. */
   logIdentity(): Promise<string | undefined>;
   bindToLog(logId: string): Promise<void>;
   checkpoint(consumer: string): Promise<bigint | undefined>;
   /** Moves a checkpoint forward; a lower position than the stored one is ignored. */
   saveCheckpoint(consumer: string, position: bigint): Promise<void>;
+}
 
+/** The webhook deliveries still to make, as the delivery loop uses them. */
+export interface WebhookQueue {
   /**
    * Records pending deliveries, due now, and moves the `webhooks` checkpoint, in one transaction.
    * A delivery already recorded for the same envelope and url is left as it is.
    */
-  enqueueWebhooks(deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal?: readonly JournalEvent[]): Promise<void>;
+  enqueue(deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal?: readonly JournalEvent[]): Promise<void>;
   /**
    * Takes the pending delivery that has been due longest and holds it until `leaseUntil`: neither
    * this loop nor another process sends it again before then, and if this process dies mid-attempt
-   * it becomes due again when the hold runs out.
+   * it becomes due again when the hold runs out. The hold is the delivery's due time itself, moved
+   * to the hold's end, so that a delivery is never both queued and leased in two places.
    */
-  claimDueWebhook(now: number, leaseUntil: number): Promise<StoredWebhookDelivery | undefined>;
+  claimDue(now: number, leaseUntil: number): Promise<StoredWebhookDelivery | undefined>;
   /**
    * Records an attempt and its effect on the delivery, with its journal events; ignored unless the
    * delivery is still pending (an adapter without transactions may then still have journaled them: they
    * describe an attempt that was made, and the fold lets `delivered` win).
    */
-  recordWebhookAttempt(attempt: RecordedAttempt, journal?: readonly JournalEvent[]): Promise<void>;
+  recordAttempt(attempt: RecordedAttempt, journal?: readonly JournalEvent[]): Promise<void>;
   /** When the next pending delivery is due (epoch ms), if any is pending. */
-  nextWebhookDueAt(): Promise<number | undefined>;
+  nextDueAt(): Promise<number | undefined>;
+}
+
+/** What operators, gauges and tests read of the webhook deliveries. */
+export interface WebhookReport {
   /** How many deliveries are in each state: the backlog is `pending`. */
-  webhookDeliveryCounts(): Promise<Record<WebhookDeliveryState, number>>;
-  /** Every delivery in insertion order: for operators and tests. */
-  webhookDeliveries(): Promise<StoredWebhookDelivery[]>;
-  webhookAttempts(deliveryId: number): Promise<RecordedAttempt[]>;
+  counts(): Promise<Record<WebhookDeliveryState, number>>;
+  /** Every delivery in insertion order. */
+  deliveries(): Promise<StoredWebhookDelivery[]>;
+  attempts(deliveryId: number): Promise<RecordedAttempt[]>;
+}
 
-  emailRecord(eventId: string): Promise<EmailRecord | undefined>;
-  /**
-   * Takes the right to send an event's e-mail until `leaseUntil` for `holder` (one id per running
-   * sender): true when it holds it (no one did, it did already, or another holder's lease ran out),
-   * false while another holder's lease runs. Two
-   * processes on one store never send the same e-mail at once; a holder that dies lets it go when
-   * its lease runs out.
-   */
-  claimEmail(eventId: string, holder: string, now: number, leaseUntil: number): Promise<boolean>;
+/** What became of each event's e-mail. */
+export interface EmailRecords {
+  find(eventId: string): Promise<EmailRecord | undefined>;
   /** Records what became of an event's e-mail and moves the `email` checkpoint, in one transaction. */
-  recordEmail(record: EmailRecord, checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
+  record(record: EmailRecord, checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
+}
 
-  /** Whether the event's Kafka message is recorded as published. */
-  kafkaPublished(eventId: string): Promise<boolean>;
-  /** Like claimEmail, for an event's Kafka message. */
-  claimKafka(eventId: string, holder: string, now: number, leaseUntil: number): Promise<boolean>;
+/** Which events' Kafka messages are published. */
+export interface KafkaRecords {
+  published(eventId: string): Promise<boolean>;
   /** Records these events' messages as published and moves the `kafka` checkpoint, in one transaction. */
-  recordKafkaPublished(eventIds: readonly string[], checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
+  recordPublished(eventIds: readonly string[], checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
+}
 
+/** The outcome events waiting to be appended to the log (outcome-journal.ts). */
+export interface JournalQueue {
   /**
-   * Takes up to `limit` journal entries no one else holds (or whose hold ran out), oldest first, for `holder`
-   * until `leaseUntil`: two replicas do not append the same entries at once.
+   * Takes up to `limit` entries no one else holds (or whose hold ran out), oldest first, for `holder`
+   * until `leaseUntil`: two replicas do not append the same entries at once. The hold is kept on the
+   * entry itself, chosen and held in one step, as a queue's must be.
    */
-  claimJournal(holder: string, now: number, leaseUntil: number, limit: number): Promise<JournalEntry[]>;
-  /**
-   * Lets go of every e-mail, Kafka and journal claim `holder` has: a replica that stops cleanly leaves
-   * what it had not finished to the others at once, not when its leases run out.
-   */
-  releaseClaims(holder: string): Promise<void>;
+  claim(holder: string, now: number, leaseUntil: number, limit: number): Promise<JournalEntry[]>;
   /** Removes entries once they are in the log. */
-  journalAppended(ids: readonly string[]): Promise<void>;
+  appended(ids: readonly string[]): Promise<void>;
+  /** Lets go of every entry `holder` holds: another replica appends them at once, not when the hold runs out. */
+  release(holder: string): Promise<void>;
+}
 
+/** Putting back a lost store from the log's outcome events (restore-deliveries.ts). */
+export interface DeliveryRestore {
   /** No consumer has a checkpoint: a new store, or one that was lost. */
   isEmpty(): Promise<boolean>;
   /**
@@ -147,6 +158,20 @@ export interface DeliveryStore {
    * The checkpoints are written last, so a store that is no longer empty has everything else.
    */
   restore(state: RestoreState): Promise<void>;
+}
 
+/** The ports of one store, opened and closed together by the composition root. */
+export interface DeliveryStore {
+  checkpoints: ConsumerCheckpoints;
+  webhooks: WebhookQueue;
+  webhookReport: WebhookReport;
+  emails: EmailRecords;
+  /** Leases on sending an event's e-mail, keyed by event id. */
+  emailLeases: LeaseStore;
+  kafka: KafkaRecords;
+  /** Leases on publishing an event's Kafka message, keyed by event id. */
+  kafkaLeases: LeaseStore;
+  journal: JournalQueue;
+  restore: DeliveryRestore;
   close(): Promise<void>;
 }

@@ -27,7 +27,7 @@ export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 export interface EmailSenderOptions {
   store: EventStore;
   /** What became of each event's e-mail, with this consumer's checkpoint; the caller opens and closes it. */
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'checkpoints' | 'emails' | 'emailLeases'>;
   /** outbox/ lives here when there is no SMTP URL. */
   dataDir: string;
   masterData: () => MasterData;
@@ -47,104 +47,38 @@ export interface EmailSenderOptions {
   log: Log;
 }
 
+/** What sending one event's e-mail needs, fixed for the life of the sender. */
+interface Sender {
+  options: EmailSenderOptions;
+  records: EmailSenderOptions['deliveries'];
+  from: string;
+  deliver: Delivery;
+  /** One per running sender: a restarted process does not renew its predecessor's leases. */
+  holder: string;
+  claimMs: number;
+}
+
+/** A claimed e-mail is looked at again this often while another replica holds it. */
+const CLAIM_POLL_MS = 200;
+
 export async function startEmailSender(options: EmailSenderOptions): Promise<NotificationConsumer> {
   const { store, log } = options;
-  const from = options.from ?? DEFAULT_MAIL_FROM;
-  const outbox = join(options.dataDir, 'outbox');
-  const records = options.deliveries;
-  const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(outbox);
-  // Rendering the PDF and an SMTP exchange with its retries fit well within this; a replica that
-  // dies holding a claim delays that e-mail by at most this long.
-  const claimMs = options.claimMs ?? 120_000;
-  const claimPollMs = 200;
-  const holder = randomUUID();
-
-  // Another replica on the same delivery store may be sending this e-mail: wait until it has
-  // recorded the outcome, or its claim has run out and this one takes it over.
-  async function claimOrSkip(event: OrderPlannedEvent, stopping: () => boolean): Promise<'claimed' | 'recorded' | 'stopping'> {
-    for (;;) {
-      if (await records.emailRecord(event.id)) return 'recorded';
-      const now = Date.now();
-      if (await records.claimEmail(event.id, holder, now, now + claimMs)) {
-        // Recorded by the previous holder between the two calls: nothing to send.
-        return (await records.emailRecord(event.id)) ? 'recorded' : 'claimed';
-      }
-      if (stopping()) return 'stopping';
-      await sleep(claimPollMs);
-    }
-  }
-
-  async function handleOne(event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
-    const claim = await claimOrSkip(event, stopping);
-    if (claim === 'stopping') return;
-    if (claim === 'recorded') {
-      await records.saveCheckpoint(EMAIL, event.position);
-      return;
-    }
-    const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
-      const outcome: EmailRecord = { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
-      await records.recordEmail(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
-      options.onJournaled?.();
-    };
-
-    const history = await readOrderStream(store, event.stream);
-    const viewerUrl = options.viewerUrl?.(event.data.service_ref);
-    const email = packingInstructionsEmail(event.data, submittedIn(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
-    if (!email.send) {
-      log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
-      await record('skipped', email.reason);
-      return;
-    }
-    // The PDF shows the order as it was planned, not as later events (downloads) left it.
-    let pdf: Buffer;
-    try {
-      pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
-    } catch (error) {
-      // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
-      if (stopping()) throw error;
-      // Rendering is a pure function of the stored events: trying again would fail again and hold up
-      // every later e-mail. Record it for operators and go on.
-      log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
-      await record('failed', `PDF rendering failed: ${error instanceof Error ? error.message : String(error)}`);
-      return;
-    }
-    const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
-    const message: SendMailOptions = {
-      from,
-      to: email.to,
-      cc: email.cc,
-      subject: email.subject,
-      text: email.text,
-      messageId,
-      attachments: [{ filename: email.filename, content: pdf, contentType: 'application/pdf' }],
-    };
-    let outcome: Delivered;
-    try {
-      outcome = await deliver(message, `${safeName(event.data.service_ref)}-${event.id}.eml`);
-    } catch (error) {
-      const rejected = error as NodemailerError;
-      if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
-      // The server refused this message for good (5xx); retrying would block every later e-mail.
-      log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
-      await record('failed', rejected.response ?? rejected.message, messageId);
-      return;
-    }
-    if (outcome.rejected.length > 0) log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
-    await record(outcome.result, outcome.detail, messageId);
-  }
-
+  const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(join(options.dataDir, 'outbox'));
+  // Rendering the PDF and an SMTP exchange with its retries fit well within the default; a replica
+  // that dies holding a lease delays that e-mail by at most this long.
+  const sender: Sender = { options, records: options.deliveries, from: options.from ?? DEFAULT_MAIL_FROM, deliver, holder: randomUUID(), claimMs: options.claimMs ?? 120_000 };
   try {
     const follower = await followLog({
       store,
       name: 'email',
       types: ['OrderPlanned'],
-      loadCheckpoint: () => records.checkpoint(EMAIL),
+      loadCheckpoint: () => sender.records.checkpoints.checkpoint(EMAIL),
       retryDelayMs: options.retryDelayMs ?? 1000,
       log,
       async handle(events, stopping) {
         for (const event of events) {
           if (stopping()) return;
-          if (isOrderPlanned(event)) await handleOne(event, stopping);
+          if (isOrderPlanned(event)) await handleOne(sender, event, stopping);
         }
       },
     });
@@ -152,13 +86,99 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async stop() {
         await follower.stop();
         deliver.close();
-        await records.releaseClaims(holder).catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
+        await sender.records.emailLeases.releaseAll(sender.holder).catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
       },
     };
   } catch (error) {
     deliver.close();
     throw error;
   }
+}
+
+// Another replica on the same delivery store may be sending this e-mail: wait until it has recorded
+// the outcome, or its lease has run out and this one takes it over.
+async function claimOrSkip({ records, holder, claimMs }: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<'claimed' | 'recorded' | 'stopping'> {
+  for (;;) {
+    if (await records.emails.find(event.id)) return 'recorded';
+    const now = Date.now();
+    if (await records.emailLeases.take(event.id, holder, now, now + claimMs)) {
+      // Recorded by the previous holder between the two calls: nothing to send.
+      return (await records.emails.find(event.id)) ? 'recorded' : 'claimed';
+    }
+    if (stopping()) return 'stopping';
+    await sleep(CLAIM_POLL_MS);
+  }
+}
+
+async function handleOne(sender: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
+  const claim = await claimOrSkip(sender, event, stopping);
+  if (claim === 'stopping') return;
+  if (claim === 'recorded') {
+    await sender.records.checkpoints.saveCheckpoint(EMAIL, event.position);
+    return;
+  }
+  const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
+    const outcome: EmailRecord = { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
+    await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
+    sender.options.onJournaled?.();
+  };
+  const composed = await compose(sender, event, stopping);
+  if ('skipped' in composed || 'failed' in composed) {
+    await record(composed.skipped ? 'skipped' : 'failed', composed.skipped ?? composed.failed);
+    return;
+  }
+  const { message, messageId } = composed;
+  let outcome: Delivered;
+  try {
+    outcome = await sender.deliver(message, `${safeName(event.data.service_ref)}-${event.id}.eml`);
+  } catch (error) {
+    const rejected = error as NodemailerError;
+    if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
+    // The server refused this message for good (5xx); retrying would block every later e-mail.
+    sender.options.log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
+    await record('failed', rejected.response ?? rejected.message, messageId);
+    return;
+  }
+  if (outcome.rejected.length > 0) sender.options.log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
+  await record(outcome.result, outcome.detail, messageId);
+}
+
+type Composed = { message: SendMailOptions; messageId: string } | { skipped: string; failed?: undefined } | { failed: string; skipped?: undefined };
+
+/** The message for an event, or why there is none: the order asked for no e-mail, or its PDF cannot be rendered. */
+async function compose({ options, from }: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<Composed> {
+  const history = await readOrderStream(options.store, event.stream);
+  const viewerUrl = options.viewerUrl?.(event.data.service_ref);
+  const email = packingInstructionsEmail(event.data, submittedIn(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
+  if (!email.send) {
+    options.log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
+    return { skipped: email.reason };
+  }
+  // The PDF shows the order as it was planned, not as later events (downloads) left it.
+  let pdf: Buffer;
+  try {
+    pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
+  } catch (error) {
+    // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
+    if (stopping()) throw error;
+    // Rendering is a pure function of the stored events: trying again would fail again and hold up
+    // every later e-mail. Record it for operators and go on.
+    options.log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
+    return { failed: `PDF rendering failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
+  return {
+    messageId,
+    message: {
+      from,
+      to: email.to,
+      cc: email.cc,
+      subject: email.subject,
+      text: email.text,
+      messageId,
+      attachments: [{ filename: email.filename, content: pdf, contentType: 'application/pdf' }],
+    },
+  };
 }
 
 interface Delivered {

@@ -27,7 +27,7 @@ export interface KafkaProducer {
 export interface KafkaPublisherOptions {
   store: EventStore;
   /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'checkpoints' | 'kafka' | 'kafkaLeases'>;
   /**
    * Where earlier versions kept the `kafka` checkpoint: read at start, and the further of it and the
    * delivery store's is used, so an upgrade does not publish everything again.
@@ -72,10 +72,10 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
 
   async function claimOrSkip(event: RecordedEvent): Promise<'claimed' | 'published' | 'stopping'> {
     for (;;) {
-      if (await deliveries.kafkaPublished(event.id)) return 'published';
+      if (await deliveries.kafka.published(event.id)) return 'published';
       const now = Date.now();
-      if (await deliveries.claimKafka(event.id, holder, now, now + claimMs)) {
-        return (await deliveries.kafkaPublished(event.id)) ? 'published' : 'claimed';
+      if (await deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs)) {
+        return (await deliveries.kafka.published(event.id)) ? 'published' : 'claimed';
       }
       if (isStopping) return 'stopping';
       await sleep(claimPollMs);
@@ -89,7 +89,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     // The further of the two: a delivery store may still hold a stale `kafka` row from the version
     // before the checkpoint store kept it.
     loadCheckpoint: async () => {
-      const [current, legacy] = await Promise.all([deliveries.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
+      const [current, legacy] = await Promise.all([deliveries.checkpoints.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
       return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
     },
     retryDelayMs: options.retryDelayMs ?? 1000,
@@ -117,7 +117,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
         // Hold the claims while the send goes on, however long the brokers take.
         const renew = setInterval(() => {
           const now = Date.now();
-          for (const event of mine) void deliveries.claimKafka(event.id, holder, now, now + claimMs).catch(() => undefined);
+          for (const event of mine) void deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs).catch(() => undefined);
         }, Math.max(1000, claimMs / 3));
         try {
           if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
@@ -127,7 +127,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       }
       const through = events.at(-1)!.position;
       const journal = mine.length > 0 ? [kafkaPublishedEvent(mine[0]!.position, through, mine.length)] : [];
-      await deliveries.recordKafkaPublished(mine.map((event) => event.id), through, journal);
+      await deliveries.kafka.recordPublished(mine.map((event) => event.id), through, journal);
       if (journal.length > 0) options.onJournaled?.();
     },
   });
@@ -136,7 +136,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       isStopping = true;
       stop();
       await follower.stop();
-      await deliveries.releaseClaims(holder).catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
+      await deliveries.kafkaLeases.releaseAll(holder).catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
       if (connected) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

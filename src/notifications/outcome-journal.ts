@@ -7,10 +7,11 @@ import { ANY, type EventStore } from '../eventstore/event-store.js';
 import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
 import type { Log } from './notification-consumer.js';
+import { WakeableLoop } from './wakeable-loop.js';
 
 export interface OutcomeJournalOptions {
   store: EventStore;
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'journal'>;
   /** Longest pause between looks at the journal: how soon entries of another replica (or a failed append) go out. Default 1 s. */
   pollIntervalMs?: number;
   log: Log;
@@ -32,16 +33,12 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
   const { store, deliveries, log } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const holder = randomUUID();
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
   let failures = 0;
 
   async function flush(): Promise<void> {
     for (;;) {
       const now = Date.now();
-      const entries = await deliveries.claimJournal(holder, now, now + CLAIM_MS, BATCH);
+      const entries = await deliveries.journal.claim(holder, now, now + CLAIM_MS, BATCH);
       if (entries.length === 0) return;
       // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
       // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
@@ -56,55 +53,40 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
           done.push(...chunk.map((entry) => entry.id));
         }
       }));
-      if (done.length > 0) await deliveries.journalAppended(done);
+      if (done.length > 0) await deliveries.journal.appended(done);
       const failed = appends.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       if (entries.length < BATCH) return;
     }
   }
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+  const loop = new WakeableLoop(async () => {
+    try {
+      await flush();
+      failures = 0;
+      return pollIntervalMs;
+    } catch (error) {
+      failures += 1;
+      // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
+      // two looks' time after the first failure and at most 64 (or a minute) after many.
+      const delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
+      if (!loop.stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
+      return delay;
     }
-    clearTimeout(timer);
-    running = (async () => {
-      let delay = pollIntervalMs;
-      try {
-        do {
-          again = false;
-          await flush();
-        } while (again && !stopped);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
-        // two looks' time after the first failure and at most 64 (or a minute) after many.
-        delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
-        if (!stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
-      } finally {
-        running = undefined;
-      }
-      if (!stopped) timer = setTimeout(wake, again ? 0 : delay);
-    })();
-  }
+  });
 
-  wake();
+  loop.wake();
   return {
-    wake,
+    wake: () => loop.wake(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       try {
         await flush();
       } catch (error) {
         log('notifications: delivery outcomes left in the journal at shutdown; appended at the next start', error, 'warn');
       }
-      // what a failed flush still holds goes to the other replicas now, not in 30 s
-      await deliveries.releaseClaims(holder).catch(() => undefined);
+      // what a failed flush still holds goes to the other replicas now, not when the holds run out
+      await deliveries.journal.release(holder).catch(() => undefined);
     },
   };
 }

@@ -15,8 +15,8 @@ export interface RestoreSummary {
   checkpoints: RestoreState['checkpoints'];
 }
 
-export async function restoreDeliveries(store: EventStore, deliveries: DeliveryStore, log: Log): Promise<RestoreSummary | undefined> {
-  if (!(await deliveries.isEmpty())) return undefined;
+export async function restoreDeliveries(store: EventStore, deliveries: Pick<DeliveryStore, 'restore'>, log: Log): Promise<RestoreSummary | undefined> {
+  if (!(await deliveries.restore.isEmpty())) return undefined;
   const last = await Promise.all(OUTCOME_STREAMS.map((stream) => store.readLastEvent(stream)));
   if (last.every((event) => event === undefined)) return undefined;
 
@@ -37,7 +37,7 @@ export async function restoreDeliveries(store: EventStore, deliveries: DeliveryS
       webhooks.push({ ...webhook, state: 'failed', companyGroup: '', body: '', lastError: `restored from the log, but its event is not at position ${webhook.eventPosition}` });
     }
   }
-  await deliveries.restore({ checkpoints: folded.checkpoints, webhooks, emails: folded.emails });
+  await deliveries.restore.restore({ checkpoints: folded.checkpoints, webhooks, emails: folded.emails });
   const summary: RestoreSummary = {
     webhooks: webhooks.length,
     pendingWebhooks: webhooks.filter((webhook) => webhook.state === 'pending').length,

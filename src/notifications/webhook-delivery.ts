@@ -7,12 +7,13 @@
 //   (at-least-once: the receiver dedupes on webhook-id, which never changes).
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
+import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type WebhookQueue, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
 import { webhookOutcomeEvent, webhooksQueuedEvents } from './delivery-outcomes.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
+import { WakeableLoop } from './wakeable-loop.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -20,7 +21,7 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export interface WebhookDeliveryOptions {
   store: EventStore;
   /** Where deliveries and this consumer's checkpoint are kept; the caller opens and closes it. */
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'checkpoints' | 'webhooks'>;
   /** Read at send time, so a rotated secret signs the next attempt. */
   masterData: () => MasterData;
   /** Pause before the 2nd, 3rd, ... attempt; attempts = length + 1. Default 30 s, 2 min, 10 min. */
@@ -40,18 +41,18 @@ export interface WebhookDeliveryOptions {
 
 export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<NotificationConsumer> {
   const { deliveries } = options;
-  const loop = startDeliveryLoop(deliveries, options);
+  const loop = startDeliveryLoop(deliveries.webhooks, options);
   const follower = await followLog({
     store: options.store,
     name: 'webhooks',
     types: ['OrderPlanned'],
-    loadCheckpoint: () => deliveries.checkpoint(WEBHOOKS),
+    loadCheckpoint: () => deliveries.checkpoints.checkpoint(WEBHOOKS),
     retryDelayMs: options.consumerRetryDelayMs ?? 1000,
     log: options.log,
     async handle(events) {
       const queued = deliveriesFor(events, options.masterData());
       const through = events.at(-1)!.position;
-      await deliveries.enqueueWebhooks(queued, through, Date.now(), webhooksQueuedEvents(queued, through));
+      await deliveries.webhooks.enqueue(queued, through, Date.now(), webhooksQueuedEvents(queued, through));
       options.onJournaled?.();
       // Nothing new is due when nothing was queued (a group without endpoints): the loop sleeps on.
       if (queued.length > 0) loop.wake();
@@ -84,7 +85,7 @@ interface DeliveryLoop {
   stop(): Promise<void>;
 }
 
-function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOptions): DeliveryLoop {
+function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOptions): DeliveryLoop {
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const concurrency = options.concurrency ?? 8;
@@ -95,55 +96,34 @@ function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOp
   const { log } = options;
   const inFlight = new Set<Promise<void>>();
   const sending = new Set<number>();
-  let stopped = false;
-  let running = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    clearTimeout(timer);
-    void run();
-  }
-
-  async function run(): Promise<void> {
-    let sleepMs = pollIntervalMs;
+  // Claims due deliveries while a slot is free; sleeps until the next is due (at most a poll interval),
+  // or, with every slot busy, until an attempt ends and wakes the loop.
+  const loop = new WakeableLoop(async () => {
     try {
-      do {
-        again = false;
-        while (!stopped && inFlight.size < concurrency) {
-          const now = Date.now();
-          const delivery = await deliveries.claimDueWebhook(now, now + leaseMs);
-          if (!delivery) break;
-          // Only if this process stalled past a claim could it take a delivery it is still sending;
-          // the new claim just extends the hold.
-          if (sending.has(delivery.id)) continue;
-          sending.add(delivery.id);
-          const attempt: Promise<void> = send(delivery).finally(() => {
-            sending.delete(delivery.id);
-            inFlight.delete(attempt);
-            wake();
-          });
-          inFlight.add(attempt);
-        }
-      } while (again && !stopped);
-      const due = await deliveries.nextWebhookDueAt();
-      if (due !== undefined) sleepMs = Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
+      while (!loop.stopped && inFlight.size < concurrency) {
+        const now = Date.now();
+        const delivery = await deliveries.claimDue(now, now + leaseMs);
+        if (!delivery) break;
+        // Only if this process stalled past a claim could it take a delivery it is still sending;
+        // the new claim just extends the hold.
+        if (sending.has(delivery.id)) continue;
+        sending.add(delivery.id);
+        const attempt: Promise<void> = send(delivery).finally(() => {
+          sending.delete(delivery.id);
+          inFlight.delete(attempt);
+          loop.wake();
+        });
+        inFlight.add(attempt);
+      }
+      if (inFlight.size >= concurrency) return undefined;
+      const due = await deliveries.nextDueAt();
+      return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
     } catch (error) {
-      if (!stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
-    } finally {
-      running = false;
+      if (!loop.stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
+      return pollIntervalMs;
     }
-    if (stopped) return;
-    if (again) wake(); // woken while reading when the next one is due: that answer may be stale
-    else if (inFlight.size < concurrency) timer = setTimeout(wake, sleepMs);
-    // else every slot is busy, and each attempt wakes the loop when it ends.
-  }
+  });
 
   async function send(delivery: StoredWebhookDelivery): Promise<void> {
     const attempt = delivery.attempts + 1;
@@ -155,7 +135,7 @@ function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOp
         ? attemptOutcome(await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }), attempt, retryDelaysMs, Date.now())
         : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
       const journal = webhookOutcomeEvent(delivery, attempt, outcome);
-      await deliveries.recordWebhookAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
+      await deliveries.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
       if (journal.length > 0) options.onJournaled?.();
     } catch (error) {
       // The claim runs out and the delivery is attempted again: at-least-once, as after a crash.
@@ -169,17 +149,13 @@ function startDeliveryLoop(deliveries: DeliveryStore, options: WebhookDeliveryOp
     }
   }
 
-  wake();
+  loop.wake();
   return {
-    wake,
+    wake: () => loop.wake(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
       // Attempts already sent finish (each bounded by timeoutMs) and are recorded before the file closes.
-      while (running || inFlight.size > 0) {
-        await Promise.all([...inFlight]);
-        if (running) await new Promise((resolve) => setImmediate(resolve));
-      }
+      await loop.stop();
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
 }

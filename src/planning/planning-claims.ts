@@ -30,12 +30,12 @@ export function planningClaims(store: ClaimStore, options: { holder: string; lea
   return {
     leaseMs,
     async whileHeld(key, work) {
-      if (!(await store.claim(key, holder, now(), now() + leaseMs))) return { held: false };
+      if (!(await store.take(key, holder, now(), now() + leaseMs))) return { held: false };
       holding.add(key);
       // renewed three times a lease, so one slow renewal does not let it run out
       const renewal = setInterval(() => {
         const at = now();
-        store.claim(key, holder, at, at + leaseMs).then(
+        store.take(key, holder, at, at + leaseMs).then(
           (kept) => { if (!kept) log(`planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`, undefined, 'warn'); },
           (error: unknown) => log(`planning: renewing the claim on ${key} failed`, error, 'warn'),
         );

@@ -53,7 +53,7 @@ t.test('a holder whose claim store fails steps down before its lease could have 
   const open = await claimStores(t);
   let failing = false;
   const inner = open();
-  const flaky: ClaimStore = { ...inner, claim: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.claim(...args)), release: (...args) => inner.release(...args) };
+  const flaky: ClaimStore = { ...inner, take: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.take(...args)), release: (...args) => inner.release(...args) };
   const changes: boolean[] = [];
   const lease = await holdSingletonLease({ claims: flaky, key: 'singleton:y', holder: 'a', leaseMs: LEASE_MS, log: () => {}, onChange: (held) => void changes.push(held) });
   t.equal(lease.held, true);

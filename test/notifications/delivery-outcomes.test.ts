@@ -7,7 +7,7 @@ import {
 } from '../../src/notifications/delivery-outcomes.js';
 import { restoreDeliveries } from '../../src/notifications/restore-deliveries.js';
 import { readyEnvelopeBody } from '../../src/notifications/ready-envelope.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { ANY } from '../../src/eventstore/event-store.js';
 import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
@@ -88,7 +88,7 @@ t.test('restore: a delivery queued and not yet sent when the store was lost is q
   const logs: string[] = [];
   const summary = await restoreDeliveries(store, deliveries, (message) => logs.push(message));
   t.match(summary, { webhooks: 2, pendingWebhooks: 1, emails: 0, checkpoints: { webhooks: planned.position } });
-  const rows = await deliveries.webhookDeliveries();
+  const rows = await deliveries.webhookReport.deliveries();
   t.strictSame(rows.map((r) => [r.url, r.state]), [[A, 'delivered'], [B, 'pending']]);
   t.equal(rows[1]!.body, readyEnvelopeBody(planned), 'the body derived from the event, as when it was first queued');
   t.equal(rows[1]!.companyGroup, planned.data.company_group);
@@ -104,5 +104,5 @@ t.test('restore: nothing to do on a new log', async (t) => {
   const deliveries = openSqliteDeliveryStore(dir);
   t.teardown(() => deliveries.close());
   t.equal(await restoreDeliveries(store, deliveries, () => undefined), undefined);
-  t.equal(await deliveries.isEmpty(), true);
+  t.equal(await deliveries.restore.isEmpty(), true);
 });

@@ -29,27 +29,27 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       });
 
     test('the log it belongs to: none until bound, then the one bound', async (t, { store }) => {
-      t.equal(await store.logIdentity(), undefined);
-      await store.bindToLog('evt-first-of-log-a');
-      t.equal(await store.logIdentity(), 'evt-first-of-log-a');
-      t.equal(await store.isEmpty(), true, 'an identity alone leaves the store empty (a restore still runs)');
+      t.equal(await store.checkpoints.logIdentity(), undefined);
+      await store.checkpoints.bindToLog('evt-first-of-log-a');
+      t.equal(await store.checkpoints.logIdentity(), 'evt-first-of-log-a');
+      t.equal(await store.restore.isEmpty(), true, 'an identity alone leaves the store empty (a restore still runs)');
     });
 
     test('checkpoints: none at first, only forward, exact 64-bit positions', async (t, { store }) => {
-      t.equal(await store.isEmpty(), true, 'a new store is empty');
-      t.equal(await store.checkpoint(EMAIL), undefined);
-      await store.saveCheckpoint(EMAIL, 2n ** 62n + 5n);
-      t.equal(await store.checkpoint(EMAIL), 2n ** 62n + 5n);
-      await store.saveCheckpoint(EMAIL, 7n);
-      t.equal(await store.checkpoint(EMAIL), 2n ** 62n + 5n, 'a lower position is ignored');
-      t.equal(await store.checkpoint(WEBHOOKS), undefined, 'consumers are independent');
-      t.equal(await store.isEmpty(), false, 'a store with a checkpoint is not empty');
+      t.equal(await store.restore.isEmpty(), true, 'a new store is empty');
+      t.equal(await store.checkpoints.checkpoint(EMAIL), undefined);
+      await store.checkpoints.saveCheckpoint(EMAIL, 2n ** 62n + 5n);
+      t.equal(await store.checkpoints.checkpoint(EMAIL), 2n ** 62n + 5n);
+      await store.checkpoints.saveCheckpoint(EMAIL, 7n);
+      t.equal(await store.checkpoints.checkpoint(EMAIL), 2n ** 62n + 5n, 'a lower position is ignored');
+      t.equal(await store.checkpoints.checkpoint(WEBHOOKS), undefined, 'consumers are independent');
+      t.equal(await store.restore.isEmpty(), false, 'a store with a checkpoint is not empty');
     });
 
     test('enqueued deliveries are due now, once per envelope and url; the checkpoint moves with them', async (t, { store }) => {
-      await store.enqueueWebhooks([delivery(1), delivery(1, 'http://127.0.0.1:2/other'), delivery(2)], 20n, 1000);
-      await store.enqueueWebhooks([delivery(1), delivery(3)], 30n, 2000);
-      const rows = await store.webhookDeliveries();
+      await store.webhooks.enqueue([delivery(1), delivery(1, 'http://127.0.0.1:2/other'), delivery(2)], 20n, 1000);
+      await store.webhooks.enqueue([delivery(1), delivery(3)], 30n, 2000);
+      const rows = await store.webhookReport.deliveries();
       t.strictSame(rows.map((row) => [row.envelopeId, row.url, row.state, row.attempts, row.nextAttemptAt]), [
         ['evt_1', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
         ['evt_1', 'http://127.0.0.1:2/other', 'pending', 0, 1000],
@@ -59,37 +59,37 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.ok(rows[0]!.id < rows[1]!.id && rows[1]!.id < rows[2]!.id && rows[2]!.id < rows[3]!.id, 'ids in insertion order');
       t.equal(rows[0]!.eventPosition, 10n);
       t.equal(rows[0]!.body, '{"n":1}');
-      t.equal(await store.checkpoint(WEBHOOKS), 30n);
-      t.equal(await store.nextWebhookDueAt(), 1000);
-      t.strictSame(await store.webhookDeliveryCounts(), { pending: 4, delivered: 0, failed: 0 });
+      t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n);
+      t.equal(await store.webhooks.nextDueAt(), 1000);
+      t.strictSame(await store.webhookReport.counts(), { pending: 4, delivered: 0, failed: 0 });
     });
 
     test('a claimed delivery is held until its lease runs out, by every connection', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await store.enqueueWebhooks([delivery(1), delivery(2)], 20n, 1000);
-      await store.enqueueWebhooks([delivery(3)], 30n, 5000);
-      t.equal(await store.claimDueWebhook(999, 10_000), undefined, 'nothing is due before its time');
-      const first = await store.claimDueWebhook(1000, 10_000);
+      await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
+      await store.webhooks.enqueue([delivery(3)], 30n, 5000);
+      t.equal(await store.webhooks.claimDue(999, 10_000), undefined, 'nothing is due before its time');
+      const first = await store.webhooks.claimDue(1000, 10_000);
       t.equal(first?.envelopeId, 'evt_1', 'the one due longest first');
       t.equal(first?.nextAttemptAt, 10_000, 'held until the lease ends');
-      const next = await other.claimDueWebhook(1000, 10_000);
+      const next = await other.webhooks.claimDue(1000, 10_000);
       t.equal(next?.envelopeId, 'evt_2', 'another replica takes the next one, not the held one');
-      t.equal(await other.claimDueWebhook(4999, 10_000), undefined, 'nothing else due');
-      t.equal((await other.claimDueWebhook(5000, 10_000))?.envelopeId, 'evt_3');
-      t.equal((await other.claimDueWebhook(10_000, 20_000))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+      t.equal(await other.webhooks.claimDue(4999, 10_000), undefined, 'nothing else due');
+      t.equal((await other.webhooks.claimDue(5000, 10_000))?.envelopeId, 'evt_3');
+      t.equal((await other.webhooks.claimDue(10_000, 20_000))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
     });
 
     test('five claims at once on two connections: four deliveries, each once', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await store.enqueueWebhooks([delivery(1), delivery(2), delivery(3)], 30n, 1000);
-      await store.enqueueWebhooks([delivery(4)], 40n, 30_000);
-      const claims = await Promise.all([store.claimDueWebhook(30_000, 40_000), other.claimDueWebhook(30_000, 40_000), store.claimDueWebhook(30_000, 40_000), other.claimDueWebhook(30_000, 40_000), store.claimDueWebhook(30_000, 40_000)]);
+      await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
+      await store.webhooks.enqueue([delivery(4)], 40n, 30_000);
+      const claims = await Promise.all([store.webhooks.claimDue(30_000, 40_000), other.webhooks.claimDue(30_000, 40_000), store.webhooks.claimDue(30_000, 40_000), other.webhooks.claimDue(30_000, 40_000), store.webhooks.claimDue(30_000, 40_000)]);
       t.strictSame(claims.map((c) => c?.envelopeId).filter(Boolean).sort(), ['evt_1', 'evt_2', 'evt_3', 'evt_4'], 'five claims at once: four deliveries, each once');
       // The same delivery due again (its lease ran out), claimed by five at once, several times over.
       for (const at of [40_000, 50_000, 60_000]) {
-        const again = await Promise.all([store, other, store, other, store].map((s) => s.claimDueWebhook(at, at + 10_000)));
+        const again = await Promise.all([store, other, store, other, store].map((s) => s.webhooks.claimDue(at, at + 10_000)));
         t.equal(again.filter(Boolean).length, 4, `due again at ${at}: each of the four once`);
       }
     });
@@ -104,12 +104,12 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         const mine = Array.from({ length: 1 + (round % 4) }, () => delivery(++n));
         const theirs = [...mine.slice(-1), ...Array.from({ length: 1 + ((round + 2) % 3) }, () => delivery(++n))];
         await Promise.all([
-          store.enqueueWebhooks(mine, BigInt(n * 10), 1000),
-          other.enqueueWebhooks(theirs, BigInt(n * 10), 1000),
-          other.enqueueWebhooks(mine.slice(0, 1), BigInt(n * 10), 1000),
+          store.webhooks.enqueue(mine, BigInt(n * 10), 1000),
+          other.webhooks.enqueue(theirs, BigInt(n * 10), 1000),
+          other.webhooks.enqueue(mine.slice(0, 1), BigInt(n * 10), 1000),
         ]);
       }
-      const rows = await store.webhookDeliveries();
+      const rows = await store.webhookReport.deliveries();
       t.strictSame(rows.map((row) => row.envelopeId).sort(), Array.from({ length: n }, (_, i) => `evt_${i + 1}`).sort(), `each of the ${n} deliveries is there, once`);
       t.equal(new Set(rows.map((row) => row.id)).size, rows.length, 'no two share an id');
     });
@@ -117,127 +117,127 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     test('an e-mail or Kafka claim whose lease ran out, taken over by five at once: one holder', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      for (const [kind, claim] of [['e-mail', 'claimEmail'], ['Kafka', 'claimKafka']] as const) {
-        t.equal(await store[claim]('evt-9', 'first', 1000, 2000), true);
+      for (const [kind, leases] of [['e-mail', 'emailLeases'], ['Kafka', 'kafkaLeases']] as const) {
+        t.equal(await store[leases].take('evt-9', 'first', 1000, 2000), true);
         for (const at of [2000, 3000, 4000, 5000]) {
-          const takers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[claim]('evt-9', `${holder}${at}`, at, at + 1000)));
+          const takers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].take('evt-9', `${holder}${at}`, at, at + 1000)));
           t.equal(takers.filter(Boolean).length, 1, `${kind}: the lease ran out at ${at}; one of five takes it over`);
         }
       }
     });
 
     test('attempts: delivered and failed are final, a retry is due again; each attempt kept; outcomes journaled', async (t, { store }) => {
-      await store.enqueueWebhooks([delivery(1), delivery(2), delivery(3)], 30n, 1000);
-      const [a, b, c] = await store.webhookDeliveries();
-      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12.4, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } });
-      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } }, [journalEvent('Delivered', 1)]);
-      await store.recordWebhookAttempt({ deliveryId: b!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'failed', status: 410, error: 'HTTP 410' } }, [journalEvent('Failed', 2)]);
-      await store.recordWebhookAttempt({ deliveryId: c!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'retry', status: null, error: 'ECONNREFUSED', nextAttemptAt: 50_000 } });
+      await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
+      const [a, b, c] = await store.webhookReport.deliveries();
+      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12.4, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } });
+      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } }, [journalEvent('Delivered', 1)]);
+      await store.webhooks.recordAttempt({ deliveryId: b!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'failed', status: 410, error: 'HTTP 410' } }, [journalEvent('Failed', 2)]);
+      await store.webhooks.recordAttempt({ deliveryId: c!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'retry', status: null, error: 'ECONNREFUSED', nextAttemptAt: 50_000 } });
       // Recorded after the delivery was settled (a replica whose lease ran out): ignored.
-      await store.recordWebhookAttempt({ deliveryId: a!.id, attempt: 3, at: 40_000, durationMs: 3, outcome: { result: 'failed', status: 500, error: 'late' } });
-      const rows = await store.webhookDeliveries();
+      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 3, at: 40_000, durationMs: 3, outcome: { result: 'failed', status: 500, error: 'late' } });
+      const rows = await store.webhookReport.deliveries();
       t.strictSame(rows.map((row) => [row.state, row.attempts, row.lastStatus, row.lastError]), [
         ['delivered', 2, 200, null],
         ['failed', 1, 410, 'HTTP 410'],
         ['pending', 1, null, 'ECONNREFUSED'],
       ]);
       t.equal(rows[2]!.nextAttemptAt, 50_000, 'a retry is due when its outcome says');
-      t.strictSame(await store.webhookAttempts(a!.id), [
+      t.strictSame(await store.webhookReport.attempts(a!.id), [
         { deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } },
         { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
       ]);
-      t.equal(await store.claimDueWebhook(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId), 'evt_3', 'only the pending one is ever claimed again');
-      t.strictSame(await store.webhookDeliveryCounts(), { pending: 1, delivered: 1, failed: 1 });
-      const journal = await store.claimJournal('me', 0, 1, 100);
+      t.equal(await store.webhooks.claimDue(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId), 'evt_3', 'only the pending one is ever claimed again');
+      t.strictSame(await store.webhookReport.counts(), { pending: 1, delivered: 1, failed: 1 });
+      const journal = await store.journal.claim('me', 0, 1, 100);
       t.strictSame(journal.map((entry) => entry.type), ['Delivered', 'Failed'], 'the journal events of the recorded outcomes, in order');
     });
 
     test('the e-mail claim: one holder at a time across two connections, taken over when its lease runs out', async (t, { store: first, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await first.claimEmail('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
-      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
-      t.equal(await first.claimEmail('evt-1', 'replica-a', 2000, 7000), true, 'the holder may claim again (a retry after a transient failure)');
-      t.equal(await other.claimEmail('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
-      t.equal(await other.claimEmail('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
-      t.equal(await first.claimEmail('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
-      t.equal(await first.claimEmail('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
-      const racers = await Promise.all([first.claimEmail('evt-3', 'x', 1, 100), other.claimEmail('evt-3', 'y', 1, 100), first.claimEmail('evt-3', 'z', 1, 100)]);
+      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
+      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
+      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 2000, 7000), true, 'the holder may claim again (a retry after a transient failure)');
+      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
+      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
+      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
+      t.equal(await first.emailLeases.take('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
+      const racers = await Promise.all([first.emailLeases.take('evt-3', 'x', 1, 100), other.emailLeases.take('evt-3', 'y', 1, 100), first.emailLeases.take('evt-3', 'z', 1, 100)]);
       t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
     });
 
     test('a holder that stops cleanly lets go of its claims: the others take them at once', async (t, { store: first, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await first.recordEmail({ eventId: 'evt-0', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 1n, [journalEvent('EmailSent', 1), journalEvent('EmailSent', 2)]);
-      t.equal(await first.claimEmail('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.claimKafka('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.claimEmail('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
-      t.equal((await first.claimJournal('replica-a', 1000, 30_000, 100)).length, 2);
-      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
-      await first.releaseClaims('replica-a');
-      t.equal(await other.claimEmail('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
-      t.equal(await other.claimKafka('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
-      t.equal((await other.claimJournal('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
-      t.equal(await other.claimEmail('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
+      await first.emails.record({ eventId: 'evt-0', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 1n, [journalEvent('EmailSent', 1), journalEvent('EmailSent', 2)]);
+      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
+      t.equal((await first.journal.claim('replica-a', 1000, 30_000, 100)).length, 2);
+      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      await Promise.all([first.emailLeases.releaseAll('replica-a'), first.kafkaLeases.releaseAll('replica-a'), first.journal.release('replica-a')]);
+      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
+      t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
+      t.equal((await other.journal.claim('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
+      t.equal(await other.emailLeases.take('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
     });
 
     test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
       const record = { eventId: 'evt-1', serviceRef: 'SO-000001', result: 'sent' as const, detail: '250 OK', messageId: '<evt_1@localhost>' };
-      t.equal(await store.emailRecord('evt-1'), undefined);
-      await store.recordEmail(record, 10n, [journalEvent('EmailSent', 1)]);
-      await store.recordEmail({ ...record, result: 'failed', detail: 'again' }, 11n);
-      t.strictSame(await store.emailRecord('evt-1'), record);
-      t.equal(await store.checkpoint(EMAIL), 11n);
+      t.equal(await store.emails.find('evt-1'), undefined);
+      await store.emails.record(record, 10n, [journalEvent('EmailSent', 1)]);
+      await store.emails.record({ ...record, result: 'failed', detail: 'again' }, 11n);
+      t.strictSame(await store.emails.find('evt-1'), record);
+      t.equal(await store.checkpoints.checkpoint(EMAIL), 11n);
       const other = await second();
       t.teardown(() => other.close());
-      t.strictSame(await other.emailRecord('evt-1'), record, 'seen by another connection');
-      t.strictSame((await other.claimJournal('me', 0, 1, 100)).map((entry) => entry.type), ['EmailSent']);
+      t.strictSame(await other.emails.find('evt-1'), record, 'seen by another connection');
+      t.strictSame((await other.journal.claim('me', 0, 1, 100)).map((entry) => entry.type), ['EmailSent']);
     });
 
     test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await store.claimKafka('evt-1', 'a', 1000, 5000), true);
-      t.equal(await other.claimKafka('evt-1', 'b', 1000, 5000), false, 'held by a');
-      t.equal(await other.claimKafka('evt-2', 'b', 1000, 5000), true, 'another event is free');
-      t.equal(await store.claimEmail('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
-      t.equal(await store.kafkaPublished('evt-1'), false);
-      await store.recordKafkaPublished(['evt-1', 'evt-2'], 20n, [journalEvent('KafkaPublished', 20)]);
-      await other.recordKafkaPublished(['evt-2'], 15n);
-      t.equal(await other.kafkaPublished('evt-1'), true);
-      t.equal(await other.kafkaPublished('evt-2'), true);
-      t.equal(await other.kafkaPublished('evt-3'), false);
-      t.equal(await store.checkpoint(KAFKA), 20n, 'the checkpoint does not go back');
-      t.equal(await store.claimKafka('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
+      t.equal(await store.kafkaLeases.take('evt-1', 'a', 1000, 5000), true);
+      t.equal(await other.kafkaLeases.take('evt-1', 'b', 1000, 5000), false, 'held by a');
+      t.equal(await other.kafkaLeases.take('evt-2', 'b', 1000, 5000), true, 'another event is free');
+      t.equal(await store.emailLeases.take('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
+      t.equal(await store.kafka.published('evt-1'), false);
+      await store.kafka.recordPublished(['evt-1', 'evt-2'], 20n, [journalEvent('KafkaPublished', 20)]);
+      await other.kafka.recordPublished(['evt-2'], 15n);
+      t.equal(await other.kafka.published('evt-1'), true);
+      t.equal(await other.kafka.published('evt-2'), true);
+      t.equal(await other.kafka.published('evt-3'), false);
+      t.equal(await store.checkpoints.checkpoint(KAFKA), 20n, 'the checkpoint does not go back');
+      t.equal(await store.kafkaLeases.take('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
     });
 
     test('the journal: oldest first, held for one holder at a time, gone once appended', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await store.enqueueWebhooks([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
-      await store.recordEmail({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [journalEvent('NotSent', 3)]);
-      const taken = await store.claimJournal('a', 1000, 5000, 2);
+      await store.webhooks.enqueue([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
+      await store.emails.record({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [journalEvent('NotSent', 3)]);
+      const taken = await store.journal.claim('a', 1000, 5000, 2);
       t.strictSame(taken.map((entry) => [entry.stream, entry.type, entry.data]), [
         ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
         ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
       ], 'at most the limit, data as written');
-      const rest = await other.claimJournal('b', 1000, 5000, 10);
+      const rest = await other.journal.claim('b', 1000, 5000, 10);
       t.strictSame(rest.map((entry) => entry.type), ['NotSent'], 'another holder gets only what is free');
-      t.strictSame(await other.claimJournal('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)), ['NotSent'], 'a holder may take its own again (after a failed append)');
-      t.strictSame(await other.claimJournal('c', 4999, 9000, 10), [], 'all held');
-      await store.journalAppended(taken.map((entry) => entry.id));
-      t.strictSame((await other.claimJournal('c', 5000, 9000, 10)).map((entry) => entry.type), ['NotSent'], 'appended ones are gone; a lapsed hold is taken over');
-      await other.journalAppended(rest.map((entry) => entry.id));
-      t.strictSame(await store.claimJournal('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
+      t.strictSame(await other.journal.claim('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)), ['NotSent'], 'a holder may take its own again (after a failed append)');
+      t.strictSame(await other.journal.claim('c', 4999, 9000, 10), [], 'all held');
+      await store.journal.appended(taken.map((entry) => entry.id));
+      t.strictSame((await other.journal.claim('c', 5000, 9000, 10)).map((entry) => entry.type), ['NotSent'], 'appended ones are gone; a lapsed hold is taken over');
+      await other.journal.appended(rest.map((entry) => entry.id));
+      t.strictSame(await store.journal.claim('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
     });
 
     test('journal entries claimed by five at once, and again once their leases ran out: each by one', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await store.enqueueWebhooks([], 10n, 1000, [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)));
+      await store.webhooks.enqueue([], 10n, 1000, [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)));
       for (const at of [1000, 6000, 11_000]) {
-        const takes = await Promise.all([0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).claimJournal(`h${i}-${at}`, at, at + 5000, 10)));
+        const takes = await Promise.all([0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).journal.claim(`h${i}-${at}`, at, at + 5000, 10)));
         const ids = takes.flat().map((entry) => entry.id);
         t.equal(new Set(ids).size, ids.length, `at ${at}: no entry taken twice`);
         t.equal(ids.length, 6, `at ${at}: every entry taken`);
@@ -254,43 +254,43 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ],
         emails: [{ eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written' as const, detail: '/tmp/x.eml', messageId: '<m@x>', position: 90n }],
       };
-      await store.restore(state);
+      await store.restore.restore(state);
       const other = await second();
       t.teardown(() => other.close());
-      await other.restore(state); // a second replica restoring at the same start
-      const rows = await other.webhookDeliveries();
+      await other.restore.restore(state); // a second replica restoring at the same start
+      const rows = await other.webhookReport.deliveries();
       t.strictSame(rows.map((row) => [row.envelopeId, row.state, row.attempts, row.lastStatus, row.body]), [
         ['evt_1', 'delivered', 2, 200, ''],
         ['evt_2', 'failed', 1, 410, ''],
         ['evt_3', 'pending', 0, null, '{"n":3}'],
       ], 'once each');
-      const due = await other.claimDueWebhook(Date.now() + 1000, Date.now() + 60_000);
+      const due = await other.webhooks.claimDue(Date.now() + 1000, Date.now() + 60_000);
       t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
       t.equal(due?.companyGroup, 'Acme Group');
-      t.strictSame(await store.emailRecord('evt-9'), { eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written', detail: '/tmp/x.eml', messageId: '<m@x>' });
-      t.equal(await store.checkpoint(WEBHOOKS), 30n);
-      t.equal(await store.checkpoint(EMAIL), 2n ** 61n);
-      t.equal(await store.checkpoint(KAFKA), 25n);
-      t.equal(await store.isEmpty(), false);
-      await store.restore({ ...state, checkpoints: { webhooks: 5n }, webhooks: [{ ...state.webhooks[0]!, state: 'pending' as const }] });
-      t.equal(await store.checkpoint(WEBHOOKS), 30n, 'a checkpoint never goes back');
-      t.equal((await store.webhookDeliveries())[0]!.state, 'delivered', 'what is there is left alone');
+      t.strictSame(await store.emails.find('evt-9'), { eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written', detail: '/tmp/x.eml', messageId: '<m@x>' });
+      t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n);
+      t.equal(await store.checkpoints.checkpoint(EMAIL), 2n ** 61n);
+      t.equal(await store.checkpoints.checkpoint(KAFKA), 25n);
+      t.equal(await store.restore.isEmpty(), false);
+      await store.restore.restore({ ...state, checkpoints: { webhooks: 5n }, webhooks: [{ ...state.webhooks[0]!, state: 'pending' as const }] });
+      t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n, 'a checkpoint never goes back');
+      t.equal((await store.webhookReport.deliveries())[0]!.state, 'delivered', 'what is there is left alone');
     });
 
     test('everything survives closing and reopening', async (t, { store, second }) => {
-      await store.enqueueWebhooks([delivery(1)], 10n, 1000, [journalEvent('Queued', 1)]);
-      await store.recordEmail({ eventId: 'evt-1', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 12n);
-      await store.recordKafkaPublished(['evt-1'], 13n);
+      await store.webhooks.enqueue([delivery(1)], 10n, 1000, [journalEvent('Queued', 1)]);
+      await store.emails.record({ eventId: 'evt-1', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 12n);
+      await store.kafka.recordPublished(['evt-1'], 13n);
       await store.close();
       const again = await second();
       try {
-        t.equal((await again.webhookDeliveries()).length, 1);
-        t.equal(await again.checkpoint(WEBHOOKS), 10n);
-        t.equal(await again.checkpoint(EMAIL), 12n);
-        t.equal(await again.checkpoint(KAFKA), 13n);
-        t.equal(await again.kafkaPublished('evt-1'), true);
-        t.equal((await again.emailRecord('evt-1'))?.result, 'sent');
-        t.equal((await again.claimJournal('x', 0, 1, 10)).length, 1);
+        t.equal((await again.webhookReport.deliveries()).length, 1);
+        t.equal(await again.checkpoints.checkpoint(WEBHOOKS), 10n);
+        t.equal(await again.checkpoints.checkpoint(EMAIL), 12n);
+        t.equal(await again.checkpoints.checkpoint(KAFKA), 13n);
+        t.equal(await again.kafka.published('evt-1'), true);
+        t.equal((await again.emails.find('evt-1'))?.result, 'sent');
+        t.equal((await again.journal.claim('x', 0, 1, 10)).length, 1);
       } finally {
         await again.close();
       }

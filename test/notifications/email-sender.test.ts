@@ -10,7 +10,7 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js
 import type { MasterData } from '../../src/master-data/master-data.js';
 import { EMAIL, type EmailRecord } from '../../src/notifications/delivery-store.js';
 import { startEmailSender, type EmailSenderOptions } from '../../src/notifications/email-sender.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { addresses, attachment, parseMail } from './support/mime.js';
 import { appendPlannedOrder, masterDataWith } from './support/order-fixtures.js';
 import { startSmtpReceiver } from './support/smtp-receiver.js';
@@ -65,7 +65,7 @@ async function setup(t: Tap): Promise<Setup> {
     async record(eventId) {
       const records = openSqliteDeliveryStore(dir);
       try {
-        return await records.emailRecord(eventId);
+        return await records.emails.find(eventId);
       } finally {
         await records.close();
       }
@@ -113,7 +113,7 @@ t.test('over SMTP: To, Cc, subject and the PDF attached; recorded, and not sent 
   await sleep(300);
   t.equal(smtp.received.length, 1, 'a restart does not send it again');
   const records = openSqliteDeliveryStore(dir);
-  t.equal(await records.checkpoint(EMAIL), event.position);
+  t.equal(await records.checkpoints.checkpoint(EMAIL), event.position);
   await records.close();
 });
 

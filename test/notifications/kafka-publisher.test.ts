@@ -12,7 +12,7 @@ import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kaf
 import { kafkaLogLevel, kafkaLogLine, startKafkaPublisher, type KafkaProducer } from '../../src/notifications/kafka-publisher.js';
 import { readyEnvelopeBody, type OrderPlannedEvent } from '../../src/notifications/ready-envelope.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -86,7 +86,7 @@ t.test(
     await waitFor('3 messages', () => received.length >= 3, 30_000);
     await first.stop();
 
-    t.equal(await deliveries.checkpoint(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
+    t.equal(await deliveries.checkpoints.checkpoint(KAFKA), events.at(-1)!.position, 'checkpoint after the last published event');
 
     const second = await start();
     t.teardown(() => second.stop());
@@ -134,7 +134,7 @@ t.test('a broker that cannot be reached: the publisher starts anyway, keeps its 
   await publisher.stop();
   const took = Date.now() - started;
   t.ok(took < 2000, `stop does not wait for kafkajs's retries (${took} ms)`);
-  t.equal(await deliveries.checkpoint(KAFKA), undefined, 'nothing published, checkpoint not moved');
+  t.equal(await deliveries.checkpoints.checkpoint(KAFKA), undefined, 'nothing published, checkpoint not moved');
 });
 
 /** The publisher's producer seam: keeps what it was asked to send, taking a little time as a broker would. */
@@ -174,7 +174,7 @@ t.test('two publishers on one delivery store (two connections to one file) publi
   await sleep(300); // time for a duplicate, had one been sent
   t.equal(sent.length, 30, 'no event published twice');
   t.strictSame(sent.map((m) => m.eventId).sort(), events.map((e) => `evt_${e.id}`).sort(), 'every event published');
-  t.equal(await publishers[0]!.deliveries.checkpoint(KAFKA), events.at(-1)!.position, 'the shared checkpoint reached the last event');
+  t.equal(await publishers[0]!.deliveries.checkpoints.checkpoint(KAFKA), events.at(-1)!.position, 'the shared checkpoint reached the last event');
   const order = sent.map((m) => m.eventId);
   t.strictSame(order, events.map((e) => `evt_${e.id}`), 'in log order across both publishers');
   t.comment(`published by a: ${sent.filter((m) => m.by === 'a').length}, by b: ${sent.filter((m) => m.by === 'b').length}`);
@@ -197,5 +197,5 @@ t.test('an upgrade: the kafka checkpoint of the checkpoint store is taken over w
   await waitFor('the third event published', () => sent.length >= 1, 5000);
   await sleep(200);
   t.strictSame(sent.map((m) => m.eventId), [`evt_${events[2]!.id}`], 'only what came after the old checkpoint');
-  t.equal(await deliveries.checkpoint(KAFKA), events[2]!.position, 'the checkpoint now lives in the delivery store');
+  t.equal(await deliveries.checkpoints.checkpoint(KAFKA), events[2]!.position, 'the checkpoint now lives in the delivery store');
 });

@@ -3,7 +3,7 @@
 // against an address where nothing listens.
 import { createServer } from 'node:net';
 import t from 'tap';
-import { openMongoDeliveryStore } from '../../src/notifications/mongodb-delivery-store.js';
+import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
 import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
 import { deliveryStoreContract } from './delivery-store-contract.js';
 

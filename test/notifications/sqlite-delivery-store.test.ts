@@ -1,7 +1,7 @@
 // The SQLite delivery store (<dataDir>/notifications.db) against the shared contract; `second` is
 // another connection to the same file, as a second process on one data directory has.
 import t from 'tap';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 import { deliveryStoreContract } from './delivery-store-contract.js';
 

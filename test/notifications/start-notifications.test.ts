@@ -5,7 +5,7 @@ import t from 'tap';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
 import { notificationsConfigFromEnv } from '../../src/config.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startNotifications } from '../../src/notifications/start-notifications.js';
 import { appendPlannedOrder, masterDataWith, SECRET } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';

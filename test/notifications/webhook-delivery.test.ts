@@ -6,7 +6,7 @@ import type { EventStore } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import type { MasterData } from '../../src/master-data/master-data.js';
 import { WEBHOOKS } from '../../src/notifications/delivery-store.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startWebhookDelivery, type WebhookDeliveryOptions } from '../../src/notifications/webhook-delivery.js';
 import { appendPlannedOrder, masterDataWith, SECRET } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
@@ -20,7 +20,7 @@ interface Setup {
   store: EventStore;
   logs: string[];
   start(masterData: MasterData, overrides?: Partial<WebhookDeliveryOptions>): ReturnType<typeof startWebhookDelivery>;
-  deliveries(): ReturnType<ReturnType<typeof openSqliteDeliveryStore>['webhookDeliveries']>;
+  deliveries(): ReturnType<ReturnType<typeof openSqliteDeliveryStore>['webhookReport']['deliveries']>;
 }
 
 async function setup(t: Tap): Promise<Setup> {
@@ -50,7 +50,7 @@ async function setup(t: Tap): Promise<Setup> {
     async deliveries() {
       const read = openSqliteDeliveryStore(dir);
       try {
-        return await read.webhookDeliveries();
+        return await read.webhookReport.deliveries();
       } finally {
         await read.close();
       }
@@ -91,11 +91,11 @@ t.test('503 then 200: redelivered with the same id and body, delivered, never se
 
   const records = openSqliteDeliveryStore(dir);
   t.teardown(() => records.close());
-  const [row] = await records.webhookDeliveries();
+  const [row] = await records.webhookReport.deliveries();
   t.match(row, { state: 'delivered', attempts: 2, lastStatus: 200, lastError: null, url: receiver.url(), envelopeId: `evt_${event.id}` });
-  const attempts = await records.webhookAttempts(row!.id);
+  const attempts = await records.webhookReport.attempts(row!.id);
   t.strictSame(attempts.map((attempt) => [attempt.attempt, attempt.outcome.result, attempt.outcome.status]), [[1, 'retry', 503], [2, 'delivered', 200]]);
-  t.equal(await records.checkpoint(WEBHOOKS), event.position, 'the checkpoint moved with the enqueue');
+  t.equal(await records.checkpoints.checkpoint(WEBHOOKS), event.position, 'the checkpoint moved with the enqueue');
 
   await first.stop();
   await start(masterData);

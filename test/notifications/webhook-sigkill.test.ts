@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { openSqliteDeliveryStore } from '../../src/notifications/sqlite-delivery-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { appendPlannedOrder, SECRET } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -98,7 +98,7 @@ t.test('SIGKILL mid-delivery, restart: every event acknowledged, none twice but 
   const records = openSqliteDeliveryStore(dir);
   t.teardown(() => records.close());
   await waitFor('every delivery recorded as delivered', async () => {
-    const rows = await records.webhookDeliveries();
+    const rows = await records.webhookReport.deliveries();
     return rows.length === ORDERS && rows.every((row) => row.state === 'delivered');
   }, 15_000);
   await sleep(200);
@@ -112,10 +112,10 @@ t.test('SIGKILL mid-delivery, restart: every event acknowledged, none twice but 
   const twice = [...acks].filter(([, count]) => count > 1).map(([id]) => id);
   t.ok(twice.every((id) => id === ackedAtKillId), 'no event but the one acknowledged as run 2 died was acknowledged twice');
   t.ok((acks.get(ackedAtKillId!) ?? 0) <= 2, 'and that one at most twice');
-  const rows = await records.webhookDeliveries();
+  const rows = await records.webhookReport.deliveries();
   for (const id of twice) {
     const row = rows.find((candidate) => candidate.envelopeId === id);
-    const attempts = row ? await records.webhookAttempts(row.id) : [];
+    const attempts = row ? await records.webhookReport.attempts(row.id) : [];
     t.comment(`acked twice: ${id}${id === ackedAtKillId ? ' (acked at kill 2)' : ''}; recorded attempts: ${JSON.stringify(attempts.map((a) => a.outcome))}`);
   }
   t.comment(

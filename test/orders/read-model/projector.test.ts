@@ -101,9 +101,10 @@ t.test('the holder stops renewing (its claim store fails): the other takes over 
   let failing = false;
   // Replica a's claim store stops answering, as a partition from it would.
   const unreachableWhenFailing = (inner: ClaimStore): ClaimStore => ({
-    claim: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.claim(...args)),
+    take: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.take(...args)),
     release: (...args) => inner.release(...args),
     releaseAll: (...args) => inner.releaseAll(...args),
+    holderOf: (...args) => inner.holderOf(...args),
     close: () => inner.close(),
   });
   const a = await start('a', unreachableWhenFailing);

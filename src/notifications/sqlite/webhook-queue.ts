@@ -1,0 +1,70 @@
+// WebhookQueue in notifications.db: deliveries in `webhook_deliveries`, attempts in `webhook_attempts`.
+import type { NewWebhookDelivery, RecordedAttempt, WebhookDeliveryState, WebhookQueue } from '../delivery-store.js';
+import { WEBHOOKS, type JournalEvent } from '../delivery-store.js';
+import type { DeliveryDatabase } from './delivery-database.js';
+import { DELIVERY_COLUMNS, toDelivery, type DeliveryRow } from './webhook-rows.js';
+
+export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
+  const { db, wal, guard } = store;
+  const insertDelivery = db.prepare(`
+    INSERT INTO webhook_deliveries (envelope_id, event_position, company_group, url, body, state, next_attempt_at, created_at, updated_at)
+    VALUES (@envelopeId, @eventPosition, @companyGroup, @url, @body, 'pending', @now, @now, @now)
+    ON CONFLICT (envelope_id, url) DO NOTHING`);
+  // One statement, so the choice and the hold cannot be split by another writer.
+  const claim = db.prepare<[number, number, number], DeliveryRow>(`
+    UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ?
+     WHERE id = (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1)
+    RETURNING ${DELIVERY_COLUMNS}`);
+  const updateDelivery = db.prepare(`
+    UPDATE webhook_deliveries
+       SET state = @state, attempts = attempts + 1, next_attempt_at = @nextAttemptAt, last_status = @status, last_error = @error, updated_at = @now
+     WHERE id = @id AND state = 'pending'`);
+  const insertAttempt = db.prepare(`
+    INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, at, duration_ms, result, status, error, next_attempt_at)
+    VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
+  const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
+
+  const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
+    for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
+    store.journal(journal);
+    store.moveCheckpoint(WEBHOOKS, checkpoint);
+  });
+  const recordAttempt = db.transaction((attempt: RecordedAttempt, now: number, journal: readonly JournalEvent[]) => {
+    const { outcome } = attempt;
+    const state: WebhookDeliveryState = outcome.result === 'retry' ? 'pending' : outcome.result;
+    const error = outcome.result === 'delivered' ? null : outcome.error;
+    const nextAttemptAt = outcome.result === 'retry' ? outcome.nextAttemptAt : null;
+    const changed = updateDelivery.run({ id: attempt.deliveryId, state, nextAttemptAt: nextAttemptAt ?? now, status: outcome.status, error, now }).changes;
+    // Settled already (by another replica's attempt): this one changes nothing.
+    if (changed === 0) return;
+    store.journal(journal);
+    insertAttempt.run({
+      deliveryId: attempt.deliveryId, attempt: attempt.attempt, at: attempt.at, durationMs: Math.round(attempt.durationMs),
+      result: outcome.result, status: outcome.status, error, nextAttemptAt,
+    });
+  });
+
+  return {
+    async enqueue(deliveries, checkpoint, now, journal = []) {
+      guard();
+      enqueue.immediate(deliveries, checkpoint, now, journal);
+      await wal.sync();
+    },
+    async claimDue(now, leaseUntil) {
+      guard();
+      const row = claim.get(leaseUntil, now, now);
+      if (row) await wal.sync();
+      return row && toDelivery(row);
+    },
+    async recordAttempt(attempt, journal = []) {
+      guard();
+      recordAttempt.immediate(attempt, Date.now(), journal);
+      await wal.sync();
+    },
+    async nextDueAt() {
+      guard();
+      const due = nextDue.get();
+      return due === null || due === undefined ? undefined : Number(due);
+    },
+  };
+}

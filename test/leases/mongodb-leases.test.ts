@@ -1,0 +1,30 @@
+// The MongoDB lease adapter against a real server when MONGODB_URL is set (the test servers run
+// FerretDB, whose single-document updates are not atomic: the race tests are the point), in each place
+// that keeps leases: the claim store, and the delivery store's e-mail and Kafka leases.
+import t from 'tap';
+import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
+import { openMongoClaimStore } from '../../src/checkpoints/mongodb-claim-store.js';
+import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
+import { leaseStoreContract } from './lease-store-contract.js';
+
+const url = process.env.MONGODB_URL;
+if (url) {
+  leaseStoreContract(t, 'mongodb claim store', async () => {
+    const dbName = scratchDatabaseName('claims_contract');
+    return { openStore: () => openMongoClaimStore(url, dbName), remove: () => dropDatabase(url, dbName) };
+  });
+  for (const leases of ['emailLeases', 'kafkaLeases'] as const) {
+    leaseStoreContract(t, `mongodb delivery store, ${leases}`, async () => {
+      const dbName = scratchDatabaseName('delivery_leases');
+      return {
+        openStore: async () => {
+          const store = await openMongoDeliveryStore(url, dbName);
+          return Object.assign(store[leases], { close: () => store.close() });
+        },
+        remove: () => dropDatabase(url, dbName),
+      };
+    });
+  }
+} else {
+  t.test('mongodb: lease store contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});
+}

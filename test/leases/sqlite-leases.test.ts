@@ -1,0 +1,25 @@
+// The SQLite lease adapter, in each database that keeps leases: checkpoints.db (the claim store) and
+// notifications.db (e-mail and Kafka leases, made durable with the store's other writes).
+import t from 'tap';
+import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
+import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
+import { tempDir } from '../support/eventstore-temp-dir.js';
+import { leaseStoreContract } from './lease-store-contract.js';
+
+leaseStoreContract(t, 'sqlite claim store', async () => {
+  const { dir, remove } = await tempDir('claims');
+  return { openStore: () => openSqliteClaimStore(dir), remove };
+});
+
+for (const leases of ['emailLeases', 'kafkaLeases'] as const) {
+  leaseStoreContract(t, `sqlite delivery store, ${leases}`, async () => {
+    const { dir, remove } = await tempDir('delivery-leases');
+    return {
+      openStore: () => {
+        const store = openSqliteDeliveryStore(dir);
+        return Object.assign(store[leases], { close: () => store.close() });
+      },
+      remove,
+    };
+  });
+}
