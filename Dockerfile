@@ -8,6 +8,7 @@ FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json asconfig.json ./
 COPY assembly ./assembly
+COPY projections ./projections
 COPY src ./src
 COPY demo ./demo
 RUN npm ci && npm prune --omit=dev

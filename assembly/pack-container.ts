@@ -27,7 +27,7 @@ const MAX_ROUNDS: i32 = 64;
  * With composites a round is one search: the dead-space rule, lowest spaces first (it fills better
  * there than nearest a corner, and the next seed's search adds more than one by another rule),
  * each beam node trying width / BRANCHING blocks, so the beams run wider in the time
- * (src/planner/README.md, "Loader ideas, measured").
+ * (docs/benchmarks.md, "Loader ideas, measured").
  */
 const BRANCHING: i32 = 4;
 /** Foresight tries a beam 1.5 times the last's width when the doubled one cannot finish. */

@@ -1,4 +1,4 @@
-// npm run bench:replicas [-- --orders N --replicas 1,2,3 --servers]
+// npm run bench:replicas [-- --orders N --replicas 1,2,3 --servers --idle-seconds S --profile DIR]
 // 1, 2 and 3 replica processes given the same burst of orders (300 by default), submitted round-robin a
 // few at a time. Prints per replica count: planner runs per order (orders_planner_runs_total summed over
 // the replicas: 1.00 when each order is planned once), read-model writes per order
@@ -6,6 +6,9 @@
 // submit-to-ready p50/p95 with the ready time taken from a real webhook receiver, the replicas' CPU
 // (process_cpu_seconds_total, every thread, summed) per order and against one replica's, and the
 // machine's cores: on a machine with fewer cores than replicas no speed-up is to be expected, only no waste.
+// Each replica's own CPU is printed too (the one that projects apart from the others), and the CPU the
+// replicas spend idle over --idle-seconds (10) before the burst: work that grows with time and replica
+// count rather than with orders. --profile DIR writes a V8 CPU profile per replica (stopped by SIGTERM).
 //
 // Default: the replicas share one data directory (the embedded stores). --servers: the server stack
 // the test servers run (scripts/test-servers: POSTGRES_URL, MONGODB_URL, KAFKA_BROKERS), each replica
@@ -33,6 +36,8 @@ const option = (name: string, fallback: string) => {
 const ORDERS = Number(option('orders', '300'));
 const REPLICAS = option('replicas', '1,2,3').split(',').map(Number);
 const SERVERS = args.includes('--servers');
+const IDLE_SECONDS = Number(option('idle-seconds', '10'));
+const PROFILE_DIR = option('profile', '');
 
 if (SERVERS && !(process.env.POSTGRES_URL && process.env.MONGODB_URL && process.env.KAFKA_BROKERS)) {
   console.error('bench:replicas --servers needs POSTGRES_URL, MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first');
@@ -64,6 +69,10 @@ interface Figures {
   p50: number;
   p95: number;
   cpuSeconds: number;
+  /** Each replica's CPU during the burst, and whether it held the projector's lease. */
+  perReplica: { cpuSeconds: number; projecting: boolean }[];
+  /** CPU seconds per second the replicas spent idle before the burst, summed. */
+  idleCpuPerSecond: number;
   seconds: number;
 }
 
@@ -112,8 +121,12 @@ async function burst(replicaCount: number): Promise<Figures> {
     for (let i = 0; i < replicaCount; i++) {
       replicas.push(await startServiceProcess({
         ORDERS_SEED_FILE: seedFile, ORDERS_PLANNER_THREADS: '1', ORDERS_VISIBLE_WITHIN_MS: '30000', LOG_LEVEL: 'warn', ...where.env(i),
+        ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE_DIR, `${replicaCount}-replicas`)} --cpu-prof-name=replica-${i + 1}.cpuprofile` } : {}),
       }));
     }
+    const idleBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const idleAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     const headBefore = await logHead(replicas[0]!);
     const cpuBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     const writesBefore = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
@@ -126,6 +139,7 @@ async function burst(replicaCount: number): Promise<Figures> {
     const cpuAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     const writesAfter = await Promise.all(replicas.map((replica) => metric(replica, 'orders_read_model_writes_total')));
     const headAfter = await logHead(replicas[0]!);
+    const projecting = await Promise.all(replicas.map((replica) => metric(replica, 'orders_projector_lease_held')));
     const ready = ids.map((id, i) => readyAt.get(serviceRefFor(id))! - sentAt[i]!);
     const total = runs.reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -138,10 +152,14 @@ async function burst(replicaCount: number): Promise<Figures> {
       p50: percentile(ready, 50),
       p95: percentile(ready, 95),
       cpuSeconds: sum(cpuAfter) - sum(cpuBefore),
+      perReplica: cpuAfter.map((after, i) => ({ cpuSeconds: after - cpuBefore[i]!, projecting: projecting[i] === 1 })),
+      idleCpuPerSecond: IDLE_SECONDS > 0 ? (sum(idleAfter) - sum(idleBefore)) / IDLE_SECONDS : 0,
       seconds,
     };
   } finally {
-    for (const replica of replicas) replica.child.kill('SIGKILL');
+    // A profile is written only by a process that exits of itself.
+    if (PROFILE_DIR) await Promise.all(replicas.map((replica) => replica.stop()));
+    else for (const replica of replicas) replica.child.kill('SIGKILL');
     receiver.close();
     await where.remove();
     rmSync(root, { recursive: true, force: true });
@@ -162,6 +180,7 @@ for (const count of REPLICAS) {
   figures.push(f);
   const one = figures.find((g) => g.replicas === 1);
   console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${(f.cpuSeconds * 1000 / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`);
+  console.log(`  each replica's CPU: ${f.perReplica.map((r, i) => `#${i + 1}${r.projecting ? ' (projects)' : ''} ${r.cpuSeconds.toFixed(2)} s`).join(', ')}; idle before the burst: ${(f.idleCpuPerSecond * 1000).toFixed(0)} ms of CPU per second over ${IDLE_SECONDS} s, all replicas`);
 }
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));

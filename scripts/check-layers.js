@@ -1,10 +1,16 @@
-// The layering rules of issue 14, checked on the TypeScript sources (type-only imports count too:
-// they tie one folder's meaning to another's even though the compiled code drops them).
+// The layering rules, checked on the TypeScript sources (type-only imports count too: they tie one
+// folder's meaning to another's even though the compiled code drops them).
 // 1. Nothing under the domain folders imports src/http: rules stay free of transport.
 // 2. No two folders import each other, directly: a change in one never ripples back from the other.
-// 3. No loop through three or more folders either (issue 23): A imports B, B imports C and C imports A
-//    is the same tie as two folders importing each other, only harder to see. Each loop is reported
-//    with its folders in order and one import that makes each arrow.
+// 3. No loop through three or more folders either: A imports B, B imports C and C imports A is the
+//    same tie as two folders importing each other, only harder to see. Each loop is reported with its
+//    folders in order and one import that makes each arrow.
+// 4. projections/ stands on the domain and nothing else: its files import one another, the order's
+//    own definitions in src/orders (its events, its view, the narrowing of stored events) and the plan
+//    contract (how a stored plan reads), and may name the log's RecordedEvent shape in a type-only
+//    import. No store, adapter, route or I/O: a projection stays (document, event) -> document.
+// 5. Nothing the projections stand on imports them: the domain folders know no projection; the read
+//    model (src/orders/read-model) and the layers above it import projections/, downward only.
 // The tree checked is the repository, or the directory given as the first argument (or in
 // CHECK_LAYERS_ROOT): the test plants loops in a temporary tree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +18,15 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? process.env.CHECK_LAYERS_ROOT ?? join(dirname(new URL(import.meta.url).pathname), '..'));
 const DOMAIN = ['src/orders', 'src/master-data', 'src/validation', 'src/plan-contract', 'src/planner'];
-const SOURCES = ['src', 'assembly'];
+const SOURCES = ['src', 'projections', 'assembly'];
+const PROJECTIONS = 'projections';
+/** Folders whose files projections/ may import, values and types alike. */
+const PROJECTION_FOUNDATIONS = [PROJECTIONS, 'src/orders', 'src/plan-contract'];
+/** Folders projections/ may name in type-only imports besides. */
+const PROJECTION_TYPES_FROM = ['src/eventstore'];
+/** Domain folders that may import projections/: the read model is built by them. */
+const PROJECTION_USERS = ['src/orders/read-model', 'src/orders/api'];
+const TYPE_ONLY = /^\s*(?:import|export)\s+type\s/;
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
 
 function* files(dir) {
@@ -38,6 +52,14 @@ for (const source of SOURCES.filter((dir) => existsSync(join(root, dir)))) {
       const to = folderOf(target);
       if (DOMAIN.some((domain) => from === domain || from.startsWith(`${domain}/`)) && (to === 'src/http' || to.startsWith('src/http/'))) {
         problems.push(`${file} imports ${target}: domain code must not depend on the HTTP layer`);
+      }
+      const within = (folder, list) => list.some((dir) => folder === dir || folder.startsWith(`${dir}/`));
+      if (within(from, [PROJECTIONS])) {
+        const allowed = PROJECTION_FOUNDATIONS.includes(to) || (PROJECTION_TYPES_FROM.includes(to) && TYPE_ONLY.test(match[0]));
+        if (!allowed) problems.push(`${file} imports ${target}: projections/ stands only on the order's definitions and the plan contract (types from the log)`);
+      }
+      if (within(to, [PROJECTIONS]) && within(from, DOMAIN) && !within(from, PROJECTION_USERS)) {
+        problems.push(`${file} imports ${target}: the domain must not import the projections built on it`);
       }
       if (from !== to && !edges.has(`${from} -> ${to}`)) {
         edges.set(`${from} -> ${to}`, `${file} imports ${target}`);

@@ -10,7 +10,7 @@ import { refuseUnsupportedNode } from './node-version.js';
 import { describeBackends, openEventStore, openOrderReadModel, openScratchOrderReadModel } from './backends.js';
 import type { EventStore, RecordedEvent } from './eventstore/event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
-import { orderIdOf } from './orders/read-model/order-view-projection.js';
+import { orderIdOf } from '../projections/order-view.js';
 import { isDamage } from './storage/damaged-storage.js';
 import { DamagedDocument } from './orders/read-model/document-checksum.js';
 import { eventsOfOrder } from './orders/read-model/self-repairing-read-model.js';

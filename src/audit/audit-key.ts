@@ -1,4 +1,4 @@
-// The Ed25519 key the service signs log digests with (issue 26): ORDERS_AUDIT_KEY when set (a PKCS#8
+// The Ed25519 key the service signs log digests with: ORDERS_AUDIT_KEY when set (a PKCS#8
 // PEM private key; every replica that serves digests must have the same one), else one made on first
 // start and kept in the data directory, as the share secret is (viewer/share-secret.ts).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';

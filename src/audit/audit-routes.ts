@@ -1,4 +1,4 @@
-// GET /api/v1/audit/digest and /api/v1/audit/public-key (issue 26) with their OpenAPI path items.
+// GET /api/v1/audit/digest and /api/v1/audit/public-key with their OpenAPI path items.
 // Who may read them (docs/auditing.md, "Who may ask"): the public key, anyone: it proves nothing by
 // itself, and whoever checks a digest or an export handed to them needs it. The digest, any API key: its
 // position is the number of events of every customer's orders, which is not for the open internet.

@@ -1,5 +1,5 @@
 // When the service verifies the log's hash chain, and from where (docs/auditing.md, "What the service
-// checks"). A full walk reads every event (1.55 s for 100,000 orders on the dev VM, docs/benchmarks.md), too slow for every
+// checks"). A full walk reads every event, in time that grows with the log (docs/benchmarks.md): too slow for every
 // start: start-up verifies from the position the last full or start-up verification reached (a
 // checkpoint among the consumers', so that a log that lost its tail is refused by the same rule), and the
 // read-model scrubber walks the whole log once per pass in the background.

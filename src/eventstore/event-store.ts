@@ -135,5 +135,25 @@ export interface EventStore {
   chainLegacyEvents(): Promise<number>;
   /** Catch-up subscription: history from `after`, then live events as they are appended. */
   subscribe(options: SubscribeOptions): Subscription;
+  /**
+   * Where the log's server can carry them (PostgreSQL's NOTIFY), announcements between replicas of how
+   * far a consumer of the log has got; absent elsewhere, and then readers poll.
+   */
+  readonly progress?: ProgressSignals;
   close(): Promise<void>;
+}
+
+/**
+ * A hint, never the truth: an announcement may be lost (a connection that broke), so who listens still
+ * reads the consumer's own checkpoint now and then. It spares the replicas that wait on another's
+ * consumer (read-your-writes on a replica that does not project) from asking its checkpoint every few
+ * milliseconds.
+ */
+export interface ProgressSignals {
+  /** Whether announcements are being heard now. */
+  readonly listening: boolean;
+  /** Tells every replica that consumer `name` has got to `position` (its checkpoint is stored). */
+  announce(name: string, position: bigint): Promise<void>;
+  /** Calls `heard` with each position announced for `name`, by any replica; returns how to stop. */
+  listen(name: string, heard: (position: bigint) => void): () => void;
 }

@@ -1,4 +1,4 @@
-// The hash chain over the log (issue 26): every event carries SHA-256 over its content chained to the
+// The hash chain over the log: every event carries SHA-256 over its content chained to the
 // hash of the event before it. What "before" means is the store's (`ChainScope`): the previous event of
 // the one log on SQLite, the previous event of the same stream on KurrentDB (README.md, Hash chain).
 // The preimage is plain text so that an auditor can recompute a hash with printf and openssl:

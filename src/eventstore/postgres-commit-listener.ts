@@ -7,7 +7,7 @@
 // when it does not answer.
 import type pg from 'pg';
 import { backoffDelay } from './retry-with-backoff.js';
-import { COMMIT_CHANNEL } from './postgres-schema.js';
+import { COMMIT_CHANNEL, PROGRESS_CHANNEL } from './postgres-schema.js';
 
 const HEARTBEAT_MS = 5_000;
 const ANSWER_WITHIN_MS = 3_000;
@@ -30,10 +30,14 @@ export interface CommitListener {
 
 /**
  * `wake(types, head)`: the event types of a commit (undefined when unknown: wake every follower) and the
- * log's head after it (undefined when unknown).
+ * log's head after it (undefined when unknown). `progress(name, position)`: an announcement on the
+ * progress channel (ProgressSignals), heard on the same connection.
  */
 export function listenForCommits(
-  newClient: () => pg.Client, wake: (types: ReadonlySet<string> | undefined, head: bigint | undefined) => void, log: (message: string, error?: unknown) => void,
+  newClient: () => pg.Client,
+  wake: (types: ReadonlySet<string> | undefined, head: bigint | undefined) => void,
+  log: (message: string, error?: unknown) => void,
+  progress: (name: string, position: bigint) => void = () => {},
 ): CommitListener {
   let closed = false;
   let client: pg.Client | undefined;
@@ -62,12 +66,17 @@ export function listenForCommits(
     current.on('error', lost);
     current.on('end', () => lost());
     current.on('notification', (message) => {
+      if (message.channel === PROGRESS_CHANNEL) {
+        const [name = '', position = ''] = (message.payload ?? '').split(';');
+        if (/^\d+$/.test(position)) progress(name, BigInt(position));
+        return;
+      }
       const [types = '', head = ''] = (message.payload ?? '').split(';');
       wake(types === '' ? undefined : new Set(types.split(',')), /^\d+$/.test(head) ? BigInt(head) : undefined);
     });
     try {
       await current.connect();
-      await withinDeadline(current.query(`LISTEN ${COMMIT_CHANNEL}`));
+      await withinDeadline(current.query(`LISTEN ${COMMIT_CHANNEL}; LISTEN ${PROGRESS_CHANNEL}`));
       if (failures > 0) log(`event log: listening for commits again after ${failures} failed attempt(s)`);
       failures = 0;
       listening = true;

@@ -17,6 +17,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type ProgressSignals,
   type SubscribeOptions,
   type Subscription,
 } from './event-store.js';
@@ -27,7 +28,7 @@ import { RecentEvents } from './recent-events.js';
 import { listenForCommits, type CommitListener } from './postgres-commit-listener.js';
 import { connectLog, isUnreachable, unavailable, type LogConnection, type PostgresConnectionOptions } from './postgres-connection.js';
 import { batchArguments, dollarQuoted, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
-import { ensureSchema } from './postgres-schema.js';
+import { ensureSchema, PROGRESS_CHANNEL } from './postgres-schema.js';
 import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './prepare-append.js';
 import { HASHED_COLUMNS, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
 
@@ -77,6 +78,8 @@ export class PostgresEventStore implements EventStore {
   readonly #maxAppendBytes: number;
   readonly #subscriptions = new Set<PollingSubscription>();
   readonly #listener: CommitListener;
+  readonly #progressListeners = new Map<string, Set<(position: bigint) => void>>();
+  readonly progress: ProgressSignals;
   readonly #source: SubscriptionSource;
   /** The newest events, read once for every subscription of this process (recent-events.ts). */
   readonly #recent: RecentEvents;
@@ -130,7 +133,24 @@ export class PostgresEventStore implements EventStore {
         }, () => {}).finally(wakeAll);
       },
       options.log ?? (() => {}),
+      (name, position) => {
+        for (const heard of this.#progressListeners.get(name) ?? []) heard(position);
+      },
     );
+    const store = this;
+    this.progress = {
+      get listening() {
+        return store.#listener.listening;
+      },
+      announce: async (name, position) => {
+        await this.#query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, `${name};${position}`]);
+      },
+      listen: (name, heard) => {
+        const listeners = this.#progressListeners.get(name) ?? new Set();
+        this.#progressListeners.set(name, listeners.add(heard));
+        return () => void listeners.delete(heard);
+      },
+    };
   }
 
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision, _options?: AppendOptions): Promise<AppendResult> {

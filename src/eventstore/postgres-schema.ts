@@ -22,6 +22,8 @@ import type { LogConnection } from './postgres-connection.js';
 
 /** The channel a commit is announced on: followers on other replicas look at once rather than at their next poll. */
 export const COMMIT_CHANNEL = 'orders_events_committed';
+/** Where replicas announce how far a consumer of the log has got (ProgressSignals): `name;position`. */
+export const PROGRESS_CHANNEL = 'orders_progress';
 
 // One lock for the schema creation of every replica, one (per schema) for the writers.
 const SCHEMA_LOCK = `hashtext('orders_event_log_schema')`;

@@ -27,7 +27,7 @@ export interface SqliteEventStoreOptions {
   pageSize?: number;
   /** Largest append (its events' data, serialized) accepted; larger ones throw AppendTooLarge. Default 4 MiB. */
   maxAppendBytes?: number;
-  /** PRAGMA quick_check when opening (reads the whole file: about 7 ms per MiB on the dev VM). Default true. */
+  /** PRAGMA quick_check when opening (reads the whole file, in time proportional to its size). Default true. */
   quickCheck?: boolean;
   /** How the -wal file is made durable; fs.fdatasync. Tests give their own to see what waits for it. */
   fileSync?: FileSync;

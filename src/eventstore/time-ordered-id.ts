@@ -1,8 +1,8 @@
 // Event ids for the SQLite log: UUIDs of version 7 (RFC 9562, section 5.7), whose first 48 bits are
 // the Unix time in milliseconds and the rest random (74 bits). The events table keeps a unique index
 // on id; with random (version 4) ids every event landed on a random leaf of that index, so each
-// commit wrote one more 4 KiB page per event, and with 100,000 orders stored `bench:api` took 2,137
-// submits/s against 2,678 with these, which sort together and fill the index at its end (issue 27).
+// commit wrote one more page per event, and submits slowed as the index grew; these sort together and
+// fill the index at its end (docs/benchmarks.md).
 // Ids made within one millisecond are not ordered among themselves: unique, and close enough.
 import { randomFillSync } from 'node:crypto';
 

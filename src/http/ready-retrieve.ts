@@ -11,7 +11,7 @@
 // or 404). The answer is Koa's byte for byte but for the Date and the new request id, with the same
 // access line and metrics (request-logging.ts); test/api/ready-retrieve.test.ts holds the two to it.
 // Why: Koa's context, middleware chain and response handling cost a retrieve more than the rest of
-// its work (docs/benchmarks.md, issue 27: retrieve at 0.7x a bare Koa route).
+// its work (docs/benchmarks.md).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { MasterData } from '../master-data/master-data.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';

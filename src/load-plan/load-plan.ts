@@ -1,4 +1,4 @@
-// The load plan as API clients read it (issue 13, point 6): integer millimetres and kilograms
+// The load plan as API clients read it: integer millimetres and kilograms
 // whatever the lane's units, container axes x from the front wall (the end opposite the doors),
 // y from the left wall, z up from the floor; pallet units from a deck corner, z = 0 at the deck's top.
 import { centerOfGravity, withinCogLimits } from '../planner/center-of-gravity.js';

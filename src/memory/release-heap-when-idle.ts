@@ -1,8 +1,8 @@
 // After a burst of work (catching up with the log, a flood of submits, the scrubber's walk of the hash
 // chain) V8 keeps the heap it grew to until its next full collection, and a process with nothing to do
-// may not run one for hours: measured with bench:memory, the main thread's heap stood at 322 MiB with
-// 147 MiB of it in use ten seconds after the work ended, and the resident set followed the timing of
-// the last collection more than the number of orders stored. Once the event loop has been all but idle
+// may not run one for hours: the heap stays at its peak with much of it no longer in use, and the
+// resident set follows the timing of the last collection more than the number of orders stored
+// (bench:memory; docs/benchmarks.md). Once the event loop has been all but idle
 // for a while, one full collection gives that memory back. It runs only while nothing is being served;
 // a request arriving during it waits for it.
 import { performance } from 'node:perf_hooks';

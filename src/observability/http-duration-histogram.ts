@@ -1,6 +1,6 @@
 // The HTTP latency histogram, observed once per request. prom-client's Histogram.observe takes a
 // labels object per call, validates it and hashes it into a string key (sorting the label names):
-// on a retrieve that was a measurable share of the whole request (docs/benchmarks.md, issue 27).
+// on a retrieve that was a measurable share of the whole request (docs/benchmarks.md).
 // Here a request's cell is found through three small maps keyed by route, method and status, and
 // counted in place; prom-client still renders it, from get(), in the text a prom-client Histogram
 // gives: the same series, names and label order (le first on the buckets).

@@ -1,4 +1,4 @@
-// Orders of one consolidation planned together (issue 17): each order's pallets are built from its
+// Orders of one consolidation planned together: each order's pallets are built from its
 // own units only (its plan alone), then the pallets, pre-built pallets and loose boxes of all the
 // orders are loaded into the containers any of them asked for, up to the sum of their counts.
 // Both answers come back, so that the caller can keep the joint plan only when it saves containers.

@@ -1,6 +1,6 @@
 // Durable commits without blocking the event loop. better-sqlite3 is synchronous: with
 // synchronous = FULL every COMMIT waits for fsync of the -wal file on the main thread, and under load
-// that wait was a quarter of the service's main thread (issue 27). Instead a file is opened with
+// that wait took a large share of the main thread (docs/benchmarks.md). Instead a file is opened with
 // synchronous = NORMAL (a COMMIT only write()s its frames) and its -wal file is fdatasync'ed here, on
 // libuv's thread pool, before anything is acknowledged. An fsync flushes every frame written to the
 // file before it started, by any connection or process, so one fsync covers all the commits made

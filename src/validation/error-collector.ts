@@ -8,8 +8,8 @@ import { NON_FIELD_ERRORS, type FieldErrors } from './field-errors.js';
 export type ErrorPath = readonly (string | number)[];
 
 /**
- * Messages kept per body. A 1 MiB body of 170,000 bad elements once answered 37 MB of errors; the
- * first hundred say what is wrong, and a summary says how many more there were.
+ * Messages kept per body: without a bound, a body of many bad elements is answered with an error body
+ * far larger than itself. The first ones say what is wrong, and a summary says how many more there were.
  */
 export const MAX_REPORTED_ERRORS = 50;
 

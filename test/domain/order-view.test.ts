@@ -1,5 +1,5 @@
 import t from 'tap';
-import { projectOrderView } from '../../src/orders/read-model/order-view-projection.js';
+import { projectOrderView } from '../../projections/order-view.js';
 import type { OrderSubmitted } from '../../src/orders/order-events.js';
 import { recorded } from './given.js';
 

@@ -196,6 +196,26 @@ if (!url) {
     }
   });
 
+  t.test("progress announcements: what one replica's store announces, every store on the log hears, by name", async (t) => {
+    const { open } = await scratch(t, 'progress');
+    const [announcer, listener] = [await open(), await open()];
+    for (let waited = 0; !(announcer.progress.listening && listener.progress.listening) && waited < 5_000; waited += 20) await sleep(20);
+    t.ok(listener.progress.listening, 'listening on the log');
+    const heard: bigint[] = [];
+    const other: bigint[] = [];
+    const stop = listener.progress.listen('order-read-model', (position) => void heard.push(position));
+    listener.progress.listen('something-else', (position) => void other.push(position));
+    for (const position of [5n, 9n, 12345678901234n]) await announcer.progress.announce('order-read-model', position);
+    for (let waited = 0; heard.length < 3 && waited < 5_000; waited += 20) await sleep(20);
+    t.strictSame(heard, [5n, 9n, 12345678901234n], 'heard in order');
+    t.strictSame(other, [], 'only by those listening for that name');
+    stop();
+    await announcer.progress.announce('order-read-model', 10n);
+    await announcer.progress.announce('something-else', 11n);
+    for (let waited = 0; other.length < 1 && waited < 5_000; waited += 20) await sleep(20);
+    t.strictSame(heard, [5n, 9n, 12345678901234n], 'nothing once it stopped listening');
+  });
+
   t.test('texts holding the quoting tags of the append call arrive as they were sent', async (t) => {
     const { open } = await scratch(t, 'quoting');
     const store = await open();

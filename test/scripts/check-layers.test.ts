@@ -9,13 +9,13 @@ import t, { type Test } from 'tap';
 
 const script = fileURLToPath(new URL('../../../scripts/check-layers.js', import.meta.url));
 
-/** A tree of TypeScript files, path -> the relative imports it makes. */
+/** A tree of TypeScript files, path -> the relative imports it makes ('type:' before one makes it type-only). */
 function plant(t: Test, tree: Record<string, string[]>): string {
   const root = mkdtempSync(join(tmpdir(), 'check-layers-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   for (const [path, imports] of Object.entries(tree)) {
     mkdirSync(join(root, dirname(path)), { recursive: true });
-    writeFileSync(join(root, path), `${imports.map((target, i) => `import { x${i} } from '${target}';`).join('\n')}\nexport const x = 1;\n`);
+    writeFileSync(join(root, path), `${imports.map((target, i) => `import ${target.startsWith('type:') ? 'type ' : ''}{ x${i} } from '${target.replace(/^type:/, '')}';`).join('\n')}\nexport const x = 1;\n`);
   }
   return root;
 }
@@ -83,4 +83,36 @@ t.test('the root can come from CHECK_LAYERS_ROOT', async (t) => {
   const run = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, CHECK_LAYERS_ROOT: root } });
   t.equal(run.status, 1);
   t.match(run.stderr, /a loop through 3 folders/);
+});
+
+const projections = {
+  'src/orders/order-events.ts': [] as string[],
+  'src/plan-contract/plan-storage.ts': [] as string[],
+  'src/eventstore/event-store.ts': [] as string[],
+  'projections/order-view.ts': ['../src/orders/order-events.js', '../src/plan-contract/plan-storage.js', 'type:../src/eventstore/event-store.js'],
+  'projections/fold.ts': ['./order-view.js'],
+  'src/orders/read-model/store.ts': ['../../../projections/fold.js'],
+};
+
+t.test('projections standing on the domain, the read model on the projections, pass', async (t) => {
+  const run = check(plant(t, projections));
+  t.equal(run.status, 0, run.stderr);
+  t.match(run.stdout, /0 problem\(s\)/);
+});
+
+t.test('a projection that imports a store, or a value from the log, fails', async (t) => {
+  const run = check(plant(t, {
+    ...projections,
+    'projections/order-view.ts': ['../src/orders/order-events.js', '../src/orders/read-model/store.js', '../src/eventstore/event-store.js'],
+  }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, 'projections/order-view.ts imports src/orders/read-model/store.js: projections/ stands only on');
+  t.match(run.stderr, 'projections/order-view.ts imports src/eventstore/event-store.js: projections/ stands only on');
+  t.notMatch(run.stderr, 'imports src/orders/order-events.js', 'the order events are its to import');
+});
+
+t.test('a domain file that imports a projection fails', async (t) => {
+  const run = check(plant(t, { ...projections, 'src/plan-contract/plan-storage.ts': ['../../projections/fold.js'] }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, 'src/plan-contract/plan-storage.ts imports projections/fold.js: the domain must not import the projections built on it');
 });

@@ -1,5 +1,5 @@
 // What someone with write access to events.db can do to a stopped service's log, with the file left a
-// valid database: the four changes the hash chain must show (issue 26).
+// valid database: the four changes the hash chain must show.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 

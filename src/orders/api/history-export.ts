@@ -1,4 +1,4 @@
-// GET .../detailed-orders/{id}/history/export (issue 26): the order's events as JSON lines, each with
+// GET .../detailed-orders/{id}/history/export: the order's events as JSON lines, each with
 // its hash and the hash it is chained to, then a digest of the log signed with the service's key that
 // also lists each of the order's events by position and hash.
 // Why not the hashes from each event to the head: on SQLite the chain runs over the whole log, so

@@ -1,4 +1,4 @@
-// ?as_of= on retrieve (issue 26): the order as retrieve would have answered at that moment, with the
+// ?as_of= on retrieve: the order as retrieve would have answered at that moment, with the
 // same authentication and scope. The moment must be an ISO 8601 date and time with its time zone, and
 // not in the future (the log does not know the future, and an answer would change later).
 import type { Context } from 'koa';

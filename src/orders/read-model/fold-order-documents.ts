@@ -1,17 +1,3 @@
-// An order's read-model documents folded from its events alone, by the projections that build them
-// event by event: what a repair stores and what the scrubber compares the stored documents with.
-import type { RecordedEvent } from '../../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-projection.js';
-import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
-
-/** The documents of order `id` after its events up to log position `upTo` (the read model's checkpoint); later ones are left out. */
-export function foldOrderDocuments(id: number, events: readonly RecordedEvent[], upTo: bigint): { order: OrderDocument | undefined; pallets: PalletContentsDocument | undefined } {
-  let order: OrderDocument | undefined;
-  let pallets: PalletContentsDocument | undefined;
-  for (const event of events) {
-    if (event.position > upTo || orderIdOf(event) !== id) continue;
-    order = projectOrderView(order, event);
-    pallets = projectPalletContents(pallets, event);
-  }
-  return { order, pallets };
-}
+// The projection lives in projections/fold-order-documents.ts; this path stays only for the stores that still import
+// it here, and goes once they import projections/ directly. Nothing new imports this file.
+export * from '../../../projections/fold-order-documents.js';

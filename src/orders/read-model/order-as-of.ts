@@ -1,8 +1,8 @@
-// An order as it stood at a past moment (issue 26): its events recorded up to that moment, folded by the
-// read model's own projection (fold-order-documents.ts), as the read model would have held it then.
+// An order as it stood at a past moment: its events recorded up to that moment, folded by the
+// read model's own projection (projections/fold-order-documents.ts), as the read model would have held it then.
 import type { EventStore } from '../../eventstore/event-store.js';
 import type { OrderView } from '../order-view.js';
-import { foldOrderDocuments } from './fold-order-documents.js';
+import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import { eventsOfOrder } from './self-repairing-read-model.js';
 
 /** The order's view after every event recorded at or before `moment` (to the millisecond); undefined when it did not exist yet. */

@@ -2,8 +2,8 @@
 // order-view-projection.ts and its checkpoint together, so a crash never applies an event twice
 // nor skips one.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import type { OrderDocument } from './order-view-projection.js';
-import type { PalletContentsDocument } from './pallet-contents-projection.js';
+import type { OrderDocument } from '../../../projections/order-view.js';
+import type { PalletContentsDocument } from '../../../projections/pallet-contents.js';
 
 export interface OrderListQuery {
   companyGroup: string;

@@ -14,6 +14,7 @@ import { followLog, type Follower, type Log } from '../../eventstore/follow-log.
 import { PositionWaiters } from '../../eventstore/position-waiters.js';
 import { answersWithin } from '../../eventstore/answers-within.js';
 import { isDamage } from '../../storage/damaged-storage.js';
+import { ORDER_PROJECTION, progressAnnouncer } from './projector-progress.js';
 
 export interface ProjectedReadModel {
   checkpoint(): Promise<bigint | undefined>;
@@ -49,6 +50,9 @@ export interface ProjectorOptions {
 // While nobody waits, a replica that does not project still reads the checkpoint now and then, for the
 // lag it reports and so that `available` stays true to the read model.
 const IDLE_POLL_MS = 1000;
+// While someone waits and the holder's announcements are heard, the checkpoint is read only as the
+// safety net for an announcement lost: the announcement is what answers the waiter.
+const ANNOUNCED_WAIT_POLL_MS = 250;
 
 export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: Log, options: ProjectorOptions = {}): Promise<Projector> {
   // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
@@ -71,6 +75,10 @@ class LogProjector implements Projector {
   #rebuilding: Promise<void> | undefined;
   #lease: SingletonLease | undefined;
   #stopped = false;
+  // With a lease, the log's progress signals: the holder announces how far it has applied, the others listen.
+  readonly #signals: EventStore['progress'];
+  readonly #announce: ((position: bigint) => void) | undefined;
+  #stopListening: (() => void) | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -82,6 +90,8 @@ class LogProjector implements Projector {
     private catchingUpTo: bigint,
   ) {
     this.#pollMs = options.checkpointPollMs ?? 20;
+    this.#signals = options.lease ? store.progress : undefined;
+    this.#announce = this.#signals && progressAnnouncer(this.#signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
   }
 
   get position(): bigint {
@@ -97,6 +107,7 @@ class LogProjector implements Projector {
   }
 
   async start(): Promise<void> {
+    this.#stopListening = this.#signals?.listen(ORDER_PROJECTION, this.#announced);
     if (!this.options.lease) return this.#startFollowing();
     const { claims, key, holder, leaseMs } = this.options.lease;
     this.#lease = await holdSingletonLease({
@@ -148,6 +159,7 @@ class LogProjector implements Projector {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopListening?.();
     clearTimeout(this.#polling);
     await this.#rebuilding?.catch(() => {});
     await this.#lease?.release();
@@ -188,7 +200,10 @@ class LogProjector implements Projector {
         }
         this.options.onApplied?.(count);
         const last = events[events.length - 1];
-        if (last) this.applied.reached(last.position);
+        if (last) {
+          this.applied.reached(last.position);
+          this.#announce?.(last.position);
+        }
       },
       log: this.onError,
     });
@@ -222,9 +237,22 @@ class LogProjector implements Projector {
     this.#schedulePoll();
   }
 
+  // Not projecting: the holder's announcements move what this replica knows the read model shows. A
+  // lower position than known means the holder rebuilt it: the checkpoint is read at once.
+  readonly #announced = (position: bigint): void => {
+    if (this.#follower || this.#stopped) return;
+    if (position > this.applied.position) this.applied.reached(position);
+    else if (position < this.applied.position) {
+      clearTimeout(this.#polling);
+      this.#polling = undefined;
+      void this.#pollCheckpoint();
+    }
+  };
+
   #schedulePoll(): void {
     if (this.#stopped || this.#follower || this.#polling) return;
-    this.#polling = setTimeout(() => void this.#pollCheckpoint(), this.applied.waiting > 0 ? this.#pollMs : IDLE_POLL_MS);
+    const waitingMs = this.#signals?.listening ? Math.max(this.#pollMs, ANNOUNCED_WAIT_POLL_MS) : this.#pollMs;
+    this.#polling = setTimeout(() => void this.#pollCheckpoint(), this.applied.waiting > 0 ? waitingMs : IDLE_POLL_MS);
     this.#polling.unref();
   }
 }

@@ -7,7 +7,7 @@ import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js'
 import { isOrderEvent, readOrderStream } from '../read-order-stream.js';
 import { DamagedDocument } from './document-checksum.js';
 import type { OrderReadModel } from './order-read-model.js';
-import { orderIdOf } from './order-view-projection.js';
+import { orderIdOf } from '../../../projections/order-view.js';
 
 export class UnrepairableDocument extends Error {
   constructor(

@@ -27,8 +27,8 @@ import {
   verified,
 } from '../../../src/orders/read-model/mongodb-order-read-model.js';
 import { searchText } from '../../../src/orders/read-model/search-text.js';
-import { projectOrderView, type OrderDocument } from '../../../src/orders/read-model/order-view-projection.js';
-import { projectPalletContents, type PalletContentsDocument } from '../../../src/orders/read-model/pallet-contents-projection.js';
+import { projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import { orderReadModelContract, submitted } from './order-read-model-contract.js';
 
 const url = process.env.MONGODB_URL;

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import type { ClaimStore } from '../../../src/checkpoints/claim-store.js';
 import { openSqliteClaimStore } from '../../../src/checkpoints/sqlite-claim-store.js';
-import { NO_STREAM } from '../../../src/eventstore/event-store.js';
+import { NO_STREAM, type EventStore, type ProgressSignals } from '../../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { startProjector, type Projector } from '../../../src/orders/read-model/projector.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
@@ -25,17 +25,19 @@ async function replicas(t: TapTest) {
     await remove();
   });
   const lines: string[] = [];
-  const start = async (holder: string, wrap: (claims: ClaimStore) => ClaimStore = (claims) => claims) => {
+  const start = async (holder: string, wrap: (claims: ClaimStore) => ClaimStore = (claims) => claims, signals?: ProgressSignals) => {
     const claims = wrap(openSqliteClaimStore(dir));
-    const readModel = openSqliteOrderReadModel(dir);
+    const sqlite = openSqliteOrderReadModel(dir);
+    let checkpointReads = 0;
+    const readModel = { ...sqlite, checkpoint: () => ((checkpointReads += 1), sqlite.checkpoint()) };
     let writes = 0;
-    const projector = await startProjector(store, readModel, (message) => void lines.push(`${holder}: ${message}`), {
+    const projector = await startProjector(signals ? withProgress(store, signals) : store, readModel, (message) => void lines.push(`${holder}: ${message}`), {
       lease: { claims, key: 'projector:orders', holder, leaseMs: LEASE_MS },
       checkpointPollMs: 10,
       onApplied: (events) => (writes += events),
     });
     opened.push(claims, readModel, { close: () => projector.stop() });
-    return { projector, readModel, writes: () => writes };
+    return { projector, readModel, writes: () => writes, checkpointReads: () => checkpointReads };
   };
   let next = 0;
   const submit = async () => {
@@ -44,6 +46,35 @@ async function replicas(t: TapTest) {
     return (await store.append(`order:g:R-${next}`, [{ type, data }], NO_STREAM)).position;
   };
   return { start, submit, lines };
+}
+
+/** The store with announcements carried by `signals` (the PostgreSQL log's NOTIFY, here in process). */
+function withProgress(store: EventStore, signals: ProgressSignals): EventStore {
+  return new Proxy(store, {
+    get(target, name) {
+      if (name === 'progress') return signals;
+      const value = Reflect.get(target, name, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Announcements between replicas in one process; `deliver` false loses every one of them. */
+function progressBus(deliver: () => boolean): ProgressSignals & { announced: bigint[] } {
+  const listeners = new Set<(position: bigint) => void>();
+  const announced: bigint[] = [];
+  return {
+    announced,
+    listening: true,
+    async announce(_name, position) {
+      announced.push(position);
+      if (deliver()) for (const heard of listeners) heard(position);
+    },
+    listen(_name, heard) {
+      listeners.add(heard);
+      return () => void listeners.delete(heard);
+    },
+  };
 }
 
 const within = (projector: Projector, position: bigint, ms = 3_000) =>
@@ -102,4 +133,28 @@ t.test('a clean stop lets the lease go: the other replica projects at its next t
   t.equal(b.projector.projecting, true);
   t.ok(Date.now() - stoppedAt <= LEASE_MS / 3 + 300, `taken over ${Date.now() - stoppedAt} ms after the stop`);
   t.ok(await within(b.projector, await submit()));
+});
+
+t.test("announcements: the replica that does not project learns the read model's position from the holder, not by reading its checkpoint; a lost announcement costs only time", async (t) => {
+  let deliver = true;
+  const bus = progressBus(() => deliver);
+  const { start, submit } = await replicas(t);
+  const a = await start('a', undefined, bus);
+  const b = await start('b', undefined, bus);
+  t.equal(b.projector.projecting, false);
+  const readsBefore = b.checkpointReads();
+  for (let i = 0; i < 20; i++) {
+    const position = await submit();
+    t.ok(await within(b.projector, position), `order ${i + 1} visible through the replica that does not project`);
+  }
+  const reads = b.checkpointReads() - readsBefore;
+  t.ok(bus.announced.length > 0, `the holder announced (${bus.announced.length} times)`);
+  t.ok(reads < 20, `20 waits answered with ${reads} checkpoint reads (at 10 ms a read each wait would take several)`);
+  t.equal(a.writes(), 20, 'the holder wrote each event once');
+
+  deliver = false;
+  for (let i = 0; i < 3; i++) {
+    const position = await submit();
+    t.ok(await within(b.projector, position), `announcements lost: order ${21 + i} still visible, through the checkpoint`);
+  }
 });

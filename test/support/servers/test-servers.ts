@@ -224,8 +224,8 @@ export async function kafkaServer(dir: string, options: { libs?: string; port?: 
   ].join('\n'));
   // A broker restarted again and again starts its JVM faster: C1 only (C2's compiler threads compete with the
   // start for the cores), and the broker's classes from a class-data archive, written by a graceful stop
-  // (`stop`, not `kill`) into the cache and used from then on. Restarts took 0.75x as long with C1 here, about
-  // 0.6x with both (docs/production-backends.md, Tests).
+  // (`stop`, not `kill`) into the cache and used from then on. Each shortens a restart; both, the most
+  // (docs/production-backends.md, Tests).
   const archive = options.quickRestart ? classDataArchive(libs) : undefined;
   const startFaster = archive ? ['-XX:TieredStopAtLevel=1', existsSync(archive.file) ? `-XX:SharedArchiveFile=${archive.file}` : `-XX:ArchiveClassesAtExit=${archive.partial}`] : [];
   const java = (flags: string[], mainClass: string, ...args: string[]) => ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', ...flags, '-cp', `${libs}/*`, mainClass, ...args];
