@@ -58,10 +58,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const metrics = createMetrics();
   const names = storageNames(config);
   const damage = new DamagePolicy(logger, metrics, names.readModel);
-  // Stages stop in reverse: the server first (no new work arrives), then the consumers all at once (each
-  // learns it is stopping before the planner and the PDF renderer it waits for are closed, so it keeps
-  // its checkpoint before the work they lost, redone at the next start), then the work held by lease
-  // (its lease is let go in the claim store), the claim store, master data, and last the stores.
+  // Stages stop in reverse: the server first (no new work arrives), the consumers all at once (each learns it
+  // is stopping before the planner and PDF renderer it waits for close, so it keeps its checkpoint before the
+  // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the stores.
   const parts = new Teardown();
   return parts.orUnwind(async () => {
     parts.stage('stores');
@@ -73,9 +72,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     const chain = logChainCheck(store, checkpoints, names.log);
     await checkStorageAtStart({
       store, logName: names.log, orders: repairing, readModelName: names.readModel, checkpoints, checkpointsName: names.checkpoints,
-      otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)],
-      log: (message) => logger.warn(message),
-      verifyLogChain: () => chain.atStart(),
+      otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)], log: (message) => logger.warn(message), verifyLogChain: () => chain.atStart(),
     });
 
     parts.stage('master data');
@@ -113,7 +110,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     // known once it listens; nothing asks for a link before then.
     let listeningUrl = `http://127.0.0.1:${config.port}`;
     const links = shareLinks({ secret: loadShareSecret(config.shareSecret, config.dataDir), publicUrl: () => config.publicUrl ?? listeningUrl, validDays: config.shareLinkDays ?? 30 });
-    const auditKey = loadAuditKey(config.auditKey, config.dataDir);
     // Background work, as the planners are: at their niceness.
     const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
     const notifications = parts.add(await whileLeased(singleton('notifications'), () => startNotifications({
@@ -133,7 +129,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       store, orders, masterData: () => masterData.current, masterDataService: masterData, allocateOrderId,
       visible: (position) => readModel.visible(position),
       renderPdf: (events, options) => pdfRenderer.render(events, options),
-      shareLinks: links, auditKey, adminKey: config.adminKey, kafkaTopic: config.notifications.kafkaTopic, logger, metrics,
+      shareLinks: links, auditKey: loadAuditKey(config.auditKey, config.dataDir), adminKey: config.adminKey, kafkaTopic: config.notifications.kafkaTopic, logger, metrics,
       findings: backgroundFindings(scrubProgress),
       readiness: readinessChecks({ store, orders, projector, scrubProgress, notifications: () => notifications.current() }),
     }));
