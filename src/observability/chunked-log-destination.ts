@@ -1,7 +1,7 @@
 // Log lines reach the file descriptor as UTF-8 copied straight into 64 KiB chunks, a full chunk
 // handed to the operating system in one asynchronous write. A line costs one copy: no string joined
 // per turn, no byte length measured over a growing buffer, no string encoded again inside fs.write
-// (what the access line paid through sonic-boom: 1.7 against 0.5 µs a line, docs/benchmarks.md).
+// (what the access line paid through sonic-boom, several times this: docs/benchmarks.md).
 // Order is kept: one write in flight at a time, chunks in the order their lines came.
 import { write as fsWrite, writeSync as fsWriteSync } from 'node:fs';
 
@@ -43,143 +43,162 @@ interface Chunk {
 }
 
 export function chunkedLogDestination(fd: number, options: ChunkedOptions = {}): FlushableDestination {
-  const size = options.chunkBytes ?? 64 * 1024;
-  const maxDelayMs = options.maxDelayMs ?? 200;
-  const maxQueuedBytes = options.maxQueuedBytes ?? 32 * 1024 * 1024;
-  const retryMs = options.retryMs ?? 10;
-  const io = options.io ?? nodeIo;
-  const notice = options.droppedNotice ?? ((count: number) => `${count} log lines dropped: the log destination did not take them\n`);
+  return new ChunkedLogDestination(fd, options);
+}
 
-  let current = Buffer.allocUnsafe(size);
-  let used = 0;
-  let linesInCurrent = 0;
-  const queue: Chunk[] = [];
-  let queuedBytes = 0;
-  let written = 0; // bytes of queue[0] already handed over
-  let writing = false; // an asynchronous write, or the wait before retrying one, is under way
-  let retrying = false; // the wait: no write of queue[0] is in flight
-  let timer: NodeJS.Timeout | undefined;
-  let dropped = 0;
-  let waiters: ((error?: Error) => void)[] = [];
+class ChunkedLogDestination implements FlushableDestination {
+  private readonly size: number;
+  private readonly maxDelayMs: number;
+  private readonly maxQueuedBytes: number;
+  private readonly retryMs: number;
+  private readonly io: ChunkIo;
+  private readonly notice: (count: number) => string;
 
-  const enqueue = (bytes: Buffer, lines: number) => {
-    queue.push({ bytes, lines });
-    queuedBytes += bytes.length;
-  };
+  // The chunk being filled.
+  private current: Buffer;
+  private used = 0;
+  private linesInCurrent = 0;
+  private timer: NodeJS.Timeout | undefined;
+  // The chunks sealed and not yet handed over, oldest first.
+  private readonly queue: Chunk[] = [];
+  private queuedBytes = 0;
+  private written = 0; // bytes of queue[0] already handed over
+  private writing = false; // an asynchronous write, or the wait before retrying one, is under way
+  private retrying = false; // the wait: no write of queue[0] is in flight
+  private dropped = 0;
+  private waiters: ((error?: Error) => void)[] = [];
 
-  const seal = () => {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-    if (used === 0) return;
-    enqueue(current.subarray(0, used), linesInCurrent);
-    current = Buffer.allocUnsafe(size);
-    used = 0;
-    linesInCurrent = 0;
-  };
+  constructor(
+    private readonly fd: number,
+    options: ChunkedOptions,
+  ) {
+    this.size = options.chunkBytes ?? 64 * 1024;
+    this.maxDelayMs = options.maxDelayMs ?? 200;
+    this.maxQueuedBytes = options.maxQueuedBytes ?? 32 * 1024 * 1024;
+    this.retryMs = options.retryMs ?? 10;
+    this.io = options.io ?? nodeIo;
+    this.notice = options.droppedNotice ?? ((count: number) => `${count} log lines dropped: the log destination did not take them\n`);
+    this.current = Buffer.allocUnsafe(this.size);
+  }
 
-  const sealAndPump = () => {
-    seal();
-    pump();
-  };
-
-  const shift = () => {
-    queuedBytes -= queue.shift()!.bytes.length;
-    written = 0;
-  };
-
-  const pump = () => {
-    if (writing) return;
-    const head = queue[0];
-    if (head === undefined) {
-      if (dropped > 0) {
-        // Said once the destination takes lines again, in the stream itself, where the gap is.
-        const count = dropped;
-        dropped = 0;
-        enqueue(Buffer.from(notice(count)), 1);
-        return pump();
+  write(line: string): void {
+    // line.length * 3 bounds its UTF-8 length without measuring it.
+    if (line.length * 3 > this.size - this.used) {
+      this.seal();
+      if (line.length * 3 > this.size) {
+        if (this.queuedBytes > this.maxQueuedBytes) this.dropped++;
+        else this.enqueue(Buffer.from(line), 1);
+        return this.pump();
       }
-      const settled = waiters;
-      waiters = [];
+      this.pump();
+    }
+    if (this.queuedBytes > this.maxQueuedBytes) {
+      this.dropped++;
+      return;
+    }
+    this.used += this.current.write(line, this.used);
+    this.linesInCurrent++;
+    if (this.timer === undefined) this.timer = setTimeout(this.sealAndPump, this.maxDelayMs).unref();
+  }
+
+  flush(callback?: (error?: Error) => void): void {
+    this.seal();
+    if (callback) this.waiters.push(callback);
+    this.pump();
+  }
+
+  flushSync(): void {
+    this.seal();
+    // A chunk an asynchronous write is handing over right now is left to it: writing it here too
+    // would write its lines twice. What is queued behind it goes now, in order.
+    const inFlight = this.writing && !this.retrying;
+    const chunks = this.queue.splice(inFlight ? 1 : 0);
+    let offset = inFlight ? 0 : this.written;
+    if (!inFlight) this.written = 0;
+    for (const chunk of chunks) {
+      this.queuedBytes -= chunk.bytes.length;
+      this.writeAllSync(chunk.bytes, offset);
+      offset = 0;
+    }
+  }
+
+  private enqueue(bytes: Buffer, lines: number): void {
+    this.queue.push({ bytes, lines });
+    this.queuedBytes += bytes.length;
+  }
+
+  private seal(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.used === 0) return;
+    this.enqueue(this.current.subarray(0, this.used), this.linesInCurrent);
+    this.current = Buffer.allocUnsafe(this.size);
+    this.used = 0;
+    this.linesInCurrent = 0;
+  }
+
+  private readonly sealAndPump = (): void => {
+    this.seal();
+    this.pump();
+  };
+
+  private shift(): void {
+    this.queuedBytes -= this.queue.shift()!.bytes.length;
+    this.written = 0;
+  }
+
+  private pump(): void {
+    if (this.writing) return;
+    const head = this.queue[0];
+    if (head === undefined) {
+      if (this.dropped > 0) {
+        // Said once the destination takes lines again, in the stream itself, where the gap is.
+        const count = this.dropped;
+        this.dropped = 0;
+        this.enqueue(Buffer.from(this.notice(count)), 1);
+        return this.pump();
+      }
+      const settled = this.waiters;
+      this.waiters = [];
       for (const waiter of settled) waiter();
       return;
     }
-    writing = true;
-    io.write(fd, head.bytes, written, head.bytes.length - written, afterWrite);
-  };
+    this.writing = true;
+    this.io.write(this.fd, head.bytes, this.written, head.bytes.length - this.written, this.afterWrite);
+  }
 
-  const afterWrite = (error: NodeJS.ErrnoException | null, count: number) => {
+  private readonly afterWrite = (error: NodeJS.ErrnoException | null, count: number): void => {
     if (error && (error.code === 'EAGAIN' || error.code === 'EBUSY')) {
       // A full non-blocking pipe: the lines wait for the reader, they are not lost. The timer keeps
       // the process up: a shutdown waiting on flush() must not end before the lines are out.
-      retrying = true;
+      this.retrying = true;
       setTimeout(() => {
-        retrying = false;
-        writing = false;
-        pump();
-      }, retryMs);
+        this.retrying = false;
+        this.writing = false;
+        this.pump();
+      }, this.retryMs);
       return;
     }
-    writing = false;
+    this.writing = false;
     if (error) {
       // No reader (EPIPE) or no descriptor: this chunk cannot be delivered; count its lines.
-      dropped += queue[0]!.lines;
-      shift();
+      this.dropped += this.queue[0]!.lines;
+      this.shift();
     } else {
-      written += count;
-      if (written >= queue[0]!.bytes.length) shift();
+      this.written += count;
+      if (this.written >= this.queue[0]!.bytes.length) this.shift();
     }
-    pump();
+    this.pump();
   };
 
-  return {
-    write(line) {
-      // line.length * 3 bounds its UTF-8 length without measuring it.
-      if (line.length * 3 > size - used) {
-        seal();
-        if (line.length * 3 > size) {
-          if (queuedBytes > maxQueuedBytes) dropped++;
-          else enqueue(Buffer.from(line), 1);
-          return pump();
-        }
-        pump();
-      }
-      if (queuedBytes > maxQueuedBytes) {
-        dropped++;
-        return;
-      }
-      used += current.write(line, used);
-      linesInCurrent++;
-      if (timer === undefined) timer = setTimeout(sealAndPump, maxDelayMs).unref();
-    },
-    flush(callback) {
-      seal();
-      if (callback) waiters.push(callback);
-      pump();
-    },
-    flushSync() {
-      seal();
-      // A chunk an asynchronous write is handing over right now is left to it: writing it here too
-      // would write its lines twice. What is queued behind it goes now, in order.
-      const inFlight = writing && !retrying;
-      const chunks = queue.splice(inFlight ? 1 : 0);
-      let offset = inFlight ? 0 : written;
-      if (!inFlight) written = 0;
-      for (const chunk of chunks) {
-        queuedBytes -= chunk.bytes.length;
-        writeAllSync(chunk.bytes, offset);
-        offset = 0;
-      }
-    },
-  };
-
-  function writeAllSync(bytes: Buffer, from: number): void {
+  private writeAllSync(bytes: Buffer, from: number): void {
     const deadline = Date.now() + 1000;
     let offset = from;
     while (offset < bytes.length) {
       try {
-        offset += io.writeSync(fd, bytes, offset, bytes.length - offset);
+        offset += this.io.writeSync(this.fd, bytes, offset, bytes.length - offset);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // A full pipe gets a second to drain (the process is ending); anything else loses the rest.

@@ -6,12 +6,12 @@
 // Within a process, the ids asked for while an append is in flight are taken together by the next
 // append, one event each: one append in flight at a time. Two appends in flight at once would race
 // each other for the stream's next revision, and a conflict's "actual" revision would move the cache
-// back under the other's feet: with 16 concurrent submits that cost 15 conflicts per id.
+// back under the other's feet: concurrent submits would conflict for nearly every id.
 //
 // Under load the allocator also keeps ids ahead: as many as the last stretch's demand would ask for
 // in AHEAD_WINDOW_MS, at most MAX_AHEAD, taken by the same appends. A submit then gets its id at once
-// instead of waiting for a commit of its own before the order's: with 16 clients that wait was 2.3 ms
-// of a 7 ms submit (issue 27). Ids kept ahead and never handed out (the process stopped) are gaps,
+// instead of waiting for a commit of its own before the order's, a wait that was a large part of a
+// submit under load (docs/benchmarks.md). Ids kept ahead and never handed out (the process stopped) are gaps,
 // as docs/decisions.md allows. Below AHEAD_FROM_PER_MS nothing is kept ahead, so ids stay consecutive
 // for a client sending one order at a time: each of its submits waits for an fsync, so it stays far below.
 import { exactly, NO_STREAM, WrongExpectedRevision, type EventStore } from '../eventstore/event-store.js';
@@ -53,25 +53,14 @@ interface Waiting {
 
 export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOptions = {}): OrderIdAllocator {
   const now = options.now ?? (() => performance.now());
-  let lastRevision: bigint | 'unknown' | 'no_stream' = 'unknown';
+  const ids = new OrderIdStream(store);
+  const demand = new Demand(now);
   let waiting: Waiting[] = [];
   let appending = false;
   /** Ids taken by an append and not yet handed out, lowest first. */
   const spare: AllocatedOrderId[] = [];
   /** How many ids to keep in `spare`, from the demand measured at the last append. */
   let ahead = 0;
-  /** Ids asked for since `measuredAt`; the first measure finds no rate, so a first caller alone keeps nothing ahead. */
-  let asked = 0;
-  let measuredAt = -Infinity;
-
-  /** The ids the demand since the last measure would ask for in AHEAD_WINDOW_MS; none below AHEAD_FROM_PER_MS. */
-  function measureAhead(): number {
-    const at = now();
-    const rate = asked / Math.max(at - measuredAt, 1);
-    asked = 0;
-    measuredAt = at;
-    return rate < AHEAD_FROM_PER_MS ? 0 : Math.min(MAX_AHEAD, Math.floor(rate * AHEAD_WINDOW_MS));
-  }
 
   /**
    * Appends one id per waiting caller, plus what tops `spare` up to `ahead`, at the stream's next
@@ -86,13 +75,13 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
       spare.splice(0, served);
       const batch = waiting.slice(served);
       waiting = [];
-      ahead = measureAhead();
+      ahead = demand.ahead();
       const count = batch.length + Math.max(0, ahead - spare.length);
       if (count === 0) break;
       try {
-        const ids = await appendIds(count);
-        batch.forEach((caller, i) => caller.resolve(ids[i]!));
-        spare.push(...ids.slice(batch.length));
+        const taken = await ids.append(count);
+        batch.forEach((caller, i) => caller.resolve(taken[i]!));
+        spare.push(...taken.slice(batch.length));
       } catch (error) {
         for (const caller of batch) caller.reject(error);
         // A top-up alone that failed is tried again by the next caller, not in a loop here.
@@ -103,38 +92,10 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
     appending = false;
   }
 
-  async function appendIds(count: number): Promise<AllocatedOrderId[]> {
-    for (;;) {
-      if (lastRevision === 'unknown') {
-        lastRevision = (await store.readLastEvent(ORDER_IDS_STREAM))?.revision ?? 'no_stream';
-      }
-      const expected = lastRevision;
-      // Revision r holds id r + 1: ids start at 1 and have no gaps in the stream.
-      const first = expected === 'no_stream' ? 1 : Number(expected) + 2;
-      const events: OrderIdAllocated[] = Array.from({ length: count }, (_, i) => ({
-        type: 'OrderIdAllocated',
-        data: { order_id: first + i, service_ref: serviceRefFor(first + i) },
-      }));
-      try {
-        // Settled at commit, not on disk: an id matters only through the order appended after it, whose
-        // durable acknowledgement carries it (the log is made durable in order). One fsync wait per submit, not two.
-        await store.append(ORDER_IDS_STREAM, events, expected === 'no_stream' ? NO_STREAM : exactly(expected), { settle: 'committed' });
-        lastRevision = BigInt(first + count - 2);
-        return events.map((event) => event.data);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) {
-          lastRevision = 'unknown'; // whether it was written is unknown: read the stream's end again
-          throw error;
-        }
-        lastRevision = error.actual;
-      }
-    }
-  }
-
   function kept(): AllocatedOrderId | undefined {
     const id = spare.shift();
     if (id) {
-      asked += 1;
+      demand.asked();
       if (!appending && spare.length <= ahead / 2) void drain();
     }
     return id;
@@ -143,7 +104,7 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
   function allocate(): Promise<AllocatedOrderId> {
     const id = kept();
     if (id) return Promise.resolve(id);
-    asked += 1;
+    demand.asked();
     return new Promise<AllocatedOrderId>((resolve, reject) => {
       waiting.push({ resolve, reject });
       if (!appending) void drain();
@@ -159,6 +120,63 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
   }
 
   return Object.assign(allocate, { kept, giveBack });
+}
+
+/** The demand for ids, measured between appends. */
+class Demand {
+  /** Ids asked for since `measuredAt`; the first measure finds no rate, so a first caller alone keeps nothing ahead. */
+  #asked = 0;
+  #measuredAt = -Infinity;
+
+  constructor(private readonly now: () => number) {}
+
+  asked(): void {
+    this.#asked += 1;
+  }
+
+  /** The ids the demand since the last measure would ask for in AHEAD_WINDOW_MS; none below AHEAD_FROM_PER_MS. */
+  ahead(): number {
+    const at = this.now();
+    const rate = this.#asked / Math.max(at - this.#measuredAt, 1);
+    this.#asked = 0;
+    this.#measuredAt = at;
+    return rate < AHEAD_FROM_PER_MS ? 0 : Math.min(MAX_AHEAD, Math.floor(rate * AHEAD_WINDOW_MS));
+  }
+}
+
+/** The `order-ids` stream, its last revision cached: ids appended at exactly the next revision. */
+class OrderIdStream {
+  #lastRevision: bigint | 'unknown' | 'no_stream' = 'unknown';
+
+  constructor(private readonly store: EventStore) {}
+
+  async append(count: number): Promise<AllocatedOrderId[]> {
+    for (;;) {
+      if (this.#lastRevision === 'unknown') {
+        this.#lastRevision = (await this.store.readLastEvent(ORDER_IDS_STREAM))?.revision ?? 'no_stream';
+      }
+      const expected = this.#lastRevision;
+      // Revision r holds id r + 1: ids start at 1 and have no gaps in the stream.
+      const first = expected === 'no_stream' ? 1 : Number(expected) + 2;
+      const events: OrderIdAllocated[] = Array.from({ length: count }, (_, i) => ({
+        type: 'OrderIdAllocated',
+        data: { order_id: first + i, service_ref: serviceRefFor(first + i) },
+      }));
+      try {
+        // Settled at commit, not on disk: an id matters only through the order appended after it, whose
+        // durable acknowledgement carries it (the log is made durable in order). One fsync wait per submit, not two.
+        await this.store.append(ORDER_IDS_STREAM, events, expected === 'no_stream' ? NO_STREAM : exactly(expected), { settle: 'committed' });
+        this.#lastRevision = BigInt(first + count - 2);
+        return events.map((event) => event.data);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) {
+          this.#lastRevision = 'unknown'; // whether it was written is unknown: read the stream's end again
+          throw error;
+        }
+        this.#lastRevision = error.actual;
+      }
+    }
+  }
 }
 
 /** The last id taken (handed out or kept ahead), 0 when none: what the start-up check holds derived data against. */

@@ -9,11 +9,11 @@ import { isDamage } from '../../storage/damaged-storage.js';
 import { orderStream, SERVICE_REF_PATTERN } from '../order-events.js';
 import { readOrderStream, submittedIn } from '../read-order-stream.js';
 import { DamagedDocument } from './document-checksum.js';
-import { foldOrderDocuments } from './fold-order-documents.js';
+import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import type { OrderReadModel } from './order-read-model.js';
 import { orderStreamIndex } from './order-stream-index.js';
-import type { OrderDocument } from './order-view-projection.js';
-import type { PalletContentsDocument } from './pallet-contents-projection.js';
+import type { OrderDocument } from '../../../projections/order-view.js';
+import type { PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { ReadModelState } from './read-model-state.js';
 import { eventsOfOrder, UnrepairableDocument } from './self-repairing-read-model.js';
 
@@ -27,8 +27,6 @@ const SERVICE_REF = new RegExp(SERVICE_REF_PATTERN);
  * UnrepairableDocument (503) rather than serve a changed event.
  */
 export function logServedReadModel(inner: OrderReadModel, store: EventStore, state: ReadModelState, untrustedLog: () => string | undefined = () => undefined): OrderReadModel {
-  const streams = orderStreamIndex(store);
-
   /** Damage of the read model's storage starts its rebuild, and is thrown on. */
   const noting = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -38,24 +36,11 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
       throw error;
     }
   };
-
-  const folded = (id: number, events: Parameters<typeof foldOrderDocuments>[1]): Documents => foldOrderDocuments(id, events, events.at(-1)?.position ?? -1n);
-
-  const documentsFromLog = async (id: number): Promise<Documents> => {
-    const distrust = untrustedLog();
-    if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
-    // The stream as the read model names it, when it can: the rebuilt part has the orders it has reached.
-    let hint: string | undefined;
-    try {
-      hint = (await noting(() => inner.getById(id)))?.stream;
-    } catch (error) {
-      if (error instanceof DamagedDocument) hint = error.streamHint;
-    }
-    return folded(id, await eventsOfOrder(store, id, hint, (id) => streams.find(id)));
-  };
+  const streams = orderStreamIndex(store);
+  const fromLog = logReads(inner, store, noting, untrustedLog, streams);
 
   /** A read of one order: the read model's answer when it can give it, else the log's. */
-  const oneOrder = async <T>(id: number, read: () => Promise<T>, fromLog: (documents: Documents) => T): Promise<T> => {
+  const oneOrder = async <T>(id: number, read: () => Promise<T>, answer: (documents: Documents) => T): Promise<T> => {
     if (state.current()) {
       streams.forget();
       try {
@@ -64,42 +49,7 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
         if (!isDamage(error)) throw error;
       }
     }
-    return fromLog(await documentsFromLog(id));
-  };
-
-  // A service_ref names its order's id; anything else is a reference, which names the order's stream.
-  const newestFromLog = async (companyGroup: string, value: string): Promise<OrderDocument | undefined> => {
-    if (SERVICE_REF.test(value)) {
-      const { order } = await documentsFromLog(Number(value.slice(3)));
-      if (order && order.company_group === companyGroup && order.view.service_ref === value) return order;
-    }
-    const events = await readOrderStream(store, orderStream(companyGroup, value));
-    const id = submittedIn(events)?.order_id;
-    if (id === undefined) return undefined;
-    const distrust = untrustedLog();
-    if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
-    return folded(id, events).order;
-  };
-
-  // A miss of the read model's lookup is checked against the log: its columns (reference, service_ref) are
-  // outside the document's checksum, and a flipped byte there would hide an order. One stream read of the
-  // log, or one read of the order's row; an order found so is stored again, its columns with it.
-  const missCheckedInLog = async (companyGroup: string, value: string): Promise<OrderDocument | undefined> => {
-    if (SERVICE_REF.test(value)) {
-      const order = await noting(() => inner.getById(Number(value.slice(3))));
-      if (order && order.company_group === companyGroup && order.view.service_ref === value) {
-        await inner.repair(order.view.id, await eventsOfOrder(store, order.view.id, order.stream, async () => undefined));
-        return order;
-      }
-    }
-    const events = await readOrderStream(store, orderStream(companyGroup, value));
-    const id = submittedIn(events)?.order_id;
-    if (id === undefined) return undefined;
-    const distrust = untrustedLog();
-    if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
-    const ofOrder = events.filter((event) => event.data.order_id === id);
-    await inner.repair(id, ofOrder);
-    return folded(id, ofOrder).order;
+    return answer(await fromLog.documents(id));
   };
 
   return {
@@ -117,12 +67,12 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
     async findNewest(companyGroup, value) {
       if (state.current()) {
         try {
-          return (await noting(() => inner.findNewest(companyGroup, value))) ?? (await missCheckedInLog(companyGroup, value));
+          return (await noting(() => inner.findNewest(companyGroup, value))) ?? (await fromLog.missChecked(companyGroup, value));
         } catch (error) {
           if (!isDamage(error)) throw error;
         }
       }
-      return newestFromLog(companyGroup, value);
+      return fromLog.newest(companyGroup, value);
     },
     async list(query) {
       if (!state.current()) await state.caughtUp();
@@ -135,5 +85,63 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
       }
     },
     close: () => inner.close(),
+  };
+}
+
+/** The read model's reads answered from the log, folded by the projections that build the read model. */
+function logReads(inner: OrderReadModel, store: EventStore, noting: <T>(call: () => Promise<T>) => Promise<T>, untrustedLog: () => string | undefined, streams: ReturnType<typeof orderStreamIndex>) {
+  const folded = (id: number, events: Parameters<typeof foldOrderDocuments>[1]): Documents => foldOrderDocuments(id, events, events.at(-1)?.position ?? -1n);
+  const trusted = (id: number): void => {
+    const distrust = untrustedLog();
+    if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
+  };
+  /** The order's stream named by a reference, and its order's id; undefined when no order has it. */
+  const byReference = async (companyGroup: string, value: string) => {
+    const events = await readOrderStream(store, orderStream(companyGroup, value));
+    const id = submittedIn(events)?.order_id;
+    if (id !== undefined) trusted(id);
+    return id === undefined ? undefined : { id, events };
+  };
+
+  const documents = async (id: number): Promise<Documents> => {
+    trusted(id);
+    // The stream as the read model names it, when it can: the rebuilt part has the orders it has reached.
+    let hint: string | undefined;
+    try {
+      hint = (await noting(() => inner.getById(id)))?.stream;
+    } catch (error) {
+      if (error instanceof DamagedDocument) hint = error.streamHint;
+    }
+    return folded(id, await eventsOfOrder(store, id, hint, (id) => streams.find(id)));
+  };
+
+  return {
+    documents,
+    // A service_ref names its order's id; anything else is a reference, which names the order's stream.
+    async newest(companyGroup: string, value: string): Promise<OrderDocument | undefined> {
+      if (SERVICE_REF.test(value)) {
+        const { order } = await documents(Number(value.slice(3)));
+        if (order && order.company_group === companyGroup && order.view.service_ref === value) return order;
+      }
+      const found = await byReference(companyGroup, value);
+      return found && folded(found.id, found.events).order;
+    },
+    // A miss of the read model's lookup is checked against the log: its columns (reference, service_ref) are
+    // outside the document's checksum, and a flipped byte there would hide an order. One stream read of the
+    // log, or one read of the order's row; an order found so is stored again, its columns with it.
+    async missChecked(companyGroup: string, value: string): Promise<OrderDocument | undefined> {
+      if (SERVICE_REF.test(value)) {
+        const order = await noting(() => inner.getById(Number(value.slice(3))));
+        if (order && order.company_group === companyGroup && order.view.service_ref === value) {
+          await inner.repair(order.view.id, await eventsOfOrder(store, order.view.id, order.stream, async () => undefined));
+          return order;
+        }
+      }
+      const found = await byReference(companyGroup, value);
+      if (!found) return undefined;
+      const ofOrder = found.events.filter((event) => event.data.order_id === found.id);
+      await inner.repair(found.id, ofOrder);
+      return folded(found.id, ofOrder).order;
+    },
   };
 }

@@ -11,8 +11,8 @@
 // never goes back; it only saves re-reading events, the positions on the documents are what keep them right.
 import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient } from 'mongodb';
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-projection.js';
-import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoUnreachable, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
 import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
@@ -230,15 +230,33 @@ export async function openMongoOrderReadModel(url: string, dbName?: string, opti
 }
 
 function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
+  const collections = readModelCollections(db);
+  return {
+    ...projectionSide(collections),
+    ...querySide(collections),
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+type ReadModelCollections = ReturnType<typeof readModelCollections>;
+type ProjectionSide = 'checkpoint' | 'apply' | 'logIdentity' | 'reset' | 'repair';
+
+function readModelCollections(db: Db) {
   // Positions are int64: read them back as bigint (see mongodb-checkpoint-store.ts).
   const bigints = { useBigInt64: true } as const;
-  const orders = db.collection<OrderRow>(ORDERS, bigints);
-  const ordersVersioned = db.collection<VersionedRow>(ORDERS, bigints);
-  const palletsVersioned = db.collection<VersionedRow>(PALLET_CONTENTS, bigints);
-  const pallets = db.collection<PalletContentsRow>(PALLET_CONTENTS, bigints);
-  const checkpoints = db.collection<CheckpointRow>(CHECKPOINTS, bigints);
-  const documentOnly = { projection: { document: 1, checksum: 1 } } as const;
+  return {
+    orders: db.collection<OrderRow>(ORDERS, bigints),
+    ordersVersioned: db.collection<VersionedRow>(ORDERS, bigints),
+    palletsVersioned: db.collection<VersionedRow>(PALLET_CONTENTS, bigints),
+    pallets: db.collection<PalletContentsRow>(PALLET_CONTENTS, bigints),
+    checkpoints: db.collection<CheckpointRow>(CHECKPOINTS, bigints),
+  };
+}
 
+/** What the projector and the repairs write, and the checkpoint that says how far they got. */
+function projectionSide({ orders, ordersVersioned, palletsVersioned, pallets, checkpoints }: ReadModelCollections): Pick<OrderReadModel, ProjectionSide> {
   const checkpoint = async (): Promise<bigint | undefined> => {
     const row = await checkpoints.findOne({ _id: PROJECTION });
     return row ? fromStoredPosition(row.position) : undefined;
@@ -279,9 +297,6 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
     async logIdentity() {
       return (await checkpoints.findOne({ _id: PROJECTION }))?.log_id;
     },
-    async highestOrderId() {
-      return (await orders.findOne({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
-    },
     async reset() {
       await Promise.all([orders.deleteMany({}), pallets.deleteMany({}), checkpoints.deleteOne({ _id: PROJECTION })]);
     },
@@ -292,29 +307,21 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       const own = events.filter((event) => event.position <= upTo && orderIdOf(event) === id);
       const order = foldEvents<OrderDocument>(undefined, own, projectOrderView);
       const palletContents = foldEvents<PalletContentsDocument>(undefined, own, projectPalletContents);
-      // Never over a document an apply has moved past the checkpoint: that apply is half-way (its
-      // checkpoint comes after its documents), and this fold would take its events back out for good.
-      const notAhead = { _id: id, position: { $lte: toStoredPosition(upTo) } };
-      const replace = async (collection: Collection<VersionedRow>, row: VersionedRow | undefined): Promise<boolean> => {
-        if (!row) {
-          if ((await collection.deleteOne(notAhead)).deletedCount === 1) return true;
-          return (await collection.countDocuments({ _id: id }, { limit: 1 })) === 0;
-        }
-        const { _id, ...replacement } = row;
-        if ((await collection.replaceOne(notAhead, replacement)).matchedCount === 1) return true;
-        try {
-          await collection.insertOne(row);
-          return true;
-        } catch (error) {
-          if (isDuplicateKey(error)) return false; // there, and ahead of the checkpoint
-          throw error;
-        }
-      };
       const written = await Promise.all([
-        replace(ordersVersioned, order && orderRow(id, order.document, order.position)),
-        replace(palletsVersioned, palletContents && palletContentsRow(id, palletContents.document, palletContents.position)),
+        replaceUpTo(ordersVersioned, id, upTo, order && orderRow(id, order.document, order.position)),
+        replaceUpTo(palletsVersioned, id, upTo, palletContents && palletContentsRow(id, palletContents.document, palletContents.position)),
       ]);
       return written.every(Boolean);
+    },
+  };
+}
+
+/** What requests read: every document checked against its checksum before it is served. */
+function querySide({ orders, pallets }: ReadModelCollections): Omit<OrderReadModel, ProjectionSide | 'close'> {
+  const documentOnly = { projection: { document: 1, checksum: 1 } } as const;
+  return {
+    async highestOrderId() {
+      return (await orders.findOne({}, { sort: { _id: -1 }, projection: { _id: 1 } }))?._id ?? 0;
     },
     async getById(id) {
       const row = await orders.findOne({ _id: id }, documentOnly);
@@ -356,8 +363,27 @@ function mongoOrderReadModel(client: MongoClient, db: Db): OrderReadModel {
       ]);
       return { count: Number(count), results: rows.map((row) => verified<OrderDocument>(row, 'order')) };
     },
-    async close() {
-      await client.close();
-    },
   };
+}
+
+/**
+ * Writes an order's folded document (none: deletes it), never over a document an apply has moved past
+ * the checkpoint `upTo`: that apply is half-way (its checkpoint comes after its documents), and this
+ * fold would take its events back out for good. False: the document is ahead, and was left alone.
+ */
+async function replaceUpTo(collection: Collection<VersionedRow>, id: number, upTo: bigint, row: VersionedRow | undefined): Promise<boolean> {
+  const notAhead = { _id: id, position: { $lte: toStoredPosition(upTo) } };
+  if (!row) {
+    if ((await collection.deleteOne(notAhead)).deletedCount === 1) return true;
+    return (await collection.countDocuments({ _id: id }, { limit: 1 })) === 0;
+  }
+  const { _id, ...replacement } = row;
+  if ((await collection.replaceOne(notAhead, replacement)).matchedCount === 1) return true;
+  try {
+    await collection.insertOne(row);
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false; // there, and ahead of the checkpoint
+    throw error;
+  }
 }

@@ -55,174 +55,204 @@ const IDLE_POLL_MS = 1000;
 const ANNOUNCED_WAIT_POLL_MS = 250;
 
 export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: Log, options: ProjectorOptions = {}): Promise<Projector> {
-  const pollMs = options.checkpointPollMs ?? 20;
   // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
   const applied = new PositionWaiters((await readModel.checkpoint()) ?? -1n);
   // Built from empty: unavailable until it has reached what the log held when it started.
-  let catchingUpTo = applied.position < 0n ? ((await store.headPosition()) ?? -1n) : -1n;
-  let rebuilding: Promise<void> | undefined;
-  let stopped = false;
-  let follower: Follower | undefined;
-  let polling: NodeJS.Timeout | undefined;
-  const signals = options.lease ? store.progress : undefined;
-  const announce = signals && progressAnnouncer(signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
+  const catchingUpTo = applied.position < 0n ? ((await store.headPosition()) ?? -1n) : -1n;
+  const projector = new LogProjector(store, readModel, onError, options, applied, catchingUpTo);
+  await projector.start();
+  return projector;
+}
 
-  const follow = (): Promise<Follower> =>
-    followLog({
-      store,
-      name: 'order projection',
-      loadCheckpoint: () => readModel.checkpoint(),
-      retryDelayMs: 1000,
-      async handle(events) {
-        let count: number;
-        try {
-          count = await readModel.apply(events);
-        } catch (error) {
-          // Not awaited: the rebuild stops this very follower, which waits for this handler to end.
-          if (isDamage(error)) void rebuild(`applying events failed: ${(error as Error).message}`);
-          throw error;
-        }
-        options.onApplied?.(count);
-        const last = events[events.length - 1];
-        if (last) {
-          applied.reached(last.position);
-          announce?.(last.position);
-        }
-      },
-      log: onError,
-    });
+/**
+ * One replica's projector. It follows the log while it projects (always without a lease, while it
+ * holds the lease with one), and polls the read model's checkpoint while it does not.
+ */
+class LogProjector implements Projector {
+  readonly #pollMs: number;
+  #follower: Follower | undefined;
+  #polling: NodeJS.Timeout | undefined;
+  #rebuilding: Promise<void> | undefined;
+  #lease: SingletonLease | undefined;
+  #stopped = false;
+  // With a lease, the log's progress signals: the holder announces how far it has applied, the others listen.
+  readonly #signals: EventStore['progress'];
+  readonly #announce: ((position: bigint) => void) | undefined;
+  #stopListening: (() => void) | undefined;
 
-  // Not projecting: what the read model shows is its checkpoint, read again while anyone waits for it.
-  const pollCheckpoint = async (): Promise<void> => {
-    polling = undefined;
-    if (stopped || follower) return;
-    try {
-      const checkpoint = await readModel.checkpoint();
-      if (checkpoint === undefined) applied.restart();
-      else if (checkpoint !== applied.position) applied.reached(checkpoint);
-    } catch (error) {
-      onError('order projection: reading the read model checkpoint failed', error, 'warn');
-    }
-    schedulePoll();
-  };
-  const schedulePoll = (): void => {
-    if (stopped || follower || polling) return;
-    const waitingMs = signals?.listening ? Math.max(pollMs, ANNOUNCED_WAIT_POLL_MS) : pollMs;
-    polling = setTimeout(() => void pollCheckpoint(), applied.waiting > 0 ? waitingMs : IDLE_POLL_MS);
-    polling.unref();
-  };
-
-  const startFollowing = async (): Promise<void> => {
-    clearTimeout(polling);
-    polling = undefined;
-    if (stopped || follower) return;
-    follower = await follow();
-  };
-  const stopFollowing = async (): Promise<void> => {
-    const current = follower;
-    follower = undefined;
-    await current?.stop();
-    schedulePoll();
-  };
-
-  // Not projecting: the holder's announcements move what this replica knows the read model shows. A
-  // lower position than known means the holder rebuilt it: the checkpoint is read at once.
-  const stopListening = signals?.listen(ORDER_PROJECTION, (position) => {
-    if (follower || stopped) return;
-    if (position > applied.position) applied.reached(position);
-    else if (position < applied.position) {
-      clearTimeout(polling);
-      polling = undefined;
-      void pollCheckpoint();
-    }
-  });
-
-  let lease: SingletonLease | undefined;
-  if (options.lease) {
-    const { claims, key, holder, leaseMs } = options.lease;
-    lease = await holdSingletonLease({
-      claims, key, holder, leaseMs, log: onError,
-      // A replica that cannot read the log (partitioned from it) would hold the read model still for everyone.
-      able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(leaseMs / 3))),
-      onChange: async (held) => {
-        onError(held ? 'order projection: this replica projects the read model now (it holds the lease)' : 'order projection: another replica projects the read model now', undefined, 'info');
-        await (held ? startFollowing() : stopFollowing());
-      },
-    });
-    if (!lease.held) schedulePoll();
-  } else {
-    await startFollowing();
+  constructor(
+    private readonly store: EventStore,
+    private readonly readModel: ProjectedReadModel,
+    private readonly onError: Log,
+    private readonly options: ProjectorOptions,
+    private readonly applied: PositionWaiters,
+    /** Unavailable until the read model has reached this position (-1: it has nothing to catch up with). */
+    private catchingUpTo: bigint,
+  ) {
+    this.#pollMs = options.checkpointPollMs ?? 20;
+    this.#signals = options.lease ? store.progress : undefined;
+    this.#announce = this.#signals && progressAnnouncer(this.#signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
   }
 
-  function rebuild(reason: string): Promise<void> {
+  get position(): bigint {
+    return this.applied.position;
+  }
+
+  get available(): boolean {
+    return this.#rebuilding === undefined && this.applied.position >= this.catchingUpTo;
+  }
+
+  get projecting(): boolean {
+    return this.#follower !== undefined;
+  }
+
+  async start(): Promise<void> {
+    this.#stopListening = this.#signals?.listen(ORDER_PROJECTION, this.#announced);
+    if (!this.options.lease) return this.#startFollowing();
+    const { claims, key, holder, leaseMs } = this.options.lease;
+    this.#lease = await holdSingletonLease({
+      claims, key, holder, leaseMs, log: this.onError,
+      // A replica that cannot read the log (partitioned from it) would hold the read model still for everyone.
+      able: () => answersWithin(this.store.headPosition(), Math.max(100, Math.floor(leaseMs / 3))),
+      onChange: async (held) => {
+        this.onError(held ? 'order projection: this replica projects the read model now (it holds the lease)' : 'order projection: another replica projects the read model now', undefined, 'info');
+        await (held ? this.#startFollowing() : this.#stopFollowing());
+      },
+    });
+    if (!this.#lease.held) this.#schedulePoll();
+  }
+
+  readonly rebuild = (reason: string): Promise<void> => {
     // The holder rebuilds; a replica that does not project leaves it to the holder, which finds the same
     // damage when it next writes there (and the scrubber on its pass). A rebuild under way has stopped
     // its follower: another call joins it.
-    if (rebuilding) return rebuilding;
-    if (!follower) {
-      onError(`order read model: ${reason}; the replica that projects it rebuilds it`, undefined, 'warn');
+    if (this.#rebuilding) return this.#rebuilding;
+    if (!this.#follower) {
+      this.onError(`order read model: ${reason}; the replica that projects it rebuilds it`, undefined, 'warn');
       return Promise.resolve();
     }
-    rebuilding = (async () => {
-      onError(`order read model: ${reason}; rebuilding it from the log`);
-      const head = (await store.headPosition()) ?? -1n;
-      catchingUpTo = head < 0n ? -1n : head;
-      await follower?.stop();
-      follower = undefined;
-      applied.restart();
-      if (stopped) return;
-      try {
-        await readModel.reset();
-      } catch (error) {
-        // Following again finds the damage again, and that asks for another rebuild.
-        onError('order read model: emptying it for the rebuild failed', error);
-      }
-      follower = await follow();
-    })().finally(() => {
-      rebuilding = undefined;
+    this.#rebuilding = this.#rebuildFromEmpty(reason).finally(() => {
+      this.#rebuilding = undefined;
     });
-    return rebuilding;
-  }
+    return this.#rebuilding;
+  };
 
-  function waitFor(target: bigint): Promise<void> {
-    const waited = applied.waitFor(target);
+  readonly waitFor = (target: bigint): Promise<void> => {
+    const waited = this.applied.waitFor(target);
     // A replica that does not project reads the checkpoint soon rather than at its idle pace.
-    if (!follower && polling && applied.waiting === 1) {
-      clearTimeout(polling);
-      polling = undefined;
-      schedulePoll();
+    if (!this.#follower && this.#polling && this.applied.waiting === 1) {
+      clearTimeout(this.#polling);
+      this.#polling = undefined;
+      this.#schedulePoll();
     }
     return waited;
+  };
+
+  async caughtUp(target: bigint): Promise<void> {
+    // A rebuild restarts the waiters only once the old follower has stopped: wait for that first, and
+    // again should another rebuild begin meanwhile.
+    do {
+      await this.#rebuilding?.catch(() => {});
+      await this.waitFor(target > this.catchingUpTo ? target : this.catchingUpTo);
+    } while (this.#rebuilding !== undefined);
   }
 
-  return {
-    get position() {
-      return applied.position;
-    },
-    get available() {
-      return rebuilding === undefined && applied.position >= catchingUpTo;
-    },
-    get projecting() {
-      return follower !== undefined;
-    },
-    rebuild,
-    async caughtUp(target) {
-      // A rebuild restarts the waiters only once the old follower has stopped: wait for that first, and
-      // again should another rebuild begin meanwhile.
-      do {
-        await rebuilding?.catch(() => {});
-        await waitFor(target > catchingUpTo ? target : catchingUpTo);
-      } while (rebuilding !== undefined);
-    },
-    waitFor,
-    async stop() {
-      stopped = true;
-      stopListening?.();
-      clearTimeout(polling);
-      await rebuilding?.catch(() => {});
-      await lease?.release();
-      await follower?.stop();
-    },
-  };
-}
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#stopListening?.();
+    clearTimeout(this.#polling);
+    await this.#rebuilding?.catch(() => {});
+    await this.#lease?.release();
+    await this.#follower?.stop();
+  }
 
+  async #rebuildFromEmpty(reason: string): Promise<void> {
+    this.onError(`order read model: ${reason}; rebuilding it from the log`);
+    const head = (await this.store.headPosition()) ?? -1n;
+    this.catchingUpTo = head < 0n ? -1n : head;
+    await this.#follower?.stop();
+    this.#follower = undefined;
+    this.applied.restart();
+    if (this.#stopped) return;
+    try {
+      await this.readModel.reset();
+    } catch (error) {
+      // Following again finds the damage again, and that asks for another rebuild.
+      this.onError('order read model: emptying it for the rebuild failed', error);
+    }
+    this.#follower = await this.#follow();
+  }
+
+  #follow(): Promise<Follower> {
+    return followLog({
+      store: this.store,
+      name: 'order projection',
+      loadCheckpoint: () => this.readModel.checkpoint(),
+      retryDelayMs: 1000,
+      handle: async (events) => {
+        let count: number;
+        try {
+          count = await this.readModel.apply(events);
+        } catch (error) {
+          // Not awaited: the rebuild stops this very follower, which waits for this handler to end.
+          if (isDamage(error)) void this.rebuild(`applying events failed: ${(error as Error).message}`);
+          throw error;
+        }
+        this.options.onApplied?.(count);
+        const last = events[events.length - 1];
+        if (last) {
+          this.applied.reached(last.position);
+          this.#announce?.(last.position);
+        }
+      },
+      log: this.onError,
+    });
+  }
+
+  async #startFollowing(): Promise<void> {
+    clearTimeout(this.#polling);
+    this.#polling = undefined;
+    if (this.#stopped || this.#follower) return;
+    this.#follower = await this.#follow();
+  }
+
+  async #stopFollowing(): Promise<void> {
+    const current = this.#follower;
+    this.#follower = undefined;
+    await current?.stop();
+    this.#schedulePoll();
+  }
+
+  // Not projecting: what the read model shows is its checkpoint, read again while anyone waits for it.
+  async #pollCheckpoint(): Promise<void> {
+    this.#polling = undefined;
+    if (this.#stopped || this.#follower) return;
+    try {
+      const checkpoint = await this.readModel.checkpoint();
+      if (checkpoint === undefined) this.applied.restart();
+      else if (checkpoint !== this.applied.position) this.applied.reached(checkpoint);
+    } catch (error) {
+      this.onError('order projection: reading the read model checkpoint failed', error, 'warn');
+    }
+    this.#schedulePoll();
+  }
+
+  // Not projecting: the holder's announcements move what this replica knows the read model shows. A
+  // lower position than known means the holder rebuilt it: the checkpoint is read at once.
+  readonly #announced = (position: bigint): void => {
+    if (this.#follower || this.#stopped) return;
+    if (position > this.applied.position) this.applied.reached(position);
+    else if (position < this.applied.position) {
+      clearTimeout(this.#polling);
+      this.#polling = undefined;
+      void this.#pollCheckpoint();
+    }
+  };
+
+  #schedulePoll(): void {
+    if (this.#stopped || this.#follower || this.#polling) return;
+    const waitingMs = this.#signals?.listening ? Math.max(this.#pollMs, ANNOUNCED_WAIT_POLL_MS) : this.#pollMs;
+    this.#polling = setTimeout(() => void this.#pollCheckpoint(), this.applied.waiting > 0 ? waitingMs : IDLE_POLL_MS);
+    this.#polling.unref();
+  }
+}

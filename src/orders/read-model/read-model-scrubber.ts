@@ -6,10 +6,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EventStore } from '../../eventstore/event-store.js';
 import { isOrderEvent } from '../read-order-stream.js';
-import { foldOrderDocuments } from './fold-order-documents.js';
+import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import type { OrderReadModel } from './order-read-model.js';
 import { eventsOfOrder } from './self-repairing-read-model.js';
 import { OrderIdBits } from './order-id-bits.js';
+import { ScrubPace } from './scrub-pace.js';
 
 export interface ScrubberOptions {
   store: EventStore;
@@ -20,7 +21,7 @@ export interface ScrubberOptions {
   /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
   repaired(orderId: number, documents: readonly ('order' | 'pallet contents')[]): void;
   log(message: string, error?: unknown): void;
-  /** Verifies the log's hash chain, once per pass before the orders (issue 25): its outcome in one line. A break stops the pass before any repair. */
+  /** Verifies the log's hash chain, once per pass before the orders: its outcome in one line. A break stops the pass before any repair. */
   verifyLog?(betweenPages: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
 }
 
@@ -54,59 +55,22 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
   const progress: ScrubProgress = { checked: 0, passes: 0, lastFullPassAt: undefined, lastFinding: 'no pass finished yet' };
   let lastDifference: string | undefined;
   let stopped = false;
-  let wake: (() => void) | undefined;
-  let cancel: (() => void) | undefined;
-
-  // Zero or less yields to what else waits (requests go first) without the timer's 1 ms floor,
-  // which would cap the scrubber at 1,000 orders/s whatever its rate.
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-      if (ms > 0) {
-        const timer = setTimeout(resolve, ms);
-        cancel = () => clearTimeout(timer);
-      } else {
-        const immediate = setImmediate(resolve);
-        cancel = () => clearImmediate(immediate);
-      }
-    });
-
-  // The rate is kept on average: an order waits only until it is due, so the time comparing takes
-  // counts toward the interval. After a stall (a long repair, a busy machine) it does not catch up.
-  let due = performance.now();
-  const paced = () => {
-    const now = performance.now();
-    due = Math.max(due + intervalMs, now - intervalMs);
-    return pause(due - now);
-  };
-
-  /** Compares the order once; false when the read model moved meanwhile and it must be compared again. */
-  const compare = async (id: number, streamHint: string | undefined): Promise<boolean> => {
-    const checkpoint = await readModel.checkpoint();
-    const [order, pallets] = await Promise.all([readModel.getById(id), readModel.palletContents(id)]);
-    // An id the log did not name in this pass, with nothing stored: a hole in the ids, or an order the
-    // projector has yet to reach. Not searched for in the whole log: that would cost a log read per hole.
-    if (streamHint === undefined && !order && !pallets) return true;
-    const events = await eventsOfOrder(store, id, streamHint ?? order?.stream);
-    if ((await readModel.checkpoint()) !== checkpoint) return false;
-    const truth = foldOrderDocuments(id, events, checkpoint ?? -1n);
-    const differing: ('order' | 'pallet contents')[] = [];
-    // As stored: JSON, without the undefined members a fold may hold.
-    if (!isDeepStrictEqual(asStored(order), asStored(truth.order))) differing.push('order');
-    if (!isDeepStrictEqual(asStored(pallets), asStored(truth.pallets))) differing.push('pallet contents');
-    if (differing.length === 0) return true;
-    // A document ahead of the checkpoint is an apply half-way through, not a difference: compared again.
-    if (!(await readModel.repair(id, events))) return false;
-    lastDifference = `${new Date().toISOString()}: order ${id}: its ${differing.join(' and ')} differed from the log; repaired`;
-    progress.lastFinding = lastDifference;
-    options.repaired(id, differing);
-    return true;
-  };
+  const pace = new ScrubPace(intervalMs);
+  const pause = (ms: number) => pace.pause(ms);
 
   const scrub = async (id: number, streamHint: string | undefined) => {
-    await paced();
+    await pace.nextOrder();
     if (stopped) return;
-    for (let attempt = 1; attempt <= ATTEMPTS && !(await compare(id, streamHint)); attempt++);
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const differing = await compareWithLog(store, readModel, id, streamHint);
+      if (differing === 'moved') continue;
+      if (differing.length > 0) {
+        lastDifference = `${new Date().toISOString()}: order ${id}: its ${differing.join(' and ')} differed from the log; repaired`;
+        progress.lastFinding = lastDifference;
+        options.repaired(id, differing);
+      }
+      break;
+    }
     progress.checked++;
   };
 
@@ -163,12 +127,37 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
     progress: () => ({ ...progress }),
     async stop() {
       stopped = true;
-      cancel?.();
-      wake?.();
+      pace.interrupt();
       await running;
     },
   };
 }
+
+/**
+ * Compares the order's documents with those folded from the log, and repairs them where they differ:
+ * what differed (nothing: none), or 'moved' when the read model moved meanwhile and the order must be
+ * compared again.
+ */
+async function compareWithLog(store: EventStore, readModel: OrderReadModel, id: number, streamHint: string | undefined): Promise<Differing[] | 'moved'> {
+  const checkpoint = await readModel.checkpoint();
+  const [order, pallets] = await Promise.all([readModel.getById(id), readModel.palletContents(id)]);
+  // An id the log did not name in this pass, with nothing stored: a hole in the ids, or an order the
+  // projector has yet to reach. Not searched for in the whole log: that would cost a log read per hole.
+  if (streamHint === undefined && !order && !pallets) return [];
+  const events = await eventsOfOrder(store, id, streamHint ?? order?.stream);
+  if ((await readModel.checkpoint()) !== checkpoint) return 'moved';
+  const truth = foldOrderDocuments(id, events, checkpoint ?? -1n);
+  const differing: Differing[] = [];
+  // As stored: JSON, without the undefined members a fold may hold.
+  if (!isDeepStrictEqual(asStored(order), asStored(truth.order))) differing.push('order');
+  if (!isDeepStrictEqual(asStored(pallets), asStored(truth.pallets))) differing.push('pallet contents');
+  if (differing.length === 0) return [];
+  // A document ahead of the checkpoint is an apply half-way through, not a difference: compared again.
+  if (!(await readModel.repair(id, events))) return 'moved';
+  return differing;
+}
+
+type Differing = 'order' | 'pallet contents';
 
 function asStored(document: unknown): unknown {
   return document === undefined ? undefined : JSON.parse(JSON.stringify(document));

@@ -1,27 +1,23 @@
 // Embedded order read model: one SQLite table of order documents with the columns the queries
-// filter on. It can always be rebuilt from the log, so commits need not wait for fsync
-// (WAL + synchronous=NORMAL stays consistent after a crash; the checkpoint rolls back with the data).
+// filter on, and one of pallet contents (the tables: sqlite-order-schema.ts).
 import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedEvent } from '../../eventstore/event-store.js';
-import { orderIdOf, projectOrderView, type OrderDocument } from './order-view-projection.js';
-import { projectPalletContents, type PalletContentsDocument } from './pallet-contents-projection.js';
+import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
+import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
-import { foldOrderDocuments } from './fold-order-documents.js';
-import { DamagedStorage, damageIn, quickCheck } from '../../storage/damaged-storage.js';
+import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
+import { DamagedStorage, damageIn } from '../../storage/damaged-storage.js';
 import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
 import { ViewBodyCache } from './view-body-cache.js';
+import { createOrderTables } from './sqlite-order-schema.js';
+import { SqliteTurnReads } from './sqlite-turn-reads.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
-// Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 6;
-// SQLite's page cache of this file. Retrieves are answered from the view cache below; what misses it
-// reads its page from the OS's file cache (a pread), which the process's memory does not hold.
-const PAGE_CACHE_KIB = 32 * 1024;
-// Retrieve's bodies ready to send (view-body-cache.ts): 116,000 views of bench:api's 614 bytes.
+// Retrieve's bodies ready to send (view-body-cache.ts), bounded in bytes so that the cache does not grow with the orders.
 const VIEW_CACHE_BYTES = 80 * 1024 * 1024;
 /**
  * How long after reading the file's data version cachedViewJson trusts the cache without reading it
@@ -137,184 +133,18 @@ function openOrderTables(file: string, check: boolean): OrderTables {
 }
 
 function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // The cache grows as pages are read and written, about 1 MiB per 1,000 orders, up to its bound: a
-  // larger one only grew the process with the number of orders stored (docs/benchmarks.md, issue 39).
-  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-  if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
-    db.exec(`
-      DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS order_counts;
-      DROP TABLE IF EXISTS pallet_contents; DROP TABLE IF EXISTS checkpoints;
-      PRAGMA user_version = ${SCHEMA_VERSION};
-    `);
-  }
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS orders (
-      id INTEGER PRIMARY KEY,
-      company_group TEXT NOT NULL,
-      service_ref TEXT NOT NULL UNIQUE,
-      reference TEXT NOT NULL,
-      search_text TEXT NOT NULL,
-      stream TEXT NOT NULL,
-      view TEXT NOT NULL,
-      -- checksumOf(company_group, stream, view): checked on every read (document-checksum.ts)
-      checksum INTEGER NOT NULL,
-      -- 0 for a child of a consolidated shipment: retrieve shows it, the list omits it (spec 4.3)
-      listed INTEGER NOT NULL DEFAULT 1
-    );
-    CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, listed, id DESC);
-    CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
-    -- Orders per company group, kept by the projection: a list page must not count 100,000 rows.
-    CREATE TABLE IF NOT EXISTS order_counts (company_group TEXT PRIMARY KEY, count INTEGER NOT NULL);
-    CREATE TABLE IF NOT EXISTS pallet_contents (id INTEGER PRIMARY KEY, document TEXT NOT NULL, checksum INTEGER NOT NULL);
-    -- log_id: the id of the log's first event, naming the log this read model was built from.
-    CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, log_id TEXT NOT NULL);
-  `);
-  // The whole file once (about 1 s per GB here): pages damaged since the last run are found now, not by a request.
-  if (check) quickCheck(db, file);
-
-  const readCheckpoint = db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true);
-  const writeCheckpoint = db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position');
-  const maxId = db.prepare<[], number | null>('SELECT max(id) FROM orders').pluck();
-  const COLUMNS = 'id, company_group, stream, view, checksum';
-  const byId = db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`);
-  // As an array of the columns retrieve needs: no object with named keys built per request.
-  const viewJsonById = db.prepare<[number], [string, string, string, number]>('SELECT company_group, stream, view, checksum FROM orders WHERE id = ?').raw(true);
-  const streamById = db.prepare<[number], unknown>('SELECT stream FROM orders WHERE id = ?').pluck();
-  // A repair writes every column: any of them may be what was damaged.
-  const upsert = db.prepare(`
-    INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, checksum, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @checksum, @listed)
-    ON CONFLICT (id) DO UPDATE SET company_group = excluded.company_group, service_ref = excluded.service_ref, reference = excluded.reference,
-      search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed`);
-  const deleteOrder = db.prepare('DELETE FROM orders WHERE id = ?');
-  const palletsById = db.prepare<[number], PalletsRow>('SELECT document, checksum FROM pallet_contents WHERE id = ?');
-  const upsertPallets = db.prepare('INSERT INTO pallet_contents (id, document, checksum) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document, checksum = excluded.checksum');
-  const deletePallets = db.prepare('DELETE FROM pallet_contents WHERE id = ?');
-  const newestByReference = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`);
-  const byServiceRef = db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`);
-  const countAll = db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?');
-  const countOneMore = db.prepare('INSERT INTO order_counts (company_group, count) VALUES (?, 1) ON CONFLICT (company_group) DO UPDATE SET count = count + 1');
-  const countOneLess = db.prepare('UPDATE order_counts SET count = count - 1 WHERE company_group = ?');
-  const countMatching = db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0');
-  const pageAll = db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`);
-  const pageMatching = db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`);
-
-  const streamHint = (id: number): string | undefined => {
-    const stream = streamById.get(id);
-    return typeof stream === 'string' ? stream : undefined;
-  };
-  // Only a row that matches its checksum is parsed: JSON.parse of flipped bytes either throws or returns wrong data.
-  const parse = (row: OrderRow | undefined, id = row?.id): OrderDocument | undefined => {
-    if (!row) return undefined;
-    if (!checksumMatches(row.checksum, [row.company_group, row.stream, row.view]) || row.id !== id) {
-      throw new DamagedDocument(Number(id), 'order', typeof row.stream === 'string' ? row.stream : undefined);
-    }
-    return { company_group: row.company_group, stream: row.stream, view: JSON.parse(row.view) };
-  };
-  const parsePallets = (id: number, row: PalletsRow | undefined): PalletContentsDocument | undefined => {
-    if (!row) return undefined;
-    if (!checksumMatches(row.checksum, [row.document])) throw new DamagedDocument(id, 'pallet contents', streamHint(id));
-    return JSON.parse(row.document) as PalletContentsDocument;
-  };
-  const checkpoint = (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position;
-
+  createOrderTables(db, file, check);
+  const statements = orderStatements(db);
+  const { readCheckpoint, maxId, byId, viewJsonById, palletsById, newestByReference, byServiceRef, countAll, countMatching, pageAll, pageMatching } = statements;
   const views = new ViewBodyCache(VIEW_CACHE_BYTES);
-  const writeOrder = (id: number, document: OrderDocument): void => {
-    views.delete(id);
-    const view = JSON.stringify(document.view);
-    upsert.run({
-      listed: document.view.consolidated_into === null ? 1 : 0,
-      id,
-      company_group: document.company_group,
-      service_ref: document.view.service_ref,
-      reference: document.view.reference,
-      search_text: searchText(document),
-      stream: document.stream,
-      view,
-      checksum: orderChecksum(document.company_group, document.stream, view),
-    });
-  };
-  const writePallets = (id: number, document: PalletContentsDocument): void => {
-    const text = JSON.stringify(document);
-    upsertPallets.run(id, text, checksumOf(text));
-  };
-
-  const applyBatch = db.transaction((events: readonly RecordedEvent[]): number => {
-    const after = checkpoint() ?? -1n;
-    let last: bigint | undefined;
-    let applied = 0;
-    for (const event of events) {
-      if (event.position <= after) continue;
-      last = event.position;
-      applied++;
-      const id = orderIdOf(event);
-      if (id === undefined) continue;
-      // A damaged document throws DamagedDocument here and rolls the batch back: it is repaired, then the batch applied again.
-      const before = parse(byId.get(id), id);
-      const next = projectOrderView(before, event);
-      if (next && next !== before) {
-        const listed = next.view.consolidated_into === null;
-        if (!before && listed) countOneMore.run(next.company_group);
-        if (before && before.view.consolidated_into === null && !listed) countOneLess.run(next.company_group);
-        writeOrder(id, next);
-      }
-      const palletsBefore = parsePallets(id, palletsById.get(id));
-      const palletsNext = projectPalletContents(palletsBefore, event);
-      if (palletsNext && palletsNext !== palletsBefore) writePallets(id, palletsNext);
-    }
-    // An empty read model's first batch starts at the log's first event, which names the log.
-    if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
-    return applied;
-  });
-
-  // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
-  // are left as they are: they were counted from the events, not from the damaged row.
-  const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
-    const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
-    if (order) writeOrder(id, order);
-    else {
-      views.delete(id);
-      deleteOrder.run(id);
-    }
-    if (pallets) writePallets(id, pallets);
-    else deletePallets.run(id);
-  });
-
-  // The reads of one event-loop turn share one read transaction. On its own each statement is a
-  // transaction of its own, and beginning and ending one costs two fcntl locks and an fstat: half
-  // of a lookup (docs/benchmarks.md). The read ends before this connection writes (so a read
-  // after a write sees it, as read-your-writes needs) and at the latest when the turn's I/O is done.
-  const beginRead = db.prepare('BEGIN');
-  const commitRead = db.prepare('COMMIT');
-  // Changes when another connection has committed to the file (not for this one's own writes, which
-  // drop their orders' cached views themselves): then every cached view may be stale.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  let seenVersion: number | undefined;
-  let versionReadAt = -Infinity;
-  let reading = false;
-  const endRead = () => {
-    if (!reading) return;
-    reading = false;
-    try {
-      commitRead.run();
-    } catch {
-      // Ending a read cannot lose anything; what failed (damage found mid-read) was already thrown to that read's caller.
-    }
-  };
-  const read = () => {
-    if (reading) return;
-    beginRead.run();
-    reading = true;
-    setImmediate(endRead);
-    // Read inside the transaction, so the version is the one of the snapshot this turn reads.
-    const version = dataVersion.get();
-    versionReadAt = performance.now();
-    if (version !== seenVersion) {
-      views.clear();
-      seenVersion = version;
-    }
-  };
+  const documents = orderDocuments(statements, views);
+  const { parse, parsePallets, checkpoint } = documents;
+  const { applyBatch, repairOrder } = orderWrites(db, statements, documents, views);
+  // Another connection's commit (another replica's projector, an operator's edit) may have changed any
+  // view: this connection's own writes drop their orders' cached views themselves.
+  const turn = new SqliteTurnReads(db, () => views.clear());
+  const read = () => turn.read();
+  const endRead = turn.end;
 
   return {
     async checkpoint() {
@@ -357,7 +187,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     cachedViewJson(id) {
       // Within the millisecond the cache is trusted without asking; after it, the data version is read
       // again (synchronously: no await), and a change by another connection empties the cache.
-      if (!reading && performance.now() - versionReadAt >= VERSION_TRUSTED_MS) read();
+      if (!turn.reading && turn.versionAgeMs() >= VERSION_TRUSTED_MS) read();
       return views.peek(id);
     },
     async palletContents(id) {
@@ -390,4 +220,130 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       db.close();
     },
   };
+}
+
+type OrderStatements = ReturnType<typeof orderStatements>;
+
+function orderStatements(db: Database.Database) {
+  const COLUMNS = 'id, company_group, stream, view, checksum';
+  return {
+    readCheckpoint: db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true),
+    writeCheckpoint: db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position'),
+    maxId: db.prepare<[], number | null>('SELECT max(id) FROM orders').pluck(),
+    byId: db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`),
+    // As an array of the columns retrieve needs: no object with named keys built per request.
+    viewJsonById: db.prepare<[number], [string, string, string, number]>('SELECT company_group, stream, view, checksum FROM orders WHERE id = ?').raw(true),
+    streamById: db.prepare<[number], unknown>('SELECT stream FROM orders WHERE id = ?').pluck(),
+    // A repair writes every column: any of them may be what was damaged.
+    upsert: db.prepare(`
+      INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, checksum, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @checksum, @listed)
+      ON CONFLICT (id) DO UPDATE SET company_group = excluded.company_group, service_ref = excluded.service_ref, reference = excluded.reference,
+        search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed`),
+    deleteOrder: db.prepare('DELETE FROM orders WHERE id = ?'),
+    palletsById: db.prepare<[number], PalletsRow>('SELECT document, checksum FROM pallet_contents WHERE id = ?'),
+    upsertPallets: db.prepare('INSERT INTO pallet_contents (id, document, checksum) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document, checksum = excluded.checksum'),
+    deletePallets: db.prepare('DELETE FROM pallet_contents WHERE id = ?'),
+    newestByReference: db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`),
+    byServiceRef: db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`),
+    countAll: db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?'),
+    countOneMore: db.prepare('INSERT INTO order_counts (company_group, count) VALUES (?, 1) ON CONFLICT (company_group) DO UPDATE SET count = count + 1'),
+    countOneLess: db.prepare('UPDATE order_counts SET count = count - 1 WHERE company_group = ?'),
+    countMatching: db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0'),
+    pageAll: db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`),
+    pageMatching: db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`),
+  };
+}
+
+type OrderDocuments = ReturnType<typeof orderDocuments>;
+
+/** Rows read back as documents (only after their checksum matched) and documents written as rows. */
+function orderDocuments(statements: OrderStatements, views: ViewBodyCache) {
+  const { streamById, upsert, upsertPallets, readCheckpoint } = statements;
+  const streamHint = (id: number): string | undefined => {
+    const stream = streamById.get(id);
+    return typeof stream === 'string' ? stream : undefined;
+  };
+  return {
+    // Only a row that matches its checksum is parsed: JSON.parse of flipped bytes either throws or returns wrong data.
+    parse: (row: OrderRow | undefined, id = row?.id): OrderDocument | undefined => {
+      if (!row) return undefined;
+      if (!checksumMatches(row.checksum, [row.company_group, row.stream, row.view]) || row.id !== id) {
+        throw new DamagedDocument(Number(id), 'order', typeof row.stream === 'string' ? row.stream : undefined);
+      }
+      return { company_group: row.company_group, stream: row.stream, view: JSON.parse(row.view) };
+    },
+    parsePallets: (id: number, row: PalletsRow | undefined): PalletContentsDocument | undefined => {
+      if (!row) return undefined;
+      if (!checksumMatches(row.checksum, [row.document])) throw new DamagedDocument(id, 'pallet contents', streamHint(id));
+      return JSON.parse(row.document) as PalletContentsDocument;
+    },
+    checkpoint: (): bigint | undefined => readCheckpoint.get(PROJECTION)?.position,
+    writeOrder: (id: number, document: OrderDocument): void => {
+      views.delete(id);
+      const view = JSON.stringify(document.view);
+      upsert.run({
+        listed: document.view.consolidated_into === null ? 1 : 0,
+        id,
+        company_group: document.company_group,
+        service_ref: document.view.service_ref,
+        reference: document.view.reference,
+        search_text: searchText(document),
+        stream: document.stream,
+        view,
+        checksum: orderChecksum(document.company_group, document.stream, view),
+      });
+    },
+    writePallets: (id: number, document: PalletContentsDocument): void => {
+      const text = JSON.stringify(document);
+      upsertPallets.run(id, text, checksumOf(text));
+    },
+  };
+}
+
+/** The projector's batches and the repair of one order, each one transaction. */
+function orderWrites(db: Database.Database, statements: OrderStatements, documents: OrderDocuments, views: ViewBodyCache) {
+  const { byId, palletsById, writeCheckpoint, countOneMore, countOneLess, deleteOrder, deletePallets } = statements;
+  const { parse, parsePallets, checkpoint, writeOrder, writePallets } = documents;
+  const applyBatch = db.transaction((events: readonly RecordedEvent[]): number => {
+    const after = checkpoint() ?? -1n;
+    let last: bigint | undefined;
+    let applied = 0;
+    for (const event of events) {
+      if (event.position <= after) continue;
+      last = event.position;
+      applied++;
+      const id = orderIdOf(event);
+      if (id === undefined) continue;
+      // A damaged document throws DamagedDocument here and rolls the batch back: it is repaired, then the batch applied again.
+      const before = parse(byId.get(id), id);
+      const next = projectOrderView(before, event);
+      if (next && next !== before) {
+        const listed = next.view.consolidated_into === null;
+        if (!before && listed) countOneMore.run(next.company_group);
+        if (before && before.view.consolidated_into === null && !listed) countOneLess.run(next.company_group);
+        writeOrder(id, next);
+      }
+      const palletsBefore = parsePallets(id, palletsById.get(id));
+      const palletsNext = projectPalletContents(palletsBefore, event);
+      if (palletsNext && palletsNext !== palletsBefore) writePallets(id, palletsNext);
+    }
+    // An empty read model's first batch starts at the log's first event, which names the log.
+    if (last !== undefined) writeCheckpoint.run(PROJECTION, last, events[0]!.id);
+    return applied;
+  });
+
+  // The same projections as applyBatch, over the order's events up to the checkpoint. The list counts
+  // are left as they are: they were counted from the events, not from the damaged row.
+  const repairOrder = db.transaction((id: number, events: readonly RecordedEvent[]) => {
+    const { order, pallets } = foldOrderDocuments(id, events, checkpoint() ?? -1n);
+    if (order) writeOrder(id, order);
+    else {
+      views.delete(id);
+      deleteOrder.run(id);
+    }
+    if (pallets) writePallets(id, pallets);
+    else deletePallets.run(id);
+  });
+
+  return { applyBatch, repairOrder };
 }

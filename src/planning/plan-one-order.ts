@@ -1,0 +1,99 @@
+// One order's planning, from its stream read to its result stored: the steps a planning reactor's
+// worker takes for each order it is handed. "Once" holds whatever the replicas do: an order whose
+// stream holds a result is skipped, the planner runs only under the order's claim, and the order's
+// decider records nothing for an order that has its result already.
+import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
+import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
+import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { utcTimestamp } from '../orders/clock.js';
+import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
+import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
+import { JobTimeoutError } from '../workers/worker-pool.js';
+import { plannerInput } from './planner-input.js';
+import { compactPlan } from '../plan-contract/plan-storage.js';
+import { consolidates } from '../orders/consolidation-rule.js';
+import type { PlanOrderInput } from '../plan-contract/planner-input.js';
+import type { OrderPlan } from '../plan-contract/plan-types.js';
+import type { PlanningClaims } from './planning-claims.js';
+
+export interface OrderPlanner {
+  /** `group`: the order's company group; the planner serves groups in turn. */
+  plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
+}
+
+/** What became of one planner run: `discarded` when another replica had stored the order's result first. */
+export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded';
+
+export interface OrderPlanningSteps {
+  store: EventStore;
+  claims: PlanningClaims;
+  planner: OrderPlanner;
+  log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
+  onPlanned?: ((event: OrderPlanned | OrderPlanningFailed, ms: number) => void) | undefined;
+  onRun?: ((outcome: PlannerRunOutcome) => void) | undefined;
+  /** Whether the reactor is stopping: a planner run it cut short is not the order's failure. */
+  stopping(): boolean;
+}
+
+/** 'held elsewhere': another replica holds the order's claim, and this one should look again later. */
+export async function planOrderOnce(stream: string, steps: OrderPlanningSteps): Promise<'done' | 'held elsewhere'> {
+  // Without a claim first: an order already planned (looked at again, or a replay) costs one read.
+  const before = await readOrderStream(steps.store, stream);
+  const submitted = submittedIn(before);
+  if (!submitted || !awaitsPlan(orderStateOf(before))) return 'done';
+  // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
+  if (consolidates(submitted)) return 'done';
+  const held = await steps.claims.whileHeld(stream, () => planHeld(stream, steps));
+  return held.held ? 'done' : 'held elsewhere';
+}
+
+/** Plans the order, claimed: read again, as the holder before may have stored its result and let go. */
+async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void> {
+  const { store, log } = steps;
+  const history = await readOrderStream(store, stream);
+  const submitted = submittedIn(history);
+  if (!submitted || !awaitsPlan(orderStateOf(history))) return;
+  const started = performance.now();
+  let result: RecordPlanResult['data'];
+  try {
+    // stored compact: identical units as blocks, identical pallets once (src/plan-contract/plan-storage.ts)
+    const plan = compactPlan(await steps.planner.plan(plannerInput(submitted), submitted.company_group));
+    result = { plan, planned_at: utcTimestamp() };
+  } catch (error) {
+    if (steps.stopping()) throw error;
+    result = { reason: failureReason(error), failed_at: utcTimestamp() };
+    if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
+  }
+  // Another instance may have stored its result meanwhile (its lease ran out while this one planned):
+  // the append, expecting the stream as read under the claim, then fails, and the decider, on the
+  // stream read again, records nothing. Not read again first: while the claim holds, nothing is added.
+  let recorded;
+  try {
+    recorded = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data: result }, history);
+  } catch (error) {
+    // A plan too large for the store would be retried for ever and hold up every later order: the
+    // order fails instead, with the reason, and planning goes on.
+    if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
+    recorded = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
+  }
+  if (!recorded.ok) throw new Error(`planning ${stream}: ${JSON.stringify(recorded.errors)}`);
+  const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
+  steps.onRun?.(!outcome ? 'discarded' : outcome.type === 'OrderPlanned' ? 'stored' : 'failed');
+  if (!outcome) return;
+  const ms = Math.round(performance.now() - started);
+  if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
+  else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
+  steps.onPlanned?.(outcome, performance.now() - started);
+}
+
+// The reason is shown to the client (pallet contents, the order's history): it says what happened
+// in the client's terms, and an internal error's own text ("Invalid array length") stays in the log.
+function failureReason(error: unknown): string {
+  if (error instanceof JobTimeoutError) {
+    return `The load planner could not finish this order within its time limit (${error.limitMs} ms); split it into smaller orders.`;
+  }
+  // The planner's own refusal (too many units for one plan) is written for the client already.
+  const message = error instanceof Error ? error.message : '';
+  if (/^the order has \d+ units; the load planner takes at most \d+ in one plan$/.test(message)) return message;
+  return 'The load planner failed on this order because of an internal error; the operator has it in the log.';
+}

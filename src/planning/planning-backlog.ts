@@ -1,0 +1,98 @@
+// The orders a planning reactor has read from the log and not yet planned, and the checkpoint they
+// allow. Fair across company groups: one line per group, served in turn (fair-queue.ts). The
+// checkpoint is the last position below which every order has its result, so a crash redoes only
+// orders without one, and the order decider records nothing for an order that has one already.
+import { FairQueue } from '../workers/fair-queue.js';
+import { CompletionMark } from './completion-mark.js';
+
+export interface WaitingOrder {
+  position: bigint;
+  stream: string;
+  group: string;
+}
+
+export class PlanningBacklog {
+  readonly #waiting = new FairQueue<WaitingOrder>();
+  readonly #marks = new CompletionMark();
+  #lastTaken: bigint | undefined;
+  /** Orders handed to a worker and not yet given back. */
+  #planning = 0;
+  readonly #idleWorkers: (() => void)[] = [];
+  #wakeReader: (() => void) | undefined;
+  // orders another replica holds, to be looked at again
+  readonly #lookAgain = new Set<NodeJS.Timeout>();
+  #stopping = false;
+
+  /** `maxWaiting`: orders read ahead of the planner at most; the reader waits past it. */
+  constructor(private readonly maxWaiting: number) {}
+
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /** Orders waiting, being planned here or to be looked at again, and the company groups waiting. */
+  counts(): { orders: number; groups: number } {
+    return { orders: this.#waiting.length + this.#planning + this.#lookAgain.size, groups: this.#waiting.depths().size };
+  }
+
+  /** Takes an order read from the log, once the backlog has room for it. False: stopping, it was not taken. */
+  async take(order: WaitingOrder): Promise<boolean> {
+    // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
+    if (this.#lastTaken !== undefined && order.position <= this.#lastTaken) return true;
+    while (this.#waiting.length + this.#planning >= this.maxWaiting && !this.#stopping) {
+      await new Promise<void>((resolve) => {
+        this.#wakeReader = resolve;
+      });
+    }
+    if (this.#stopping) return false;
+    this.#waiting.push(order.group, order);
+    this.#marks.take(order.position);
+    this.#lastTaken = order.position;
+    return true;
+  }
+
+  /** The next order to plan, once there is one; undefined when stopping. Give it back with `release`. */
+  async next(): Promise<WaitingOrder | undefined> {
+    while (!this.#stopping) {
+      const next = this.#waiting.shift();
+      if (next) {
+        this.#planning += 1;
+        return next;
+      }
+      await new Promise<void>((resolve) => this.#idleWorkers.push(resolve));
+    }
+    return undefined;
+  }
+
+  /** A worker is done with an order (planned, held elsewhere, or cut short): the reader may take another. */
+  release(): void {
+    this.#planning -= 1;
+    this.#wakeReader?.();
+  }
+
+  /** The order has its result: the new checkpoint, when it moved. */
+  finished(order: WaitingOrder): bigint | undefined {
+    return this.#marks.finish(order.position);
+  }
+
+  /** Hands the order out again after `ms`, before its group's later orders (else it would wait behind the whole group's backlog). */
+  lookAgainIn(order: WaitingOrder, ms: number): void {
+    const timer = setTimeout(() => {
+      this.#lookAgain.delete(timer);
+      this.#waiting.pushFront(order.group, order);
+      this.wakeWorkers();
+    }, ms);
+    this.#lookAgain.add(timer);
+  }
+
+  wakeWorkers(): void {
+    for (const wake of this.#idleWorkers.splice(0)) wake();
+  }
+
+  /** Takes nothing more and hands nothing out; a reader waiting for room stops waiting. Idle workers wake at `wakeWorkers`. */
+  stop(): void {
+    this.#stopping = true;
+    for (const timer of this.#lookAgain) clearTimeout(timer);
+    this.#wakeReader?.();
+  }
+}
