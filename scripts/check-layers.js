@@ -11,6 +11,9 @@
 //    import. No store, adapter, route or I/O: a projection stays (document, event) -> document.
 // 5. Nothing the projections stand on imports them: the domain folders know no projection; the read
 //    model (src/orders/read-model) and the layers above it import projections/, downward only.
+// 6. No two files import each other, directly or through others: within a folder too, a loop of
+//    imports means neither file can be read, tested or changed without the other (and ES modules
+//    evaluate such a loop with one side half-initialised). Each loop is reported file by file.
 // The tree checked is the repository, or the directory given as the first argument (or in
 // CHECK_LAYERS_ROOT): the test plants loops in a temporary tree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -42,12 +45,15 @@ const folderOf = (file) => dirname(file);
 
 const edges = new Map(); // "from -> to" -> example "file imports target"
 const next = new Map(); // folder -> the folders it imports, in the order first seen
+const fileNext = new Map(); // file -> the files it imports
 const problems = [];
 for (const source of SOURCES.filter((dir) => existsSync(join(root, dir)))) {
   for (const file of files(source)) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const match of text.matchAll(IMPORT)) {
       const target = relative(root, resolve(join(root, dirname(file)), match[1] ?? match[2]));
+      if (!fileNext.has(file)) fileNext.set(file, []);
+      fileNext.get(file).push(target.replace(/\.js$/, '.ts'));
       const from = folderOf(file);
       const to = folderOf(target);
       if (DOMAIN.some((domain) => from === domain || from.startsWith(`${domain}/`)) && (to === 'src/http' || to.startsWith('src/http/'))) {
@@ -82,6 +88,12 @@ for (const { loop, group } of longerLoops()) {
   });
   const tangle = group.length > loop.length ? ` (one of the loops among ${group.length} folders that reach one another: ${group.join(', ')})` : '';
   problems.push(`a loop through ${loop.length} folders: ${[...loop, loop[0]].join(' -> ')}: ${arrows.join('; ')}${tangle}`);
+}
+for (const group of components(fileNext)) {
+  if (group.length < 2 && !(fileNext.get(group[0]) ?? []).includes(group[0])) continue;
+  const loop = shortestLoop(group[0], new Set(group), fileNext);
+  const tangle = group.length > loop.length ? ` (one of the loops among ${group.length} files that reach one another: ${group.join(', ')})` : '';
+  problems.push(`files import each other in a loop: ${[...loop, loop[0]].join(' -> ')}${tangle}`);
 }
 for (const problem of problems) console.error(problem);
 console.log(`check:layers: ${edges.size} folder dependencies, ${problems.length} problem(s)`);
@@ -129,7 +141,31 @@ function loopOf(start, length, inGroup) {
   return walk(start) ? path : undefined;
 }
 
-function components() {
+/** The shortest loop from `start` back to it within the group (breadth first). */
+function shortestLoop(start, inGroup, graph) {
+  const cameFrom = new Map();
+  let frontier = [start];
+  while (frontier.length > 0) {
+    const following = [];
+    for (const from of frontier) {
+      for (const to of graph.get(from) ?? []) {
+        if (!inGroup.has(to)) continue;
+        if (to === start) {
+          const loop = [from];
+          while (loop[0] !== start) loop.unshift(cameFrom.get(loop[0]));
+          return loop;
+        }
+        if (cameFrom.has(to)) continue;
+        cameFrom.set(to, from);
+        following.push(to);
+      }
+    }
+    frontier = following;
+  }
+  return [start];
+}
+
+function components(graph = next) {
   const index = new Map();
   const low = new Map();
   const stack = [];
@@ -141,7 +177,7 @@ function components() {
     low.set(v, counter++);
     stack.push(v);
     onStack.add(v);
-    for (const w of next.get(v) ?? []) {
+    for (const w of graph.get(v) ?? []) {
       if (!index.has(w)) {
         visit(w);
         low.set(v, Math.min(low.get(v), low.get(w)));
@@ -158,6 +194,6 @@ function components() {
       groups.push(group.sort());
     }
   };
-  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
   return groups;
 }

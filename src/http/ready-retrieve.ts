@@ -15,7 +15,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { MasterData } from '../master-data/master-data.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
-import { ORDER_ID, RETRIEVE } from '../orders/api/routes.js';
+import { RETRIEVE } from '../orders/api/routes.js';
+import { ORDER_ID } from '../orders/api/order-in-scope.js';
 import { authorizationHeaderCount, keyProvenOnConnection } from './auth.js';
 import { requestIdFor, type AnsweredRequest } from './request-logging.js';
 

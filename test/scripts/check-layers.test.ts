@@ -1,5 +1,6 @@
 // scripts/check-layers.js on planted trees: a loop through three folders fails it, with the loop's
-// folders in order and an import for each arrow; the same tree without the closing import passes.
+// folders in order and an import for each arrow; the same tree without the closing import passes. Files
+// importing each other in a loop fail it too, within one folder as well.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,8 +46,9 @@ t.test('a loop through three folders fails, each arrow with an import that makes
     + 'src/orders -> src/planner (src/orders/order.ts imports src/planner/plan.js); '
     + 'src/planner -> src/storage (src/planner/plan.ts imports src/storage/store.js); '
     + 'src/storage -> src/orders (src/storage/store.ts imports src/orders/order.js)');
-  t.notMatch(run.stderr, /import each other/, 'no two of them import each other');
-  t.match(run.stdout, /1 problem\(s\)/);
+  t.notMatch(run.stderr, / and src\/\w+ import each other/, 'no two of the folders import each other');
+  t.match(run.stderr, 'files import each other in a loop: src/orders/order.ts -> src/planner/plan.ts -> src/storage/store.ts -> src/orders/order.ts', 'the same loop, file by file');
+  t.match(run.stdout, /2 problem\(s\)/);
 });
 
 t.test('a loop through four folders is found, the folders in order from the first by name', async (t) => {
@@ -115,4 +117,15 @@ t.test('a domain file that imports a projection fails', async (t) => {
   const run = check(plant(t, { ...projections, 'src/plan-contract/plan-storage.ts': ['../../projections/fold.js'] }));
   t.equal(run.status, 1);
   t.match(run.stderr, 'src/plan-contract/plan-storage.ts imports projections/fold.js: the domain must not import the projections built on it');
+});
+
+t.test('two files of one folder importing each other fail, type-only imports too; a file importing one that imports a third passes', async (t) => {
+  const passes = check(plant(t, { ...chain, 'src/orders/view.ts': ['./order.js'], 'src/orders/order.ts': ['../planner/plan.js', './rules.js'], 'src/orders/rules.ts': [] }));
+  t.equal(passes.status, 0, passes.stderr);
+  const loop = check(plant(t, { ...chain, 'src/orders/view.ts': ['./order.js'], 'src/orders/order.ts': ['../planner/plan.js', 'type:./view.js'] }));
+  t.equal(loop.status, 1);
+  t.match(loop.stderr, 'files import each other in a loop: src/orders/order.ts -> src/orders/view.ts -> src/orders/order.ts');
+  const longer = check(plant(t, { ...chain, 'src/orders/a.ts': ['./b.js'], 'src/orders/b.ts': ['./c.js'], 'src/orders/c.ts': ['./a.js', './d.js'], 'src/orders/d.ts': ['./b.js'] }));
+  t.equal(longer.status, 1);
+  t.match(longer.stderr, /files import each other in a loop: src\/orders\/a\.ts -> src\/orders\/b\.ts -> src\/orders\/c\.ts -> src\/orders\/a\.ts \(one of the loops among 4 files that reach one another: src\/orders\/a\.ts, src\/orders\/b\.ts, src\/orders\/c\.ts, src\/orders\/d\.ts\)/);
 });

@@ -12,7 +12,8 @@ import { signedDigest } from '../../audit/signed-digest.js';
 import type { EventStore } from '../../eventstore/event-store.js';
 import { openApiPath, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
 import type { OrderReadModel } from '../read-model/order-read-model.js';
-import { orderIdParameter, orderInScope, orderNotVisible } from './routes.js';
+import { orderIdParameter, orderNotVisible } from './routes.js';
+import { orderInScope } from './order-in-scope.js';
 
 const EXPORT = '/api/v1/orders/detailed-orders/:id/history/export';
 

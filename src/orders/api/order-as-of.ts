@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type { EventStore } from '../../eventstore/event-store.js';
 import type { OrderReadModel } from '../read-model/order-read-model.js';
 import { orderViewAsOf } from '../read-model/order-as-of.js';
-import { orderInScope } from './routes.js';
+import { orderInScope } from './order-in-scope.js';
 
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
 

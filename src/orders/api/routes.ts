@@ -2,7 +2,6 @@
 // are written once, here.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Caller } from '../../master-data/master-data.js';
 import { readJsonObject } from '../../validation/json-body.js';
 import type { OrderReadModel } from '../read-model/order-read-model.js';
 import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handler.js';
@@ -12,6 +11,7 @@ import type { FieldErrors } from '../../validation/field-errors.js';
 import { bodyTooLarge, json, openApiPath, ref, refusals, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
 import { retrieveAsOf } from './order-as-of.js';
+import { caller, inScope, ORDER_ID, orderInScope, pathOrderId } from './order-in-scope.js';
 import {
   ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderViewSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
 } from '../order-view-schema.js';
@@ -230,35 +230,6 @@ export const orderApi: ApiDescription = {
   },
 };
 
-/** An order id as a path gives it: a positive whole number without leading zeros, at most 16 digits. */
-export const ORDER_ID = /^[1-9]\d{0,15}$/;
-
-/** The path's order id, or undefined when it is not one (the order is then not found). */
-function pathOrderId(ctx: Context): number | undefined {
-  return ORDER_ID.test(ctx.params.id ?? '') ? Number(ctx.params.id) : undefined;
-}
-
-/** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
-export async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
-  const id = pathOrderId(ctx);
-  return inScope(ctx, id === undefined ? undefined : await read(id));
-}
-
-/** The document when the caller's group may see it; else undefined after answering 404 (none) or 403. */
-function inScope<T extends { company_group: string }>(ctx: Context, document: T | undefined): T | undefined {
-  if (!document) {
-    ctx.status = 404;
-    ctx.body = { detail: 'Not found.' };
-    return undefined;
-  }
-  if (document.company_group !== caller(ctx).companyGroup) {
-    ctx.status = 403;
-    ctx.body = { detail: 'You do not have permission to access this order.' };
-    return undefined;
-  }
-  return document;
-}
-
 interface ListQuery {
   page: number;
   pageSize: number;
@@ -312,9 +283,6 @@ function underNamesSent(errors: FieldErrors, body: Record<string, unknown>): Fie
   return renamed;
 }
 
-function caller(ctx: Context): Caller {
-  return ctx.state.caller as Caller;
-}
 
 function badRequest(ctx: Context, errors: object): void {
   ctx.status = 400;
