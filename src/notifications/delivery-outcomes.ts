@@ -7,7 +7,7 @@
 // Events stay small: ids, urls, positions and at most a short reason; never a body or a plan. None has
 // an `order_id`, so the order read model and its replay pass over them. Positions are decimal strings:
 // JSON has no 64-bit integers and KurrentDB positions pass 2^53.
-import type { EmailRecord, EmailResult, WebhookDeliveryState } from './delivery-store.js';
+import type { EmailRecord, EmailResult, WebhookDeliveryState } from './delivery-records.js';
 
 export const WEBHOOK_OUTCOMES_STREAM = 'notifications-webhooks';
 export const EMAIL_OUTCOMES_STREAM = 'notifications-email';

@@ -9,9 +9,10 @@
 // ignores duplicates) or a batch that is handled again (nothing recorded is sent again).
 // Adapters: sqlite/ (one file per port over notifications.db) and mongodb/ (one per port over its collections).
 import type { JournalEvent, RestoredDeliveries } from './delivery-outcomes.js';
+import type { EmailRecord, EmailResult, WebhookDeliveryState } from './delivery-records.js';
 import type { LeaseStore } from '../leases/lease-store.js';
 
-export type { JournalEvent, RestoredDeliveries };
+export type { EmailRecord, EmailResult, JournalEvent, RestoredDeliveries, WebhookDeliveryState };
 
 /** Consumer names; each has its own checkpoint. */
 export const WEBHOOKS = 'webhooks';
@@ -28,8 +29,6 @@ export interface NewWebhookDelivery {
   /** The exact request body. */
   body: string;
 }
-
-export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
 
 export interface StoredWebhookDelivery extends NewWebhookDelivery {
   id: number;
@@ -60,17 +59,6 @@ export interface RecordedAttempt {
 export type RestoreState = Omit<RestoredDeliveries, 'webhooks'> & {
   webhooks: (RestoredDeliveries['webhooks'][number] & { companyGroup: string; body: string })[];
 };
-
-export type EmailResult = 'sent' | 'written' | 'skipped' | 'failed';
-
-export interface EmailRecord {
-  eventId: string;
-  serviceRef: string;
-  result: EmailResult;
-  /** Server response, file path, or why it was skipped or failed. */
-  detail: string;
-  messageId: string | null;
-}
 
 /** A journal event waiting to be appended to the log; `id` orders entries and names them for `journalAppended`. */
 export interface JournalEntry extends JournalEvent {
