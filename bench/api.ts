@@ -38,7 +38,8 @@ const ROUNDS = option('rounds', 9);
 const KEY = DEMO_KEY;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-const start = (script: string, env: Record<string, string> = {}, logName = basename(script)) => startServiceProcess(script, env, dataDir, logName);
+const start = (script: string, env: Record<string, string> = {}, logName = basename(script)) =>
+  startServiceProcess(script, env, dataDir, logName);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const children: ChildProcess[] = [];
@@ -83,16 +84,25 @@ try {
     return autocannon({ url, connections, duration, headers: auth, requests });
   };
   let reference = 0;
-  const order = JSON.parse(JSON.stringify({
-    supplier_name: lane.supplier, consignee_name: lane.consignee, transportation_mode: 'OceanFCL',
-    order_items: [{ item: lane.items[0].sku, quantity: 40, purchase_order: 'PO-B', line_item_number: '1' }],
-    order_containers: [{ code: '40ft' }],
-  }));
+  const order = JSON.parse(
+    JSON.stringify({
+      supplier_name: lane.supplier,
+      consignee_name: lane.consignee,
+      transportation_mode: 'OceanFCL',
+      order_items: [{ item: lane.items[0].sku, quantity: 40, purchase_order: 'PO-B', line_item_number: '1' }],
+      order_containers: [{ code: '40ft' }],
+    }),
+  );
 
   // Reads alternate with the bare route over several rounds and each figure is the median of its
   // rounds, so that drift in the machine's speed lands on both sides of a ratio. Submit runs last:
   // the orders it creates are planned in the background, which would slow whatever came after.
-  const retrieve: Request[] = [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v1/orders/detailed-orders/${1 + Math.floor(Math.random() * ORDERS)}/` }) }];
+  const retrieve: Request[] = [
+    {
+      method: 'GET',
+      setupRequest: (request) => ({ ...request, path: `/api/v1/orders/detailed-orders/${1 + Math.floor(Math.random() * ORDERS)}/` }),
+    },
+  ];
   const list: Request[] = [{ method: 'GET', path: '/api/v1/orders/detailed-orders/' }];
   const bareRoute: Request[] = [{ method: 'GET', path: '/bare/' }];
   const rounds = { bare: [] as Result[], retrieve: services.map((): Result[] => []), list: services.map((): Result[] => []) };
@@ -106,12 +116,24 @@ try {
   const submits: Result[] = [];
   const rssAfter: number[] = [];
   for (const service of services) {
-    submits.push(await run(service.url, [{
-      method: 'POST',
-      path: '/api/v1/orders/submit-order/',
-      headers: { ...auth, 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }) }),
-    }], DURATION, SUBMIT_CONNECTIONS));
+    submits.push(
+      await run(
+        service.url,
+        [
+          {
+            method: 'POST',
+            path: '/api/v1/orders/submit-order/',
+            headers: { ...auth, 'content-type': 'application/json' },
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({ ...order, reference: `BENCH-${process.pid}-${++reference}` }),
+            }),
+          },
+        ],
+        DURATION,
+        SUBMIT_CONNECTIONS,
+      ),
+    );
     // Its planner threads would go on planning the thousands of orders just submitted, on the cores
     // the next service's submits need: it is stopped once its figures are in.
     rssAfter.push(rssMiB(service.child.pid!));
@@ -126,11 +148,15 @@ try {
   const bareRates = rounds.bare.map((result) => result.requests.average);
   const noise = (Math.max(...bareRates) - Math.min(...bareRates)) / bareRate;
 
-  console.log(`\n${CONNECTIONS} connections for reads, ${ROUND_DURATION} s per run after ${WARM_UP} s of warm-up in ${ROUNDS} rounds (medians); submit ${DURATION} s on ${SUBMIT_CONNECTIONS} connections; loopback, ${ORDERS} orders stored\n`);
+  console.log(
+    `\n${CONNECTIONS} connections for reads, ${ROUND_DURATION} s per run after ${WARM_UP} s of warm-up in ${ROUNDS} rounds (medians); submit ${DURATION} s on ${SUBMIT_CONNECTIONS} connections; loopback, ${ORDERS} orders stored\n`,
+  );
   console.log(`the bare route answers with the ${Buffer.byteLength(sampleBody)} bytes of order 1's retrieve body\n`);
   console.log('operation                              req/s     p99 ms   x bare   non-2xx');
   const row = (name: string, reqs: number, latency: number, failed: number) =>
-    console.log(`${name.padEnd(37)} ${reqs.toFixed(0).padStart(7)}  ${latency.toFixed(1).padStart(8)}  ${(reqs / bareRate).toFixed(2).padStart(6)}   ${failed}`);
+    console.log(
+      `${name.padEnd(37)} ${reqs.toFixed(0).padStart(7)}  ${latency.toFixed(1).padStart(8)}  ${(reqs / bareRate).toFixed(2).padStart(6)}   ${failed}`,
+    );
   row('bare Koa route', bareRate, p99(rounds.bare), failures(rounds.bare));
   for (const [i, service] of services.entries()) {
     row(`retrieve, ${service.label}`, rate(rounds.retrieve[i]!), p99(rounds.retrieve[i]!), failures(rounds.retrieve[i]!));
@@ -141,13 +167,21 @@ try {
   const pairedRatio = median(pairedRatios);
   console.log(`\nretrieve / bare, round by round: ${pairedRatios.map((r) => r.toFixed(2)).join(', ')} (median ${pairedRatio.toFixed(2)})`);
   if (services.length === 2) {
-    const byRound = (kind: 'retrieve' | 'list') => median(rounds[kind][1]!.map((result, i) => result.requests.average / rounds[kind][0]![i]!.requests.average));
+    const byRound = (kind: 'retrieve' | 'list') =>
+      median(rounds[kind][1]!.map((result, i) => result.requests.average / rounds[kind][0]![i]!.requests.average));
     const submitRatio = submits[1]!.requests.average / submits[0]!.requests.average;
-    console.log(`${services[1]!.label} / ${services[0]!.label}, round by round (medians): retrieve ${byRound('retrieve').toFixed(2)}x, list ${byRound('list').toFixed(2)}x; submit ${submitRatio.toFixed(2)}x`);
+    console.log(
+      `${services[1]!.label} / ${services[0]!.label}, round by round (medians): retrieve ${byRound('retrieve').toFixed(2)}x, list ${byRound('list').toFixed(2)}x; submit ${submitRatio.toFixed(2)}x`,
+    );
   }
-  console.log(`noise: the bare route's rounds span ${(noise * 100).toFixed(1)} % of its median (${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s)`);
+  console.log(
+    `noise: the bare route's rounds span ${(noise * 100).toFixed(1)} % of its median (${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s)`,
+  );
   console.log(formatNoise('after the runs', measureNoise()));
-  for (const [i, service] of services.entries()) console.log(`service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter[i]!.toFixed(0)} MiB after the runs`);
+  for (const [i, service] of services.entries())
+    console.log(
+      `service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter[i]!.toFixed(0)} MiB after the runs`,
+    );
   // Over the run's own length: autocannon stops at the first one-second tick after --duration, so a
   // 10 s run often lasts 11 s (measured: 11.01 s, 11 samples), and dividing by 10 counted 10 % too many.
   const submittedPerSecond = (result: Result) => result['2xx'] / result.duration;
@@ -155,13 +189,19 @@ try {
   const listP99 = p99(rounds.list[0]!);
   console.log(`\ntargets (embedded; issue 27 for retrieve and submit), noise as above:`);
   // Judged on the median of the round-by-round ratios; the ratio of the two medians is printed beside it.
-  console.log(`  retrieve >= 0.7x bare: ${pairedRatio.toFixed(2)}x by round (ratio of medians ${(rate(rounds.retrieve[0]!) / bareRate).toFixed(2)}x) ${pairedRatio >= 0.7 ? 'met' : 'NOT met'}`);
-  console.log(`  submit >= 2,000 durable orders/s on ${SUBMIT_CONNECTIONS} connections: ${submitted.toFixed(0)} orders/s, p99 ${submits[0]!.latency.p99} ms ${submitted >= 2000 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  retrieve >= 0.7x bare: ${pairedRatio.toFixed(2)}x by round (ratio of medians ${(rate(rounds.retrieve[0]!) / bareRate).toFixed(2)}x) ${pairedRatio >= 0.7 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `  submit >= 2,000 durable orders/s on ${SUBMIT_CONNECTIONS} connections: ${submitted.toFixed(0)} orders/s, p99 ${submits[0]!.latency.p99} ms ${submitted >= 2000 ? 'met' : 'NOT met'}`,
+  );
   console.log(`  list p99 <= 20 ms: ${listP99} ms ${listP99 <= 20 ? 'met' : 'NOT met'}`);
   for (const [i, service] of services.entries()) {
     if (i === 0) continue;
     const retrieveByRound = median(rounds.retrieve[i]!.map((result, round) => result.requests.average / bareRates[round]!));
-    console.log(`  ${service.label}, for comparison: retrieve ${retrieveByRound.toFixed(2)}x bare by round, submit ${submittedPerSecond(submits[i]!).toFixed(0)} orders/s (p99 ${submits[i]!.latency.p99} ms)`);
+    console.log(
+      `  ${service.label}, for comparison: retrieve ${retrieveByRound.toFixed(2)}x bare by round, submit ${submittedPerSecond(submits[i]!).toFixed(0)} orders/s (p99 ${submits[i]!.latency.p99} ms)`,
+    );
   }
 } finally {
   for (const child of children) child.kill('SIGKILL');

@@ -27,7 +27,7 @@ const wasm = new PlannerWasm();
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
@@ -52,9 +52,19 @@ for (let lane = 0; lane < lanes; lane++) {
       at: t,
       service_ref: `L${lane}-${k + 1}`,
       order: {
-        ...base.order, reference: `L${lane}-${k + 1}`,
-        order_items: items.map((it, i) => ({ item: it.sku, quantity: String(Math.max(1, Math.round(units / items.length))), purchase_order: '', line_item_number: String(i + 1), notes: '' })),
-        order_containers: [{ code: '40ft-HC' as const, count: 5 }, { code: '20ft' as const, count: 5 }],
+        ...base.order,
+        reference: `L${lane}-${k + 1}`,
+        order_items: items.map((it, i) => ({
+          item: it.sku,
+          quantity: String(Math.max(1, Math.round(units / items.length))),
+          purchase_order: '',
+          line_item_number: String(i + 1),
+          notes: '',
+        })),
+        order_containers: [
+          { code: '40ft-HC' as const, count: 5 },
+          { code: '20ft' as const, count: 5 },
+        ],
       },
     };
   });
@@ -80,8 +90,12 @@ for (let lane = 0; lane < lanes; lane++) {
     const saves = w.length > 1 && together < alone && left(plans.together) <= plans.alone.reduce((s, p) => s + left(p), 0);
     aloneTotal += alone;
     withTotal += saves ? together : alone;
-    plans.alone.forEach((p, i) => { violations += validatePlan({ lane: base.lane, order: w[i]!.order }, p).length; });
-    process.stdout.write(`${JSON.stringify({ lane, orders: w.length, containers_alone: alone, containers_together: together, consolidated: saves, ms: Math.round(performance.now() - t0) })}\n`);
+    plans.alone.forEach((p, i) => {
+      violations += validatePlan({ lane: base.lane, order: w[i]!.order }, p).length;
+    });
+    process.stdout.write(
+      `${JSON.stringify({ lane, orders: w.length, containers_alone: alone, containers_together: together, consolidated: saves, ms: Math.round(performance.now() - t0) })}\n`,
+    );
   }
 }
 const sorted = [...waits].sort((a, b) => a - b);

@@ -27,9 +27,18 @@ interface Append {
 }
 
 /** The appends of orders start .. start + count - 1: their ids, then each order's stream. */
-async function orderAppends(start: number, count: number, companyGroup: string, lane: LaneDocument, planOf: (submitted: OrderSubmitted['data']) => Promise<OrderPlan>): Promise<Append[]> {
+async function orderAppends(
+  start: number,
+  count: number,
+  companyGroup: string,
+  lane: LaneDocument,
+  planOf: (submitted: OrderSubmitted['data']) => Promise<OrderPlan>,
+): Promise<Append[]> {
   const ids = Array.from({ length: count }, (_, i) => start + i);
-  const allocated: OrderIdAllocated[] = ids.map((order_id) => ({ type: 'OrderIdAllocated', data: { order_id, service_ref: serviceRefFor(order_id) } }));
+  const allocated: OrderIdAllocated[] = ids.map((order_id) => ({
+    type: 'OrderIdAllocated',
+    data: { order_id, service_ref: serviceRefFor(order_id) },
+  }));
   const appends: Append[] = [{ stream: 'order-ids', events: allocated, expected: start === 1 ? NO_STREAM : exactly(BigInt(start - 2)) }];
   for (const order_id of ids) {
     const reference = `LOAD-${order_id}`;
@@ -41,16 +50,36 @@ async function orderAppends(start: number, count: number, companyGroup: string, 
         company_group: companyGroup,
         lane: { ...lane, items: lane.items.slice(0, 2) },
         order: {
-          supplier_name: lane.supplier, consignee_name: lane.consignee, reference, transportation_mode: order_id % 3 ? 'OceanFCL' : 'TruckFTL',
+          supplier_name: lane.supplier,
+          consignee_name: lane.consignee,
+          reference,
+          transportation_mode: order_id % 3 ? 'OceanFCL' : 'TruckFTL',
           shipment_type: 'normal',
-          order_items: lane.items.slice(0, 2).map((item, i) => ({ item: item.sku, quantity: `${(order_id % 50) + i + 1}.000000`, purchase_order: `PO-${order_id}`, line_item_number: String(i + 1), notes: '' })),
-          pre_builts: [], loose_boxes: [], order_containers: [{ code: '40ft', count: 5 }], customer_notes: null, send_email: false, extra_recipients: [], extra_cc_recipients: [],
+          order_items: lane.items
+            .slice(0, 2)
+            .map((item, i) => ({
+              item: item.sku,
+              quantity: `${(order_id % 50) + i + 1}.000000`,
+              purchase_order: `PO-${order_id}`,
+              line_item_number: String(i + 1),
+              notes: '',
+            })),
+          pre_builts: [],
+          loose_boxes: [],
+          order_containers: [{ code: '40ft', count: 5 }],
+          customer_notes: null,
+          send_email: false,
+          extra_recipients: [],
+          extra_cc_recipients: [],
         },
         submitted_at: utcTimestamp(),
       },
     };
     const plan = await planOf(submitted.data);
-    const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id, service_ref: submitted.data.service_ref, reference, company_group: companyGroup, plan, planned_at: utcTimestamp() } };
+    const planned: OrderPlanned = {
+      type: 'OrderPlanned',
+      data: { order_id, service_ref: submitted.data.service_ref, reference, company_group: companyGroup, plan, planned_at: utcTimestamp() },
+    };
     appends.push({ stream: orderStream(companyGroup, reference), events: [submitted, planned], expected: NO_STREAM });
   }
   return appends;
@@ -86,11 +115,13 @@ export async function writeOrders(dataDir: string, count: number, companyGroup: 
     let events = 0;
     for (let start = 1; start <= count; start += chunk) {
       const appends = await orderAppends(start, Math.min(chunk, count - start + 1), companyGroup, lane, planOf);
-      const batch = appends.map((append): QueuedAppend => ({
-        stream: append.stream,
-        expected: append.expected,
-        events: append.events.map((event) => ({ id: timeOrderedId(), type: event.type, data: JSON.stringify(event.data) })),
-      }));
+      const batch = appends.map(
+        (append): QueuedAppend => ({
+          stream: append.stream,
+          expected: append.expected,
+          events: append.events.map((event) => ({ id: timeOrderedId(), type: event.type, data: JSON.stringify(event.data) })),
+        }),
+      );
       for (const outcome of writeBatch(batch, nowMicros())) {
         if (!outcome.ok) throw outcome.error;
         events += outcome.rows.length;

@@ -72,33 +72,47 @@ async function workload(url: string, orders: number, run: string): Promise<void>
     connections: 10,
     amount: RETRIEVES,
     headers: auth,
-    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v1/orders/detailed-orders/${1 + Math.floor(Math.random() * orders)}/` }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: `/api/v1/orders/detailed-orders/${1 + Math.floor(Math.random() * orders)}/` }),
+      },
+    ],
   });
   let n = 0;
   await autocannon({
     url,
     connections: 4,
     amount: SUBMITS,
-    requests: [{
-      method: 'POST',
-      path: '/api/v1/orders/submit-order/',
-      headers: { ...auth, 'content-type': 'application/json' },
-      setupRequest: (request) => ({
-        ...request,
-        body: JSON.stringify({
-          supplier_name: lane.supplier, consignee_name: lane.consignee, transportation_mode: 'OceanFCL', reference: `MEM-${run}-${++n}`,
-          order_items: [{ item: lane.items[n % lane.items.length].sku, quantity: 40 + (n % 200), purchase_order: 'PO-M', line_item_number: '1' }],
-          order_containers: [{ code: '40ft' }], customer_notes: NOTES, send_email: false,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/orders/submit-order/',
+        headers: { ...auth, 'content-type': 'application/json' },
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            supplier_name: lane.supplier,
+            consignee_name: lane.consignee,
+            transportation_mode: 'OceanFCL',
+            reference: `MEM-${run}-${++n}`,
+            order_items: [
+              { item: lane.items[n % lane.items.length].sku, quantity: 40 + (n % 200), purchase_order: 'PO-M', line_item_number: '1' },
+            ],
+            order_containers: [{ code: '40ft' }],
+            customer_notes: NOTES,
+            send_email: false,
+          }),
         }),
-      }),
-    }],
+      },
+    ],
   });
   // Their PDFs, downloaded: drawn on the PDF thread at once. (E-mailed, they would wait behind the
   // e-mail consumer's outcomes of every loaded order, minutes with a million.)
   for (let i = 1; i <= DOWNLOADS; i++) {
     const path = `/api/v1/orders/download-packing-instructions/?order=MEM-${run}-${i}`;
     // Refused until the order is planned.
-    for (const deadline = Date.now() + 120_000; ;) {
+    for (const deadline = Date.now() + 120_000; ; ) {
       const response = await fetch(`${url}${path}`, { headers: auth });
       const body = await response.text();
       if (response.status === 200) break;
@@ -132,11 +146,18 @@ try {
       const samples: Sample[] = [];
       for (const restart of [false, true]) {
         t0 = performance.now();
-        const { child, url } = await startServiceProcess(run.script, { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ...run.env }, root, `service-${size}-${r}-${restart ? 'restart' : 'first'}`);
+        const { child, url } = await startServiceProcess(
+          run.script,
+          { PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ...run.env },
+          root,
+          `service-${size}-${r}-${restart ? 'restart' : 'first'}`,
+        );
         children.add(child);
         await waitForOrders(url, size);
         await waitForIdle(child.pid!);
-        console.log(`  ${run.label}: ${restart ? 'restarted' : 'started, caught up'} and idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        console.log(
+          `  ${run.label}: ${restart ? 'restarted' : 'started, caught up'} and idle after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
         samples.push(await sample(child, url));
         await workload(url, size, `${r}-${restart ? 'b' : 'a'}`);
         await waitForOrders(url, size + SUBMITS * (restart ? 2 : 1));
@@ -152,21 +173,33 @@ try {
 
   const f = (mib: number | undefined) => (mib === undefined ? '-' : mib.toFixed(0)).padStart(7);
   for (const [r, run] of runs.entries()) {
-    console.log(`\n${run.label}: MiB (${RETRIEVES} retrieves of random orders on 10 connections and ${SUBMITS} submits on 4 per workload, ${DOWNLOADS} of their PDFs downloaded)`);
+    console.log(
+      `\n${run.label}: MiB (${RETRIEVES} retrieves of random orders on 10 connections and ${SUBMITS} submits on 4 per workload, ${DOWNLOADS} of their PDFs downloaded)`,
+    );
     const names = [...new Set([...results[r]!.values()].flatMap((samples) => samples.flatMap((s) => [...s.components.keys()])))].sort();
-    console.log(`${'orders'.padStart(8)}  ${'point'.padEnd(30)} ${'RSS'.padStart(7)} ${'anon'.padStart(7)} ${'file'.padStart(7)} ${'peak'.padStart(7)}  ${names.map((n) => n.padStart(Math.max(7, n.length))).join(' ')}`);
+    console.log(
+      `${'orders'.padStart(8)}  ${'point'.padEnd(30)} ${'RSS'.padStart(7)} ${'anon'.padStart(7)} ${'file'.padStart(7)} ${'peak'.padStart(7)}  ${names.map((n) => n.padStart(Math.max(7, n.length))).join(' ')}`,
+    );
     for (const [size, samples] of results[r]!) {
-      samples.forEach((s, i) => console.log(`${String(size).padStart(8)}  ${POINTS[i]!.padEnd(30)} ${f(s.rss)} ${f(s.anon)} ${f(s.file)} ${f(s.peak)}  ${names.map((n) => f(s.components.get(n)).padStart(Math.max(7, n.length))).join(' ')}`));
+      samples.forEach((s, i) =>
+        console.log(
+          `${String(size).padStart(8)}  ${POINTS[i]!.padEnd(30)} ${f(s.rss)} ${f(s.anon)} ${f(s.file)} ${f(s.peak)}  ${names.map((n) => f(s.components.get(n)).padStart(Math.max(7, n.length))).join(' ')}`,
+        ),
+      );
     }
     const first = results[r]!.get(SIZES[0]!)!;
     for (const size of SIZES.slice(1)) {
       const samples = results[r]!.get(size)!;
-      console.log(`  RSS with ${size} orders / with ${SIZES[0]}: ${samples.map((s, i) => `${POINTS[i]} ${(s.rss / first[i]!.rss).toFixed(2)}x`).join(', ')}`);
+      console.log(
+        `  RSS with ${size} orders / with ${SIZES[0]}: ${samples.map((s, i) => `${POINTS[i]} ${(s.rss / first[i]!.rss).toFixed(2)}x`).join(', ')}`,
+      );
     }
   }
   const largest = SIZES[SIZES.length - 1]!;
   const worst = Math.max(...results[0]!.get(largest)!.map((s, i) => s.rss / results[0]!.get(SIZES[0]!)![i]!.rss));
-  console.log(`\ntarget (issue 39): RSS with ${largest} orders at most 1.2x RSS with ${SIZES[0]}, at every point: worst ${worst.toFixed(2)}x ${worst <= 1.2 ? 'met' : 'NOT met'}`);
+  console.log(
+    `\ntarget (issue 39): RSS with ${largest} orders at most 1.2x RSS with ${SIZES[0]}, at every point: worst ${worst.toFixed(2)}x ${worst <= 1.2 ? 'met' : 'NOT met'}`,
+  );
   console.log(formatNoise('after the runs', measureNoise()));
   rmSync(root, { recursive: true, force: true });
 } catch (error) {

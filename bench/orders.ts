@@ -56,8 +56,21 @@ for (const b of benchOrders(seed, perFamily)) {
   digest.add(plan);
   const violations = validatePlan(b.input, plan);
   const f = families.get(b.family) ?? {
-    orders: 0, withPlan: 0, pallets: 0, refPallets: 0, containers: 0, refContainers: 0, palletsOk: 0, containersOk: 0,
-    cogInside: 0, cogContainers: 0, unplaced: 0, unplacedWithPlan: 0, ms: [], violations: 0, exits: new Map<string, number>(),
+    orders: 0,
+    withPlan: 0,
+    pallets: 0,
+    refPallets: 0,
+    containers: 0,
+    refContainers: 0,
+    palletsOk: 0,
+    containersOk: 0,
+    cogInside: 0,
+    cogContainers: 0,
+    unplaced: 0,
+    unplacedWithPlan: 0,
+    ms: [],
+    violations: 0,
+    exits: new Map<string, number>(),
   };
   const exit = plan.metrics.exit ?? 'unknown';
   f.exits.set(exit, (f.exits.get(exit) ?? 0) + 1);
@@ -85,11 +98,22 @@ for (const b of benchOrders(seed, perFamily)) {
     f.cogInside += plan.containers.filter((c) => c.within_cog_limits).length;
   }
   const row = {
-    family: b.family, order: b.name, pallets, ref_pallets: ref.pallets, containers: plan.containers.map((c) => c.code).join('+'),
-    ref_containers: ref.plan ? ref.containers : 'no plan', cog_inside: `${plan.containers.filter((c) => c.within_cog_limits).length}/${plan.containers.length}`,
-    unplaced, ms: Math.round(ms), violations: violations.length,
+    family: b.family,
+    order: b.name,
+    pallets,
+    ref_pallets: ref.pallets,
+    containers: plan.containers.map((c) => c.code).join('+'),
+    ref_containers: ref.plan ? ref.containers : 'no plan',
+    cog_inside: `${plan.containers.filter((c) => c.within_cog_limits).length}/${plan.containers.length}`,
+    unplaced,
+    ms: Math.round(ms),
+    violations: violations.length,
   };
-  const off = ref.plan && (pallets > ref.pallets || (ref.exact ? plan.containers.length !== ref.containers : plan.containers.length > ref.containers) || unplaced > 0);
+  const off =
+    ref.plan &&
+    (pallets > ref.pallets ||
+      (ref.exact ? plan.containers.length !== ref.containers : plan.containers.length > ref.containers) ||
+      unplaced > 0);
   if (verbose || off || violations.length > 0) process.stdout.write(`${JSON.stringify(row)}\n`);
   for (const v of violations.slice(0, 3)) process.stderr.write(`VIOLATION ${b.name}: ${v}\n`);
 }

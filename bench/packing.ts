@@ -14,7 +14,11 @@
 // BR8-BR15: `npm run br:generate` writes them to .bench-data/br/.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packContainer as ourPackContainer, type PackContainerOptions, type PackContainerResult } from '../src/planner/checks/pack-container.js';
+import {
+  packContainer as ourPackContainer,
+  type PackContainerOptions,
+  type PackContainerResult,
+} from '../src/planner/checks/pack-container.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import type { BrInstance } from '../src/planner/checks/br-instance.js';
 import { validateBrPacking, volumeUtilization } from '../src/planner/checks/validate-br-packing.js';
@@ -44,8 +48,16 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--no-baseline') args.baseline = false;
     else args.files.push(a);
   }
-  if (args.files.length === 0 || !(args.limit > 0) || !(args.every >= 1) || !args.timeLimits.every((t) => t > 0) || (args.effort !== undefined && !(args.effort > 0))) {
-    process.stderr.write('usage: npm run bench:packing -- [--limit N] [--every K] [--time-limits 2000,5000] [--effort N] [--baseline-build DIR] [--no-baseline] FILE...\n');
+  if (
+    args.files.length === 0 ||
+    !(args.limit > 0) ||
+    !(args.every >= 1) ||
+    !args.timeLimits.every((t) => t > 0) ||
+    (args.effort !== undefined && !(args.effort > 0))
+  ) {
+    process.stderr.write(
+      'usage: npm run bench:packing -- [--limit N] [--every K] [--time-limits 2000,5000] [--effort N] [--baseline-build DIR] [--no-baseline] FILE...\n',
+    );
     process.exit(2);
   }
   // equal effort: one run per loader without a clock (time limit 0)
@@ -101,8 +113,16 @@ async function main(): Promise<void> {
   process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
   const sets: SetFigures[] = [];
   for (const file of args.files) {
-    const instances = readBrFile(file).filter((_, i) => i % args.every === 0).slice(0, args.limit);
-    const f: SetFigures = { file, instances: instances.length, runs: under.map(() => args.timeLimits.map(empty)), binpackingjs: empty(), binpackingjsInvalid: 0 };
+    const instances = readBrFile(file)
+      .filter((_, i) => i % args.every === 0)
+      .slice(0, args.limit);
+    const f: SetFigures = {
+      file,
+      instances: instances.length,
+      runs: under.map(() => args.timeLimits.map(empty)),
+      binpackingjs: empty(),
+      binpackingjsInvalid: 0,
+    };
     for (const inst of instances) {
       // limit by limit, loader by loader: an instance's runs sit side by side in time
       args.timeLimits.forEach((timeLimitMs, li) => {
@@ -125,7 +145,9 @@ async function main(): Promise<void> {
           fig.violations += violations.length;
           if (load === first) fig.same++;
           for (const v of violations.slice(0, 5)) process.stderr.write(`VIOLATION ${loader.name} ${file} #${inst.instance}: ${v}\n`);
-          process.stdout.write(`${JSON.stringify({ loader: loader.name, file, instance: inst.instance, time_limit_ms: timeLimitMs, effort: args.effort, utilization, ms: Math.round(ms), cpu_ms: Math.round(cpuMs) })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ loader: loader.name, file, instance: inst.instance, time_limit_ms: timeLimitMs, effort: args.effort, utilization, ms: Math.round(ms), cpu_ms: Math.round(cpuMs) })}\n`,
+          );
         });
       });
       if (args.baseline) {
@@ -146,31 +168,45 @@ async function main(): Promise<void> {
 }
 
 const row = (label: string, fig: Figures, same = false): string =>
-  `${label.padEnd(22)} ${pct(mean(fig.utilization)).padStart(6)} %  min ${pct(Math.min(...fig.utilization)).padStart(6)} %  ms mean ${mean(fig.ms).toFixed(0).padStart(5)} max ${Math.max(...fig.ms).toFixed(0).padStart(5)}` +
+  `${label.padEnd(22)} ${pct(mean(fig.utilization)).padStart(6)} %  min ${pct(Math.min(...fig.utilization)).padStart(6)} %  ms mean ${mean(fig.ms).toFixed(0).padStart(5)} max ${Math.max(
+    ...fig.ms,
+  )
+    .toFixed(0)
+    .padStart(5)}` +
   `${fig.cpuMs.length ? `  cpu ms mean ${mean(fig.cpuMs).toFixed(0).padStart(5)}` : ''}  violations ${fig.violations}` +
   `${same ? `  same loads as planner ${fig.same} of ${fig.utilization.length}` : ''}`;
 
 function printSet(f: SetFigures, under: Loader[], args: Args): void {
   const lines = [`${f.file}: ${f.instances} instances`];
-  under.forEach((loader, ui) => args.timeLimits.forEach((t, li) => lines.push(`  ${row(`${loader.name} ${limitLabel(args, t)}`, f.runs[ui]![li]!, ui > 0)}`)));
-  if (f.binpackingjs.utilization.length) lines.push(`  ${row('binpackingjs', f.binpackingjs)} (in ${f.binpackingjsInvalid} of ${f.instances} instances)`);
+  under.forEach((loader, ui) =>
+    args.timeLimits.forEach((t, li) => lines.push(`  ${row(`${loader.name} ${limitLabel(args, t)}`, f.runs[ui]![li]!, ui > 0)}`)),
+  );
+  if (f.binpackingjs.utilization.length)
+    lines.push(`  ${row('binpackingjs', f.binpackingjs)} (in ${f.binpackingjsInvalid} of ${f.instances} instances)`);
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 function merge(figs: Figures[]): Figures {
   return {
-    utilization: figs.flatMap((x) => x.utilization), ms: figs.flatMap((x) => x.ms), cpuMs: figs.flatMap((x) => x.cpuMs),
-    violations: figs.reduce((a, x) => a + x.violations, 0), same: figs.reduce((a, x) => a + x.same, 0),
+    utilization: figs.flatMap((x) => x.utilization),
+    ms: figs.flatMap((x) => x.ms),
+    cpuMs: figs.flatMap((x) => x.cpuMs),
+    violations: figs.reduce((a, x) => a + x.violations, 0),
+    same: figs.reduce((a, x) => a + x.same, 0),
   };
 }
 
 function printOverall(sets: SetFigures[], under: Loader[], args: Args): void {
   const setName = (file: string): string => file.replace(/^.*thpack(\d+)\.txt$/, 'BR$1');
-  const lines = [`overall: ${sets.reduce((a, s) => a + s.instances, 0)} instances (${sets.map((s) => `${setName(s.file)} ${s.instances}`).join(', ')})`];
+  const lines = [
+    `overall: ${sets.reduce((a, s) => a + s.instances, 0)} instances (${sets.map((s) => `${setName(s.file)} ${s.instances}`).join(', ')})`,
+  ];
   under.forEach((loader, ui) =>
     args.timeLimits.forEach((t, li) => {
       const all = merge(sets.map((s) => s.runs[ui]![li]!));
-      lines.push(`  ${row(`${loader.name} ${limitLabel(args, t)}`, all, ui > 0)}; per set ${sets.map((s) => `${setName(s.file)} ${pct(mean(s.runs[ui]![li]!.utilization))}`).join(' / ')}`);
+      lines.push(
+        `  ${row(`${loader.name} ${limitLabel(args, t)}`, all, ui > 0)}; per set ${sets.map((s) => `${setName(s.file)} ${pct(mean(s.runs[ui]![li]!.utilization))}`).join(' / ')}`,
+      );
     }),
   );
   if (args.baseline) {

@@ -68,7 +68,13 @@ for (let k = 0; k < orders; k++) {
   // pallets than the GMA bound says and still fewer containers. Against the bound on the types it
   // chose, the ratio measures the palletizer alone.
   const chosen = input.lane.pallet_types.filter((t) => plan.pallets.some((p) => p.pallet_code === t.code));
-  const chosenBound = chosen.length > 0 ? palletLowerBound(orderDemand(planned.items, planned.lines), chosen.map((t) => palletTypeMm(input.lane, t))) : plan.metrics.pallet_lower_bound;
+  const chosenBound =
+    chosen.length > 0
+      ? palletLowerBound(
+          orderDemand(planned.items, planned.lines),
+          chosen.map((t) => palletTypeMm(input.lane, t)),
+        )
+      : plan.metrics.pallet_lower_bound;
   const chosenRatio = chosenBound > 0 ? plan.metrics.pallet_count / chosenBound : 1;
   chosenRatios.push(chosenRatio);
   // the palletizer alone: the fewest pallets among the palletizations the plan chose from, each
@@ -81,10 +87,22 @@ for (let k = 0; k < orders; k++) {
   fewestRatios.push(fewest / plan.metrics.pallet_lower_bound);
   times.push(ms);
   const row = {
-    seed: firstSeed + k, pallets_by_type: typesUsed(plan), skus: input.lane.items.length, units: plan.metrics.units,
-    pallets: plan.metrics.pallet_count, lower_bound: plan.metrics.pallet_lower_bound, ratio, lower_bound_chosen_types: chosenBound, ratio_chosen_types: chosenRatio,
-    fewest_pallets: fewest, ratio_fewest: fewest / plan.metrics.pallet_lower_bound,
-    unpalletized: plan.metrics.units - plan.metrics.units_palletized, containers: plan.metrics.container_count, ms, time_limited: plan.metrics.time_limited, violations: v.length,
+    seed: firstSeed + k,
+    pallets_by_type: typesUsed(plan),
+    skus: input.lane.items.length,
+    units: plan.metrics.units,
+    pallets: plan.metrics.pallet_count,
+    lower_bound: plan.metrics.pallet_lower_bound,
+    ratio,
+    lower_bound_chosen_types: chosenBound,
+    ratio_chosen_types: chosenRatio,
+    fewest_pallets: fewest,
+    ratio_fewest: fewest / plan.metrics.pallet_lower_bound,
+    unpalletized: plan.metrics.units - plan.metrics.units_palletized,
+    containers: plan.metrics.container_count,
+    ms,
+    time_limited: plan.metrics.time_limited,
+    violations: v.length,
   };
   unpalletized += row.unpalletized;
   process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -100,18 +118,33 @@ process.stderr.write(
 // the yardsticks: a 6,000-unit order palletized and loaded in under 2 s, 40 SKUs and 4 SKUs (the
 // demo lane's big order of issue 13: 1,500 units of each demo SKU into 40ft-HC and 20ft, no counts)
 const big = withBothTypes(seededOrder(6000, { skus: 40, units: 6000 }));
-const demoLane = (JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as {
-  company_groups: { lanes: LaneDocument[] }[];
-}).company_groups[0]!.lanes[0]!;
+const demoLane = (
+  JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as {
+    company_groups: { lanes: LaneDocument[] }[];
+  }
+).company_groups[0]!.lanes[0]!;
 const demo: LaneOrder = {
   lane: demoLane,
   order: {
-    ...big.order, reference: 'demo-6000',
-    order_items: demoLane.items.map((it, i) => ({ item: it.sku, quantity: '1500.000000', purchase_order: 'PO-1', line_item_number: String(i + 1), notes: '' })),
-    order_containers: [{ code: '40ft-HC', count: 5 }, { code: '20ft', count: 5 }], // no count given: 5 (spec 2.8)
+    ...big.order,
+    reference: 'demo-6000',
+    order_items: demoLane.items.map((it, i) => ({
+      item: it.sku,
+      quantity: '1500.000000',
+      purchase_order: 'PO-1',
+      line_item_number: String(i + 1),
+      notes: '',
+    })),
+    order_containers: [
+      { code: '40ft-HC', count: 5 },
+      { code: '20ft', count: 5 },
+    ], // no count given: 5 (spec 2.8)
   },
 };
-for (const [name, input] of [['6,000-unit order (40 SKUs)', big], ['demo lane, 1,500 of each of 4 SKUs (6,000 units)', demo]] as const) {
+for (const [name, input] of [
+  ['6,000-unit order (40 SKUs)', big],
+  ['demo lane, 1,500 of each of 4 SKUs (6,000 units)', demo],
+] as const) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const plan = planOrder(wasm, plannerInput(input), limits);

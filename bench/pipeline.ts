@@ -39,13 +39,15 @@ const KEY = 'bench-pipeline-key-0001';
 // The same lane and orders every run (bench/lib/pipeline-orders.ts; bench:planner plans them in-process).
 const burst = pipelineBurst(ORDERS);
 const document = {
-  company_groups: [{
-    name: 'Bench Group',
-    api_keys: [{ name: 'bench', key: KEY }],
-    notification_emails: [],
-    webhooks: [] as { url: string; secret: string }[],
-    lanes: [burst.lane],
-  }],
+  company_groups: [
+    {
+      name: 'Bench Group',
+      api_keys: [{ name: 'bench', key: KEY }],
+      notification_emails: [],
+      webhooks: [] as { url: string; secret: string }[],
+      lanes: [burst.lane],
+    },
+  ],
 };
 
 /** CPU time (ms) of each task (thread) of a process, by thread id: utime + stime from /proc. */
@@ -95,7 +97,8 @@ async function workersSettled(pid: number): Promise<void> {
   }
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 interface PipelineFigures {
   label: string;
@@ -129,10 +132,22 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
   try {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const seedDocument = structuredClone(document);
-    seedDocument.company_groups[0]!.webhooks.push({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    seedDocument.company_groups[0]!.webhooks.push({
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
     writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seedDocument));
     child = spawn(process.execPath, [script], {
-      env: { ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ...(THREADS === undefined ? {} : { ORDERS_PLANNER_THREADS: String(THREADS) }), LOG_LEVEL: 'warn', ...env },
+      env: {
+        ...embeddedEnv(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ORDERS_DATA_DIR: dataDir,
+        ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+        ...(THREADS === undefined ? {} : { ORDERS_PLANNER_THREADS: String(THREADS) }),
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const url = await new Promise<string>((resolve, reject) => {
@@ -198,13 +213,27 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     for (const [serviceRef, sentAt] of submittedAt) {
       const elapsed = readyAt.get(serviceRef)! - sentAt;
       readyMs.push(elapsed);
-      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as { type: string; data: { plan?: { metrics: { planner_ms: number } } } }[];
+      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as {
+        type: string;
+        data: { plan?: { metrics: { planner_ms: number } } };
+      }[];
       const planned = history.find((event) => event.type === 'OrderPlanned');
       const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
       plannerMs.push(ms);
       plannerShares.push(ms / elapsed);
     }
-    return { label, submitSeconds, totalSeconds, readyMs, plannerMs, plannerShares, retrieveMs, plannerExits, plannerCpuMs: planners.total, plannerThreadsCpuMs: planners.threads };
+    return {
+      label,
+      submitSeconds,
+      totalSeconds,
+      readyMs,
+      plannerMs,
+      plannerShares,
+      retrieveMs,
+      plannerExits,
+      plannerCpuMs: planners.total,
+      plannerThreadsCpuMs: planners.threads,
+    };
   } finally {
     child?.kill('SIGKILL');
     receiver.close();
@@ -218,23 +247,40 @@ const planned = await serverRuns(runOptions(args));
 for (let round = 0; round < ROUNDS; round++) {
   // in turns: neither build always runs first, on a machine warmer or busier for it
   const inTurn = round % 2 === 0 ? planned : [...planned].reverse();
-  for (const { label, env, script } of inTurn) runs.push(await runPipeline(ROUNDS > 1 ? `${label}, round ${round + 1}` : label, env, script));
+  for (const { label, env, script } of inTurn)
+    runs.push(await runPipeline(ROUNDS > 1 ? `${label}, round ${round + 1}` : label, env, script));
 }
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const threads = THREADS === undefined ? "the service's default planner threads" : `${THREADS} planner thread(s)`;
 for (const run of runs) {
-  console.log(`\n${run.label}: ${ORDERS} orders of about 500 units, submitted back to back by ${CLIENTS} clients in ${run.submitSeconds.toFixed(1)} s, all ready after ${run.totalSeconds.toFixed(1)} s, ${threads} (${availableParallelism()} cores available)`);
-  console.log(`submit to ready (webhook received): p50 ${percentile(run.readyMs, 50).toFixed(0)} ms, p95 ${percentile(run.readyMs, 95).toFixed(0)} ms, max ${Math.max(...run.readyMs).toFixed(0)} ms`);
-  console.log(`planner time per order: p50 ${percentile(run.plannerMs, 50).toFixed(0)} ms, p95 ${percentile(run.plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(run.plannerShares) * 100).toFixed(0)} %`);
-  console.log(`planner busy ${(run.plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${run.totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`);
-  console.log(`planner CPU per burst (worker threads, first submit to all ready): ${(run.plannerCpuMs / 1000).toFixed(2)} s (per thread ${run.plannerThreadsCpuMs.map((ms) => (ms / 1000).toFixed(2)).join(' / ')} s)`);
-  console.log(`retrieve during the burst (one at a time, ${run.retrieveMs.length} requests): p50 ${percentile(run.retrieveMs, 50).toFixed(1)} ms, p99 ${percentile(run.retrieveMs, 99).toFixed(1)} ms, max ${Math.max(...run.retrieveMs).toFixed(1)} ms`);
-  console.log(`planner exits (/metrics): ${run.plannerExits.length > 0 ? `\n  ${run.plannerExits.join('\n  ')}` : 'not counted by this build'}`);
+  console.log(
+    `\n${run.label}: ${ORDERS} orders of about 500 units, submitted back to back by ${CLIENTS} clients in ${run.submitSeconds.toFixed(1)} s, all ready after ${run.totalSeconds.toFixed(1)} s, ${threads} (${availableParallelism()} cores available)`,
+  );
+  console.log(
+    `submit to ready (webhook received): p50 ${percentile(run.readyMs, 50).toFixed(0)} ms, p95 ${percentile(run.readyMs, 95).toFixed(0)} ms, max ${Math.max(...run.readyMs).toFixed(0)} ms`,
+  );
+  console.log(
+    `planner time per order: p50 ${percentile(run.plannerMs, 50).toFixed(0)} ms, p95 ${percentile(run.plannerMs, 95).toFixed(0)} ms; share of submit-to-ready: mean ${(mean(run.plannerShares) * 100).toFixed(0)} %`,
+  );
+  console.log(
+    `planner busy ${(run.plannerMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of ${run.totalSeconds.toFixed(1)} s: the rest of submit-to-ready is queueing behind earlier orders and delivery`,
+  );
+  console.log(
+    `planner CPU per burst (worker threads, first submit to all ready): ${(run.plannerCpuMs / 1000).toFixed(2)} s (per thread ${run.plannerThreadsCpuMs.map((ms) => (ms / 1000).toFixed(2)).join(' / ')} s)`,
+  );
+  console.log(
+    `retrieve during the burst (one at a time, ${run.retrieveMs.length} requests): p50 ${percentile(run.retrieveMs, 50).toFixed(1)} ms, p99 ${percentile(run.retrieveMs, 99).toFixed(1)} ms, max ${Math.max(...run.retrieveMs).toFixed(1)} ms`,
+  );
+  console.log(
+    `planner exits (/metrics): ${run.plannerExits.length > 0 ? `\n  ${run.plannerExits.join('\n  ')}` : 'not counted by this build'}`,
+  );
 }
 if (runs.length === 2 && ROUNDS === 1) {
   const [embedded, servers] = runs as [PipelineFigures, PipelineFigures];
   const ratio = (f: (run: PipelineFigures) => number) => (f(servers) / f(embedded)).toFixed(2);
-  console.log(`\n${servers.label} / ${embedded.label}: submit phase ${ratio((r) => r.submitSeconds)}x, all ready ${ratio((r) => r.totalSeconds)}x, p50 ${ratio((r) => percentile(r.readyMs, 50))}x, p95 ${ratio((r) => percentile(r.readyMs, 95))}x`);
+  console.log(
+    `\n${servers.label} / ${embedded.label}: submit phase ${ratio((r) => r.submitSeconds)}x, all ready ${ratio((r) => r.totalSeconds)}x, p50 ${ratio((r) => percentile(r.readyMs, 50))}x, p95 ${ratio((r) => percentile(r.readyMs, 95))}x`,
+  );
 }
 if (planned.length > 1) {
   // each build's runs, and the ratio of every other build's planner CPU per burst to the first's, run by run
@@ -243,11 +289,15 @@ if (planned.length > 1) {
   console.log('\nplanner CPU per burst and submit-to-ready p95, run by run:');
   planned.forEach(({ label }, i) => {
     const own = byBuild[i]!;
-    console.log(`  ${label}: CPU ${own.map((r) => (r.plannerCpuMs / 1000).toFixed(2)).join(' / ')} s (median ${(median(own.map((r) => r.plannerCpuMs)) / 1000).toFixed(2)} s); p95 ${own.map((r) => percentile(r.readyMs, 95).toFixed(0)).join(' / ')} ms`);
+    console.log(
+      `  ${label}: CPU ${own.map((r) => (r.plannerCpuMs / 1000).toFixed(2)).join(' / ')} s (median ${(median(own.map((r) => r.plannerCpuMs)) / 1000).toFixed(2)} s); p95 ${own.map((r) => percentile(r.readyMs, 95).toFixed(0)).join(' / ')} ms`,
+    );
   });
   for (let i = 1; i < planned.length; i++) {
     const ratios = byBuild[0]!.map((r, k) => r.plannerCpuMs / byBuild[i]![k]!.plannerCpuMs);
-    console.log(`  ${planned[0]!.label} / ${planned[i]!.label}, planner CPU per burst: ${ratios.map((x) => x.toFixed(2)).join(' / ')}x (median ${median(ratios).toFixed(2)}x)`);
+    console.log(
+      `  ${planned[0]!.label} / ${planned[i]!.label}, planner CPU per burst: ${ratios.map((x) => x.toFixed(2)).join(' / ')}x (median ${median(ratios).toFixed(2)}x)`,
+    );
   }
 }
 console.log(formatNoise('before the runs', noiseBefore));
@@ -256,5 +306,7 @@ console.log('\ntargets (issue 27), against the noise above:');
 for (const run of runs) {
   const p95 = percentile(run.readyMs, 95);
   const retrieveP99 = percentile(run.retrieveMs, 99);
-  console.log(`  ${run.label}: submit to ready p95 <= 2,000 ms: ${p95.toFixed(0)} ms ${p95 <= 2000 ? 'met' : 'NOT met'}; retrieve p99 during the burst < 50 ms: ${retrieveP99.toFixed(1)} ms ${retrieveP99 < 50 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  ${run.label}: submit to ready p95 <= 2,000 ms: ${p95.toFixed(0)} ms ${p95 <= 2000 ? 'met' : 'NOT met'}; retrieve p99 during the burst < 50 ms: ${retrieveP99.toFixed(1)} ms ${retrieveP99 < 50 ? 'met' : 'NOT met'}`,
+  );
 }

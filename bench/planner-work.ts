@@ -40,7 +40,10 @@ interface Build {
 async function loadBuild(label: string, dist: string): Promise<Build> {
   const from = (path: string) => import(pathToFileURL(`${dist}/${path}`).href);
   const [wasmModule, planModule, inputModule, validateModule] = await Promise.all([
-    from('src/planner/planner-wasm.js'), from('src/planner/plan-order.js'), from('src/planning/planner-input.js'), from('src/orders/validate-submit-order.js'),
+    from('src/planner/planner-wasm.js'),
+    from('src/planner/plan-order.js'),
+    from('src/planning/planner-input.js'),
+    from('src/orders/validate-submit-order.js'),
   ]);
   const cacheModule = existsSync(`${dist}/src/planner/planner-caches.js`) ? await from('src/planner/planner-caches.js') : undefined;
   const { lane, orders } = pipelineBurst(ORDERS);
@@ -88,12 +91,14 @@ function planAll(build: Build): Round {
   return { cpuMs: (cpu.user + cpu.system) / 1000, orderMs, digest: digest.digest('hex').slice(0, 16), plans, caches: build.cacheStats() };
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const median = (values: number[]) => percentile(values, 50);
 
 const builds = [await loadBuild('this build', resolve(import.meta.dirname, '..'))];
 if (baselineDir) {
-  if (!existsSync(`${baselineDir}/dist/src/planner/plan-order.js`)) throw new Error(`--baseline-build ${baselineDir}: no dist/src/planner/plan-order.js (run npm run build there first)`);
+  if (!existsSync(`${baselineDir}/dist/src/planner/plan-order.js`))
+    throw new Error(`--baseline-build ${baselineDir}: no dist/src/planner/plan-order.js (run npm run build there first)`);
   builds.push(await loadBuild(`baseline ${baselineDir}`, `${baselineDir}/dist`));
 }
 
@@ -106,26 +111,38 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const noiseAfter = measureNoise();
 
-console.log(`bench:planner: bench:pipeline's ${ORDERS} orders planned one after another on one thread, ${ROUNDS} rounds, fresh planner state each round`);
+console.log(
+  `bench:planner: bench:pipeline's ${ORDERS} orders planned one after another on one thread, ${ROUNDS} rounds, fresh planner state each round`,
+);
 builds.forEach((build, i) => {
   const runs = rounds[i]!;
   const cpu = runs.map((r) => r.cpuMs);
   const perOrder = runs.flatMap((r) => r.orderMs);
-  console.log(`\n${build.label}: CPU per round ${cpu.map((c) => c.toFixed(0)).join(' / ')} ms (median ${median(cpu).toFixed(0)} ms, ${(median(cpu) / ORDERS).toFixed(1)} ms an order)`);
-  console.log(`  time per order: p50 ${percentile(perOrder, 50).toFixed(1)} ms, p95 ${percentile(perOrder, 95).toFixed(1)} ms, max ${Math.max(...perOrder).toFixed(1)} ms`);
-  console.log(`  plans digest: ${[...new Set(runs.map((r) => r.digest))].join(', ')}${new Set(runs.map((r) => r.digest)).size === 1 ? ' (every round the same)' : ' (rounds DIFFER)'}`);
+  console.log(
+    `\n${build.label}: CPU per round ${cpu.map((c) => c.toFixed(0)).join(' / ')} ms (median ${median(cpu).toFixed(0)} ms, ${(median(cpu) / ORDERS).toFixed(1)} ms an order)`,
+  );
+  console.log(
+    `  time per order: p50 ${percentile(perOrder, 50).toFixed(1)} ms, p95 ${percentile(perOrder, 95).toFixed(1)} ms, max ${Math.max(...perOrder).toFixed(1)} ms`,
+  );
+  console.log(
+    `  plans digest: ${[...new Set(runs.map((r) => r.digest))].join(', ')}${new Set(runs.map((r) => r.digest)).size === 1 ? ' (every round the same)' : ' (rounds DIFFER)'}`,
+  );
   const caches = runs[runs.length - 1]!.caches;
   if (caches) console.log(`  caches (last round): ${caches}`);
 });
 if (builds.length === 2) {
   const [ours, theirs] = rounds as [Round[], Round[]];
   const ratios = ours.map((r, k) => r.cpuMs / theirs[k]!.cpuMs);
-  console.log(`\nthis build / baseline, CPU per round, round by round: ${ratios.map((x) => x.toFixed(2)).join(' / ')}x (median ${median(ratios).toFixed(2)}x; of the medians ${(median(ours.map((r) => r.cpuMs)) / median(theirs.map((r) => r.cpuMs))).toFixed(2)}x)`);
+  console.log(
+    `\nthis build / baseline, CPU per round, round by round: ${ratios.map((x) => x.toFixed(2)).join(' / ')}x (median ${median(ratios).toFixed(2)}x; of the medians ${(median(ours.map((r) => r.cpuMs)) / median(theirs.map((r) => r.cpuMs))).toFixed(2)}x)`,
+  );
   const a = ours[0]!.plans;
   const b = theirs[0]!.plans;
   if (ours[0]!.digest === theirs[0]!.digest) console.log('plans: the same for every order (digests equal)');
   else {
-    let better = 0, worse = 0, same = 0;
+    let better = 0,
+      worse = 0,
+      same = 0;
     a.forEach((plan, k) => {
       const other = b[k]!;
       const { metrics: _m1, ...p1 } = plan;
@@ -138,7 +155,9 @@ if (builds.length === 2) {
       else if (x[cmp]! < y[cmp]!) better++;
       else worse++;
     });
-    console.log(`plans DIFFER: of ${a.length} orders, ${same} as good (left behind, containers, pallets), ${better} better here, ${worse} worse here`);
+    console.log(
+      `plans DIFFER: of ${a.length} orders, ${same} as good (left behind, containers, pallets), ${better} better here, ${worse} worse here`,
+    );
   }
 }
 console.log(formatNoise('before the rounds', noiseBefore));

@@ -20,8 +20,11 @@ function arg(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-const lane = (JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as { company_groups: { lanes: LaneDocument[] }[] })
-  .company_groups[0]!.lanes[0]!;
+const lane = (
+  JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as {
+    company_groups: { lanes: LaneDocument[] }[];
+  }
+).company_groups[0]!.lanes[0]!;
 const orders = arg('--orders', 200);
 const rnd = prng(arg('--seed', 7));
 const int = (a: number, b: number): number => a + Math.floor(rnd() * (b - a + 1));
@@ -29,24 +32,66 @@ const flag = (p: number): boolean => rnd() < p;
 
 function randomOrder(k: number): LaneOrder {
   const pre_builts: PreBuilt[] = Array.from({ length: int(0, 4) }, (_, i) => ({
-    name: `P${i}`, length: String(int(20, 300)), width: String(int(20, 240)), height: String(int(10, 280)), weight: String(int(1, 4000)),
-    count: int(1, 40), prebuiltitem_set: [], double_stacked_bottom: flag(0.4), double_stacked_top: flag(0.4), rotation_x: flag(0.5),
+    name: `P${i}`,
+    length: String(int(20, 300)),
+    width: String(int(20, 240)),
+    height: String(int(10, 280)),
+    weight: String(int(1, 4000)),
+    count: int(1, 40),
+    prebuiltitem_set: [],
+    double_stacked_bottom: flag(0.4),
+    double_stacked_top: flag(0.4),
+    rotation_x: flag(0.5),
   }));
   const loose_boxes: LooseBox[] = Array.from({ length: int(0, 4) }, (_, i) => ({
-    name: `L${i}`, length: String(int(5, 250)), width: String(int(5, 200)), height: String(int(5, 250)), weight: String(int(1, 800)), count: int(1, 300),
-    purchase_order: '', line_item_number: '', product_quantity: null, product_packages: null,
-    double_stacked_bottom: flag(0.5), double_stacked_top: flag(0.5), rotation_x: flag(0.7), rotation_y: flag(0.3), rotation_z: flag(0.3),
+    name: `L${i}`,
+    length: String(int(5, 250)),
+    width: String(int(5, 200)),
+    height: String(int(5, 250)),
+    weight: String(int(1, 800)),
+    count: int(1, 300),
+    purchase_order: '',
+    line_item_number: '',
+    product_quantity: null,
+    product_packages: null,
+    double_stacked_bottom: flag(0.5),
+    double_stacked_top: flag(0.5),
+    rotation_x: flag(0.7),
+    rotation_y: flag(0.3),
+    rotation_z: flag(0.3),
   }));
-  const order_items = lane.items.filter(() => flag(0.4)).map((it, i) => ({ item: it.sku, quantity: `${int(1, 800)}.000000`, purchase_order: 'PO', line_item_number: String(i + 1), notes: '' }));
+  const order_items = lane.items
+    .filter(() => flag(0.4))
+    .map((it, i) => ({
+      item: it.sku,
+      quantity: `${int(1, 800)}.000000`,
+      purchase_order: 'PO',
+      line_item_number: String(i + 1),
+      notes: '',
+    }));
   // an order needs some cargo (spec 2.3, rule 1)
-  if (pre_builts.length + loose_boxes.length + order_items.length === 0) order_items.push({ item: lane.items[0]!.sku, quantity: '100.000000', purchase_order: 'PO', line_item_number: '1', notes: '' });
+  if (pre_builts.length + loose_boxes.length + order_items.length === 0)
+    order_items.push({ item: lane.items[0]!.sku, quantity: '100.000000', purchase_order: 'PO', line_item_number: '1', notes: '' });
   const codes = (['20ft', '40ft', '40ft-HC'] as const).filter(() => flag(0.6));
-  const order_containers: OrderContainer[] = (codes.length > 0 ? codes : (['40ft'] as const)).map((code) => (flag(0.3) ? { code, count: int(1, 3), exact: true } : { code, count: 5 }));
+  const order_containers: OrderContainer[] = (codes.length > 0 ? codes : (['40ft'] as const)).map((code) =>
+    flag(0.3) ? { code, count: int(1, 3), exact: true } : { code, count: 5 },
+  );
   return {
     lane,
     order: {
-      supplier_name: 'S', consignee_name: 'C', reference: `random-${k}`, transportation_mode: 'OceanFCL', shipment_type: 'normal',
-      order_items, pre_builts, loose_boxes, order_containers, customer_notes: null, send_email: false, extra_recipients: [], extra_cc_recipients: [],
+      supplier_name: 'S',
+      consignee_name: 'C',
+      reference: `random-${k}`,
+      transportation_mode: 'OceanFCL',
+      shipment_type: 'normal',
+      order_items,
+      pre_builts,
+      loose_boxes,
+      order_containers,
+      customer_notes: null,
+      send_email: false,
+      extra_recipients: [],
+      extra_cc_recipients: [],
     },
   };
 }

@@ -40,16 +40,20 @@ const IDLE_SECONDS = Number(option('idle-seconds', '10'));
 const PROFILE_DIR = option('profile', '');
 
 if (SERVERS && !(process.env.POSTGRES_URL && process.env.MONGODB_URL && process.env.KAFKA_BROKERS)) {
-  console.error('bench:replicas --servers needs POSTGRES_URL, MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first');
+  console.error(
+    'bench:replicas --servers needs POSTGRES_URL, MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first',
+  );
   process.exit(2);
 }
 
 // Deterministic: every replica count gets the same orders.
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 function order(i: number): Record<string, unknown> {
   return acmeOrder({
-    reference: `BURST-${i}`, send_email: false, order_containers: [{ code: '40ft' }, { code: '20ft' }],
+    reference: `BURST-${i}`,
+    send_email: false,
+    order_containers: [{ code: '40ft' }, { code: '20ft' }],
     order_items: [
       { item: 'SKU-1001', quantity: 40 + Math.floor(random() * 300), purchase_order: `PO-${i}`, line_item_number: '1' },
       { item: 'SKU-1002', quantity: 10 + Math.floor(random() * 120), purchase_order: `PO-${i}`, line_item_number: '2' },
@@ -57,7 +61,8 @@ function order(i: number): Record<string, unknown> {
   });
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 interface Figures {
   replicas: number;
@@ -86,7 +91,13 @@ async function stores(count: number, root: string): Promise<{ env(replica: numbe
     env: (replica) => {
       const dataDir = join(root, `replica-${replica + 1}`);
       mkdirSync(dataDir, { recursive: true });
-      return { ORDERS_DATA_DIR: dataDir, POSTGRES_URL: schema.url, MONGODB_URL: databaseUrl(process.env.MONGODB_URL!, database), KAFKA_BROKERS: process.env.KAFKA_BROKERS!, ORDERS_KAFKA_TOPIC: topic };
+      return {
+        ORDERS_DATA_DIR: dataDir,
+        POSTGRES_URL: schema.url,
+        MONGODB_URL: databaseUrl(process.env.MONGODB_URL!, database),
+        KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
+        ORDERS_KAFKA_TOPIC: topic,
+      };
     },
     async remove() {
       await dropDatabase(process.env.MONGODB_URL!, database).catch(() => {});
@@ -111,7 +122,9 @@ async function burst(replicaCount: number): Promise<Figures> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const document = testSeed();
-  document.company_groups[0]!.webhooks = [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }];
+  document.company_groups[0]!.webhooks = [
+    { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ready`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  ];
   const seedFile = join(root, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(document));
   const where = await stores(replicaCount, root);
@@ -119,10 +132,20 @@ async function burst(replicaCount: number): Promise<Figures> {
   try {
     // One after the other: each applies the seed on its start.
     for (let i = 0; i < replicaCount; i++) {
-      replicas.push(await startServiceProcess({
-        ORDERS_SEED_FILE: seedFile, ORDERS_PLANNER_THREADS: '1', ORDERS_VISIBLE_WITHIN_MS: '30000', LOG_LEVEL: 'warn', ...where.env(i),
-        ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE_DIR, `${replicaCount}-replicas`)} --cpu-prof-name=replica-${i + 1}.cpuprofile` } : {}),
-      }));
+      replicas.push(
+        await startServiceProcess({
+          ORDERS_SEED_FILE: seedFile,
+          ORDERS_PLANNER_THREADS: '1',
+          ORDERS_VISIBLE_WITHIN_MS: '30000',
+          LOG_LEVEL: 'warn',
+          ...where.env(i),
+          ...(PROFILE_DIR
+            ? {
+                NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE_DIR, `${replicaCount}-replicas`)} --cpu-prof-name=replica-${i + 1}.cpuprofile`,
+              }
+            : {}),
+        }),
+      );
     }
     const idleBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
@@ -173,14 +196,20 @@ async function logHead(replica: ServiceProcess): Promise<number> {
 }
 
 const noiseBefore = measureNoise();
-console.log(`bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each, ${SERVERS ? 'on the server stack (PostgreSQL log, MongoDB-protocol read models, Kafka), a data directory per replica' : 'on one data directory (embedded stores)'}; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`);
+console.log(
+  `bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each, ${SERVERS ? 'on the server stack (PostgreSQL log, MongoDB-protocol read models, Kafka), a data directory per replica' : 'on one data directory (embedded stores)'}; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`,
+);
 const figures: Figures[] = [];
 for (const count of REPLICAS) {
   const f = await burst(count);
   figures.push(f);
   const one = figures.find((g) => g.replicas === 1);
-  console.log(`${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${(f.cpuSeconds * 1000 / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`);
-  console.log(`  each replica's CPU: ${f.perReplica.map((r, i) => `#${i + 1}${r.projecting ? ' (projects)' : ''} ${r.cpuSeconds.toFixed(2)} s`).join(', ')}; idle before the burst: ${(f.idleCpuPerSecond * 1000).toFixed(0)} ms of CPU per second over ${IDLE_SECONDS} s, all replicas`);
+  console.log(
+    `${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${((f.cpuSeconds * 1000) / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`,
+  );
+  console.log(
+    `  each replica's CPU: ${f.perReplica.map((r, i) => `#${i + 1}${r.projecting ? ' (projects)' : ''} ${r.cpuSeconds.toFixed(2)} s`).join(', ')}; idle before the burst: ${(f.idleCpuPerSecond * 1000).toFixed(0)} ms of CPU per second over ${IDLE_SECONDS} s, all replicas`,
+  );
 }
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));

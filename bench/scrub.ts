@@ -28,20 +28,32 @@ try {
   await loadDemoOrders(store, ORDERS);
   const raw = openSqliteOrderReadModel(dir);
   const projected = await projectAll(store, raw);
-  console.log(`${ORDERS} orders loaded and projected in ${((performance.now() - t0) / 1000).toFixed(1)} s (projection ${projected.seconds.toFixed(1)} s)`);
+  console.log(
+    `${ORDERS} orders loaded and projected in ${((performance.now() - t0) / 1000).toFixed(1)} s (projection ${projected.seconds.toFixed(1)} s)`,
+  );
 
   let repairs = 0;
   const readModel = selfRepairingReadModel(raw, store, { repaired: () => repairs++ });
   const cpu0 = process.cpuUsage();
   t0 = performance.now();
-  const scrubber = startReadModelScrubber({ store, readModel, ordersPerSecond: RATE, repaired: () => repairs++, log: (message, error) => console.error(message, error) });
+  const scrubber = startReadModelScrubber({
+    store,
+    readModel,
+    ordersPerSecond: RATE,
+    repaired: () => repairs++,
+    log: (message, error) => console.error(message, error),
+  });
   while (scrubber.progress().passes < 1) await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   await scrubber.stop();
   const cpuMsPerOrder = (cpu.user + cpu.system) / 1000 / ORDERS;
-  console.log(`one full pass over ${ORDERS} orders${RATE < 1e9 ? ` at ${RATE} orders/s` : ', unbounded rate'}: ${seconds.toFixed(1)} s (${(ORDERS / seconds).toFixed(0)} orders/s), CPU ${cpuMsPerOrder.toFixed(3)} ms per order, ${repairs} repairs`);
-  console.log(`at the default rate (${DEFAULT_RATE} orders/s): a pass over ${ORDERS} orders takes ${(ORDERS / DEFAULT_RATE / 60).toFixed(0)} min and about ${(DEFAULT_RATE * cpuMsPerOrder / 10).toFixed(1)} % of one core`);
+  console.log(
+    `one full pass over ${ORDERS} orders${RATE < 1e9 ? ` at ${RATE} orders/s` : ', unbounded rate'}: ${seconds.toFixed(1)} s (${(ORDERS / seconds).toFixed(0)} orders/s), CPU ${cpuMsPerOrder.toFixed(3)} ms per order, ${repairs} repairs`,
+  );
+  console.log(
+    `at the default rate (${DEFAULT_RATE} orders/s): a pass over ${ORDERS} orders takes ${(ORDERS / DEFAULT_RATE / 60).toFixed(0)} min and about ${((DEFAULT_RATE * cpuMsPerOrder) / 10).toFixed(1)} % of one core`,
+  );
   await readModel.close();
   await store.close();
   console.log(formatNoise('after', measureNoise()));

@@ -30,7 +30,6 @@ const WRITERS = 16;
 const LARGE_PLAN_BYTES = 200 * 1024;
 const SERVERS = args.includes('--servers');
 
-
 const scratch: string[] = [];
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-limits-'));
@@ -43,12 +42,14 @@ async function rate(seconds: number, writers: number, step: (writer: number) => 
   const until = performance.now() + seconds * 1000;
   let done = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: writers }, async (_, writer) => {
-    while (performance.now() < until) {
-      await step(writer);
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      while (performance.now() < until) {
+        await step(writer);
+        done++;
+      }
+    }),
+  );
   return done / ((performance.now() - t0) / 1000);
 }
 
@@ -69,34 +70,54 @@ async function orderIds(): Promise<void> {
     // (The allocator uses only these two methods.)
     const counted = {
       readLastEvent: (stream: string) => store.readLastEvent(stream),
-      append: (...a: Parameters<EventStore['append']>) => store.append(...a).catch((error: unknown) => { conflicts++; throw error; }),
+      append: (...a: Parameters<EventStore['append']>) =>
+        store.append(...a).catch((error: unknown) => {
+          conflicts++;
+          throw error;
+        }),
     } as Pick<EventStore, 'append' | 'readLastEvent'> as EventStore;
     return orderIdAllocator(counted);
   });
   const raced = await rate(SECONDS, WRITERS, (writer) => allocators[writer % 2]!());
   for (const store of stores) await store.close();
-  console.log(`order-ids stream: ${alone.toFixed(0)} ids/s from one allocator (${WRITERS} concurrent submits); ${raced.toFixed(0)} ids/s from two allocators racing on one log, ${conflicts} lost races`);
+  console.log(
+    `order-ids stream: ${alone.toFixed(0)} ids/s from one allocator (${WRITERS} concurrent submits); ${raced.toFixed(0)} ids/s from two allocators racing on one log, ${conflicts} lost races`,
+  );
 }
 
-async function log(plan: unknown, label = 'SQLite', open: () => Promise<EventStore> = async () => openSqliteEventStore(freshDir())): Promise<void> {
+async function log(
+  plan: unknown,
+  label = 'SQLite',
+  open: () => Promise<EventStore> = async () => openSqliteEventStore(freshDir()),
+): Promise<void> {
   const store = await open();
   let n = 0;
-  const small = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderSubmitted', data: { n, note: 'x'.repeat(900) } }], NO_STREAM));
+  const small = await rate(SECONDS, WRITERS, () =>
+    store.append(`bench-${++n}`, [{ type: 'OrderSubmitted', data: { n, note: 'x'.repeat(900) } }], NO_STREAM),
+  );
   // A real plan of the loaded orders, repeated up to the size of a large order's plan.
   const planBytes = Buffer.byteLength(JSON.stringify(plan));
   const large = Array.from({ length: Math.ceil(LARGE_PLAN_BYTES / planBytes) }, () => plan);
   const largeBytes = Buffer.byteLength(JSON.stringify(large));
-  const planned = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan } }], NO_STREAM));
-  const plannedLarge = await rate(SECONDS, WRITERS, () => store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan: large } }], NO_STREAM));
+  const planned = await rate(SECONDS, WRITERS, () =>
+    store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan } }], NO_STREAM),
+  );
+  const plannedLarge = await rate(SECONDS, WRITERS, () =>
+    store.append(`bench-${++n}`, [{ type: 'OrderPlanned', data: { n, plan: large } }], NO_STREAM),
+  );
   await store.close();
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-  console.log(`the log (${label}), ${WRITERS} concurrent writers: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${kib(planBytes)} plan; ${plannedLarge.toFixed(0)} appends/s of a ${kib(largeBytes)} plan (${(plannedLarge * largeBytes / 2 ** 20).toFixed(1)} MiB/s)`);
+  console.log(
+    `the log (${label}), ${WRITERS} concurrent writers: ${small.toFixed(0)} appends/s of a 1 KiB event; ${planned.toFixed(0)} appends/s of a ${kib(planBytes)} plan; ${plannedLarge.toFixed(0)} appends/s of a ${kib(largeBytes)} plan (${((plannedLarge * largeBytes) / 2 ** 20).toFixed(1)} MiB/s)`,
+  );
 }
 
 async function readModelWriter(store: EventStore, label: string, readModel: OrderReadModel): Promise<void> {
   const { seconds, events } = await projectAll(store, readModel);
   await readModel.close();
-  console.log(`read model's writer, ${label}: ${ORDERS} orders (${events} events) projected in ${seconds.toFixed(1)} s: ${(ORDERS / seconds).toFixed(0)} orders/s, ${(events / seconds).toFixed(0)} events/s`);
+  console.log(
+    `read model's writer, ${label}: ${ORDERS} orders (${events} events) projected in ${seconds.toFixed(1)} s: ${(ORDERS / seconds).toFixed(0)} orders/s, ${(events / seconds).toFixed(0)} events/s`,
+  );
 }
 
 try {
@@ -126,11 +147,14 @@ try {
   if (SERVERS) {
     const url = process.env.MONGODB_URL;
     if (!url) throw new Error('--servers needs MONGODB_URL: eval "$(scripts/test-servers/test-servers start)" first');
-    await readModelWriter(store, 'MongoDB (FerretDB 1.24)', await openMongoOrderReadModel(databaseUrl(url, `bench_${randomUUID().slice(0, 8)}`)));
+    await readModelWriter(
+      store,
+      'MongoDB (FerretDB 1.24)',
+      await openMongoOrderReadModel(databaseUrl(url, `bench_${randomUUID().slice(0, 8)}`)),
+    );
   }
   await store.close();
   console.log(`\n${formatNoise('after', measureNoise())}`);
 } finally {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }
-

@@ -25,7 +25,17 @@ const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
 
 function startService(dataDir: string, quickCheck = true): Promise<{ child: ChildProcess; bannerMs: number; readyMs: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ORDERS_STARTUP_QUICK_CHECK: String(quickCheck) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ORDERS_STARTUP_QUICK_CHECK: String(quickCheck),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
@@ -89,7 +99,9 @@ for (const size of sizes) {
       db.close();
       return `${file} ${(statSync(join(dataDir, file)).size / 2 ** 20).toFixed(0)} MiB: quick_check ${ms.toFixed(0)} ms`;
     });
-    console.log(`${size} orders: restart to banner median ${median(banner).toFixed(0)} ms (${banner.map((v) => v.toFixed(0)).join(', ')}), to /readyz 200 median ${median(ready).toFixed(0)} ms; with ORDERS_STARTUP_QUICK_CHECK=false to banner median ${median(bannerUnchecked).toFixed(0)} ms (${bannerUnchecked.map((v) => v.toFixed(0)).join(', ')}); ${checks.join('; ')}`);
+    console.log(
+      `${size} orders: restart to banner median ${median(banner).toFixed(0)} ms (${banner.map((v) => v.toFixed(0)).join(', ')}), to /readyz 200 median ${median(ready).toFixed(0)} ms; with ORDERS_STARTUP_QUICK_CHECK=false to banner median ${median(bannerUnchecked).toFixed(0)} ms (${bannerUnchecked.map((v) => v.toFixed(0)).join(', ')}); ${checks.join('; ')}`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

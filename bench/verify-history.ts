@@ -62,24 +62,34 @@ const fresh = (label: string) => {
   return dir;
 };
 try {
-  console.log(formatNoise("before", measureNoise()));
+  console.log(formatNoise('before', measureNoise()));
   const chained = fresh('chained');
   let t0 = performance.now();
   const withChain = await load(chained, (dir) => openSqliteEventStore(dir), loadOrders);
-  console.log(`loaded ${ORDERS} orders (${withChain.events} events) with the chain in ${((performance.now() - t0) / 1000).toFixed(1)} s: events.db ${(withChain.bytes / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `loaded ${ORDERS} orders (${withChain.events} events) with the chain in ${((performance.now() - t0) / 1000).toFixed(1)} s: events.db ${(withChain.bytes / 2 ** 20).toFixed(1)} MiB`,
+  );
   const first = verifyHistory(chained);
   const second = verifyHistory(chained);
-  console.log(`verify-history, whole log: ${first.seconds.toFixed(2)} s, again ${second.seconds.toFixed(2)} s (${Math.round(withChain.events / Math.min(first.seconds, second.seconds))} events/s, process start included)`);
+  console.log(
+    `verify-history, whole log: ${first.seconds.toFixed(2)} s, again ${second.seconds.toFixed(2)} s (${Math.round(withChain.events / Math.min(first.seconds, second.seconds))} events/s, process start included)`,
+  );
   console.log(`  ${second.output}`);
   if (BASELINE) {
     const base = pathToFileURL(resolve(BASELINE, 'dist')).href;
-    const { openSqliteEventStore: openBaseline } = (await import(`${base}/src/eventstore/sqlite-event-store.js`)) as { openSqliteEventStore: Open };
+    const { openSqliteEventStore: openBaseline } = (await import(`${base}/src/eventstore/sqlite-event-store.js`)) as {
+      openSqliteEventStore: Open;
+    };
     const { loadOrders: loadBaseline } = (await import(`${base}/bench/load-orders.js`)) as { loadOrders: Load };
     const legacy = fresh('legacy');
     t0 = performance.now();
     const without = await load(legacy, openBaseline, loadBaseline);
-    console.log(`loaded the same with ${BASELINE} (no chain) in ${((performance.now() - t0) / 1000).toFixed(1)} s: events.db ${(without.bytes / 2 ** 20).toFixed(1)} MiB, ${without.events} events`);
-    console.log(`bytes per event added by the chain: ${((withChain.bytes - without.bytes) / withChain.events).toFixed(1)} (${(withChain.bytes / withChain.events).toFixed(0)} against ${(without.bytes / without.events).toFixed(0)} per event)`);
+    console.log(
+      `loaded the same with ${BASELINE} (no chain) in ${((performance.now() - t0) / 1000).toFixed(1)} s: events.db ${(without.bytes / 2 ** 20).toFixed(1)} MiB, ${without.events} events`,
+    );
+    console.log(
+      `bytes per event added by the chain: ${((withChain.bytes - without.bytes) / withChain.events).toFixed(1)} (${(withChain.bytes / withChain.events).toFixed(0)} against ${(without.bytes / without.events).toFixed(0)} per event)`,
+    );
     // The append path alone, this build against the baseline's in alternating rounds: the chain's cost
     // without the HTTP service around it (bench:api's submit figures move with the machine's load).
     const sample = new Database(join(chained, 'events.db'), { readonly: true });
@@ -89,9 +99,12 @@ try {
       const dir = fresh('append');
       const store = open(dir);
       const t1 = performance.now();
-      await Promise.all(Array.from({ length: 64 }, async (_, writer) => {
-        for (let i = 0; i < APPENDS / 64; i++) await store.append(`w-${writer}-${i}`, [{ type: 'OrderSubmitted', data: submitted }], { kind: 'no_stream' });
-      }));
+      await Promise.all(
+        Array.from({ length: 64 }, async (_, writer) => {
+          for (let i = 0; i < APPENDS / 64; i++)
+            await store.append(`w-${writer}-${i}`, [{ type: 'OrderSubmitted', data: submitted }], { kind: 'no_stream' });
+        }),
+      );
       const rate = APPENDS / ((performance.now() - t1) / 1000);
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -105,14 +118,18 @@ try {
       if (round % 2 === 1) rates.chained.push(await appendRate((dir) => openSqliteEventStore(dir)));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    console.log(`durable appends/s of an OrderSubmitted (${JSON.stringify(submitted).length} bytes), 64 writers, ${APPENDS} per run, ${ROUNDS} alternating rounds: with the chain ${rates.chained.map(Math.round).join(', ')} (median ${Math.round(median(rates.chained))}), baseline ${rates.baseline.map(Math.round).join(', ')} (median ${Math.round(median(rates.baseline))}): ${(median(rates.chained) / median(rates.baseline)).toFixed(2)}x`);
+    console.log(
+      `durable appends/s of an OrderSubmitted (${JSON.stringify(submitted).length} bytes), 64 writers, ${APPENDS} per run, ${ROUNDS} alternating rounds: with the chain ${rates.chained.map(Math.round).join(', ')} (median ${Math.round(median(rates.chained))}), baseline ${rates.baseline.map(Math.round).join(', ')} (median ${Math.round(median(rates.baseline))}): ${(median(rates.chained) / median(rates.baseline)).toFixed(2)}x`,
+    );
     const copy = fresh('legacy-copy');
     cpSync(legacy, copy, { recursive: true });
     const upgrade = verifyHistory(copy);
-    console.log(`first verify-history of that log written before the chain (adds the column, chains every event, verifies): ${upgrade.seconds.toFixed(2)} s`);
+    console.log(
+      `first verify-history of that log written before the chain (adds the column, chains every event, verifies): ${upgrade.seconds.toFixed(2)} s`,
+    );
     console.log(`  ${upgrade.output.split('\n').join('\n  ')}`);
   }
-  console.log(formatNoise("after", measureNoise()));
+  console.log(formatNoise('after', measureNoise()));
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

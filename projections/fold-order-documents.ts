@@ -5,7 +5,11 @@ import { orderIdOf, projectOrderView, type OrderDocument } from './order-view.js
 import { projectPalletContents, type PalletContentsDocument } from './pallet-contents.js';
 
 /** The documents of order `id` after its events up to log position `upTo` (the read model's checkpoint); later ones are left out. */
-export function foldOrderDocuments(id: number, events: readonly RecordedEvent[], upTo: bigint): { order: OrderDocument | undefined; pallets: PalletContentsDocument | undefined } {
+export function foldOrderDocuments(
+  id: number,
+  events: readonly RecordedEvent[],
+  upTo: bigint,
+): { order: OrderDocument | undefined; pallets: PalletContentsDocument | undefined } {
   let order: OrderDocument | undefined;
   let pallets: PalletContentsDocument | undefined;
   for (const event of events) {

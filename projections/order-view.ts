@@ -52,7 +52,10 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
       return {
         ...document,
         view: {
-          ...document.view, status: 'planned', planning_failure_reason: null, updated_at: orderEvent.data.planned_at,
+          ...document.view,
+          status: 'planned',
+          planning_failure_reason: null,
+          updated_at: orderEvent.data.planned_at,
           consolidated_into: orderEvent.data.consolidated_into ?? document.view.consolidated_into ?? null,
         },
       };
@@ -60,7 +63,12 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
       if (!document) return document;
       return {
         ...document,
-        view: { ...document.view, status: 'planning_failed', planning_failure_reason: orderEvent.data.reason, updated_at: orderEvent.data.failed_at },
+        view: {
+          ...document.view,
+          status: 'planning_failed',
+          planning_failure_reason: orderEvent.data.reason,
+          updated_at: orderEvent.data.failed_at,
+        },
       };
     case 'PackingInstructionsDownloaded':
       if (!document) return document;

@@ -15,7 +15,10 @@ export type PalletContentsDocument =
   | { status: 'planned'; pallets: PalletContents[] }
   | { status: 'failed'; reason: string };
 
-export function projectPalletContents(document: PalletContentsDocument | undefined, event: RecordedEvent): PalletContentsDocument | undefined {
+export function projectPalletContents(
+  document: PalletContentsDocument | undefined,
+  event: RecordedEvent,
+): PalletContentsDocument | undefined {
   if (!isOrderEvent(event)) return document;
   const orderEvent = event;
   switch (orderEvent.type) {
@@ -27,7 +30,12 @@ export function projectPalletContents(document: PalletContentsDocument | undefin
         pallets: storedPalletContents(orderEvent.data.plan).map(({ pallet_index, pallet_code, contents }) => ({
           pallet_index,
           pallet_code,
-          contents: contents.map(({ sku, purchase_order, line_item_number, quantity }) => ({ sku, purchase_order, line_item_number, quantity })),
+          contents: contents.map(({ sku, purchase_order, line_item_number, quantity }) => ({
+            sku,
+            purchase_order,
+            line_item_number,
+            quantity,
+          })),
         })),
       };
     }

@@ -62,7 +62,10 @@ for (const source of SOURCES.filter((dir) => existsSync(join(root, dir)))) {
       const within = (folder, list) => list.some((dir) => folder === dir || folder.startsWith(`${dir}/`));
       if (within(from, [PROJECTIONS])) {
         const allowed = PROJECTION_FOUNDATIONS.includes(to) || (PROJECTION_TYPES_FROM.includes(to) && TYPE_ONLY.test(match[0]));
-        if (!allowed) problems.push(`${file} imports ${target}: projections/ stands only on the order's definitions and the plan contract (types from the log)`);
+        if (!allowed)
+          problems.push(
+            `${file} imports ${target}: projections/ stands only on the order's definitions and the plan contract (types from the log)`,
+          );
       }
       if (within(to, [PROJECTIONS]) && within(from, DOMAIN) && !within(from, PROJECTION_USERS)) {
         problems.push(`${file} imports ${target}: the domain must not import the projections built on it`);
@@ -86,13 +89,15 @@ for (const { loop, group } of longerLoops()) {
     const to = loop[(i + 1) % loop.length];
     return `${from} -> ${to} (${edges.get(`${from} -> ${to}`)})`;
   });
-  const tangle = group.length > loop.length ? ` (one of the loops among ${group.length} folders that reach one another: ${group.join(', ')})` : '';
+  const tangle =
+    group.length > loop.length ? ` (one of the loops among ${group.length} folders that reach one another: ${group.join(', ')})` : '';
   problems.push(`a loop through ${loop.length} folders: ${[...loop, loop[0]].join(' -> ')}: ${arrows.join('; ')}${tangle}`);
 }
 for (const group of components(fileNext)) {
   if (group.length < 2 && !(fileNext.get(group[0]) ?? []).includes(group[0])) continue;
   const loop = shortestLoop(group[0], new Set(group), fileNext);
-  const tangle = group.length > loop.length ? ` (one of the loops among ${group.length} files that reach one another: ${group.join(', ')})` : '';
+  const tangle =
+    group.length > loop.length ? ` (one of the loops among ${group.length} files that reach one another: ${group.join(', ')})` : '';
   problems.push(`files import each other in a loop: ${[...loop, loop[0]].join(' -> ')}${tangle}`);
 }
 for (const problem of problems) console.error(problem);

@@ -110,7 +110,10 @@ function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
   const other = new Router({ methods: METHODS }); // health, OpenAPI and AsyncAPI, admin and the viewer: the paths outside /api/v1/orders/
   healthRoutes(other, deps.readiness, deps.metrics, deps.stopping, deps.findings);
   // Neither document needs a key (an integrator reads them before holding one); each is built once, at start.
-  for (const [path, document] of [[OPENAPI_PATH, buildOpenApiDocument()], [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)]] as const) {
+  for (const [path, document] of [
+    [OPENAPI_PATH, buildOpenApiDocument()],
+    [ASYNCAPI_PATH, buildAsyncApiDocument(deps.kafkaTopic)],
+  ] as const) {
     const body = JSON.stringify(document);
     other.get(path, (ctx) => {
       ctx.type = 'application/json';

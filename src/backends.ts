@@ -57,14 +57,19 @@ export async function openEventStore(settings: BackendSettings, log?: (message: 
 }
 
 export function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
-  if (settings.mongodbUrl) return openMongoOrderReadModel(settings.mongodbUrl, undefined, { serverSelectionTimeoutMS: settings.visibleWithinMs });
+  if (settings.mongodbUrl)
+    return openMongoOrderReadModel(settings.mongodbUrl, undefined, { serverSelectionTimeoutMS: settings.visibleWithinMs });
   return Promise.resolve(openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
 }
 
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
 export function storageNames(settings: BackendSettings): { log: string; readModel: string; checkpoints: string; notifications: string } {
   return {
-    log: settings.eventStoreConnectionString ? 'the KurrentDB event log' : settings.postgresUrl ? POSTGRES_LOG : join(settings.dataDir, 'events.db'),
+    log: settings.eventStoreConnectionString
+      ? 'the KurrentDB event log'
+      : settings.postgresUrl
+        ? POSTGRES_LOG
+        : join(settings.dataDir, 'events.db'),
     readModel: settings.mongodbUrl ? 'the MongoDB order read model' : join(settings.dataDir, 'read-models.db'),
     checkpoints: settings.mongodbUrl ? 'the MongoDB consumer checkpoints' : join(settings.dataDir, 'checkpoints.db'),
     notifications: settings.mongodbUrl ? 'the MongoDB notification delivery store' : join(settings.dataDir, 'notifications.db'),
@@ -108,7 +113,9 @@ export async function openScratchOrderReadModel(settings: BackendSettings): Prom
 }
 
 export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
-  return settings.mongodbUrl ? openMongoCheckpointStore(settings.mongodbUrl) : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
+  return settings.mongodbUrl
+    ? openMongoCheckpointStore(settings.mongodbUrl)
+    : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
 }
 
 /** Where replicas claim the planning of an order or a consolidation window: shared as the checkpoints are. */
@@ -121,7 +128,11 @@ export function openDeliveryStore(settings: BackendSettings): Promise<DeliverySt
 }
 
 export function describeBackends(settings: BackendSettings): string {
-  const log = settings.eventStoreConnectionString ? 'KurrentDB' : settings.postgresUrl ? `PostgreSQL at ${redactedUrl(settings.postgresUrl)}` : `SQLite in ${settings.dataDir}`;
+  const log = settings.eventStoreConnectionString
+    ? 'KurrentDB'
+    : settings.postgresUrl
+      ? `PostgreSQL at ${redactedUrl(settings.postgresUrl)}`
+      : `SQLite in ${settings.dataDir}`;
   const readModels = settings.mongodbUrl ? 'MongoDB' : `SQLite in ${settings.dataDir}`;
   return `event log: ${log}; read models, checkpoints and delivery state: ${readModels}`;
 }

@@ -16,9 +16,7 @@ export interface StorageFacts {
   consumers: { name: string; logId: string | undefined; checkpoints: ReadonlyMap<string, bigint> }[];
 }
 
-export type StorageDecision =
-  | { ok: true; rebuildReadModel: string | undefined }
-  | { ok: false; reason: string };
+export type StorageDecision = { ok: true; rebuildReadModel: string | undefined } | { ok: false; reason: string };
 
 /** Pure: what the facts allow. */
 export function decideStorage({ log, readModel, consumers }: StorageFacts): StorageDecision {
@@ -30,19 +28,34 @@ export function decideStorage({ log, readModel, consumers }: StorageFacts): Stor
   }
   // Ids are never handed out twice: a read model that has seen a later id than the log proves lost events.
   if (readModel.highestOrderId > log.lastOrderId) {
-    return { ok: false, reason: `${readModel.name} holds order ${readModel.highestOrderId} but the last order id in ${log.name} is ${log.lastOrderId}: the log has lost events; ${restore}` };
+    return {
+      ok: false,
+      reason: `${readModel.name} holds order ${readModel.highestOrderId} but the last order id in ${log.name} is ${log.lastOrderId}: the log has lost events; ${restore}`,
+    };
   }
   for (const store of consumers) {
     if (store.logId !== undefined && store.logId !== log.firstEventId) {
-      return { ok: false, reason: `${store.name} belongs to another event log than ${log.name}: put back the matching log, or remove ${store.name} to start its consumers from the beginning of this one` };
+      return {
+        ok: false,
+        reason: `${store.name} belongs to another event log than ${log.name}: put back the matching log, or remove ${store.name} to start its consumers from the beginning of this one`,
+      };
     }
     for (const [consumer, position] of store.checkpoints) {
-      if (position > log.head) return { ok: false, reason: `${store.name}: consumer "${consumer}" is at log position ${position}, past the end of ${log.name} (${log.head}): the log has lost events; ${restore}` };
+      if (position > log.head)
+        return {
+          ok: false,
+          reason: `${store.name}: consumer "${consumer}" is at log position ${position}, past the end of ${log.name} (${log.head}): the log has lost events; ${restore}`,
+        };
     }
   }
   if (readModel.checkpoint === undefined) return { ok: true, rebuildReadModel: undefined };
-  if (readModel.logId !== undefined && readModel.logId !== log.firstEventId) return { ok: true, rebuildReadModel: `${readModel.name} was built from another event log` };
-  if (readModel.checkpoint > log.head) return { ok: true, rebuildReadModel: `${readModel.name} is at log position ${readModel.checkpoint}, past the end of ${log.name} (${log.head})` };
+  if (readModel.logId !== undefined && readModel.logId !== log.firstEventId)
+    return { ok: true, rebuildReadModel: `${readModel.name} was built from another event log` };
+  if (readModel.checkpoint > log.head)
+    return {
+      ok: true,
+      rebuildReadModel: `${readModel.name} is at log position ${readModel.checkpoint}, past the end of ${log.name} (${log.head})`,
+    };
   return { ok: true, rebuildReadModel: undefined };
 }
 
@@ -56,7 +69,12 @@ export interface StoragePorts {
   checkpoints: CheckpointStore;
   checkpointsName: string;
   /** Checkpoints kept elsewhere (the notification consumers'), with the identity of their log. */
-  otherConsumers: { name: string; load(): Promise<ReadonlyMap<string, bigint>>; logIdentity(): Promise<string | undefined>; bindToLog(logId: string): Promise<void> }[];
+  otherConsumers: {
+    name: string;
+    load(): Promise<ReadonlyMap<string, bigint>>;
+    logIdentity(): Promise<string | undefined>;
+    bindToLog(logId: string): Promise<void>;
+  }[];
   log: (message: string) => void;
   /** The log's hash chain from the last verified position (audit/log-chain-check.ts); undefined where it is verified elsewhere. */
   verifyLogChain?: () => Promise<ChainVerdict | undefined>;
@@ -71,10 +89,17 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   const { store, orders, checkpoints } = ports;
   // What was derived first, the log after it: other replicas running on the same stores move both
   // meanwhile, and a checkpoint read before the log's head can never be past it, the other way round it can.
-  const readModel = { name: ports.readModelName, checkpoint: await orders.checkpoint(), logId: await orders.logIdentity(), highestOrderId: await orders.highestOrderId() };
+  const readModel = {
+    name: ports.readModelName,
+    checkpoint: await orders.checkpoint(),
+    logId: await orders.logIdentity(),
+    highestOrderId: await orders.highestOrderId(),
+  };
   const consumers = [
     { name: ports.checkpointsName, logId: await checkpoints.logIdentity(), checkpoints: await checkpoints.all() },
-    ...(await Promise.all(ports.otherConsumers.map(async ({ name, load, logIdentity }) => ({ name, logId: await logIdentity(), checkpoints: await load() })))),
+    ...(await Promise.all(
+      ports.otherConsumers.map(async ({ name, load, logIdentity }) => ({ name, logId: await logIdentity(), checkpoints: await load() })),
+    )),
   ];
   const [head, first, lastOrderId] = await Promise.all([store.headPosition(), store.readAll(undefined, 1), lastAllocatedOrderId(store)]);
   const facts: StorageFacts = { log: { name: ports.logName, head, firstEventId: first[0]?.id, lastOrderId }, readModel, consumers };
@@ -82,7 +107,10 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   if (!decision.ok) throw new StorageRefused(decision.reason);
   // After the facts: a log that lost its tail is refused for that first, with its own remedy.
   const chain = await ports.verifyLogChain?.();
-  if (chain && !chain.ok) throw new StorageRefused(`${describeVerdict(chain, ports.logName)}; npm run verify-history says the same; restore ${ports.logName} from a backup made before that change (docs/auditing.md)`);
+  if (chain && !chain.ok)
+    throw new StorageRefused(
+      `${describeVerdict(chain, ports.logName)}; npm run verify-history says the same; restore ${ports.logName} from a backup made before that change (docs/auditing.md)`,
+    );
   if (decision.rebuildReadModel) {
     ports.log(`${decision.rebuildReadModel}: rebuilding it from the log`);
     await orders.reset();
@@ -90,6 +118,7 @@ export async function checkStorageAtStart(ports: StoragePorts): Promise<void> {
   const firstEventId = facts.log.firstEventId;
   if (firstEventId !== undefined) {
     if (facts.consumers[0]!.logId === undefined) await checkpoints.bindToLog(firstEventId);
-    for (const [i, other] of ports.otherConsumers.entries()) if (facts.consumers[i + 1]!.logId === undefined) await other.bindToLog(firstEventId);
+    for (const [i, other] of ports.otherConsumers.entries())
+      if (facts.consumers[i + 1]!.logId === undefined) await other.bindToLog(firstEventId);
   }
 }

@@ -103,7 +103,10 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 }
 
 export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
-  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((broker) => broker.trim()).filter(Boolean);
+  const brokers = (env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
   return {
     kafkaBrokers: brokers.length > 0 ? brokers : undefined,
     kafkaTopic: env.ORDERS_KAFKA_TOPIC?.trim() || DEFAULT_KAFKA_TOPIC,
@@ -128,7 +131,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -151,13 +155,15 @@ function publicUrl(raw: string | undefined): string | undefined {
 function postgresUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.POSTGRES_URL?.trim();
   if (!raw) return undefined;
-  if (env.EVENTSTORE_CONNECTION_STRING) throw new Error('POSTGRES_URL and EVENTSTORE_CONNECTION_STRING are both set: the event log is on one of them; unset the other');
+  if (env.EVENTSTORE_CONNECTION_STRING)
+    throw new Error('POSTGRES_URL and EVENTSTORE_CONNECTION_STRING are both set: the event log is on one of them; unset the other');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new Error('POSTGRES_URL must be a libpq URL, postgres://user:password@host:port/database');
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error(`POSTGRES_URL must start with postgres:// or postgresql://, got "${url.protocol}//..."`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new Error(`POSTGRES_URL must start with postgres:// or postgresql://, got "${url.protocol}//..."`);
   return raw;
 }

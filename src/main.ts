@@ -24,10 +24,13 @@ try {
   const everywhere = config.host === '0.0.0.0' || config.host === '::' ? ` and every other interface (HOST=${config.host})` : '';
   console.log(`Orders service listening on ${service.url}${everywhere} (${describeBackends(config)})`);
   console.log(`OpenAPI document: ${service.url}${OPENAPI_PATH}`);
-  const kafka = config.notifications.kafkaBrokers ? `topic ${config.notifications.kafkaTopic}` : 'not published here: KAFKA_BROKERS is unset';
+  const kafka = config.notifications.kafkaBrokers
+    ? `topic ${config.notifications.kafkaTopic}`
+    : 'not published here: KAFKA_BROKERS is unset';
   console.log(`AsyncAPI document (Kafka, ${kafka}): ${service.url}${ASYNCAPI_PATH}`);
   // Only the demo document's key is ever printed: real keys never reach a log.
-  if (config.seedFile === DEMO_SEED_FILE) console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
+  if (config.seedFile === DEMO_SEED_FILE)
+    console.log(`Demo lane 101 loaded. Demo API key: ${DEMO_API_KEY}  (send "Authorization: Api-Key ${DEMO_API_KEY}")`);
   const { shutdownTimeoutMs } = config;
   const shutdown = () => {
     // Whatever is still running at the deadline is cut: every acknowledged write is already durable,
@@ -36,17 +39,28 @@ try {
       console.error(`shutdown took longer than ${shutdownTimeoutMs} ms (ORDERS_SHUTDOWN_TIMEOUT_MS); exiting anyway`);
       process.exit(1);
     }, shutdownTimeoutMs).unref();
-    service.stop().then(() => process.exit(0), (error: unknown) => {
-      console.error('shutdown failed:', error);
-      process.exit(1);
-    });
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('shutdown failed:', error);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (error) {
   // Reasons an operator acts on get one line, not a stack trace: the file, what is wrong, what to do.
-  if (error instanceof DamagedStorage && config) console.error(`Not starting: ${error.message}: ${whatToDoAbout(error.file, storageNames(config))}`);
-  else if (error instanceof SeedRejected || error instanceof StorageRefused || error instanceof DamagedStorage || error instanceof ShareSecretRejected || error instanceof AuditKeyRejected) console.error(`Not starting: ${(error as Error).message}`);
+  if (error instanceof DamagedStorage && config)
+    console.error(`Not starting: ${error.message}: ${whatToDoAbout(error.file, storageNames(config))}`);
+  else if (
+    error instanceof SeedRejected ||
+    error instanceof StorageRefused ||
+    error instanceof DamagedStorage ||
+    error instanceof ShareSecretRejected ||
+    error instanceof AuditKeyRejected
+  )
+    console.error(`Not starting: ${(error as Error).message}`);
   else console.error(error);
   process.exit(1);
 }

@@ -18,7 +18,17 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** The AsyncAPI document of the Kafka messages (src/notifications/asyncapi-document.ts), served beside this one. */
 export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 
-const FEATURES: readonly ApiDescription[] = [orderApi, historyExportApi, auditApi, packingInstructionsApi, loadPlanApi, masterDataApi, healthApi, viewerApi, webhookApi];
+const FEATURES: readonly ApiDescription[] = [
+  orderApi,
+  historyExportApi,
+  auditApi,
+  packingInstructionsApi,
+  loadPlanApi,
+  masterDataApi,
+  healthApi,
+  viewerApi,
+  webhookApi,
+];
 
 const thisDocument: ApiDescription = {
   paths: {
@@ -34,7 +44,8 @@ const thisDocument: ApiDescription = {
       get: {
         operationId: 'asyncApiDocument',
         summary: 'The AsyncAPI document of the Kafka messages',
-        description: 'AsyncAPI 3.0: the packing_instructions.ready topic as this deployment is configured, its key, headers, value and delivery guarantee.',
+        description:
+          'AsyncAPI 3.0: the packing_instructions.ready topic as this deployment is configured, its key, headers, value and delivery guarantee.',
         security: [],
         responses: { '200': { description: 'The AsyncAPI 3.0 document.', ...json({ type: 'object' }) } },
       },

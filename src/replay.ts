@@ -96,14 +96,18 @@ async function main(repair: boolean): Promise<number> {
     const started = performance.now();
     const report = await replayAndCompare(store, live, fresh);
     for (const difference of report.differences) console.log(difference);
-    console.log(`replayed ${report.events} events, compared ${report.orders} orders in ${Math.round(performance.now() - started)} ms: ${report.differences.length === 0 ? 'read models match the log' : `${report.differences.length} difference(s)`}`);
+    console.log(
+      `replayed ${report.events} events, compared ${report.orders} orders in ${Math.round(performance.now() - started)} ms: ${report.differences.length === 0 ? 'read models match the log' : `${report.differences.length} difference(s)`}`,
+    );
     if (report.differences.length === 0) return 0;
     if (!repair) return 1;
     await repairFromLog(store, live, report.differingOrders);
     // Compared again against the same rebuilt read model: what the repair left differing is still reported.
     const after = await replayAndCompare(store, live, fresh);
     for (const difference of after.differences) console.log(`after repair: ${difference}`);
-    console.log(`repaired ${report.differingOrders.length} order(s) from the log: ${after.differences.length === 0 ? 'read models match the log' : `${after.differences.length} difference(s) left`}`);
+    console.log(
+      `repaired ${report.differingOrders.length} order(s) from the log: ${after.differences.length === 0 ? 'read models match the log' : `${after.differences.length} difference(s) left`}`,
+    );
     return after.differences.length === 0 ? 0 : 1;
   } finally {
     await Promise.all([store.close(), live.close(), scratch.remove()]);
@@ -116,7 +120,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } catch (error) {
     if (!isDamage(error)) throw error;
     // What an operator needs is which file and what to do, not a stack trace.
-    console.error(`replay stopped: ${(error as Error).message}. A damaged read-models.db is rebuilt by the service at its next start; a damaged events.db must be restored from a backup.`);
+    console.error(
+      `replay stopped: ${(error as Error).message}. A damaged read-models.db is rebuilt by the service at its next start; a damaged events.db must be restored from a backup.`,
+    );
     process.exitCode = 2;
   }
 }

@@ -65,14 +65,26 @@ export async function startService(config: Config, logger: Logger = createLogger
   return parts.orUnwind(async () => {
     parts.stage('stores');
     const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());
-    const { repairing, orders, readModel, projectorStarted } = servedReadModel(await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged }), store, config, damage);
+    const { repairing, orders, readModel, projectorStarted } = servedReadModel(
+      await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged }),
+      store,
+      config,
+      damage,
+    );
     parts.add(orders, (o) => o.close());
     const checkpoints = parts.add(await openCheckpointStore(config), (c) => c.close());
     const deliveries = parts.add(await namingDamage(names.notifications)(() => openDeliveryStore(config)), (d) => d.close());
     const chain = logChainCheck(store, checkpoints, names.log);
     await checkStorageAtStart({
-      store, logName: names.log, orders: repairing, readModelName: names.readModel, checkpoints, checkpointsName: names.checkpoints,
-      otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)], log: (message) => logger.warn(message), verifyLogChain: () => chain.atStart(),
+      store,
+      logName: names.log,
+      orders: repairing,
+      readModelName: names.readModel,
+      checkpoints,
+      checkpointsName: names.checkpoints,
+      otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)],
+      log: (message) => logger.warn(message),
+      verifyLogChain: () => chain.atStart(),
     });
 
     parts.stage('master data');
@@ -87,52 +99,91 @@ export async function startService(config: Config, logger: Logger = createLogger
     const singleton = (work: string) => singletonLease(work, { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log }, store);
 
     parts.stage('work held by lease');
-    const projector = parts.add(await startProjector(store, orders, log, {
-      lease: { claims: claimStore, key: singletonKey('projector'), holder, leaseMs: config.singletonLeaseMs },
-      onApplied: (events) => metrics.readModelWrites.inc(events),
-    }), (p) => p.stop());
+    const projector = parts.add(
+      await startProjector(store, orders, log, {
+        lease: { claims: claimStore, key: singletonKey('projector'), holder, leaseMs: config.singletonLeaseMs },
+        onApplied: (events) => metrics.readModelWrites.inc(events),
+      }),
+      (p) => p.stop(),
+    );
     projectorStarted(projector);
     const scrubbing = config.scrubOrdersPerSecond
-      ? parts.add(await whileLeased(singleton('scrubber'), async () => startScrubber(store, orders, config.scrubOrdersPerSecond!, chain, damage, log)), (s) => s.stop())
+      ? parts.add(
+          await whileLeased(singleton('scrubber'), async () =>
+            startScrubber(store, orders, config.scrubOrdersPerSecond!, chain, damage, log),
+          ),
+          (s) => s.stop(),
+        )
       : undefined;
     const scrubProgress = () => scrubbing?.current()?.progress();
 
     if (config.seedFile) await applySeed(config.seedFile, masterData);
 
     parts.stage('consumers');
-    const planner = parts.add(new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }), (p) => p.close());
+    const planner = parts.add(
+      new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
+      (p) => p.close(),
+    );
     const claims = planningClaims(claimStore, { holder, leaseMs: config.planningLeaseMs, log });
     const { onRun, onPlanned } = plannerMetrics(metrics);
-    const reactor = parts.add(await startPlanningReactor({ store, checkpoints, claims, planner, concurrency: config.plannerThreads, log, onRun, onPlanned }), (r) => r.stop());
+    const reactor = parts.add(
+      await startPlanningReactor({ store, checkpoints, claims, planner, concurrency: config.plannerThreads, log, onRun, onPlanned }),
+      (r) => r.stop(),
+    );
     const allocateOrderId = orderIdAllocator(store);
     parts.add(await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log, onRun }), (c) => c.stop());
     // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
     // known once it listens; nothing asks for a link before then.
     let listeningUrl = `http://127.0.0.1:${config.port}`;
-    const links = shareLinks({ secret: loadShareSecret(config.shareSecret, config.dataDir), publicUrl: () => config.publicUrl ?? listeningUrl, validDays: config.shareLinkDays ?? 30 });
+    const links = shareLinks({
+      secret: loadShareSecret(config.shareSecret, config.dataDir),
+      publicUrl: () => config.publicUrl ?? listeningUrl,
+      validDays: config.shareLinkDays ?? 30,
+    });
     // Background work, as the planners are: at their niceness.
     const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
-    const notifications = parts.add(await whileLeased(singleton('notifications'), () => startNotifications({
-      store, deliveries, checkpoints, dataDir: config.dataDir, masterData: () => masterData.current,
-      renderPdf: (events, options) => pdfRenderer.render(events, options),
-      viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
-      config: config.notifications, log,
-    })), (n) => n.stop());
+    const notifications = parts.add(
+      await whileLeased(singleton('notifications'), () =>
+        startNotifications({
+          store,
+          deliveries,
+          checkpoints,
+          dataDir: config.dataDir,
+          masterData: () => masterData.current,
+          renderPdf: (events, options) => pdfRenderer.render(events, options),
+          viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
+          config: config.notifications,
+          log,
+        }),
+      ),
+      (n) => n.stop(),
+    );
     registerServiceGauges(metrics, { store, projector, scrubProgress, deliveries, reactor, claims, planner, pdfRenderer });
 
     parts.stage('server');
     let stopping = false;
-    const server = createServer(createRequestListener({
-      stopping: () => stopping,
-      readModelsAvailable: () => readModel.current(),
-      onDamagedStorage: (error) => void (damage.rebuildable(error) && readModel.damaged(error)),
-      store, orders, masterData: () => masterData.current, masterDataService: masterData, allocateOrderId,
-      visible: (position) => readModel.visible(position),
-      renderPdf: (events, options) => pdfRenderer.render(events, options),
-      shareLinks: links, auditKey: loadAuditKey(config.auditKey, config.dataDir), adminKey: config.adminKey, kafkaTopic: config.notifications.kafkaTopic, logger, metrics,
-      findings: backgroundFindings(scrubProgress),
-      readiness: readinessChecks({ store, orders, projector, scrubProgress, notifications: () => notifications.current() }),
-    }));
+    const server = createServer(
+      createRequestListener({
+        stopping: () => stopping,
+        readModelsAvailable: () => readModel.current(),
+        onDamagedStorage: (error) => void (damage.rebuildable(error) && readModel.damaged(error)),
+        store,
+        orders,
+        masterData: () => masterData.current,
+        masterDataService: masterData,
+        allocateOrderId,
+        visible: (position) => readModel.visible(position),
+        renderPdf: (events, options) => pdfRenderer.render(events, options),
+        shareLinks: links,
+        auditKey: loadAuditKey(config.auditKey, config.dataDir),
+        adminKey: config.adminKey,
+        kafkaTopic: config.notifications.kafkaTopic,
+        logger,
+        metrics,
+        findings: backgroundFindings(scrubProgress),
+        readiness: readinessChecks({ store, orders, projector, scrubProgress, notifications: () => notifications.current() }),
+      }),
+    );
     listeningUrl = await listen(server, config);
     parts.add(server, async (s) => {
       stopping = true;
@@ -162,15 +213,29 @@ export async function startService(config: Config, logger: Logger = createLogger
 function servedReadModel(opened: OrderReadModel, store: EventStore, config: Config, damage: DamagePolicy) {
   const repairing = selfRepairingReadModel(opened, store, { repaired: damage.repairedOnRead, untrustedLog: damage.untrustedLog });
   let projector: Projector | undefined;
-  const readModel = readModelState(store, () => projector, { visibleWithinMs: config.visibleWithinMs, rebuildingAfterDamage: damage.rebuildingAfterDamage });
+  const readModel = readModelState(store, () => projector, {
+    visibleWithinMs: config.visibleWithinMs,
+    rebuildingAfterDamage: damage.rebuildingAfterDamage,
+  });
   const orders = logServedReadModel(repairing, store, readModel, damage.untrustedLog);
   return { repairing, orders, readModel, projectorStarted: (started: Projector) => void (projector = started) };
 }
 
 /** The scrubber verifies the log's hash chain once per pass, before it compares any order with the log. */
-function startScrubber(store: EventStore, orders: OrderReadModel, ordersPerSecond: number, chain: LogChainCheck, damage: DamagePolicy, log: ReturnType<typeof serviceLog>) {
+function startScrubber(
+  store: EventStore,
+  orders: OrderReadModel,
+  ordersPerSecond: number,
+  chain: LogChainCheck,
+  damage: DamagePolicy,
+  log: ReturnType<typeof serviceLog>,
+) {
   return startReadModelScrubber({
-    store, readModel: orders, ordersPerSecond, repaired: damage.repairedByScrubber, log,
+    store,
+    readModel: orders,
+    ordersPerSecond,
+    repaired: damage.repairedByScrubber,
+    log,
     async verifyLog(betweenPages) {
       const outcome = await chain.fullPass(betweenPages);
       damage.logChainVerified(outcome);
@@ -180,9 +245,17 @@ function startScrubber(store: EventStore, orders: OrderReadModel, ordersPerSecon
 }
 
 /** The lease of one piece of work done by one replica for all. */
-function singletonLease(work: string, lease: { claims: ClaimStore; holder: string; leaseMs: number; log: ReturnType<typeof serviceLog> }, store: EventStore) {
+function singletonLease(
+  work: string,
+  lease: { claims: ClaimStore; holder: string; leaseMs: number; log: ReturnType<typeof serviceLog> },
+  store: EventStore,
+) {
   // A replica that cannot read the log would hold that work still for everyone.
-  return { ...lease, key: singletonKey(work), able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(lease.leaseMs / 3))) };
+  return {
+    ...lease,
+    key: singletonKey(work),
+    able: () => answersWithin(store.headPosition(), Math.max(100, Math.floor(lease.leaseMs / 3))),
+  };
 }
 
 /** Listens; resolves with the URL it answers on (loopback for a server listening on every address). */

@@ -20,7 +20,9 @@ async function main(): Promise<number> {
     if (legacy > 0) console.log(`${legacy} events written before the hash chain existed were chained now, from the first event of the log`);
     const verdict = await verifyChain(store);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(`${describeVerdict(verdict, storageNames(config).log)} (${describeBackends(config)}; ${store.chainScope === 'log' ? 'one chain over the log' : 'one chain per stream'}; ${seconds} s)`);
+    console.log(
+      `${describeVerdict(verdict, storageNames(config).log)} (${describeBackends(config)}; ${store.chainScope === 'log' ? 'one chain over the log' : 'one chain per stream'}; ${seconds} s)`,
+    );
     return verdict.ok ? 0 : 1;
   } finally {
     await store.close();

@@ -11,9 +11,20 @@ t.test('HOST defaults to loopback; an empty HOST too', async (t) => {
 
 t.test('shutdown, visibility, append size and quick_check settings', async (t) => {
   t.match(configFromEnv({}), { shutdownTimeoutMs: 10_000, visibleWithinMs: 5000, maxAppendBytes: 4 * 1024 * 1024, quickCheck: true });
-  t.match(configFromEnv({ ORDERS_SHUTDOWN_TIMEOUT_MS: '3000', ORDERS_VISIBLE_WITHIN_MS: '250', ORDERS_MAX_APPEND_BYTES: '65536', ORDERS_STARTUP_QUICK_CHECK: 'false' }), {
-    shutdownTimeoutMs: 3000, visibleWithinMs: 250, maxAppendBytes: 65536, quickCheck: false,
-  });
+  t.match(
+    configFromEnv({
+      ORDERS_SHUTDOWN_TIMEOUT_MS: '3000',
+      ORDERS_VISIBLE_WITHIN_MS: '250',
+      ORDERS_MAX_APPEND_BYTES: '65536',
+      ORDERS_STARTUP_QUICK_CHECK: 'false',
+    }),
+    {
+      shutdownTimeoutMs: 3000,
+      visibleWithinMs: 250,
+      maxAppendBytes: 65536,
+      quickCheck: false,
+    },
+  );
   t.throws(() => configFromEnv({ ORDERS_SHUTDOWN_TIMEOUT_MS: '10' }), /ORDERS_SHUTDOWN_TIMEOUT_MS must be a whole number from 1000/);
   t.throws(() => configFromEnv({ ORDERS_STARTUP_QUICK_CHECK: 'no' }), /ORDERS_STARTUP_QUICK_CHECK must be true or false, got "no"/);
 });

@@ -18,7 +18,12 @@ export function packWithBinpackingjs(instance: BrInstance): BrPlacement[] {
   const items = instance.types.flatMap((t) => {
     const allowedRotations = VERTICAL_ROTATIONS.flatMap((r, k) => (t.verticalOk[k] ? r : []));
     return Array.from({ length: t.count }, (_, i) => ({
-      name: `${t.id}#${i}`, width: t.dims[0], height: t.dims[1], depth: t.dims[2], weight: 1, allowedRotations,
+      name: `${t.id}#${i}`,
+      width: t.dims[0],
+      height: t.dims[1],
+      depth: t.dims[2],
+      weight: 1,
+      allowedRotations,
     }));
   });
   const { l, w, h } = instance.container;
@@ -28,7 +33,11 @@ export function packWithBinpackingjs(instance: BrInstance): BrPlacement[] {
   if (!bin) return [];
   return bin.items.map((it) => ({
     type: Number(it.name.split('#')[0]),
-    x: it.position[0], y: it.position[2], z: it.position[1],
-    l: it.dimension[0], w: it.dimension[2], h: it.dimension[1],
+    x: it.position[0],
+    y: it.position[2],
+    z: it.position[1],
+    l: it.dimension[0],
+    w: it.dimension[2],
+    h: it.dimension[1],
   }));
 }

@@ -20,7 +20,12 @@ export function readBrFile(path: string): BrInstance[] {
     const types: BrBoxType[] = [];
     for (let k = 0; k < n; k++) {
       const id = next();
-      const d1 = next(), f1 = next(), d2 = next(), f2 = next(), d3 = next(), f3 = next();
+      const d1 = next(),
+        f1 = next(),
+        d2 = next(),
+        f2 = next(),
+        d3 = next(),
+        f3 = next();
       types.push({ id, dims: [d1, d2, d3], verticalOk: [f1 === 1, f2 === 1, f3 === 1], count: next() });
     }
     instances.push({ instance, seed, container, types });

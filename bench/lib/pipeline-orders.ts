@@ -5,7 +5,7 @@ import type { LaneDocument } from '../../src/master-data/master-data-document.js
 
 /** A deterministic generator: the same sequence for every run. */
 function generator(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /** The lane's master data (sizes in cm, weights in kg) and the submit bodies of `count` orders. */
@@ -20,7 +20,10 @@ export function pipelineBurst(count: number): { lane: LaneDocument; orders: Reco
     upright: random() < 0.4,
   }));
   const lane: LaneDocument = {
-    id: 1, supplier: 'Bench Supplier', consignee: 'Bench Consignee', transportation_modes: ['OceanFCL'],
+    id: 1,
+    supplier: 'Bench Supplier',
+    consignee: 'Bench Consignee',
+    transportation_modes: ['OceanFCL'],
     units: { length: 'cm', weight: 'kg' },
     pallet_types: [{ code: 'EUR', length: 120, width: 80, height: 14.4, weight: 25, max_height: 220, max_weight: 1500 }],
     container_codes: ['20ft', '40ft', '40ft-HC'],
@@ -38,8 +41,13 @@ export function pipelineBurst(count: number): { lane: LaneDocument; orders: Reco
       return { item: item.sku, quantity, purchase_order: `PO-${i}` };
     });
     return {
-      supplier_name: 'Bench Supplier', consignee_name: 'Bench Consignee', reference: `PIPE-${i}`, transportation_mode: 'OceanFCL',
-      order_items: lines, order_containers: [{ code: '20ft' }, { code: '40ft' }, { code: '40ft-HC' }], send_email: false,
+      supplier_name: 'Bench Supplier',
+      consignee_name: 'Bench Consignee',
+      reference: `PIPE-${i}`,
+      transportation_mode: 'OceanFCL',
+      order_items: lines,
+      order_containers: [{ code: '20ft' }, { code: '40ft' }, { code: '40ft-HC' }],
+      send_email: false,
     };
   });
   return { lane, orders };

@@ -20,10 +20,13 @@ export interface Lengths {
 }
 
 export function laneUnits(lane: LaneDocument): Lengths {
-  const mm = MM_PER[lane.units.length]!, g = G_PER[lane.units.weight]!;
+  const mm = MM_PER[lane.units.length]!,
+    g = G_PER[lane.units.weight]!;
   return {
-    mm: (v) => up(Number(v) * mm), mmDown: (v) => down(Number(v) * mm),
-    g: (v) => up(Number(v) * g), gDown: (v) => down(Number(v) * g),
+    mm: (v) => up(Number(v) * mm),
+    mmDown: (v) => down(Number(v) * mm),
+    g: (v) => up(Number(v) * g),
+    gDown: (v) => down(Number(v) * g),
   };
 }
 
@@ -38,8 +41,16 @@ function rasterPoints(a: number, b: number, limit: number): number[] {
 export function bestGuillotineLayer(L: number, W: number, a: number, b: number): number {
   const xs = rasterPoints(Math.min(a, b), Math.max(a, b), L);
   const ys = rasterPoints(Math.min(a, b), Math.max(a, b), W);
-  const floorX = (v: number): number => { let r = 0; for (const x of xs) if (x <= v) r = x; return r; };
-  const floorY = (v: number): number => { let r = 0; for (const y of ys) if (y <= v) r = y; return r; };
+  const floorX = (v: number): number => {
+    let r = 0;
+    for (const x of xs) if (x <= v) r = x;
+    return r;
+  };
+  const floorY = (v: number): number => {
+    let r = 0;
+    for (const y of ys) if (y <= v) r = y;
+    return r;
+  };
   const memo = new Map<number, number>();
   const solve = (x: number, y: number): number => {
     const key = x * 1e6 + y;
@@ -81,12 +92,19 @@ export interface PalletReference {
 
 /** Units per pallet: the best guillotine layer x layers over every allowed standing face, capped by max_weight. */
 export function palletReference(units: Lengths, p: PalletTypeDocument, sku: SkuFacts, quantity: number): PalletReference | undefined {
-  const deckL = units.mmDown(p.length), deckW = units.mmDown(p.width), deckH = units.mm(p.height), tare = units.g(p.weight);
+  const deckL = units.mmDown(p.length),
+    deckW = units.mmDown(p.width),
+    deckH = units.mm(p.height),
+    tare = units.g(p.weight);
   const room = units.mmDown(p.max_height) - deckH;
   const weightRoom = units.gDown(p.max_weight) - tare;
   const faces: [number, number, number][] = sku.upright
     ? [[sku.l, sku.w, sku.h]]
-    : [[sku.l, sku.w, sku.h], [sku.l, sku.h, sku.w], [sku.w, sku.h, sku.l]];
+    : [
+        [sku.l, sku.w, sku.h],
+        [sku.l, sku.h, sku.w],
+        [sku.w, sku.h, sku.l],
+      ];
   let best: { n: number; h: number } | undefined;
   for (const [a, b, h] of faces) {
     const layers = Math.floor(room / h);
@@ -99,8 +117,13 @@ export function palletReference(units: Lengths, p: PalletTypeDocument, sku: SkuF
   if (perPallet < 1) return undefined;
   const layerCount = Math.ceil(perPallet / (best.n / Math.floor(room / best.h)));
   return {
-    code: p.code, perPallet, pallets: Math.ceil(quantity / perPallet), l: deckL, w: deckW,
-    h: deckH + layerCount * best.h, weightG: tare + perPallet * sku.weightG,
+    code: p.code,
+    perPallet,
+    pallets: Math.ceil(quantity / perPallet),
+    l: deckL,
+    w: deckW,
+    h: deckH + layerCount * best.h,
+    weightG: tare + perPallet * sku.weightG,
   };
 }
 
@@ -141,12 +164,18 @@ export interface ContainerReference {
 }
 
 /** The fewest containers, then the least volume, of the order's types (each up to its count) for n items of which a container of code k holds capacity(k). */
-export function containerReference(order: readonly OrderContainer[], n: number, capacity: (code: string) => number): ContainerReference | undefined {
+export function containerReference(
+  order: readonly OrderContainer[],
+  n: number,
+  capacity: (code: string) => number,
+): ContainerReference | undefined {
   let best: ContainerReference | undefined;
   const pick = new Array<number>(order.length).fill(0);
   const visit = (i: number): void => {
     if (i === order.length) {
-      let held = 0, count = 0, volume = 0;
+      let held = 0,
+        count = 0,
+        volume = 0;
       const codes: string[] = [];
       order.forEach((c, k) => {
         const spec = CONTAINER_CATALOG[c.code];
@@ -156,7 +185,8 @@ export function containerReference(order: readonly OrderContainer[], n: number, 
         for (let j = 0; j < pick[k]!; j++) codes.push(c.code);
       });
       if (held < n) return;
-      if (!best || count < best.containers || (count === best.containers && volume < best.volumeM3 - 1e-9)) best = { containers: count, codes, volumeM3: volume };
+      if (!best || count < best.containers || (count === best.containers && volume < best.volumeM3 - 1e-9))
+        best = { containers: count, codes, volumeM3: volume };
       return;
     }
     for (let m = 0; m <= order[i]!.count; m++) {

@@ -40,7 +40,8 @@ export async function serverRuns({ servers, baselineBuild }: RunOptions): Promis
   }
   if (!servers) return runs;
   const { MONGODB_URL: url, KAFKA_BROKERS: brokers } = process.env;
-  if (!url || !brokers) throw new Error('--servers needs MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first');
+  if (!url || !brokers)
+    throw new Error('--servers needs MONGODB_URL and KAFKA_BROKERS: eval "$(scripts/test-servers/test-servers start)" first');
   const suffix = randomUUID().slice(0, 8);
   const database = `bench_${suffix}`;
   runs.push({

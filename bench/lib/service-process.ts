@@ -8,7 +8,12 @@ import { embeddedEnv } from '../../test/support/embedded-env.js';
 export const DEMO_KEY = 'acme-demo-key-0001';
 
 /** Starts `script` with `env` and resolves once it prints the URL it listens on; its stdout goes to `<logDir>/<logName>.log`. */
-export async function startServiceProcess(script: string, env: Record<string, string>, logDir: string, logName: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startServiceProcess(
+  script: string,
+  env: Record<string, string>,
+  logDir: string,
+  logName: string,
+): Promise<{ child: ChildProcess; url: string }> {
   const logFile = join(logDir, `${logName}.log`);
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [script], { env: embeddedEnv(env), stdio: ['ignore', log, 'inherit'] });
@@ -37,7 +42,9 @@ export function rssMiB(pid: number): number {
 /** Resolves once the order list counts at least `count` orders. */
 export async function waitForOrders(url: string, count: number): Promise<void> {
   for (;;) {
-    const response = await fetch(`${url}/api/v1/orders/detailed-orders/?page_size=1`, { headers: { authorization: `Api-Key ${DEMO_KEY}` } });
+    const response = await fetch(`${url}/api/v1/orders/detailed-orders/?page_size=1`, {
+      headers: { authorization: `Api-Key ${DEMO_KEY}` },
+    });
     if (response.ok && ((await response.json()) as { count: number }).count >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

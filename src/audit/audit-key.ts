@@ -20,10 +20,26 @@ export class AuditKeyRejected extends Error {
 }
 
 export function loadAuditKey(configured: string | undefined, dataDir: string): AuditKey {
-  if (configured !== undefined) return fromPem(configured, () => 'ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)');
-  const { file, text: pem } = keptFile(dataDir, AUDIT_KEY_FILE, () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, (file, reason) =>
-    new AuditKeyRejected(`${file} cannot be read or written as an audit key (${reason}); move it aside to have a new one made, or set ORDERS_AUDIT_KEY`));
-  return fromPem(pem, () => `${file} is not an Ed25519 private key in PKCS#8 PEM; delete it to have a new one made (digests signed so far stay checkable with the old public key, if you kept it)`);
+  if (configured !== undefined)
+    return fromPem(
+      configured,
+      () =>
+        'ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)',
+    );
+  const { file, text: pem } = keptFile(
+    dataDir,
+    AUDIT_KEY_FILE,
+    () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    (file, reason) =>
+      new AuditKeyRejected(
+        `${file} cannot be read or written as an audit key (${reason}); move it aside to have a new one made, or set ORDERS_AUDIT_KEY`,
+      ),
+  );
+  return fromPem(
+    pem,
+    () =>
+      `${file} is not an Ed25519 private key in PKCS#8 PEM; delete it to have a new one made (digests signed so far stay checkable with the old public key, if you kept it)`,
+  );
 }
 
 function fromPem(pem: string, rejection: () => string): AuditKey {
@@ -38,7 +54,8 @@ function fromPem(pem: string, rejection: () => string): AuditKey {
   return {
     privateKey,
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }) as string,
-    fingerprint: createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex'),
+    fingerprint: createHash('sha256')
+      .update(publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('hex'),
   };
 }
-

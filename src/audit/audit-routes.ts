@@ -23,11 +23,22 @@ export function auditRoutes(router: Router, deps: { store: EventStore; auditKey:
 }
 
 const digestFields = {
-  chain: { type: 'string', enum: ['log', 'stream'], description: 'log: each hash chains the previous event of the whole log (SQLite); stream: the previous event of its stream (KurrentDB).' },
-  position: { type: ['string', 'null'], description: "The log's last event's position (a string: positions can pass 2^53); null for an empty log." },
+  chain: {
+    type: 'string',
+    enum: ['log', 'stream'],
+    description:
+      'log: each hash chains the previous event of the whole log (SQLite); stream: the previous event of its stream (KurrentDB).',
+  },
+  position: {
+    type: ['string', 'null'],
+    description: "The log's last event's position (a string: positions can pass 2^53); null for an empty log.",
+  },
   head_hash: { type: ['string', 'null'], description: "That event's hash, hex SHA-256." },
   time: { type: 'string', format: 'date-time', description: 'When the digest was signed.' },
-  signed: { type: 'string', description: 'The exact text signed (UTF-8): the fields, one per line; the authority, the other fields repeat it.' },
+  signed: {
+    type: 'string',
+    description: 'The exact text signed (UTF-8): the fields, one per line; the authority, the other fields repeat it.',
+  },
   signature: { type: 'string', description: 'Ed25519 signature of `signed`, base64.' },
   key_fingerprint: { type: 'string', description: "sha256 of the signing key's public key (DER), hex." },
 };
@@ -42,7 +53,11 @@ export const SignedDigestSchema = {
     events: {
       type: 'array',
       description: "In an export's digest only: each of the stream's events, its position and hash, in order.",
-      items: { type: 'object', required: ['position', 'hash'], properties: { position: { type: 'string' }, hash: { type: ['string', 'null'] } } },
+      items: {
+        type: 'object',
+        required: ['position', 'hash'],
+        properties: { position: { type: 'string' }, hash: { type: ['string', 'null'] } },
+      },
     },
   },
 };
@@ -53,9 +68,13 @@ export const auditApi: ApiDescription = {
       get: {
         operationId: 'auditDigest',
         summary: "The log's head, signed: for auditors",
-        description: 'The hash of the last event of the log, its position and the time, signed with the service\'s Ed25519 key. Any API key may ask. Kept by an auditor, it shows later whether the log up to that position was changed (npm run verify-history, docs/auditing.md).',
+        description:
+          "The hash of the last event of the log, its position and the time, signed with the service's Ed25519 key. Any API key may ask. Kept by an auditor, it shows later whether the log up to that position was changed (npm run verify-history, docs/auditing.md).",
         tags: ['audit'],
-        responses: { '200': { description: 'The signed digest.', ...json({ $ref: '#/components/schemas/SignedDigest' }) }, '401': unauthorized },
+        responses: {
+          '200': { description: 'The signed digest.', ...json({ $ref: '#/components/schemas/SignedDigest' }) },
+          '401': unauthorized,
+        },
       },
     },
     [PUBLIC_KEY]: {
@@ -68,7 +87,11 @@ export const auditApi: ApiDescription = {
         responses: {
           '200': {
             description: 'The Ed25519 public key, as SPKI PEM (what openssl reads).',
-            ...json({ type: 'object', required: ['algorithm', 'public_key_pem', 'key_fingerprint'], properties: { algorithm: { const: 'Ed25519' }, public_key_pem: { type: 'string' }, key_fingerprint: { type: 'string' } } }),
+            ...json({
+              type: 'object',
+              required: ['algorithm', 'public_key_pem', 'key_fingerprint'],
+              properties: { algorithm: { const: 'Ed25519' }, public_key_pem: { type: 'string' }, key_fingerprint: { type: 'string' } },
+            }),
           },
         },
       },

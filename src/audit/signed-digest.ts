@@ -43,14 +43,20 @@ export async function signedDigest(store: EventStore, key: AuditKey, content: Di
     ...(content.stream !== undefined ? { stream: content.stream } : {}),
     ...(events ? { events } : {}),
   };
-  const signed = [
-    DIGEST_HEADER,
-    `chain: ${fields.chain}`,
-    `position: ${fields.position ?? 'none'}`,
-    `head: ${fields.head_hash ?? 'none'}`,
-    `time: ${fields.time}`,
-    ...(content.stream !== undefined ? [`stream: ${content.stream}`] : []),
-    ...(events ?? []).map((event) => `event: ${event.position} ${event.hash ?? 'none'}`),
-  ].join('\n') + '\n';
-  return { ...fields, signed, signature: sign(null, Buffer.from(signed, 'utf8'), key.privateKey).toString('base64'), key_fingerprint: key.fingerprint };
+  const signed =
+    [
+      DIGEST_HEADER,
+      `chain: ${fields.chain}`,
+      `position: ${fields.position ?? 'none'}`,
+      `head: ${fields.head_hash ?? 'none'}`,
+      `time: ${fields.time}`,
+      ...(content.stream !== undefined ? [`stream: ${content.stream}`] : []),
+      ...(events ?? []).map((event) => `event: ${event.position} ${event.hash ?? 'none'}`),
+    ].join('\n') + '\n';
+  return {
+    ...fields,
+    signed,
+    signature: sign(null, Buffer.from(signed, 'utf8'), key.privateKey).toString('base64'),
+    key_fingerprint: key.fingerprint,
+  };
 }

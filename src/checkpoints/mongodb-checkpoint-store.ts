@@ -6,7 +6,16 @@
 // 64-bit numbers). The driver writes a bigint as int64 and, with `useBigInt64`, reads int64 back as
 // bigint, so positions stay exact and MongoDB compares them as numbers ($max, $lt), which a string
 // would not. The helpers here are shared with the MongoDB order read model.
-import { Long, MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, type Collection, type Document, type IndexDescription } from 'mongodb';
+import {
+  Long,
+  MongoClient,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerSelectionError,
+  type Collection,
+  type Document,
+  type IndexDescription,
+} from 'mongodb';
 import type { CheckpointStore } from './checkpoint-store.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -47,7 +56,10 @@ export function databaseName(url: string, dbName?: string): string {
  */
 export async function connectMongo(url: string, options: { serverSelectionTimeoutMS?: number | undefined } = {}): Promise<MongoClient> {
   const fromUrl = /[?&]serverSelectionTimeoutMS=/i.test(url);
-  const client = new MongoClient(url, !fromUrl && options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {});
+  const client = new MongoClient(
+    url,
+    !fromUrl && options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {},
+  );
   await client.connect();
   return client;
 }
@@ -81,7 +93,9 @@ export async function openMongoCheckpointStore(url: string, dbName?: string): Pr
     .db(databaseName(url, dbName))
     .collection<CheckpointDocument>(CONSUMER_CHECKPOINTS, { useBigInt64: true, writeConcern: { w: 'majority', journal: true } });
   // One more document in the same collection, under a name no consumer has (consumers are plain words).
-  const identity = client.db(databaseName(url, dbName)).collection<{ _id: string; log_id: string }>(CONSUMER_CHECKPOINTS, { writeConcern: { w: 'majority', journal: true } });
+  const identity = client
+    .db(databaseName(url, dbName))
+    .collection<{ _id: string; log_id: string }>(CONSUMER_CHECKPOINTS, { writeConcern: { w: 'majority', journal: true } });
   return {
     async load(consumer) {
       const document = await collection.findOne({ _id: consumer }, { projection: { position: 1 } });

@@ -84,7 +84,9 @@ class HeldLease implements SingletonLease {
     clearTimeout(this.#timer);
     if (!this.#held) return;
     await this.#change(false);
-    await claims.release(key, holder).catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
+    await claims
+      .release(key, holder)
+      .catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
   }
 
   async #change(next: boolean): Promise<void> {
@@ -125,7 +127,12 @@ class HeldLease implements SingletonLease {
       await this.#change(taken);
     } catch (error) {
       this.#failures += 1;
-      if (this.#failures === 1) log(`${key}: renewing or taking the lease failed; ${this.#held ? `keeping it until it would run out` : 'trying again'}`, error, 'warn');
+      if (this.#failures === 1)
+        log(
+          `${key}: renewing or taking the lease failed; ${this.#held ? `keeping it until it would run out` : 'trying again'}`,
+          error,
+          'warn',
+        );
       // Not renewed: the lease is another replica's to take once it runs out, and then this one must have stopped.
       if (this.#held && this.#now() >= this.#heldUntil - this.#everyMs) await this.#change(false);
     }
@@ -145,7 +152,8 @@ export interface LeasedWork<T> {
  * consumers, the read-model scrubber) is done once, and moves when its replica dies.
  */
 export async function whileLeased<T extends { stop(): Promise<void> }>(
-  options: Omit<SingletonLeaseOptions, 'onChange'>, start: () => Promise<T>,
+  options: Omit<SingletonLeaseOptions, 'onChange'>,
+  start: () => Promise<T>,
 ): Promise<LeasedWork<T>> {
   let work: T | undefined;
   let stopping = false;

@@ -30,11 +30,16 @@ export function openSqliteCheckpointStore(dataDir: string, check = true): Checkp
   return sqliteCheckpoints(db);
 }
 
-function sqliteCheckpoints(db: Database.Database): CheckpointStore {  const read = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE consumer = ?').safeIntegers(true);
-  const write = db.prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position');
+function sqliteCheckpoints(db: Database.Database): CheckpointStore {
+  const read = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE consumer = ?').safeIntegers(true);
+  const write = db.prepare(
+    'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
+  );
   const readAll = db.prepare<[], { consumer: string; position: bigint }>('SELECT consumer, position FROM checkpoints').safeIntegers(true);
   const readLogId = db.prepare<[], string>('SELECT log_id FROM log_identity').pluck();
-  const writeLogId = db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id');
+  const writeLogId = db.prepare(
+    'INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id',
+  );
   return {
     async all() {
       return new Map(readAll.all().map((row) => [row.consumer, row.position]));

@@ -21,7 +21,11 @@ import { isOrderEvent, readOrderStream } from '../orders/read-order-stream.js';
 import { CatchUp } from './catch-up.js';
 import { CONSOLIDATION_EVENT_TYPES, isConsolidationEvent, type ConsolidationOpened } from './consolidation-events.js';
 import {
-  awaitsWindowPlan, consolidationWorkflow, type ConsolidationInput, type ConsolidationOutput, type SubmittedOrder,
+  awaitsWindowPlan,
+  consolidationWorkflow,
+  type ConsolidationInput,
+  type ConsolidationOutput,
+  type SubmittedOrder,
 } from './consolidation-workflow.js';
 import { OrderProgress } from './order-progress.js';
 import { WindowPlanning, type WindowPlanningOptions } from './window-planning.js';
@@ -49,7 +53,10 @@ export interface ConsolidationReactor {
 export async function startConsolidationReactor(options: ConsolidationReactorOptions): Promise<ConsolidationReactor> {
   const { store, checkpoints, log } = options;
   // Unknown when the log cannot be asked now: then only the idle rule ends the catch-up.
-  const startHead = await store.headPosition().then((head) => head ?? 0n, () => undefined);
+  const startHead = await store.headPosition().then(
+    (head) => head ?? 0n,
+    () => undefined,
+  );
   const consolidation = new Consolidation(options, startHead);
   const follower = await followLog({
     store,
@@ -79,10 +86,15 @@ class Consolidation {
   constructor(options: ConsolidationReactorOptions, startHead: bigint | undefined) {
     const log: Log = options.log;
     this.store = options.store;
-    this.timers = new WindowTimers(options.now ?? Date.now, (consolidation) => void this.run({ type: 'TimeOutWindow', data: { consolidation } }));
+    this.timers = new WindowTimers(
+      options.now ?? Date.now,
+      (consolidation) => void this.run({ type: 'TimeOutWindow', data: { consolidation } }),
+    );
     this.steps = new WindowSteps(log);
     this.catchUp = new CatchUp(startHead, CATCH_UP_IDLE_MS, () => void this.run({ type: 'EndCatchUp' }));
-    const checkpoint = checkpointWriter(options.checkpoints, CONSUMER, (error) => log('consolidation: saving the checkpoint failed', error, 'warn'));
+    const checkpoint = checkpointWriter(options.checkpoints, CONSUMER, (error) =>
+      log('consolidation: saving the checkpoint failed', error, 'warn'),
+    );
     this.progress = new OrderProgress(checkpoint);
     this.planning = new WindowPlanning(options);
   }
@@ -147,7 +159,10 @@ class Consolidation {
       case 'CloseWindow': {
         const { consolidation, reason, orders } = output.data;
         this.steps.after(consolidation, async () => {
-          await commandWindow(this.store, consolidation, { type: 'Close', data: { consolidation, reason, closed_at: utcTimestamp(), orders } });
+          await commandWindow(this.store, consolidation, {
+            type: 'Close',
+            data: { consolidation, reason, closed_at: utcTimestamp(), orders },
+          });
         });
         return undefined;
       }
@@ -207,7 +222,8 @@ class Consolidation {
     if (!joined.ok) throw new Error(`consolidation: ${order.stream}: ${JSON.stringify(joined.errors)}`);
     // another replica may have put it elsewhere meanwhile: the order's stream says where
     const first = joined.events[0];
-    const consolidation = (first?.type === 'OrderJoinedConsolidation' ? first.data.consolidation : joined.state.consolidation) ?? order.consolidation;
+    const consolidation =
+      (first?.type === 'OrderJoinedConsolidation' ? first.data.consolidation : joined.state.consolidation) ?? order.consolidation;
     await this.run({ type: 'OrderJoined', data: { ...order, consolidation } });
   }
 }

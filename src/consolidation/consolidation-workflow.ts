@@ -18,7 +18,12 @@ import { formatMicros } from '../orders/clock.js';
 import { consolidates, windowKey } from '../orders/consolidation-rule.js';
 import type { OrderSubmitted } from '../orders/order-events.js';
 import type { ConsolidationState } from './consolidation-decider.js';
-import { consolidationStream, type ConsolidationClosed, type ConsolidationOpened, type ConsolidationPlanned } from './consolidation-events.js';
+import {
+  consolidationStream,
+  type ConsolidationClosed,
+  type ConsolidationOpened,
+  type ConsolidationPlanned,
+} from './consolidation-events.js';
 import { cargoVolume, containersVolume, fills } from './window-fill.js';
 
 /** An order's OrderSubmitted as the log brought it. */
@@ -232,7 +237,9 @@ function fromTheLog(event: ConsolidationOpened | ConsolidationClosed | Consolida
       const leftOut = w.members.filter((m) => !listed.has(m.stream));
       return [
         { type: 'ClearTimer', data: { consolidation: id } },
-        ...leftOut.map((m): ConsolidationOutput => ({ type: 'PlanAlone', data: { consolidation: id, stream: m.stream, position: m.position } })),
+        ...leftOut.map(
+          (m): ConsolidationOutput => ({ type: 'PlanAlone', data: { consolidation: id, stream: m.stream, position: m.position } }),
+        ),
         { type: 'PlanWindow', data: event.data },
       ];
     }
@@ -255,13 +262,23 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
     }
     case 'OrderAdmitted': {
       const { member, cargo, room } = message.data;
-      const joins = (w: FollowedWindow): FollowedWindow => ({ ...w, members: [...w.members, member], cargo: w.cargo + cargo, room: Math.max(w.room, room) });
+      const joins = (w: FollowedWindow): FollowedWindow => ({
+        ...w,
+        members: [...w.members, member],
+        cargo: w.cargo + cargo,
+        room: Math.max(w.room, room),
+      });
       return changeWindow(state, message.data.consolidation, joins);
     }
     case 'CloseWindow':
-      return leftOpen(changeWindow(state, message.data.consolidation, (w) => ({ ...w, status: 'closed' })), message.data.consolidation);
+      return leftOpen(
+        changeWindow(state, message.data.consolidation, (w) => ({ ...w, status: 'closed' })),
+        message.data.consolidation,
+      );
     case 'WindowOverdue':
-      return state.overdue.includes(message.data.consolidation) ? state : { ...state, overdue: [...state.overdue, message.data.consolidation] };
+      return state.overdue.includes(message.data.consolidation)
+        ? state
+        : { ...state, overdue: [...state.overdue, message.data.consolidation] };
     case 'EndCatchUp':
       return { ...state, caughtUp: true, overdue: [] };
     case 'OpenAnswered': {
@@ -269,7 +286,10 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
       if (window.status === 'open') return changeWindow(state, consolidation, confirmedOpen);
       const status = window.status === 'planned' ? 'planned' : 'closed';
       const listed = window.closed?.orders.map((o) => o.stream);
-      return leftOpen(changeWindow(state, consolidation, (w) => ({ ...confirmedOpen(w), status, listed: listed ?? w.listed })), consolidation);
+      return leftOpen(
+        changeWindow(state, consolidation, (w) => ({ ...confirmedOpen(w), status, listed: listed ?? w.listed })),
+        consolidation,
+      );
     }
     case 'ConsolidationOpened':
       return changeWindow(state, message.data.consolidation, (w) => ({ ...confirmedOpen(w), closesAt: epochOf(message.data.closes_at) }));
@@ -291,7 +311,11 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
   }
 }
 
-export const consolidationWorkflow: Workflow<ConsolidationInput, State, ConsolidationOutput, IgnoredReason> = { initialState, evolve, decide };
+export const consolidationWorkflow: Workflow<ConsolidationInput, State, ConsolidationOutput, IgnoredReason> = {
+  initialState,
+  evolve,
+  decide,
+};
 
 /** Whether a window still waits for its plan: closed, and its ConsolidationPlanned not yet read. */
 export function awaitsWindowPlan(state: State, id: string): boolean {
@@ -332,9 +356,13 @@ function track(id: string, submitted: OrderSubmitted['data'], state: State, open
 
 function opening(id: string, submitted: OrderSubmitted['data']): ConsolidationOpened['data'] {
   return {
-    consolidation: id, company_group: submitted.company_group, lane_id: submitted.lane.id,
-    transportation_mode: submitted.order.transportation_mode, window_seconds: submitted.lane.consolidation_window_seconds!,
-    opened_at: submitted.submitted_at, closes_at: formatMicros(closesAtOf(submitted) * 1000),
+    consolidation: id,
+    company_group: submitted.company_group,
+    lane_id: submitted.lane.id,
+    transportation_mode: submitted.order.transportation_mode,
+    window_seconds: submitted.lane.consolidation_window_seconds!,
+    opened_at: submitted.submitted_at,
+    closes_at: formatMicros(closesAtOf(submitted) * 1000),
   };
 }
 
@@ -342,7 +370,10 @@ function opening(id: string, submitted: OrderSubmitted['data']): ConsolidationOp
 function closing(id: string, members: readonly WindowMember[], reason: ConsolidationClosed['data']['reason']): ConsolidationOutput[] {
   return [
     { type: 'ClearTimer', data: { consolidation: id } },
-    { type: 'CloseWindow', data: { consolidation: id, reason, orders: members.map(({ stream, service_ref }) => ({ stream, service_ref })) } },
+    {
+      type: 'CloseWindow',
+      data: { consolidation: id, reason, orders: members.map(({ stream, service_ref }) => ({ stream, service_ref })) },
+    },
   ];
 }
 

@@ -25,15 +25,24 @@ function leftBehind(plan: OrderPlan): number {
 
 /** Together only when it ships in fewer containers than the orders alone and leaves no more behind. */
 export function savesContainers(plans: Pick<TogetherPlans, 'alone' | 'together'>): boolean {
-  return plans.together.containers.length < containersOf(plans.alone)
-    && leftBehind(plans.together) <= plans.alone.reduce((s, p) => s + leftBehind(p), 0);
+  return (
+    plans.together.containers.length < containersOf(plans.alone) &&
+    leftBehind(plans.together) <= plans.alone.reduce((s, p) => s + leftBehind(p), 0)
+  );
 }
 
 /** The decision of a window whose orders were planned each alone only (fewer than two). */
 export function plannedAlone(consolidation: string, alone: readonly OrderPlan[], plannedAt: string): ConsolidationPlanned['data'] {
   return {
-    consolidation, decision: 'alone', containers_together: null, containers_alone: containersOf(alone), planned_at: plannedAt,
-    parent: null, alone: alone.map(compactPlan), together: null, pallet_owners: [],
+    consolidation,
+    decision: 'alone',
+    containers_together: null,
+    containers_alone: containersOf(alone),
+    planned_at: plannedAt,
+    parent: null,
+    alone: alone.map(compactPlan),
+    together: null,
+    pallet_owners: [],
   };
 }
 
@@ -43,13 +52,21 @@ export function plannedAlone(consolidation: string, alone: readonly OrderPlan[],
  * orders', in the closed list's order.
  */
 export function plannedJointly(
-  consolidation: string, serviceRefs: readonly string[], plans: TogetherPlans, parent: AllocatedOrderId | undefined, plannedAt: string,
+  consolidation: string,
+  serviceRefs: readonly string[],
+  plans: TogetherPlans,
+  parent: AllocatedOrderId | undefined,
+  plannedAt: string,
 ): ConsolidationPlanned['data'] {
   return {
-    consolidation, decision: parent ? 'together' : 'alone',
-    containers_together: plans.together.containers.length, containers_alone: containersOf(plans.alone), planned_at: plannedAt,
+    consolidation,
+    decision: parent ? 'together' : 'alone',
+    containers_together: plans.together.containers.length,
+    containers_alone: containersOf(plans.alone),
+    planned_at: plannedAt,
     parent: parent ? { ...parent, reference: parentReference(parent.service_ref) } : null,
-    alone: plans.alone.map(compactPlan), together: parent ? compactPlan(plans.together) : null,
+    alone: plans.alone.map(compactPlan),
+    together: parent ? compactPlan(plans.together) : null,
     pallet_owners: parent ? plans.palletsOf.flatMap((pallets, i) => pallets.map(() => serviceRefs[i]!)) : [],
   };
 }

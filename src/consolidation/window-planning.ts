@@ -75,11 +75,22 @@ export class WindowPlanning {
       const together = expandPlan(planned.together);
       const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
       // on a replay after a crash the parent is stored already, and the decider records nothing
-      const parent = await handleOrderCommand(this.options.store, parentStream, parentOrderCommand(planned.parent, children, together, planned.planned_at));
-      if (!parent.ok) throw new Error(`consolidation: the parent order ${planned.parent.service_ref} in ${parentStream}: ${JSON.stringify(parent.errors)}`);
+      const parent = await handleOrderCommand(
+        this.options.store,
+        parentStream,
+        parentOrderCommand(planned.parent, children, together, planned.planned_at),
+      );
+      if (!parent.ok)
+        throw new Error(
+          `consolidation: the parent order ${planned.parent.service_ref} in ${parentStream}: ${JSON.stringify(parent.errors)}`,
+        );
       for (const [i, child] of children.entries()) {
         const plan = childPlan(together, planned.pallet_owners, child.service_ref, planned.alone[i]);
-        await this.record(members[i]!.stream, { plan: compactPlan(plan), planned_at: planned.planned_at, consolidated_into: planned.parent.service_ref });
+        await this.record(members[i]!.stream, {
+          plan: compactPlan(plan),
+          planned_at: planned.planned_at,
+          consolidated_into: planned.parent.service_ref,
+        });
       }
     } else {
       for (const [i, m] of members.entries()) await this.record(m.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
@@ -93,18 +104,30 @@ export class WindowPlanning {
     const planned_at = utcTimestamp();
     // Alone, one planner run per order; together, one run for the window.
     const together = plansTogether(orders.length);
-    await this.counted(together ? 1 : orders.length, async (): Promise<ConsolidationPlanned['data']> => {
-      if (!together) return plannedAlone(id, await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group))), planned_at);
-      const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
-      const parent = savesContainers(plans) ? await this.options.allocateOrderId() : undefined;
-      return plannedJointly(id, orders.map((o) => o.service_ref), plans, parent, planned_at);
-    }, async (data) => {
-      const outcome = data.decision === 'together'
-        ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}`
-        : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`;
-      log(`consolidation ${id}: ${closed.orders.length} order(s) ${outcome}`);
-      return (await commandWindow(store, id, { type: 'RecordPlan', data })).position !== undefined;
-    });
+    await this.counted(
+      together ? 1 : orders.length,
+      async (): Promise<ConsolidationPlanned['data']> => {
+        if (!together)
+          return plannedAlone(id, await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group))), planned_at);
+        const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
+        const parent = savesContainers(plans) ? await this.options.allocateOrderId() : undefined;
+        return plannedJointly(
+          id,
+          orders.map((o) => o.service_ref),
+          plans,
+          parent,
+          planned_at,
+        );
+      },
+      async (data) => {
+        const outcome =
+          data.decision === 'together'
+            ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}`
+            : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`;
+        log(`consolidation ${id}: ${closed.orders.length} order(s) ${outcome}`);
+        return (await commandWindow(store, id, { type: 'RecordPlan', data })).position !== undefined;
+      },
+    );
   }
 
   /** Records the order's plan; false when it had one already (another replica's), and nothing was written. */

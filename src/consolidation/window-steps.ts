@@ -21,7 +21,8 @@ export class WindowSteps {
         signal: this.stopped.signal,
         // a pending retry alone does not keep the process alive
         unref: true,
-        onFailure: (error, _failures, delay) => this.log(`consolidation ${consolidation}: a step failed; trying again in ${delay} ms`, error),
+        onFailure: (error, _failures, delay) =>
+          this.log(`consolidation ${consolidation}: a step failed; trying again in ${delay} ms`, error),
       });
     });
     this.chains.set(consolidation, run);

@@ -12,7 +12,9 @@ export const windowStateOf = windows.stateOf;
 
 /** The window's state after the command, and the position of what it appended (undefined: nothing). */
 export async function commandWindow(
-  store: EventStore, consolidation: string, command: ConsolidationCommand,
+  store: EventStore,
+  consolidation: string,
+  command: ConsolidationCommand,
 ): Promise<{ state: ConsolidationState; position: bigint | undefined }> {
   const result = await windows.handle(store, consolidation, command);
   if (!result.ok) throw new Error(`consolidation ${consolidation}: ${command.type} refused`); // the window's decider refuses nothing

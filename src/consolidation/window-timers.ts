@@ -24,10 +24,13 @@ export class WindowTimers {
       this.waiting.set(consolidation, at);
       return;
     }
-    const timer = setTimeout(() => {
-      this.timers.delete(consolidation);
-      this.timedOut(consolidation);
-    }, Math.max(0, at - this.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(consolidation);
+        this.timedOut(consolidation);
+      },
+      Math.max(0, at - this.now()),
+    );
     // a window's timer alone does not keep the process alive
     timer.unref();
     this.timers.set(consolidation, timer);

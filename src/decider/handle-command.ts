@@ -8,13 +8,13 @@ import type { Decider } from './decider.js';
 
 export type CommandResult<State, Event, Errors> =
   | {
-    ok: true;
-    events: Event[];
-    /** Log position of the last event appended; undefined when nothing was. */
-    position: bigint | undefined;
-    /** The state the command was decided on. */
-    state: State;
-  }
+      ok: true;
+      events: Event[];
+      /** Log position of the last event appended; undefined when nothing was. */
+      position: bigint | undefined;
+      /** The state the command was decided on. */
+      state: State;
+    }
   | { ok: false; errors: Errors };
 
 export interface CommandHandler<Command, State, Event, Errors> {
@@ -36,11 +36,16 @@ export function commandHandler<Command, State, Event extends NewEvent, Errors>(
   return {
     stateOf,
     async handle(store, stream, command, read) {
-      const { outcome, position } = await appendDecided(store, stream, (history) => {
-        const state = stateOf(history);
-        const decision = decider.decide(command, state);
-        return { events: decision.ok ? decision.events : [], outcome: { decision, state } };
-      }, read);
+      const { outcome, position } = await appendDecided(
+        store,
+        stream,
+        (history) => {
+          const state = stateOf(history);
+          const decision = decider.decide(command, state);
+          return { events: decision.ok ? decision.events : [], outcome: { decision, state } };
+        },
+        read,
+      );
       const { decision, state } = outcome;
       return decision.ok ? { ok: true, events: decision.events, position, state } : decision;
     },

@@ -25,7 +25,9 @@ export function isIgnored<Output, Reason extends string>(decision: Output[] | Ig
  * into it, as emmett's workflow processor records both.
  */
 export function stepWorkflow<Input, State, Output, Reason extends string>(
-  workflow: Workflow<Input, State, Output, Reason>, state: State, input: Input,
+  workflow: Workflow<Input, State, Output, Reason>,
+  state: State,
+  input: Input,
 ): { state: State; decision: Output[] | Ignored<Reason> } {
   const decision = workflow.decide(input, state);
   if (isIgnored(decision)) return { state, decision };

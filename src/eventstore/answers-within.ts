@@ -5,7 +5,10 @@
 export function answersWithin(call: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
-    call.then(() => true, () => false),
+    call.then(
+      () => true,
+      () => false,
+    ),
     new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), ms);
     }),

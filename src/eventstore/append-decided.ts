@@ -19,7 +19,10 @@ export interface Decided<T> {
  * submit reads it to check the order before it takes an id); a conflict reads it anew as ever.
  */
 export async function appendDecided<T>(
-  store: EventStore, stream: string, decide: (history: RecordedEvent[]) => Decided<T>, read?: RecordedEvent[],
+  store: EventStore,
+  stream: string,
+  decide: (history: RecordedEvent[]) => Decided<T>,
+  read?: RecordedEvent[],
 ): Promise<{ outcome: T; position: bigint | undefined }> {
   for (let attempt = 1; ; attempt++) {
     const history = attempt === 1 && read ? read : await store.readStream(stream);

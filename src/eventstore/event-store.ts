@@ -3,10 +3,7 @@
 import type { ChainScope, HashedEvent } from './hash-chain.js';
 
 /** What an append expects the stream to look like before it writes. */
-export type ExpectedRevision =
-  | { kind: 'no_stream' }
-  | { kind: 'exact'; revision: bigint }
-  | { kind: 'any' };
+export type ExpectedRevision = { kind: 'no_stream' } | { kind: 'exact'; revision: bigint } | { kind: 'any' };
 
 export const NO_STREAM: ExpectedRevision = { kind: 'no_stream' };
 export const ANY: ExpectedRevision = { kind: 'any' };

@@ -48,7 +48,10 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
       maxDelayMs,
       signal: stopped.signal,
       onFailure(error, failures, delay) {
-        log(`${name}: handling events up to position ${events.at(-1)?.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
+        log(
+          `${name}: handling events up to position ${events.at(-1)?.position} failed (${failures} time(s)); trying again in ${delay} ms`,
+          error,
+        );
       },
     });
     if (handled) subscribeFailures = 0;

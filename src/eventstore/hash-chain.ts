@@ -41,5 +41,6 @@ export function eventHash(previousHash: string, event: EventContent): string {
 
 /** Refuses what would make the preimage ambiguous; called where appends are validated. */
 export function assertHashable(stream: string, type: string): void {
-  if (stream.includes('\n') || type.includes('\n')) throw new TypeError(`append to ${JSON.stringify(stream)}: a stream name or event type must not hold a line break`);
+  if (stream.includes('\n') || type.includes('\n'))
+    throw new TypeError(`append to ${JSON.stringify(stream)}: a stream name or event type must not hold a line break`);
 }

@@ -8,7 +8,16 @@
 // - the append's answer carries the log position of its last event;
 // - $all is read and subscribed to in commit order, filtered on the server by event type.
 import { BACKWARDS, END, KurrentDBClient, type AllStreamResolvedEvent, type ResolvedEvent } from '@kurrent/kurrentdb-client';
-import { WrongExpectedRevision, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent, type SubscribeOptions, type Subscription } from './event-store.js';
+import {
+  WrongExpectedRevision,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
 import {
   appendTooLargeFrom,
@@ -157,7 +166,11 @@ export class KurrentDbEventStore implements EventStore {
     return undefined;
   }
 
-  async #readAll<T extends { position: bigint; type: string }>(after: bigint | undefined, limit: number | undefined, map: (resolved: AllStreamResolvedEvent) => T | undefined): Promise<T[]> {
+  async #readAll<T extends { position: bigint; type: string }>(
+    after: bigint | undefined,
+    limit: number | undefined,
+    map: (resolved: AllStreamResolvedEvent) => T | undefined,
+  ): Promise<T[]> {
     if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) {
       throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
     }
@@ -193,7 +206,10 @@ export class KurrentDbEventStore implements EventStore {
     this.#assertOpen();
     const view = options.types === undefined ? this.#log : logView(options.types);
     // The stream buffers at most a batch; beyond that gRPC flow control holds the server back.
-    const source = this.#client.subscribeToAll({ fromPosition: readPositionFrom(options.after), filter: view.filter }, { highWaterMark: this.#batchSize });
+    const source = this.#client.subscribeToAll(
+      { fromPosition: readPositionFrom(options.after), filter: view.filter },
+      { highWaterMark: this.#batchSize },
+    );
     const subscription: KurrentDbSubscription = new KurrentDbSubscription(
       source,
       {

@@ -26,7 +26,15 @@ import {
   type ReadPosition,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import { AppendTooLarge, WrongExpectedRevision, revisionMatches, type AppendResult, type ExpectedRevision, type NewEvent, type RecordedEvent } from './event-store.js';
+import {
+  AppendTooLarge,
+  WrongExpectedRevision,
+  revisionMatches,
+  type AppendResult,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+} from './event-store.js';
 import { assertHashable, eventHash, GENESIS, type HashedEvent } from './hash-chain.js';
 
 /** Largest value of a KurrentDB position or revision (unsigned 64-bit). */
@@ -67,7 +75,8 @@ export function wrongExpectedRevisionFrom(error: unknown, stream: string, expect
 /** The server's append size limits (MaxAppendSize for the whole append, the record size for one event) as the port's AppendTooLarge. */
 export function appendTooLargeFrom(error: unknown, stream: string): AppendTooLarge | undefined {
   const type = (error as { type?: unknown } | null)?.type;
-  if (type === ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) return new AppendTooLarge(stream, undefined, Number((error as { maxAppendSize?: unknown }).maxAppendSize));
+  if (type === ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED)
+    return new AppendTooLarge(stream, undefined, Number((error as { maxAppendSize?: unknown }).maxAppendSize));
   if (type === ErrorType.APPEND_RECORD_SIZE_EXCEEDED) {
     const { size, maxSize } = error as { size?: unknown; maxSize?: unknown };
     return new AppendTooLarge(stream, Number(size), Number(maxSize));
@@ -159,7 +168,10 @@ export function toEventData(stream: string, events: readonly NewEvent[]): JSONEv
 export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
   const event = resolved.event;
   if (!event) return undefined;
-  if (!event.position) throw new Error(`KurrentDB returned event ${event.id} of ${event.streamId} without its log position (KurrentDB 22.6 or later is required)`);
+  if (!event.position)
+    throw new Error(
+      `KurrentDB returned event ${event.id} of ${event.streamId} without its log position (KurrentDB 22.6 or later is required)`,
+    );
   return {
     id: event.id,
     stream: event.streamId,
@@ -194,7 +206,12 @@ export function chainedStreamState(stream: string, expected: ExpectedRevision, t
 }
 
 /** The events with their chain metadata: each hashed onto the one before it, the first onto `tail`. */
-export function withChainMetadata(stream: string, data: readonly JSONEventData[], tail: StreamTail | undefined, recordedAtMicros: bigint): JSONEventData[] {
+export function withChainMetadata(
+  stream: string,
+  data: readonly JSONEventData[],
+  tail: StreamTail | undefined,
+  recordedAtMicros: bigint,
+): JSONEventData[] {
   let previous = tail?.hash ?? GENESIS;
   let revision = tail?.revision ?? -1n;
   return data.map((event) => {
@@ -231,5 +248,7 @@ function chainMetadataOf(metadata: unknown): { hash: string; recorded_at_us: str
     }
   }
   const { hash, recorded_at_us } = (value ?? {}) as { hash?: unknown; recorded_at_us?: unknown };
-  return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash) && typeof recorded_at_us === 'string' && /^\d+$/.test(recorded_at_us) ? { hash, recorded_at_us } : undefined;
+  return typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash) && typeof recorded_at_us === 'string' && /^\d+$/.test(recorded_at_us)
+    ? { hash, recorded_at_us }
+    : undefined;
 }

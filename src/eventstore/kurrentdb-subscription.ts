@@ -126,5 +126,4 @@ export class KurrentDbSubscription implements Subscription {
   #report(error: unknown): void {
     reportSubscriptionError(this.#options.onError, error);
   }
-
 }

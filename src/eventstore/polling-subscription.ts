@@ -113,5 +113,4 @@ export class PollingSubscription implements Subscription {
   #report(error: unknown): void {
     reportSubscriptionError(this.#options.onError, error);
   }
-
 }

@@ -25,11 +25,16 @@ export function batchArguments(appends: readonly QueuedAppend[]): { batch: strin
 
 /** The function's answer, one outcome per append in order. Anything else is a fault of the server or the schema. */
 export function outcomesOf(appends: readonly QueuedAppend[], answer: unknown): AppendOutcome[] {
-  if (!Array.isArray(answer) || answer.length !== appends.length) throw new Error(`the event log answered ${JSON.stringify(answer)?.slice(0, 200)} for ${appends.length} appends`);
+  if (!Array.isArray(answer) || answer.length !== appends.length)
+    throw new Error(`the event log answered ${JSON.stringify(answer)?.slice(0, 200)} for ${appends.length} appends`);
   return appends.map((append, i): AppendOutcome => {
     const [verdict, revision, position] = answer[i] as [string, string | null, string | undefined];
     if (verdict === 'ok') return { ok: true, result: { nextRevision: BigInt(revision!), position: BigInt(position!) } };
-    if (verdict === 'conflict') return { ok: false, error: new WrongExpectedRevision(append.stream, append.expected, revision === null ? 'no_stream' : BigInt(revision)) };
+    if (verdict === 'conflict')
+      return {
+        ok: false,
+        error: new WrongExpectedRevision(append.stream, append.expected, revision === null ? 'no_stream' : BigInt(revision)),
+      };
     throw new Error(`the event log answered ${JSON.stringify(answer[i])} for an append to ${append.stream}`);
   });
 }

@@ -14,7 +14,9 @@ const INT8 = 20;
 // Per pool, not pg.types.setTypeParser: that would change every other pg user in the process.
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8 && format !== 'binary' ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    oid === INT8 && format !== 'binary'
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 export interface PostgresConnectionOptions {
@@ -41,14 +43,21 @@ export function isUnreachable(error: unknown): boolean {
   // A SQLSTATE is five characters; node's socket errors have their own codes (ECONNREFUSED, ECONNRESET...).
   if (typeof code === 'string' && code.length === 5 && !code.startsWith('E')) return UNREACHABLE_CODES.test(code);
   const message = String((error as Error)?.message ?? '');
-  return typeof code === 'string' || /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error|not queryable|socket/i.test(message);
+  return (
+    typeof code === 'string' ||
+    /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error|not queryable|socket/i.test(message)
+  );
 }
 
 export function unavailable(error: unknown): StorageUnavailable {
   return error instanceof StorageUnavailable ? error : new StorageUnavailable(POSTGRES_LOG, (error as Error)?.message ?? String(error));
 }
 
-export function connectLog(url: string, options: PostgresConnectionOptions = {}, onIdleError: (error: Error) => void = () => {}): LogConnection {
+export function connectLog(
+  url: string,
+  options: PostgresConnectionOptions = {},
+  onIdleError: (error: Error) => void = () => {},
+): LogConnection {
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
   // The URL's own `options` (a search_path, say) are kept: node-postgres lets them replace the pool's.
   const parsed = new URL(url);

@@ -128,9 +128,15 @@ export class PostgresEventStore implements EventStore {
           return;
         }
         // Listening again: what was committed meanwhile went unannounced; the head is asked for first.
-        connection.query<{ head: bigint | null }>(HEAD).then(([row]) => {
-          if ((row?.head ?? 0n) > this.#knownHead) this.#knownHead = row!.head!;
-        }, () => {}).finally(wakeAll);
+        connection
+          .query<{ head: bigint | null }>(HEAD)
+          .then(
+            ([row]) => {
+              if ((row?.head ?? 0n) > this.#knownHead) this.#knownHead = row!.head!;
+            },
+            () => {},
+          )
+          .finally(wakeAll);
       },
       options.log ?? (() => {}),
       (name, position) => {
@@ -188,7 +194,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]> {
-    const rows = await this.#query<HashedRow>(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [after ?? 0n, limit ?? null]);
+    const rows = await this.#query<HashedRow>(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`, [
+      after ?? 0n,
+      limit ?? null,
+    ]);
     return rows.map(toHashedEvent);
   }
 
@@ -199,7 +208,9 @@ export class PostgresEventStore implements EventStore {
 
   async readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]> {
     const rows = await this.#query<HashedRow & { previous_hash: Buffer | null }>(
-      `SELECT ${HASHED_COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')},
+      `SELECT ${HASHED_COLUMNS.split(', ')
+        .map((column) => `e.${column}`)
+        .join(', ')},
               (SELECT p.hash FROM events p WHERE p.position < e.position ORDER BY p.position DESC LIMIT 1) AS previous_hash
          FROM events e WHERE e.stream = $1 ORDER BY e.revision`,
       [stream],
@@ -222,7 +233,9 @@ export class PostgresEventStore implements EventStore {
       },
       pageSize: this.#pageSize,
     };
-    const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () => this.#subscriptions.delete(subscription));
+    const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () =>
+      this.#subscriptions.delete(subscription),
+    );
     this.#subscriptions.add(subscription);
     return subscription;
   }
@@ -308,9 +321,16 @@ export class PostgresEventStore implements EventStore {
       if (first !== undefined && after < first - 1n) break;
       await this.#readTail(last !== undefined && last >= after ? last : after, upTo);
     }
-    const rows = types === undefined
-      ? await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [after, upTo, limit])
-      : await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 AND type = ANY($4) ORDER BY position LIMIT $3`, [after, upTo, limit, types]);
+    const rows =
+      types === undefined
+        ? await this.#connection.query<EventRow>(
+            `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`,
+            [after, upTo, limit],
+          )
+        : await this.#connection.query<EventRow>(
+            `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 AND type = ANY($4) ORDER BY position LIMIT $3`,
+            [after, upTo, limit, types],
+          );
     return rows.map(toRecordedEvent);
   }
 
@@ -319,7 +339,10 @@ export class PostgresEventStore implements EventStore {
     while (this.#tailRead) await this.#tailRead;
     if ((this.#recent.last ?? -1n) >= upTo) return;
     this.#tailRead = (async () => {
-      const rows = await this.#connection.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [from, upTo, this.#pageSize]);
+      const rows = await this.#connection.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`,
+        [from, upTo, this.#pageSize],
+      );
       this.#recent.add(rows);
     })().finally(() => {
       this.#tailRead = undefined;

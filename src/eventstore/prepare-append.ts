@@ -23,9 +23,7 @@ export function prepareAppend(stream: string, events: readonly NewEvent[], expec
   }
   // The types already say all this; these checks are for values that crossed a JS or JSON boundary.
   const validExpected =
-    expected?.kind === 'any' ||
-    expected?.kind === 'no_stream' ||
-    (expected?.kind === 'exact' && typeof expected.revision === 'bigint');
+    expected?.kind === 'any' || expected?.kind === 'no_stream' || (expected?.kind === 'exact' && typeof expected.revision === 'bigint');
   if (!validExpected) throw new TypeError(`append to ${stream}: invalid expected revision`);
   let bytes = 0;
   const prepared: QueuedAppend = {

@@ -38,7 +38,9 @@ export function prepareAppendBatch(db: Database.Database): (batch: readonly Queu
     for (const event of append.events) {
       revision += 1n;
       chained = eventHash(chained, { stream: append.stream, revision, type: event.type, data: event.data, recordedAtMicros: recordedAt });
-      position = BigInt(insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt, Buffer.from(chained, 'hex')).lastInsertRowid);
+      position = BigInt(
+        insert.run(event.id, append.stream, revision, event.type, event.data, recordedAt, Buffer.from(chained, 'hex')).lastInsertRowid,
+      );
       rows.push({ position, id: event.id, stream: append.stream, revision, type: event.type, data: event.data, recorded_at: recordedAt });
     }
     // Only once every insert of the append held: a rolled-back append leaves the head where it was.
@@ -64,8 +66,5 @@ export function prepareAppendBatch(db: Database.Database): (batch: readonly Queu
 }
 
 function failsAlone(error: unknown): boolean {
-  return (
-    error instanceof WrongExpectedRevision ||
-    (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT'))
-  );
+  return error instanceof WrongExpectedRevision || (error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT'));
 }

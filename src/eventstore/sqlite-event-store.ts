@@ -101,10 +101,17 @@ export class SqliteEventStore implements EventStore {
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
     // Two pages for each subscription, however far behind the others it is; data of at most a few big appends.
     this.#recent = new RecentEvents({ events: 2 * this.#pageSize, dataChars: 16 * 1024 * 1024 });
-    this.#source = subscriptionSource(db, this.#recent, () => this.#durableThrough, (position) => this.#durableUpTo(position));
+    this.#source = subscriptionSource(
+      db,
+      this.#recent,
+      () => this.#durableThrough,
+      (position) => this.#durableUpTo(position),
+    );
     this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
-    this.#hashBefore = db.prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1').pluck();
+    this.#hashBefore = db
+      .prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1')
+      .pluck();
     this.#readHeadHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events ORDER BY position DESC LIMIT 1`);
     this.#chainLegacy = legacyChainer(db);
   }
@@ -282,7 +289,10 @@ export class SqliteEventStore implements EventStore {
 }
 
 function subscriptionSource(
-  db: Database.Database, recent: RecentEvents, durableThrough: () => bigint, durableUpTo: (position: bigint) => Promise<void>,
+  db: Database.Database,
+  recent: RecentEvents,
+  durableThrough: () => bigint,
+  durableUpTo: (position: bigint) => Promise<void>,
 ): SubscriptionSource {
   const head = db.prepare<[], bigint | null>('SELECT max(position) FROM events').pluck();
   const page = db.prepare<[bigint, bigint, number], EventRow>(
@@ -306,9 +316,6 @@ function subscriptionSource(
     },
     readPage: (after, upTo, limit, types) =>
       recent.page(after, upTo, limit, types) ??
-      (types === undefined
-        ? page.all(after, upTo, limit)
-        : typedPage.all(after, upTo, JSON.stringify(types), limit)
-      ).map(toRecordedEvent),
+      (types === undefined ? page.all(after, upTo, limit) : typedPage.all(after, upTo, JSON.stringify(types), limit)).map(toRecordedEvent),
   };
 }

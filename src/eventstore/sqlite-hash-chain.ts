@@ -50,7 +50,9 @@ export function toHashedEvent(row: HashedRow): HashedEvent {
  * @throws Error when the last event has no hash although earlier ones have: the log was tampered with.
  */
 export function chainHead(db: Database.Database): () => string {
-  const last = db.prepare<[], { position: bigint; hash: Buffer | null }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+  const last = db.prepare<[], { position: bigint; hash: Buffer | null }>(
+    'SELECT position, hash FROM events ORDER BY position DESC LIMIT 1',
+  );
   const chainLegacy = legacyChainer(db);
   return () => {
     const row = last.get();
@@ -58,7 +60,10 @@ export function chainHead(db: Database.Database): () => string {
     if (row.hash !== null) return row.hash.toString('hex');
     chainLegacy();
     const chained = last.get()!;
-    if (chained.hash === null) throw new Error(`events.db: the last event, at position ${chained.position}, has no hash although events before it have: the log was changed; run npm run verify-history`);
+    if (chained.hash === null)
+      throw new Error(
+        `events.db: the last event, at position ${chained.position}, has no hash although events before it have: the log was changed; run npm run verify-history`,
+      );
     return chained.hash.toString('hex');
   };
 }
@@ -72,7 +77,9 @@ export function legacyChainer(db: Database.Database): () => number {
   // Both ends of the rowid index: what every start and every scrubber pass asks costs the same for any log.
   const first = db.prepare<[], { hash: Buffer | null }>('SELECT hash FROM events ORDER BY position LIMIT 1');
   const anyHashed = db.prepare('SELECT 1 FROM events WHERE hash IS NOT NULL LIMIT 1').pluck();
-  const unhashed = db.prepare<[bigint], HashedRow>(`SELECT ${HASHED_COLUMNS} FROM events WHERE hash IS NULL AND position > ? ORDER BY position LIMIT 1000`).safeIntegers(true);
+  const unhashed = db
+    .prepare<[bigint], HashedRow>(`SELECT ${HASHED_COLUMNS} FROM events WHERE hash IS NULL AND position > ? ORDER BY position LIMIT 1000`)
+    .safeIntegers(true);
   const setHash = db.prepare<[Buffer, bigint]>('UPDATE events SET hash = ? WHERE position = ? AND hash IS NULL');
   // An empty log, or one chained from its first event: nothing is legacy (and no write lock is taken).
   const nothingLegacy = () => {
@@ -83,7 +90,8 @@ export function legacyChainer(db: Database.Database): () => number {
   // question is asked again: another process may have chained the log meanwhile.
   const chainAll = db.transaction((): number => {
     if (nothingLegacy()) return 0;
-    if (anyHashed.get() !== undefined) throw new Error('events.db: the first event has no hash although later events have: the log was changed; run npm run verify-history');
+    if (anyHashed.get() !== undefined)
+      throw new Error('events.db: the first event has no hash although later events have: the log was changed; run npm run verify-history');
     let previous = GENESIS;
     let count = 0;
     // In pages: better-sqlite3 cannot write while a statement is still being iterated.

@@ -80,21 +80,45 @@ interface Break {
 function classify({ event, chainedTo, previous, stream, behind, ahead, byStream }: Break): { kind: BreakKind; reason: string } {
   const at = `the event at position ${event.position} (${event.type}, ${event.stream} revision ${event.revision})`;
   if (event.hash !== null) {
-    if (previous && eventHash(GENESIS, event) === event.hash) return { kind: 'reordered', reason: `${at} was the first event of its chain, and is now after position ${previous.position}` };
-    const realPrevious = [...behind, ...ahead].find((other) => other.hash !== null && other.position !== previous?.position && (!byStream || other.stream === event.stream) && eventHash(other.hash, event) === event.hash);
-    if (realPrevious) return { kind: 'reordered', reason: `${at} was chained after the event at position ${realPrevious.position}, not after ${previous ? `position ${previous.position}` : 'the start of the log'}: events were moved` };
+    if (previous && eventHash(GENESIS, event) === event.hash)
+      return { kind: 'reordered', reason: `${at} was the first event of its chain, and is now after position ${previous.position}` };
+    const realPrevious = [...behind, ...ahead].find(
+      (other) =>
+        other.hash !== null &&
+        other.position !== previous?.position &&
+        (!byStream || other.stream === event.stream) &&
+        eventHash(other.hash, event) === event.hash,
+    );
+    if (realPrevious)
+      return {
+        kind: 'reordered',
+        reason: `${at} was chained after the event at position ${realPrevious.position}, not after ${previous ? `position ${previous.position}` : 'the start of the log'}: events were moved`,
+      };
   }
   const next = ahead.find((other) => !byStream || other.stream === event.stream);
-  if (next?.hash != null && eventHash(chainedTo, next) === next.hash) return { kind: 'inserted', reason: `${at} was inserted: the event after it (position ${next.position}) chains onto ${previous ? `position ${previous.position}` : 'the start of the log'}` };
+  if (next?.hash != null && eventHash(chainedTo, next) === next.hash)
+    return {
+      kind: 'inserted',
+      reason: `${at} was inserted: the event after it (position ${next.position}) chains onto ${previous ? `position ${previous.position}` : 'the start of the log'}`,
+    };
   const expectedPosition = (previous?.position ?? 0n) + 1n;
-  if (!byStream && event.position > expectedPosition) return { kind: 'removed', reason: `position${event.position - expectedPosition > 1n ? `s ${expectedPosition} to ${event.position - 1n} are` : ` ${expectedPosition} is`} missing before ${at}: events were removed` };
+  if (!byStream && event.position > expectedPosition)
+    return {
+      kind: 'removed',
+      reason: `position${event.position - expectedPosition > 1n ? `s ${expectedPosition} to ${event.position - 1n} are` : ` ${expectedPosition} is`} missing before ${at}: events were removed`,
+    };
   const expectedRevision = stream ? stream.revision + 1n : 0n;
-  if (event.revision > expectedRevision) return { kind: 'removed', reason: `revision ${expectedRevision} of ${event.stream} is missing before ${at}: an event was removed` };
-  return { kind: 'changed', reason: event.hash === null ? `${at} has no hash: it was changed` : `${at} does not match its hash: its content was changed` };
+  if (event.revision > expectedRevision)
+    return { kind: 'removed', reason: `revision ${expectedRevision} of ${event.stream} is missing before ${at}: an event was removed` };
+  return {
+    kind: 'changed',
+    reason: event.hash === null ? `${at} has no hash: it was changed` : `${at} does not match its hash: its content was changed`,
+  };
 }
 
 /** The verdict as one line: what verify-history prints and the start-up check refuses with. */
 export function describeVerdict(verdict: ChainVerdict, logName: string): string {
-  if (verdict.ok) return `${logName}: the hash chain holds over ${verdict.events} events; head ${verdict.head ? `${verdict.head.hash} at position ${verdict.head.position}` : 'none (empty log)'}`;
+  if (verdict.ok)
+    return `${logName}: the hash chain holds over ${verdict.events} events; head ${verdict.head ? `${verdict.head.hash} at position ${verdict.head.position}` : 'none (empty log)'}`;
   return `${logName}: the hash chain breaks at position ${verdict.position} (${verdict.kind}): ${verdict.reason}`;
 }

@@ -82,9 +82,14 @@ function provedNow(ctx: Context, authorization: string, current: MasterData): Ap
   const presented = presentedApiKey(authorization);
   const key = presented === undefined ? undefined : findKey(current, presented);
   if (key) return key;
-  refuse(ctx, presented !== undefined ? 'Invalid API key.'
-    : authorization ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".'
-    : 'Authentication credentials were not provided.');
+  refuse(
+    ctx,
+    presented !== undefined
+      ? 'Invalid API key.'
+      : authorization
+        ? 'Malformed Authorization header; send "Authorization: Api-Key <key>".'
+        : 'Authentication credentials were not provided.',
+  );
   return undefined;
 }
 

@@ -13,7 +13,13 @@ export interface ReadinessCheck {
 /** What /readyz also shows without it deciding readiness: by name, the last finding of a background check (the read-model scrubber). */
 export type Findings = () => Record<string, string>;
 
-export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], metrics: Metrics, stopping: () => boolean, findings: Findings = () => ({})): void {
+export function healthRoutes(
+  router: Router,
+  checks: readonly ReadinessCheck[],
+  metrics: Metrics,
+  stopping: () => boolean,
+  findings: Findings = () => ({}),
+): void {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -24,18 +30,24 @@ export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], 
       ctx.body = { status: 'stopping', checks: { shutdown: 'the service is shutting down' } };
       return;
     }
-    const results = await Promise.all(checks.map(async ({ name, check }) => {
-      try {
-        await check();
-        return [name, 'ok'] as const;
-      } catch (error) {
-        return [name, (error as Error).message] as const;
-      }
-    }));
+    const results = await Promise.all(
+      checks.map(async ({ name, check }) => {
+        try {
+          await check();
+          return [name, 'ok'] as const;
+        } catch (error) {
+          return [name, (error as Error).message] as const;
+        }
+      }),
+    );
     const ready = results.every(([, result]) => result === 'ok');
     ctx.status = ready ? 200 : 503;
     const found = findings();
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results), ...(Object.keys(found).length > 0 ? { findings: found } : {}) };
+    ctx.body = {
+      status: ready ? 'ready' : 'not ready',
+      checks: Object.fromEntries(results),
+      ...(Object.keys(found).length > 0 ? { findings: found } : {}),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
@@ -44,7 +56,9 @@ export function healthRoutes(router: Router, checks: readonly ReadinessCheck[], 
 }
 
 /** Operational endpoints: public, outside /api/v1, for load balancers and monitoring. */
-const operational = (operationId: string, summary: string, responses: object) => ({ get: { operationId, summary, tags: ['operations'], security: [], responses } });
+const operational = (operationId: string, summary: string, responses: object) => ({
+  get: { operationId, summary, tags: ['operations'], security: [], responses },
+});
 
 function readiness(status: string) {
   return {
@@ -53,7 +67,12 @@ function readiness(status: string) {
     properties: {
       status: { const: status },
       checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: "ok" or what failed.' },
-      findings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What background checks found last, by name (read_model_scrub: the read-model scrubber; log_chain: the hash chain of the log, verified once per scrubber pass, which does decide readiness when broken).' },
+      findings: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description:
+          'What background checks found last, by name (read_model_scrub: the read-model scrubber; log_chain: the hash chain of the log, verified once per scrubber pass, which does decide readiness when broken).',
+      },
     },
   };
 }

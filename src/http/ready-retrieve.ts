@@ -58,7 +58,14 @@ export function withReadyRetrieves(koa: RequestListener, deps: ReadyRetrieveDepe
     const header = request.headers['x-request-id'];
     const requestId = requestIdFor(typeof header === 'string' ? header : undefined);
     // Koa's headers, in Koa's order.
-    response.writeHead(200, ['X-Request-Id', requestId, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(viewJson))]);
+    response.writeHead(200, [
+      'X-Request-Id',
+      requestId,
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      String(Buffer.byteLength(viewJson)),
+    ]);
     response.end(viewJson);
     deps.answered(requestId, 'GET', RETRIEVE, request.url!, 200, performance.now() - started);
   };

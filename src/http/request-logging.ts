@@ -34,7 +34,10 @@ export function answeredRequests(logger: Logger, metrics: Metrics): AnsweredRequ
     metrics.httpDuration.observe(method, route, status, ms / 1000);
     // One line with the id as a field: a child logger per request cost more than the line itself.
     // The id is sane or our own and the method a token, so only the route and path need escaping.
-    writeLine(`"request_id":"${requestId}","method":"${method}","route":${jsonOfRoute(route)},"path":${JSON.stringify(path)},"status":${status},"ms":${Math.round(ms * 10) / 10}`, 'request');
+    writeLine(
+      `"request_id":"${requestId}","method":"${method}","route":${jsonOfRoute(route)},"path":${JSON.stringify(path)},"status":${status},"ms":${Math.round(ms * 10) / 10}`,
+      'request',
+    );
   };
 }
 

@@ -27,7 +27,14 @@ export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<Ma
   };
 }
 
-async function takeLease(leases: Collection<LeaseDoc>, markers: Collection<MarkerDoc>, id: string, holder: string, now: number, leaseUntil: number): Promise<boolean> {
+async function takeLease(
+  leases: Collection<LeaseDoc>,
+  markers: Collection<MarkerDoc>,
+  id: string,
+  holder: string,
+  now: number,
+  leaseUntil: number,
+): Promise<boolean> {
   const current = await leases.findOne({ _id: id });
   if (!current) return insertedFirst(leases, { _id: id, holder, lease_until: leaseUntil, generation: 0 });
   const generation = Number(current.generation ?? 0);

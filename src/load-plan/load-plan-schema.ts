@@ -19,11 +19,22 @@ const PLACEMENT_KINDS = ['pallet', 'pre_built', 'loose_box'] as const;
 const PlacementSchema = Type.Object(
   {
     kind: Type.Enum(PLACEMENT_KINDS),
-    ref: Type.String({ description: 'AP3 for a service-built pallet (as in pallet contents); "<row name> #k" for the k-th pre-built pallet or loose box of a row.' }),
+    ref: Type.String({
+      description:
+        'AP3 for a service-built pallet (as in pallet contents); "<row name> #k" for the k-th pre-built pallet or loose box of a row.',
+    }),
     ...box,
     weight_kg: Kg('Weight, pallet included.'),
-    loading_order: Type.Integer({ minimum: 1, description: '1 is loaded first (at the front wall); everything loads after what it stands on.' }),
-    order: Type.Optional(Type.String({ description: 'Only in a consolidated shipment: the service_ref of the order this cargo belongs to (a child sees its own cargo by it).' })),
+    loading_order: Type.Integer({
+      minimum: 1,
+      description: '1 is loaded first (at the front wall); everything loads after what it stands on.',
+    }),
+    order: Type.Optional(
+      Type.String({
+        description:
+          'Only in a consolidated shipment: the service_ref of the order this cargo belongs to (a child sees its own cargo by it).',
+      }),
+    ),
   },
   { ...exact, title: 'LoadPlanPlacement' },
 );
@@ -35,10 +46,17 @@ const ContainerSchema = Type.Object(
     inner_mm: Type.Object({ l: Mm('Inner length.'), w: Mm('Inner width.'), h: Mm('Inner height.') }, exact),
     payload_kg: Kg('Maximum payload.'),
     cargo_weight_kg: Kg('Weight of everything loaded.'),
-    center_of_gravity_mm: Type.Union([Type.Object({ x: Mm('From the front wall.'), y: Mm('From the left wall.'), z: Mm('From the floor.') }, exact), Type.Null()], {
-      description: "The cargo's centre of gravity; null when the container carries nothing (a container the order booked by count and the cargo does not need, spec 2.8).",
+    center_of_gravity_mm: Type.Union(
+      [Type.Object({ x: Mm('From the front wall.'), y: Mm('From the left wall.'), z: Mm('From the floor.') }, exact), Type.Null()],
+      {
+        description:
+          "The cargo's centre of gravity; null when the container carries nothing (a container the order booked by count and the cargo does not need, spec 2.8).",
+      },
+    ),
+    within_cog_limits: Type.Boolean({
+      description:
+        'Centre of gravity within 5 % of the inner length from the middle and within 5 % of the inner width from the centreline (CTU Code, annex 7, 3.1.4).',
     }),
-    within_cog_limits: Type.Boolean({ description: 'Centre of gravity within 5 % of the inner length from the middle and within 5 % of the inner width from the centreline (CTU Code, annex 7, 3.1.4).' }),
     placements: Type.Array(PlacementSchema),
   },
   { ...exact, title: 'LoadPlanContainer' },
@@ -52,7 +70,9 @@ const PalletSchema = Type.Object(
     w: Mm('Width.'),
     h: Mm('Loaded height, pallet included.'),
     weight_kg: Kg('Loaded weight, pallet included.'),
-    units: Type.Array(Type.Object({ sku: Type.String(), ...box }, exact), { description: 'From a deck corner; z = 0 is the top of the deck.' }),
+    units: Type.Array(Type.Object({ sku: Type.String(), ...box }, exact), {
+      description: 'From a deck corner; z = 0 is the top of the deck.',
+    }),
   },
   { ...exact, title: 'LoadPlanPallet' },
 );
@@ -63,7 +83,13 @@ const UnplacedSchema = Type.Object(
     ref: Type.String({ description: 'The SKU for units, AP# for pallets, the row name for pre-built pallets and loose boxes.' }),
     count: Type.Integer({ minimum: 1 }),
     reason: Type.Enum([
-      'too_large_for_every_type', 'out_of_containers', 'over_payload', 'no_item_master_data', 'no_pallet_type', 'too_large_for_pallet', 'over_pallet_max_weight',
+      'too_large_for_every_type',
+      'out_of_containers',
+      'over_payload',
+      'no_item_master_data',
+      'no_pallet_type',
+      'too_large_for_pallet',
+      'over_pallet_max_weight',
     ] as const),
   },
   { ...exact, title: 'LoadPlanUnplaced' },
@@ -75,8 +101,13 @@ const EXAMPLE: LoadPlan = {
   viewer_url: 'https://orders.example.com/plans/SO-000042?token=1767225600.q3H1G2x0bW9kZWwtZXhhbXBsZS1zaWduYXR1cmUtMDAx',
   containers: [
     {
-      code: '20ft', index: 1, inner_mm: { l: 5898, w: 2352, h: 2393 }, payload_kg: 28200, cargo_weight_kg: 1154,
-      center_of_gravity_mm: { x: 2950, y: 1176, z: 612 }, within_cog_limits: true,
+      code: '20ft',
+      index: 1,
+      inner_mm: { l: 5898, w: 2352, h: 2393 },
+      payload_kg: 28200,
+      cargo_weight_kg: 1154,
+      center_of_gravity_mm: { x: 2950, y: 1176, z: 612 },
+      within_cog_limits: true,
       placements: [
         { kind: 'pallet', ref: 'AP1', x: 2349, y: 776, z: 0, l: 1200, w: 800, h: 1194, weight_kg: 1085, loading_order: 1 },
         { kind: 'loose_box', ref: 'Spare parts #1', x: 3549, y: 976, z: 0, l: 500, w: 400, h: 300, weight_kg: 12, loading_order: 2 },
@@ -84,7 +115,15 @@ const EXAMPLE: LoadPlan = {
     },
   ],
   pallets: [
-    { ref: 'AP1', pallet_code: 'EUR', l: 1200, w: 800, h: 1194, weight_kg: 1085, units: [{ sku: 'SKU-1001', x: 0, y: 0, z: 0, l: 400, w: 300, h: 250 }] },
+    {
+      ref: 'AP1',
+      pallet_code: 'EUR',
+      l: 1200,
+      w: 800,
+      h: 1194,
+      weight_kg: 1085,
+      units: [{ sku: 'SKU-1001', x: 0, y: 0, z: 0, l: 400, w: 300, h: 250 }],
+    },
   ],
   unplaced: [],
 };
@@ -93,12 +132,23 @@ export const LoadPlanSchema = Type.Object(
   {
     service_ref: Type.String(),
     reference: Type.String(),
-    viewer_url: Type.String({ format: 'uri', description: 'The 3D viewer of this plan: a signed link that opens without an API key and expires (30 days by default).' }),
-    containers: Type.Array(ContainerSchema, { description: 'Axes: x along the length from the front wall (the end opposite the doors), y across from the left wall, z up from the floor.' }),
+    viewer_url: Type.String({
+      format: 'uri',
+      description: 'The 3D viewer of this plan: a signed link that opens without an API key and expires (30 days by default).',
+    }),
+    containers: Type.Array(ContainerSchema, {
+      description:
+        'Axes: x along the length from the front wall (the end opposite the doors), y across from the left wall, z up from the floor.',
+    }),
     pallets: Type.Array(PalletSchema, { description: 'Service-built pallets, in the order of pallet contents.' }),
     unplaced: Type.Array(UnplacedSchema, { description: 'What the plan could not load, and why.' }),
   },
-  { ...exact, title: 'LoadPlan', description: 'Lengths in whole millimetres and weights in kilograms, whatever the units of the lane.', examples: [EXAMPLE] },
+  {
+    ...exact,
+    title: 'LoadPlan',
+    description: 'Lengths in whole millimetres and weights in kilograms, whatever the units of the lane.',
+    examples: [EXAMPLE],
+  },
 );
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

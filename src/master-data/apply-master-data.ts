@@ -56,7 +56,14 @@ function conflictsWithState(document: MasterDataDocument, state: MasterData): Fi
     group.lanes.forEach((lane, l) => {
       const known = state.lanes.get(lane.id);
       if (known && known.company_group !== group.name) {
-        addElementError(groupErrors, 'lanes', group.lanes.length, l, 'id', `Lane ${lane.id} already belongs to company group "${known.company_group}"; lanes cannot move between groups.`);
+        addElementError(
+          groupErrors,
+          'lanes',
+          group.lanes.length,
+          l,
+          'id',
+          `Lane ${lane.id} already belongs to company group "${known.company_group}"; lanes cannot move between groups.`,
+        );
       }
     });
     group.api_keys.forEach((key, k) => {

@@ -33,17 +33,29 @@ export const ItemDocumentSchema = Type.Object(
     width: positive('Width of one unit as packed, lane length unit.'),
     height: positive('Height of one unit as packed, lane length unit.'),
     weight: positive('Weight of one unit, lane weight unit.'),
-    upright: Type.Optional(Type.Boolean({ default: false, description: 'true: may only be turned about its vertical axis (this side up).' })),
+    upright: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: may only be turned about its vertical axis (this side up).' }),
+    ),
   },
   { title: 'ItemDocument' },
 );
 
 export const LaneDocumentSchema = Type.Object(
   {
-    id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Lane ID shown in the lane field of orders; unique across all groups.' }),
+    id: Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Lane ID shown in the lane field of orders; unique across all groups.',
+    }),
     supplier: nonEmpty('Must equal supplier_name of submitted orders exactly, case-sensitive.'),
-    consignee: nonEmpty('Must equal consignee_name of submitted orders exactly, case-sensitive. (supplier, consignee) is unique within the group.'),
-    transportation_modes: Type.Array(nonEmpty('A transportation mode name.'), { minItems: 1, uniqueItems: true, description: 'Modes this lane accepts.' }),
+    consignee: nonEmpty(
+      'Must equal consignee_name of submitted orders exactly, case-sensitive. (supplier, consignee) is unique within the group.',
+    ),
+    transportation_modes: Type.Array(nonEmpty('A transportation mode name.'), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Modes this lane accepts.',
+    }),
     units: Type.Object(
       {
         length: Type.Enum(['mm', 'cm', 'in'], { description: 'Unit of every length of the lane and its orders.' }),
@@ -59,11 +71,14 @@ export const LaneDocumentSchema = Type.Object(
       description: 'Container codes enabled on this lane, each once.',
     }),
     items: Type.Array(ItemDocumentSchema, { description: 'Item master data, one entry per SKU.' }),
-    consolidation_window_seconds: Type.Optional(Type.Integer({
-      minimum: 1,
-      maximum: 604_800,
-      description: 'When set, normal orders of this lane and the same transportation mode submitted within this many seconds of the first one are planned together and may share containers. Absent: every order is planned alone.',
-    })),
+    consolidation_window_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 604_800,
+        description:
+          'When set, normal orders of this lane and the same transportation mode submitted within this many seconds of the first one are planned together and may share containers. Absent: every order is planned alone.',
+      }),
+    ),
   },
   { title: 'LaneDocument' },
 );
@@ -71,7 +86,10 @@ export const LaneDocumentSchema = Type.Object(
 export const WebhookDocumentSchema = Type.Object(
   {
     url: Type.String({ format: 'uri', pattern: HTTP_URL.pattern, description: 'Absolute http(s) URL receiving the events as HTTP POST.' }),
-    secret: Type.String({ pattern: WEBHOOK_SECRET.pattern, description: 'Signing secret: "whsec_" + standard base64 of at least 16 bytes.' }),
+    secret: Type.String({
+      pattern: WEBHOOK_SECRET.pattern,
+      description: 'Signing secret: "whsec_" + standard base64 of at least 16 bytes.',
+    }),
   },
   { title: 'WebhookDocument' },
 );
@@ -93,7 +111,10 @@ export const CompanyGroupDocumentSchema = Type.Object(
       ),
     ),
     notification_emails: Type.Optional(
-      Type.Array(Type.String({ format: 'email' }), { default: [], description: "Addresses receiving every packing-instructions e-mail of the group's orders." }),
+      Type.Array(Type.String({ format: 'email' }), {
+        default: [],
+        description: "Addresses receiving every packing-instructions e-mail of the group's orders.",
+      }),
     ),
     webhooks: Type.Optional(Type.Array(WebhookDocumentSchema, { default: [], description: "Endpoints receiving the group's events." })),
     lanes: Type.Array(LaneDocumentSchema),
@@ -105,7 +126,8 @@ export const MasterDataDocumentSchema = Type.Object(
   { company_groups: Type.Array(CompanyGroupDocumentSchema) },
   {
     title: 'MasterDataDocument',
-    description: 'The bootstrap document (master-data.md). Applied whole or not at all; applying the same document twice changes nothing. Unknown fields are ignored.',
+    description:
+      'The bootstrap document (master-data.md). Applied whole or not at all; applying the same document twice changes nothing. Unknown fields are ignored.',
   },
 );
 
@@ -115,10 +137,10 @@ export type MasterDataDocumentInput = Static<typeof MasterDataDocumentSchema>;
 export const MasterDataAppliedSchema = Type.Object(
   {
     applied: Type.Literal(true),
-    changes: Type.Object(
-      Object.fromEntries(MASTER_DATA_EVENT_TYPES.map((type) => [type, Type.Integer({ minimum: 0 })])),
-      { additionalProperties: false, description: 'Number of changes recorded, by kind; all 0 when the document changed nothing.' },
-    ),
+    changes: Type.Object(Object.fromEntries(MASTER_DATA_EVENT_TYPES.map((type) => [type, Type.Integer({ minimum: 0 })])), {
+      additionalProperties: false,
+      description: 'Number of changes recorded, by kind; all 0 when the document changed nothing.',
+    }),
   },
   { additionalProperties: false, title: 'MasterDataApplied' },
 );

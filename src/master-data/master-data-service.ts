@@ -10,8 +10,13 @@ import type { FieldErrors } from '../validation/field-errors.js';
 import { masterDataDecider } from './apply-master-data.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import {
-  evolveMasterData, foldMasterData, isMasterDataEvent, MASTER_DATA_EVENT_TYPES, MASTER_DATA_STREAM,
-  type MasterData, type MasterDataEvent,
+  evolveMasterData,
+  foldMasterData,
+  isMasterDataEvent,
+  MASTER_DATA_EVENT_TYPES,
+  MASTER_DATA_STREAM,
+  type MasterData,
+  type MasterDataEvent,
 } from './master-data.js';
 
 export type ApplyResult = { ok: true; changes: Record<MasterDataEvent['type'], number> } | { ok: false; errors: FieldErrors };
@@ -25,7 +30,11 @@ export interface MasterDataService {
 
 const masterDataCommands = commandHandler(masterDataDecider, (history) => history.filter(isMasterDataEvent));
 
-export async function startMasterDataService(store: EventStore, log: (message: string, error?: unknown) => void, visibleWithinMs = 5000): Promise<MasterDataService> {
+export async function startMasterDataService(
+  store: EventStore,
+  log: (message: string, error?: unknown) => void,
+  visibleWithinMs = 5000,
+): Promise<MasterDataService> {
   const history = await store.readStream(MASTER_DATA_STREAM);
   const state = foldMasterData(history);
   const applied = new PositionWaiters(history.at(-1)?.position ?? -1n);

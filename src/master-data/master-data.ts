@@ -23,7 +23,12 @@ export interface ItemDefined {
   data: { lane_id: number; item: ItemDocument };
 }
 export type MasterDataEvent = CompanyGroupDefined | ApiKeyIssued | LaneDefined | ItemDefined;
-export const MASTER_DATA_EVENT_TYPES: readonly MasterDataEvent['type'][] = ['CompanyGroupDefined', 'ApiKeyIssued', 'LaneDefined', 'ItemDefined'];
+export const MASTER_DATA_EVENT_TYPES: readonly MasterDataEvent['type'][] = [
+  'CompanyGroupDefined',
+  'ApiKeyIssued',
+  'LaneDefined',
+  'ItemDefined',
+];
 
 /** A lane without its item master, which changes item by item. */
 export type LaneSettings = Omit<LaneDocument, 'items'>;

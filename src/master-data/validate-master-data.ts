@@ -36,25 +36,34 @@ function checkAcrossElements(body: unknown, collector: FieldErrorCollector): voi
     const groupPath = ['company_groups', g];
     if (typeof group.name === 'string') {
       const first = groupNames.see(group.name, g);
-      if (first !== undefined) collector.add([...groupPath, 'name'], `Company group "${group.name}" is already defined at company_groups[${first}]; group names are unique.`);
+      if (first !== undefined)
+        collector.add(
+          [...groupPath, 'name'],
+          `Company group "${group.name}" is already defined at company_groups[${first}]; group names are unique.`,
+        );
     }
     elements(group.api_keys).forEach((apiKey, k) => {
       if (typeof apiKey.key !== 'string') return;
       // Do not echo the key itself: error bodies end up in logs.
       const first = keys.see(apiKey.key, `company_groups[${g}].api_keys[${k}]`);
-      if (first !== undefined) collector.add([...groupPath, 'api_keys', k, 'key'], `This key is already given at ${first}; every API key must be unique.`);
+      if (first !== undefined)
+        collector.add([...groupPath, 'api_keys', k, 'key'], `This key is already given at ${first}; every API key must be unique.`);
     });
     const pairs = new FirstSeen<string>();
     elements(group.lanes).forEach((lane, l) => {
       const lanePath: ErrorPath = [...groupPath, 'lanes', l];
       if (typeof lane.id === 'number' && Number.isInteger(lane.id)) {
         const first = laneIds.see(lane.id, `company_groups[${g}].lanes[${l}]`);
-        if (first !== undefined) collector.add([...lanePath, 'id'], `Lane id ${lane.id} is already used at ${first}; lane ids are unique across the document.`);
+        if (first !== undefined)
+          collector.add([...lanePath, 'id'], `Lane id ${lane.id} is already used at ${first}; lane ids are unique across the document.`);
       }
       if (typeof lane.supplier === 'string' && typeof lane.consignee === 'string') {
         const first = pairs.see(JSON.stringify([lane.supplier, lane.consignee]), l);
         if (first !== undefined) {
-          collector.add([...lanePath, NON_FIELD_ERRORS], `Supplier "${lane.supplier}" and consignee "${lane.consignee}" already form lanes[${first}] of this group; a pair identifies one lane.`);
+          collector.add(
+            [...lanePath, NON_FIELD_ERRORS],
+            `Supplier "${lane.supplier}" and consignee "${lane.consignee}" already form lanes[${first}] of this group; a pair identifies one lane.`,
+          );
         }
       }
       checkPalletTypes(lane.pallet_types, [...lanePath, 'pallet_types'], collector);
@@ -62,7 +71,8 @@ function checkAcrossElements(body: unknown, collector: FieldErrorCollector): voi
       elements(lane.items).forEach((item, i) => {
         if (typeof item.sku !== 'string') return;
         const first = skus.see(item.sku, i);
-        if (first !== undefined) collector.add([...lanePath, 'items', i, 'sku'], `SKU "${item.sku}" is already defined at items[${first}] of this lane.`);
+        if (first !== undefined)
+          collector.add([...lanePath, 'items', i, 'sku'], `SKU "${item.sku}" is already defined at items[${first}] of this lane.`);
       });
     });
   });
@@ -73,15 +83,22 @@ function checkPalletTypes(palletTypes: unknown, path: ErrorPath, collector: Fiel
   elements(palletTypes).forEach((pallet, p) => {
     if (typeof pallet.code === 'string') {
       const first = codes.see(pallet.code, p);
-      if (first !== undefined) collector.add([...path, p, 'code'], `Pallet type code "${pallet.code}" is already used at pallet_types[${first}] of this lane.`);
+      if (first !== undefined)
+        collector.add([...path, p, 'code'], `Pallet type code "${pallet.code}" is already used at pallet_types[${first}] of this lane.`);
     }
     // Only compare numbers that are valid on their own; a bad height has its own error already.
     const { height, max_height: maxHeight, weight, max_weight: maxWeight } = pallet;
     if (isPositive(height) && isPositive(maxHeight) && maxHeight <= height) {
-      collector.add([...path, p, 'max_height'], `Ensure max_height is greater than the empty pallet's height (${height}); it is the loaded pallet's total height.`);
+      collector.add(
+        [...path, p, 'max_height'],
+        `Ensure max_height is greater than the empty pallet's height (${height}); it is the loaded pallet's total height.`,
+      );
     }
     if (isPositive(weight) && isPositive(maxWeight) && maxWeight <= weight) {
-      collector.add([...path, p, 'max_weight'], `Ensure max_weight is greater than the empty pallet's weight (${weight}); it is the loaded pallet's total weight.`);
+      collector.add(
+        [...path, p, 'max_weight'],
+        `Ensure max_weight is greater than the empty pallet's weight (${weight}); it is the loaded pallet's total weight.`,
+      );
     }
   });
 }
@@ -101,10 +118,23 @@ function normalize(input: MasterDataDocumentInput): MasterDataDocument {
         transportation_modes: [...lane.transportation_modes],
         units: { length: lane.units.length, weight: lane.units.weight },
         pallet_types: lane.pallet_types.map(({ code, length, width, height, weight, max_height, max_weight }) => ({
-          code, length, width, height, weight, max_height, max_weight,
+          code,
+          length,
+          width,
+          height,
+          weight,
+          max_height,
+          max_weight,
         })),
         container_codes: [...lane.container_codes],
-        items: lane.items.map(({ sku, length, width, height, weight, upright }) => ({ sku, length, width, height, weight, upright: upright ?? false })),
+        items: lane.items.map(({ sku, length, width, height, weight, upright }) => ({
+          sku,
+          length,
+          width,
+          height,
+          weight,
+          upright: upright ?? false,
+        })),
         ...(lane.consolidation_window_seconds !== undefined ? { consolidation_window_seconds: lane.consolidation_window_seconds } : {}),
       })),
     })),

@@ -28,7 +28,14 @@ const EXAMPLE_EVENT: RecordedEvent = {
   id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
   stream: 'order:Acme%20Group:PO-4711',
   type: 'OrderPlanned',
-  data: { order_id: 42, service_ref: 'SO-000042', reference: 'PO-4711', company_group: 'Acme Group', plan: {}, planned_at: '2026-11-20T09:15:02.123456' },
+  data: {
+    order_id: 42,
+    service_ref: 'SO-000042',
+    reference: 'PO-4711',
+    company_group: 'Acme Group',
+    plan: {},
+    planned_at: '2026-11-20T09:15:02.123456',
+  },
   revision: 1n,
   position: 17n,
   recordedAt: new Date('2026-11-20T09:15:02.200Z'),
@@ -45,7 +52,7 @@ export function buildAsyncApiDocument(topic: string): object {
       description:
         'Kafka messages of the shipment orders service. `packing_instructions.ready` says that optimization finished and the packing instructions ' +
         'of an order are ready; it is the preferred alternative to polling pallet contents. The same envelope is POSTed to webhooks (OpenAPI document, ' +
-        'GET /api/v1/openapi.json, `webhooks`). The brokers are the deployment\'s (KAFKA_BROKERS); ask its operator.',
+        "GET /api/v1/openapi.json, `webhooks`). The brokers are the deployment's (KAFKA_BROKERS); ask its operator.",
     },
     defaultContentType: 'application/json',
     channels: {

@@ -47,8 +47,10 @@ export function checkReadyMessage(message: ReceivedKafkaMessage): string[] {
   // What the document states in words; only between parts that are well formed, so one mistake is one problem.
   if (valueProblems.length === 0) {
     const envelope = value as { id: string; data: { order_id: string } };
-    if (keyProblems.length === 0 && key !== envelope.data.order_id) problems.push(`key: "${key}" differs from value.data.order_id "${envelope.data.order_id}"`);
-    if (headerProblems.length === 0 && headers['event-id'] !== envelope.id) problems.push(`headers["event-id"]: "${headers['event-id']}" differs from value.id "${envelope.id}"`);
+    if (keyProblems.length === 0 && key !== envelope.data.order_id)
+      problems.push(`key: "${key}" differs from value.data.order_id "${envelope.data.order_id}"`);
+    if (headerProblems.length === 0 && headers['event-id'] !== envelope.id)
+      problems.push(`headers["event-id"]: "${headers['event-id']}" differs from value.id "${envelope.id}"`);
   }
   return problems;
 }

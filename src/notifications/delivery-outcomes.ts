@@ -66,7 +66,10 @@ export type DeliveryOutcomeEvent = WebhooksQueued | WebhookDelivered | WebhookFa
 
 const cut = (text: string): string => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text);
 
-export function webhooksQueuedEvents(deliveries: readonly { envelopeId: string; eventPosition: bigint; url: string }[], through: bigint): JournalEvent[] {
+export function webhooksQueuedEvents(
+  deliveries: readonly { envelopeId: string; eventPosition: bigint; url: string }[],
+  through: bigint,
+): JournalEvent[] {
   const queued = deliveries.map((d): QueuedDelivery => ({ event: String(d.eventPosition), envelope_id: d.envelopeId, url: d.url }));
   const events: JournalEvent[] = [];
   // Always at least one: `through` is the consumer's checkpoint, restored from the last of these.
@@ -84,15 +87,34 @@ export function webhookOutcomeEvent(
 ): JournalEvent[] {
   if (outcome.result === 'retry') return [];
   if (outcome.result === 'delivered') {
-    const data: WebhookDelivered['data'] = { envelope_id: delivery.envelopeId, event: String(delivery.eventPosition), url: delivery.url, status: outcome.status, attempts: attempt };
+    const data: WebhookDelivered['data'] = {
+      envelope_id: delivery.envelopeId,
+      event: String(delivery.eventPosition),
+      url: delivery.url,
+      status: outcome.status,
+      attempts: attempt,
+    };
     return [{ stream: WEBHOOK_OUTCOMES_STREAM, type: 'WebhookDelivered', data }];
   }
-  const data: WebhookFailed['data'] = { envelope_id: delivery.envelopeId, event: String(delivery.eventPosition), url: delivery.url, status: outcome.status, error: cut(outcome.error), attempts: attempt };
+  const data: WebhookFailed['data'] = {
+    envelope_id: delivery.envelopeId,
+    event: String(delivery.eventPosition),
+    url: delivery.url,
+    status: outcome.status,
+    error: cut(outcome.error),
+    attempts: attempt,
+  };
   return [{ stream: WEBHOOK_OUTCOMES_STREAM, type: 'WebhookFailed', data }];
 }
 
 export function emailOutcomeEvent(record: EmailRecord, position: bigint): JournalEvent {
-  const common = { event_id: record.eventId, event: String(position), service_ref: record.serviceRef, message_id: record.messageId, detail: cut(record.detail) };
+  const common = {
+    event_id: record.eventId,
+    event: String(position),
+    service_ref: record.serviceRef,
+    message_id: record.messageId,
+    detail: cut(record.detail),
+  };
   if (record.result === 'sent' || record.result === 'written') {
     const data: EmailSent['data'] = { ...common, result: record.result };
     return { stream: EMAIL_OUTCOMES_STREAM, type: 'EmailSent', data };
@@ -137,13 +159,26 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
   const emails = new Map<string, EmailRecord & { position: bigint }>();
   const max = (current: bigint | undefined, value: bigint) => (current === undefined || value > current ? value : current);
   const key = (envelopeId: string, url: string) => `${envelopeId}\n${url}`;
-  const settle = (data: { envelope_id: string; event: string; url: string; attempts: number }, state: 'delivered' | 'failed', status: number | null, error: string | null) => {
+  const settle = (
+    data: { envelope_id: string; event: string; url: string; attempts: number },
+    state: 'delivered' | 'failed',
+    status: number | null,
+    error: string | null,
+  ) => {
     let found = webhooks.get(key(data.envelope_id, data.url));
     if (!found) {
       // Its WebhooksQueued was lost (the store went before that journal entry was appended).
       const at = position(data.event);
       if (at === undefined) return;
-      found = { envelopeId: data.envelope_id, eventPosition: at, url: data.url, state: 'pending', attempts: 0, lastStatus: null, lastError: null };
+      found = {
+        envelopeId: data.envelope_id,
+        eventPosition: at,
+        url: data.url,
+        state: 'pending',
+        attempts: 0,
+        lastStatus: null,
+        lastError: null,
+      };
       webhooks.set(key(data.envelope_id, data.url), found);
     }
     if (found.state === 'delivered' || (found.state === 'failed' && state === 'failed')) return;
@@ -163,7 +198,16 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
           const at = position(queued?.event);
           if (at === undefined || typeof queued.envelope_id !== 'string' || typeof queued.url !== 'string') continue;
           const k = key(queued.envelope_id, queued.url);
-          if (!webhooks.has(k)) webhooks.set(k, { envelopeId: queued.envelope_id, eventPosition: at, url: queued.url, state: 'pending', attempts: 0, lastStatus: null, lastError: null });
+          if (!webhooks.has(k))
+            webhooks.set(k, {
+              envelopeId: queued.envelope_id,
+              eventPosition: at,
+              url: queued.url,
+              state: 'pending',
+              attempts: 0,
+              lastStatus: null,
+              lastError: null,
+            });
         }
         break;
       }
@@ -204,7 +248,9 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
   const byPosition = (a: { position: bigint }, b: { position: bigint }) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
   return {
     checkpoints,
-    webhooks: [...webhooks.values()].sort((a, b) => byPosition({ position: a.eventPosition }, { position: b.eventPosition }) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
+    webhooks: [...webhooks.values()].sort(
+      (a, b) => byPosition({ position: a.eventPosition }, { position: b.eventPosition }) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0),
+    ),
     emails: [...emails.values()].sort(byPosition),
   };
 }

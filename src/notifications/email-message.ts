@@ -21,7 +21,10 @@ export function packingInstructionsEmail(
   // Someone in To as well as Cc would get it twice; To wins.
   const cc = unique(submitted.order.extra_cc_recipients ?? []).filter((address) => !inTo.has(address.toLowerCase()));
   if (to.length === 0 && cc.length === 0) {
-    return { send: false, reason: `no recipients: company group ${planned.company_group} has no notification_emails and the order names none` };
+    return {
+      send: false,
+      reason: `no recipients: company group ${planned.company_group} has no notification_emails and the order names none`,
+    };
   }
   const { service_ref: serviceRef, reference } = planned;
   return {

@@ -66,7 +66,14 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(join(options.dataDir, 'outbox'));
   // Rendering the PDF and an SMTP exchange with its retries fit well within the default; a replica
   // that dies holding a lease delays that e-mail by at most this long.
-  const sender: Sender = { options, records: options.deliveries, from: options.from ?? DEFAULT_MAIL_FROM, deliver, holder: randomUUID(), claimMs: options.claimMs ?? 120_000 };
+  const sender: Sender = {
+    options,
+    records: options.deliveries,
+    from: options.from ?? DEFAULT_MAIL_FROM,
+    deliver,
+    holder: randomUUID(),
+    claimMs: options.claimMs ?? 120_000,
+  };
   try {
     const follower = await followLog({
       store,
@@ -86,7 +93,9 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       async stop() {
         await follower.stop();
         deliver.close();
-        await sender.records.emailLeases.releaseAll(sender.holder).catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
+        await sender.records.emailLeases
+          .releaseAll(sender.holder)
+          .catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
       },
     };
   } catch (error) {
@@ -97,7 +106,11 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
 
 // Another replica on the same delivery store may be sending this e-mail: wait until it has recorded
 // the outcome, or its lease has run out and this one takes it over.
-async function claimOrSkip({ records, holder, claimMs }: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<'claimed' | 'recorded' | 'stopping'> {
+async function claimOrSkip(
+  { records, holder, claimMs }: Sender,
+  event: OrderPlannedEvent,
+  stopping: () => boolean,
+): Promise<'claimed' | 'recorded' | 'stopping'> {
   for (;;) {
     if (await records.emails.find(event.id)) return 'recorded';
     const now = Date.now();
@@ -135,21 +148,34 @@ async function handleOne(sender: Sender, event: OrderPlannedEvent, stopping: () 
     const rejected = error as NodemailerError;
     if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
     // The server refused this message for good (5xx); retrying would block every later e-mail.
-    sender.options.log(`email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`, undefined, 'error');
+    sender.options.log(
+      `email: ${event.data.service_ref} rejected by the SMTP server: ${rejected.response ?? rejected.message}`,
+      undefined,
+      'error',
+    );
     await record('failed', rejected.response ?? rejected.message, messageId);
     return;
   }
-  if (outcome.rejected.length > 0) sender.options.log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
+  if (outcome.rejected.length > 0)
+    sender.options.log(`email: ${event.data.service_ref}: the server refused ${outcome.rejected.join(', ')}`, undefined, 'warn');
   await record(outcome.result, outcome.detail, messageId);
 }
 
-type Composed = { message: SendMailOptions; messageId: string } | { skipped: string; failed?: undefined } | { failed: string; skipped?: undefined };
+type Composed =
+  | { message: SendMailOptions; messageId: string }
+  | { skipped: string; failed?: undefined }
+  | { failed: string; skipped?: undefined };
 
 /** The message for an event, or why there is none: the order asked for no e-mail, or its PDF cannot be rendered. */
 async function compose({ options, from }: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<Composed> {
   const history = await readOrderStream(options.store, event.stream);
   const viewerUrl = options.viewerUrl?.(event.data.service_ref);
-  const email = packingInstructionsEmail(event.data, submittedIn(history), options.masterData().groups.get(event.data.company_group), viewerUrl);
+  const email = packingInstructionsEmail(
+    event.data,
+    submittedIn(history),
+    options.masterData().groups.get(event.data.company_group),
+    viewerUrl,
+  );
   if (!email.send) {
     options.log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
     return { skipped: email.reason };
@@ -157,7 +183,10 @@ async function compose({ options, from }: Sender, event: OrderPlannedEvent, stop
   // The PDF shows the order as it was planned, not as later events (downloads) left it.
   let pdf: Buffer;
   try {
-    pdf = await options.renderPdf(history.filter((e) => e.revision <= event.revision), viewerUrl ? { viewerUrl } : {});
+    pdf = await options.renderPdf(
+      history.filter((e) => e.revision <= event.revision),
+      viewerUrl ? { viewerUrl } : {},
+    );
   } catch (error) {
     // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
     if (stopping()) throw error;

@@ -27,7 +27,11 @@ export type ReadyMessageHeaders = Static<typeof ReadyMessageHeadersSchema>;
 export function kafkaMessageFor(event: RecordedEvent): Message | undefined {
   if (!isOrderPlanned(event)) return undefined;
   const envelope = readyEnvelope(event);
-  const headers: ReadyMessageHeaders = { 'event-id': envelope.id, 'event-type': PACKING_INSTRUCTIONS_READY, 'content-type': 'application/json' };
+  const headers: ReadyMessageHeaders = {
+    'event-id': envelope.id,
+    'event-type': PACKING_INSTRUCTIONS_READY,
+    'content-type': 'application/json',
+  };
   return { key: envelope.data.order_id, value: JSON.stringify(envelope), headers };
 }
 

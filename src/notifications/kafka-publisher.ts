@@ -61,10 +61,11 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
   // the service from starting, only delay publishing.
   let connected: Promise<void> | undefined;
-  const connect = (): Promise<void> => (connected ??= producer.connect().catch((error: unknown) => {
-    connected = undefined;
-    throw error;
-  }));
+  const connect = (): Promise<void> =>
+    (connected ??= producer.connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    }));
 
   let stop!: () => void;
   const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
@@ -115,10 +116,13 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
         // next start, which at-least-once allows.
         sent.catch(() => undefined);
         // Hold the claims while the send goes on, however long the brokers take.
-        const renew = setInterval(() => {
-          const now = Date.now();
-          for (const event of mine) void deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs).catch(() => undefined);
-        }, Math.max(1000, claimMs / 3));
+        const renew = setInterval(
+          () => {
+            const now = Date.now();
+            for (const event of mine) void deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs).catch(() => undefined);
+          },
+          Math.max(1000, claimMs / 3),
+        );
         try {
           if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
         } finally {
@@ -127,7 +131,11 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       }
       const through = events.at(-1)!.position;
       const journal = mine.length > 0 ? [kafkaPublishedEvent(mine[0]!.position, through, mine.length)] : [];
-      await deliveries.kafka.recordPublished(mine.map((event) => event.id), through, journal);
+      await deliveries.kafka.recordPublished(
+        mine.map((event) => event.id),
+        through,
+        journal,
+      );
       if (journal.length > 0) options.onJournaled?.();
     },
   });
@@ -136,7 +144,9 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       isStopping = true;
       stop();
       await follower.stop();
-      await deliveries.kafkaLeases.releaseAll(holder).catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
+      await deliveries.kafkaLeases
+        .releaseAll(holder)
+        .catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
       if (connected) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

@@ -14,7 +14,10 @@ export interface KafkaTopicAdmin {
   disconnect(): Promise<void>;
   listTopics(): Promise<string[]>;
   describeCluster(): Promise<{ brokers: unknown[] }>;
-  createTopics(options: { topics: { topic: string; numPartitions: number; replicationFactor: number }[]; waitForLeaders: boolean }): Promise<boolean>;
+  createTopics(options: {
+    topics: { topic: string; numPartitions: number; replicationFactor: number }[];
+    waitForLeaders: boolean;
+  }): Promise<boolean>;
 }
 
 export interface KafkaTopicOptions {

@@ -47,12 +47,18 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       const byStream = new Map<string, JournalEntry[]>();
       for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
       const done: string[] = [];
-      const appends = await Promise.allSettled([...byStream].map(async ([stream, group]) => {
-        for (const chunk of bySize(group)) {
-          await store.append(stream, chunk.map(({ type, data }) => ({ type, data })), ANY);
-          done.push(...chunk.map((entry) => entry.id));
-        }
-      }));
+      const appends = await Promise.allSettled(
+        [...byStream].map(async ([stream, group]) => {
+          for (const chunk of bySize(group)) {
+            await store.append(
+              stream,
+              chunk.map(({ type, data }) => ({ type, data })),
+              ANY,
+            );
+            done.push(...chunk.map((entry) => entry.id));
+          }
+        }),
+      );
       if (done.length > 0) await deliveries.journal.appended(done);
       const failed = appends.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
@@ -69,8 +75,16 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       failures += 1;
       // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
       // two looks' time after the first failure and at most 64 (or a minute) after many.
-      const delay = backoffDelay(failures, { firstDelayMs: 2 * pollIntervalMs, maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs) });
-      if (!loop.stopped) log(`notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`, error, 'warn');
+      const delay = backoffDelay(failures, {
+        firstDelayMs: 2 * pollIntervalMs,
+        maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs),
+      });
+      if (!loop.stopped)
+        log(
+          `notifications: appending delivery outcomes to the log failed (${failures} time(s)); trying again in ${delay} ms`,
+          error,
+          'warn',
+        );
       return delay;
     }
   });

@@ -20,7 +20,8 @@ export const ServiceRefSchema = Type.String({
 
 export const EnvelopeIdSchema = Type.String({
   pattern: ENVELOPE_ID_PATTERN,
-  description: 'evt_ and the id of the stored event that recorded the planning. The same on every attempt, restart and channel: de-duplicate on it.',
+  description:
+    'evt_ and the id of the stored event that recorded the planning. The same on every attempt, restart and channel: de-duplicate on it.',
 });
 
 // No extra fields: this is exactly what this version sends, so a test of a consumer, or of the
@@ -45,7 +46,8 @@ export const ReadyEnvelopeSchema = Type.Object(
   {
     additionalProperties: false,
     title: 'packing_instructions.ready',
-    description: 'Optimization finished and the packing instructions of the order are ready: pallet contents, load plan and PDF can be retrieved.',
+    description:
+      'Optimization finished and the packing instructions of the order are ready: pallet contents, load plan and PDF can be retrieved.',
   },
 );
 

@@ -15,7 +15,11 @@ export interface RestoreSummary {
   checkpoints: RestoreState['checkpoints'];
 }
 
-export async function restoreDeliveries(store: EventStore, deliveries: Pick<DeliveryStore, 'restore'>, log: Log): Promise<RestoreSummary | undefined> {
+export async function restoreDeliveries(
+  store: EventStore,
+  deliveries: Pick<DeliveryStore, 'restore'>,
+  log: Log,
+): Promise<RestoreSummary | undefined> {
   if (!(await deliveries.restore.isEmpty())) return undefined;
   const last = await Promise.all(OUTCOME_STREAMS.map((stream) => store.readLastEvent(stream)));
   if (last.every((event) => event === undefined)) return undefined;
@@ -34,7 +38,13 @@ export async function restoreDeliveries(store: EventStore, deliveries: Pick<Deli
     if (event && event.position === webhook.eventPosition && isOrderPlanned(event) && envelopeIdFor(event) === webhook.envelopeId) {
       webhooks.push({ ...webhook, companyGroup: event.data.company_group, body: readyEnvelopeBody(event) });
     } else {
-      webhooks.push({ ...webhook, state: 'failed', companyGroup: '', body: '', lastError: `restored from the log, but its event is not at position ${webhook.eventPosition}` });
+      webhooks.push({
+        ...webhook,
+        state: 'failed',
+        companyGroup: '',
+        body: '',
+        lastError: `restored from the log, but its event is not at position ${webhook.eventPosition}`,
+      });
     }
   }
   await deliveries.restore.restore({ checkpoints: folded.checkpoints, webhooks, emails: folded.emails });
@@ -44,7 +54,9 @@ export async function restoreDeliveries(store: EventStore, deliveries: Pick<Deli
     emails: folded.emails.length,
     checkpoints: folded.checkpoints,
   };
-  const at = Object.entries(folded.checkpoints).map(([consumer, position]) => `${consumer} at ${position}`).join(', ');
+  const at = Object.entries(folded.checkpoints)
+    .map(([consumer, position]) => `${consumer} at ${position}`)
+    .join(', ');
   log(
     `notifications: the delivery store was empty but the log holds delivery outcomes: restored ${summary.webhooks} webhook deliveries ` +
       `(${summary.pendingWebhooks} still to send), ${summary.emails} e-mail records and the checkpoints (${at || 'none'}) from ${events.length} events`,

@@ -44,10 +44,25 @@ export async function startNotifications(options: NotificationsOptions): Promise
     await journal.stop();
   };
   try {
-    started.push(await startWebhookDelivery({ store, deliveries, masterData, log, onJournaled, ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}) }));
+    started.push(
+      await startWebhookDelivery({
+        store,
+        deliveries,
+        masterData,
+        log,
+        onJournaled,
+        ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}),
+      }),
+    );
     started.push(
       await startEmailSender({
-        store, deliveries, dataDir, masterData, renderPdf, log, onJournaled,
+        store,
+        deliveries,
+        dataDir,
+        masterData,
+        renderPdf,
+        log,
+        onJournaled,
         ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
@@ -59,12 +74,21 @@ export async function startNotifications(options: NotificationsOptions): Promise
         ? undefined
         : watchKafkaTopic({
             admin: kafkaClient({ brokers: config.kafkaBrokers ?? [], log }).admin(),
-            topic: config.kafkaTopic, partitions: config.kafkaPartitions, replicationFactor: config.kafkaReplicationFactor, log,
+            topic: config.kafkaTopic,
+            partitions: config.kafkaPartitions,
+            replicationFactor: config.kafkaReplicationFactor,
+            log,
           });
       if (topic) started.push({ stop: () => topic.stop(), notReady: () => topic.notReady() });
       started.push(
         await startKafkaPublisher({
-          store, deliveries, legacyCheckpoints: checkpoints, brokers: config.kafkaBrokers ?? [], topic: config.kafkaTopic, log, onJournaled,
+          store,
+          deliveries,
+          legacyCheckpoints: checkpoints,
+          brokers: config.kafkaBrokers ?? [],
+          topic: config.kafkaTopic,
+          log,
+          onJournaled,
           ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
           ...(topic ? { topicExists: () => topic.exists() } : {}),
         }),

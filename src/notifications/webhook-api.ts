@@ -22,7 +22,10 @@ export const webhookApi: ApiDescription = {
         security: [],
         parameters: [
           header('webhook-id', 'The envelope id (body id).', EnvelopeIdSchema),
-          header('webhook-timestamp', "The attempt's time, unix seconds: each attempt is signed anew.", { type: 'string', pattern: '^[0-9]+$' }),
+          header('webhook-timestamp', "The attempt's time, unix seconds: each attempt is signed anew.", {
+            type: 'string',
+            pattern: '^[0-9]+$',
+          }),
           header('webhook-signature', 'v1,<base64 HMAC-SHA256>.', { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+=*$' }),
         ],
         requestBody: { required: true, ...json(ref('ReadyEnvelope')) },

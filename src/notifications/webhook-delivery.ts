@@ -7,7 +7,14 @@
 //   (at-least-once: the receiver dedupes on webhook-id, which never changes).
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { WEBHOOKS, type AttemptOutcome, type DeliveryStore, type WebhookQueue, type NewWebhookDelivery, type StoredWebhookDelivery } from './delivery-store.js';
+import {
+  WEBHOOKS,
+  type AttemptOutcome,
+  type DeliveryStore,
+  type WebhookQueue,
+  type NewWebhookDelivery,
+  type StoredWebhookDelivery,
+} from './delivery-store.js';
 import { webhookOutcomeEvent, webhooksQueuedEvents } from './delivery-outcomes.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
@@ -130,9 +137,17 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
     const at = Date.now();
     let outcome: AttemptOutcome;
     try {
-      const secret = options.masterData().groups.get(delivery.companyGroup)?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
+      const secret = options
+        .masterData()
+        .groups.get(delivery.companyGroup)
+        ?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
       outcome = secret
-        ? attemptOutcome(await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }), attempt, retryDelaysMs, Date.now())
+        ? attemptOutcome(
+            await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }),
+            attempt,
+            retryDelaysMs,
+            Date.now(),
+          )
         : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
       const journal = webhookOutcomeEvent(delivery, attempt, outcome);
       await deliveries.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
@@ -143,9 +158,17 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
       return;
     }
     if (outcome.result === 'retry') {
-      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`, undefined, 'warn');
+      log(
+        `webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`,
+        undefined,
+        'warn',
+      );
     } else if (outcome.result === 'failed') {
-      log(`webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`, undefined, 'error');
+      log(
+        `webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`,
+        undefined,
+        'error',
+      );
     }
   }
 

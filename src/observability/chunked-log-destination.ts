@@ -15,7 +15,13 @@ export interface FlushableDestination {
 
 /** The file operations used, replaceable so that tests can play a full pipe or a closed one. */
 export interface ChunkIo {
-  write(fd: number, buffer: Buffer, offset: number, length: number, callback: (error: NodeJS.ErrnoException | null, written: number) => void): void;
+  write(
+    fd: number,
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    callback: (error: NodeJS.ErrnoException | null, written: number) => void,
+  ): void;
   writeSync(fd: number, buffer: Buffer, offset: number, length: number): number;
 }
 

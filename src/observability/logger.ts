@@ -31,7 +31,8 @@ let sharedStdout: FlushableDestination | undefined;
 function stdout(): FlushableDestination {
   if (sharedStdout) return sharedStdout;
   const created = chunkedLogDestination(1, {
-    droppedNotice: (count) => `${JSON.stringify({ level: pino.levels.values.warn, time: Date.now(), ...BASE, dropped_lines: count, msg: 'log lines dropped: stdout did not take them' })}\n`,
+    droppedNotice: (count) =>
+      `${JSON.stringify({ level: pino.levels.values.warn, time: Date.now(), ...BASE, dropped_lines: count, msg: 'log lines dropped: stdout did not take them' })}\n`,
   });
   process.on('exit', () => created.flushSync());
   return (sharedStdout = created);

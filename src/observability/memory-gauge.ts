@@ -9,7 +9,7 @@ export type MemorySource = () => Promise<Record<string, number>> | Record<string
 export function registerMemoryGauge(metrics: Metrics, sources: MemorySource[]): void {
   metrics.labelledGauge(
     'orders_memory_bytes',
-    'Memory by component: V8 heaps and external memory (WebAssembly, buffers) of the planner and PDF threads, and the contents of the caches (the main thread\'s heap is nodejs_heap_size_total_bytes)',
+    "Memory by component: V8 heaps and external memory (WebAssembly, buffers) of the planner and PDF threads, and the contents of the caches (the main thread's heap is nodejs_heap_size_total_bytes)",
     'component',
     async () => Object.assign({}, ...(await Promise.all(sources.map((read) => read())))),
   );

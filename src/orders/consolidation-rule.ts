@@ -6,9 +6,13 @@
 import type { OrderSubmitted } from './order-events.js';
 
 export function consolidates(submitted: OrderSubmitted['data']): boolean {
-  return submitted.order.shipment_type === 'normal' && submitted.lane.consolidation_window_seconds !== undefined && submitted.consolidated_orders === undefined
+  return (
+    submitted.order.shipment_type === 'normal' &&
+    submitted.lane.consolidation_window_seconds !== undefined &&
+    submitted.consolidated_orders === undefined &&
     // containers booked by count are the order's own (spec 2.8: the exact quantity is used)
-    && !submitted.order.order_containers.some((c) => c.exact);
+    !submitted.order.order_containers.some((c) => c.exact)
+  );
 }
 
 export function windowKey(submitted: OrderSubmitted['data']): string {

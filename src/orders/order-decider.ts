@@ -8,7 +8,15 @@
 import type { Decider } from '../decider/decider.js';
 import { findLane, type MasterData } from '../master-data/master-data.js';
 import { addElementError, addError, hasErrors, NON_FIELD_ERRORS, type FieldErrors } from '../validation/field-errors.js';
-import type { OrderEvent, OrderJoinedConsolidation, OrderPlanned, OrderPlanningFailed, OrderSubmitted, PackingInstructionsDownloaded, RecordedPlan } from './order-events.js';
+import type {
+  OrderEvent,
+  OrderJoinedConsolidation,
+  OrderPlanned,
+  OrderPlanningFailed,
+  OrderSubmitted,
+  PackingInstructionsDownloaded,
+  RecordedPlan,
+} from './order-events.js';
 import type { SubmitOrderPayload } from './submit-order-payload.js';
 
 export interface SubmitOrder {
@@ -138,7 +146,10 @@ export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent, FieldEr
 // ids it records nothing. Its reference names its own service_ref, so only a client's order that took
 // that very reference can be in the way: then it is refused, and the consolidation says so, rather
 // than children pointing to a parent that is someone else's order.
-export function decideSubmitConsolidatedOrder(command: SubmitConsolidatedOrder, state: OrderState): OrderDecision<OrderSubmitted | OrderPlanned> {
+export function decideSubmitConsolidatedOrder(
+  command: SubmitConsolidatedOrder,
+  state: OrderState,
+): OrderDecision<OrderSubmitted | OrderPlanned> {
   const { plan, planned_at, ...submitted } = command.data;
   if (state.status !== 'none') {
     if (state.order_id === submitted.order_id && state.service_ref === submitted.service_ref) return { ok: true, events: [] };
@@ -149,7 +160,10 @@ export function decideSubmitConsolidatedOrder(command: SubmitConsolidatedOrder, 
   return {
     ok: true,
     events: [
-      { type: 'OrderSubmitted', data: { order_id, service_ref, company_group, lane, order, submitted_at: planned_at, consolidated_orders } },
+      {
+        type: 'OrderSubmitted',
+        data: { order_id, service_ref, company_group, lane, order, submitted_at: planned_at, consolidated_orders },
+      },
       { type: 'OrderPlanned', data: { order_id, service_ref, reference: order.reference, company_group, plan, planned_at } },
     ],
   };
@@ -160,7 +174,20 @@ export function decideSubmitConsolidatedOrder(command: SubmitConsolidatedOrder, 
 export function decideJoinConsolidation(command: JoinConsolidation, state: OrderState): OrderDecision<OrderJoinedConsolidation> {
   if (state.status === 'none') return { ok: false, errors: { [NON_FIELD_ERRORS]: [NO_ORDER_MESSAGE] } };
   if (state.consolidation !== undefined || !awaitsPlan(state)) return { ok: true, events: [] };
-  return { ok: true, events: [{ type: 'OrderJoinedConsolidation', data: { order_id: state.order_id, service_ref: state.service_ref, consolidation: command.data.consolidation, joined_at: command.data.joined_at } }] };
+  return {
+    ok: true,
+    events: [
+      {
+        type: 'OrderJoinedConsolidation',
+        data: {
+          order_id: state.order_id,
+          service_ref: state.service_ref,
+          consolidation: command.data.consolidation,
+          joined_at: command.data.joined_at,
+        },
+      },
+    ],
+  };
 }
 
 export function decideSubmitOrder(command: SubmitOrder, state: OrderState): OrderDecision<OrderSubmitted> {
@@ -181,17 +208,34 @@ export function decideSubmitOrder(command: SubmitOrder, state: OrderState): Orde
   const settings = lane.settings;
 
   if (!settings.transportation_modes.includes(order.transportation_mode)) {
-    addError(errors, 'transportation_mode', `Lane ${settings.id} does not accept ${order.transportation_mode}; it accepts ${settings.transportation_modes.join(', ')}.`);
+    addError(
+      errors,
+      'transportation_mode',
+      `Lane ${settings.id} does not accept ${order.transportation_mode}; it accepts ${settings.transportation_modes.join(', ')}.`,
+    );
   }
   order.order_containers.forEach((container, i) => {
     if (!settings.container_codes.includes(container.code)) {
-      addElementError(errors, 'order_containers', order.order_containers.length, i, 'code',
-        `Container code ${container.code} is not enabled on lane ${settings.id}; enabled: ${settings.container_codes.join(', ')}.`);
+      addElementError(
+        errors,
+        'order_containers',
+        order.order_containers.length,
+        i,
+        'code',
+        `Container code ${container.code} is not enabled on lane ${settings.id}; enabled: ${settings.container_codes.join(', ')}.`,
+      );
     }
   });
   order.order_items.forEach((item, i) => {
     if (!lane.items.has(item.item)) {
-      addElementError(errors, 'order_items', order.order_items.length, i, 'item', `SKU ${item.item} is not in the item master of lane ${settings.id}.`);
+      addElementError(
+        errors,
+        'order_items',
+        order.order_items.length,
+        i,
+        'item',
+        `SKU ${item.item} is not in the item master of lane ${settings.id}.`,
+      );
     }
   });
   if (hasErrors(errors)) return { ok: false, errors };
@@ -200,17 +244,19 @@ export function decideSubmitOrder(command: SubmitOrder, state: OrderState): Orde
   const items = [...lane.items.values()].filter((item) => skus.has(item.sku));
   return {
     ok: true,
-    events: [{
-      type: 'OrderSubmitted',
-      data: {
-        order_id: command.data.order_id,
-        service_ref: command.data.service_ref,
-        company_group,
-        lane: { ...settings, items },
-        order,
-        submitted_at: command.data.submitted_at,
+    events: [
+      {
+        type: 'OrderSubmitted',
+        data: {
+          order_id: command.data.order_id,
+          service_ref: command.data.service_ref,
+          company_group,
+          lane: { ...settings, items },
+          order,
+          submitted_at: command.data.submitted_at,
+        },
       },
-    }],
+    ],
   };
 }
 
@@ -230,7 +276,8 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner !== null && typeof inner === 'object' && !Array.isArray(inner)
       ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner);
+      : inner,
+  );
 }
 
 // One result per order: a second one (another instance planned it too, or a replay) records nothing.
@@ -239,18 +286,41 @@ export function decideRecordPlanResult(command: RecordPlanResult, state: OrderSt
   if (!awaitsPlan(state)) return { ok: true, events: [] };
   const { order_id, service_ref } = state;
   if ('reason' in command.data) {
-    return { ok: true, events: [{ type: 'OrderPlanningFailed', data: { order_id, service_ref, reason: command.data.reason, failed_at: command.data.failed_at } }] };
+    return {
+      ok: true,
+      events: [
+        { type: 'OrderPlanningFailed', data: { order_id, service_ref, reason: command.data.reason, failed_at: command.data.failed_at } },
+      ],
+    };
   }
   const { plan, planned_at, consolidated_into } = command.data;
-  return { ok: true, events: [{ type: 'OrderPlanned', data: {
-    order_id, service_ref, reference: state.reference, company_group: state.company_group, plan, planned_at, ...(consolidated_into ? { consolidated_into } : {}),
-  } }] };
+  return {
+    ok: true,
+    events: [
+      {
+        type: 'OrderPlanned',
+        data: {
+          order_id,
+          service_ref,
+          reference: state.reference,
+          company_group: state.company_group,
+          plan,
+          planned_at,
+          ...(consolidated_into ? { consolidated_into } : {}),
+        },
+      },
+    ],
+  };
 }
 
 // Every download is recorded (auditors count them), but only of an order whose plan exists.
 export function decideRecordDownload(command: RecordDownload, state: OrderState): OrderDecision<PackingInstructionsDownloaded> {
-  if (state.status !== 'planned') return { ok: false, errors: { order: [state.status === 'none' ? NO_ORDER_MESSAGE : NOT_PLANNED_MESSAGE] } };
-  return { ok: true, events: [{ type: 'PackingInstructionsDownloaded', data: { order_id: state.order_id, downloaded_at: command.data.downloaded_at } }] };
+  if (state.status !== 'planned')
+    return { ok: false, errors: { order: [state.status === 'none' ? NO_ORDER_MESSAGE : NOT_PLANNED_MESSAGE] } };
+  return {
+    ok: true,
+    events: [{ type: 'PackingInstructionsDownloaded', data: { order_id: state.order_id, downloaded_at: command.data.downloaded_at } }],
+  };
 }
 
 // Say which half of the pair is unknown, so an integrator knows what to fix.
@@ -258,9 +328,23 @@ function explainMissingLane(errors: FieldErrors, masterData: MasterData, company
   const lanes = [...masterData.lanes.values()].filter((lane) => lane.company_group === companyGroup);
   const supplierKnown = lanes.some((lane) => lane.settings.supplier === order.supplier_name);
   const consigneeKnown = lanes.some((lane) => lane.settings.consignee === order.consignee_name);
-  if (!supplierKnown) addError(errors, 'supplier_name', `No lane of your company group has the supplier "${order.supplier_name}" (names match exactly, case-sensitive).`);
-  if (!consigneeKnown) addError(errors, 'consignee_name', `No lane of your company group has the consignee "${order.consignee_name}" (names match exactly, case-sensitive).`);
+  if (!supplierKnown)
+    addError(
+      errors,
+      'supplier_name',
+      `No lane of your company group has the supplier "${order.supplier_name}" (names match exactly, case-sensitive).`,
+    );
+  if (!consigneeKnown)
+    addError(
+      errors,
+      'consignee_name',
+      `No lane of your company group has the consignee "${order.consignee_name}" (names match exactly, case-sensitive).`,
+    );
   if (supplierKnown && consigneeKnown) {
-    addError(errors, NON_FIELD_ERRORS, `No lane of your company group connects supplier "${order.supplier_name}" to consignee "${order.consignee_name}".`);
+    addError(
+      errors,
+      NON_FIELD_ERRORS,
+      `No lane of your company group connects supplier "${order.supplier_name}" to consignee "${order.consignee_name}".`,
+    );
   }
 }

@@ -47,7 +47,12 @@ export type RecordedPlan = StoredPlan | OrderPlan;
 export interface OrderPlanned<Plan = RecordedPlan> {
   type: 'OrderPlanned';
   data: {
-    order_id: number; service_ref: string; reference: string; company_group: string; plan: Plan; planned_at: string;
+    order_id: number;
+    service_ref: string;
+    reference: string;
+    company_group: string;
+    plan: Plan;
+    planned_at: string;
     /** A child of a consolidated shipment: the parent order's service_ref. */
     consolidated_into?: string;
   };

@@ -165,7 +165,9 @@ class OrderIdStream {
       try {
         // Settled at commit, not on disk: an id matters only through the order appended after it, whose
         // durable acknowledgement carries it (the log is made durable in order). One fsync wait per submit, not two.
-        await this.store.append(ORDER_IDS_STREAM, events, expected === 'no_stream' ? NO_STREAM : exactly(expected), { settle: 'committed' });
+        await this.store.append(ORDER_IDS_STREAM, events, expected === 'no_stream' ? NO_STREAM : exactly(expected), {
+          settle: 'committed',
+        });
         this.#lastRevision = BigInt(first + count - 2);
         return events.map((event) => event.data);
       } catch (error) {

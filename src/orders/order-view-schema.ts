@@ -4,14 +4,24 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { ORDER_STATUSES, type OrderView } from './order-view.js';
 import {
-  CONTAINER_CODES, SHIPMENT_TYPES, type LooseBox, type OrderContainer, type OrderItem, type PreBuilt, type PreBuiltItem,
+  CONTAINER_CODES,
+  SHIPMENT_TYPES,
+  type LooseBox,
+  type OrderContainer,
+  type OrderItem,
+  type PreBuilt,
+  type PreBuiltItem,
 } from './submit-order-payload.js';
 
 const exact = { additionalProperties: false } as const;
 
 /** A stored decimal: canonical, six decimals (spec 2.4-2.6 "normalized on save"). */
 const StoredDecimal = (description: string) =>
-  Type.String({ pattern: '^-?(0|[1-9][0-9]*)\\.[0-9]{6}$', description: `${description} Decimal string with exactly six decimals.`, examples: ['120.500000'] });
+  Type.String({
+    pattern: '^-?(0|[1-9][0-9]*)\\.[0-9]{6}$',
+    description: `${description} Decimal string with exactly six decimals.`,
+    examples: ['120.500000'],
+  });
 const IntegerOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, description });
 
 export const OrderItemSchema = Type.Object(
@@ -86,17 +96,25 @@ const Timestamp = (description: string) =>
 export const OrderViewSchema = Type.Object(
   {
     id: Type.Integer({ minimum: 1, description: 'Numeric order ID; used in the retrieve path.' }),
-    service_ref: Type.String({ description: 'Identifier assigned by the service; data.order_id in webhook events; usable as the order lookup value.' }),
+    service_ref: Type.String({
+      description: 'Identifier assigned by the service; data.order_id in webhook events; usable as the order lookup value.',
+    }),
     reference: Type.String({ description: "The caller's reference from creation." }),
     customer_notes: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
     shipment_type: Type.Enum(SHIPMENT_TYPES),
     lane: Type.Integer({ description: 'Lane ID.' }),
     transport_name: Type.String({ description: 'Transportation mode name, such as OceanFCL.' }),
-    packing_instructions_downloaded: Type.Boolean({ description: 'Whether the packing instructions file was downloaded through this API.' }),
-    status: Type.Enum(ORDER_STATUSES, {
-      description: 'submitted until the load planner has run; then planned (pallet contents, load plan and packing instructions are ready) or planning_failed.',
+    packing_instructions_downloaded: Type.Boolean({
+      description: 'Whether the packing instructions file was downloaded through this API.',
     }),
-    planning_failure_reason: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Why planning failed; null unless status is planning_failed.' }),
+    status: Type.Enum(ORDER_STATUSES, {
+      description:
+        'submitted until the load planner has run; then planned (pallet contents, load plan and packing instructions are ready) or planning_failed.',
+    }),
+    planning_failure_reason: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'Why planning failed; null unless status is planning_failed.',
+    }),
     order_items: Type.Array(OrderItemSchema, { description: 'Submitted SKUs, normalized.' }),
     pre_builts: Type.Array(PreBuiltSchema, { description: 'Submitted pre-built pallets, normalized.' }),
     loose_boxes: Type.Array(LooseBoxSchema, { description: 'Submitted loose boxes, normalized.' }),
@@ -104,7 +122,7 @@ export const OrderViewSchema = Type.Object(
     updated_at: Timestamp('Last change.'),
     consolidated_into: Type.Unsafe<string | null>({
       type: ['string', 'null'],
-      description: 'A child of a consolidated shipment: the parent order\'s service_ref (the list omits children). null otherwise.',
+      description: "A child of a consolidated shipment: the parent order's service_ref (the list omits children). null otherwise.",
     }),
     consolidated_orders: Type.Array(Type.String(), {
       description: 'A consolidated shipment (parent order): the service_refs of the orders it ships together. Empty otherwise.',
@@ -134,7 +152,12 @@ export const SubmitOrderCreatedSchema = Type.Object(
 
 export const ErrorDetailSchema = Type.Object(
   { detail: Type.String() },
-  { ...exact, title: 'ErrorDetail', description: 'Authentication, permission, not-found and size errors.', examples: [{ detail: 'Invalid API key.' }] },
+  {
+    ...exact,
+    title: 'ErrorDetail',
+    description: 'Authentication, permission, not-found and size errors.',
+    examples: [{ detail: 'Invalid API key.' }],
+  },
 );
 
 /** Field errors are recursive; the document describes their convention rather than every field. */
@@ -154,7 +177,11 @@ export const ValidationErrorSchema = Type.Object(
 /** 400 of the order lookups (pallet contents, packing instructions): spec 7. */
 export const OrderLookupErrorSchema = Type.Object(
   { order: Type.Array(Type.String()) },
-  { ...exact, title: 'OrderLookupError', examples: [{ order: ['Optimization results are not ready yet; try again in a couple of minutes.'] }] },
+  {
+    ...exact,
+    title: 'OrderLookupError',
+    examples: [{ order: ['Optimization results are not ready yet; try again in a couple of minutes.'] }],
+  },
 );
 
 export const PalletContentSchema = Type.Object(
@@ -176,7 +203,10 @@ export const PalletSchema = Type.Object(
   { ...exact, title: 'Pallet' },
 );
 
-export const PalletContentsSchema = Type.Array(PalletSchema, { title: 'PalletContents', description: 'One entry per service-built pallet, in optimizer order.' });
+export const PalletContentsSchema = Type.Array(PalletSchema, {
+  title: 'PalletContents',
+  description: 'One entry per service-built pallet, in optimizer order.',
+});
 
 /** GET /api/v1/orders/detailed-orders/{id}/history/: the order's events as recorded, oldest first. */
 export const OrderHistorySchema = Type.Array(
@@ -185,7 +215,10 @@ export const OrderHistorySchema = Type.Array(
       event_id: Type.String({ description: 'Unique id of the event.' }),
       type: Type.String({ description: 'Event type, such as OrderSubmitted.', examples: ['OrderSubmitted'] }),
       timestamp: Type.String({ format: 'date-time', description: 'When the event was recorded, ISO 8601 in UTC.' }),
-      position: Type.String({ pattern: '^[0-9]+$', description: 'Position in the whole log; a decimal string because it may exceed 2^53.' }),
+      position: Type.String({
+        pattern: '^[0-9]+$',
+        description: 'Position in the whole log; a decimal string because it may exceed 2^53.',
+      }),
       revision: Type.Integer({ minimum: 0, description: '0-based position of the event in the order stream.' }),
       data: Type.Object({}, { additionalProperties: true, description: 'The event data as recorded.' }),
     },

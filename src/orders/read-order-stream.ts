@@ -13,7 +13,11 @@ export type RecordedOrderEvent<Type extends OrderEvent['type'] = OrderEvent['typ
 
 // Every type of OrderEvent and only those: the compiler refuses this table when the union changes.
 const ORDER_EVENT_TYPES: Record<OrderEvent['type'], true> = {
-  OrderSubmitted: true, OrderJoinedConsolidation: true, OrderPlanned: true, OrderPlanningFailed: true, PackingInstructionsDownloaded: true,
+  OrderSubmitted: true,
+  OrderJoinedConsolidation: true,
+  OrderPlanned: true,
+  OrderPlanningFailed: true,
+  PackingInstructionsDownloaded: true,
 };
 
 /** Whether a stored event is an order event (of `type`, when given). */

@@ -16,7 +16,7 @@ import { NotVisibleInTime } from '../eventstore/visibility-deadline.js';
 import { BodyRejected } from '../validation/json-body.js';
 
 export type SubmitOrderResult =
-  | { ok: true; order_id: number; service_ref: string; /** True when the order was already stored: nothing was recorded. */ retry: boolean }
+  | { ok: true; order_id: number; service_ref: string /** True when the order was already stored: nothing was recorded. */; retry: boolean }
   | { ok: false; errors: FieldErrors };
 
 export interface SubmitOrderDependencies {
@@ -27,11 +27,17 @@ export interface SubmitOrderDependencies {
   visible: (position: bigint) => Promise<void>;
 }
 
-export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: string, order: SubmitOrderPayload): Promise<SubmitOrderResult> {
+export async function submitOrder(
+  deps: SubmitOrderDependencies,
+  companyGroup: string,
+  order: SubmitOrderPayload,
+): Promise<SubmitOrderResult> {
   const stream = orderStream(companyGroup, order.reference);
   const noId = { order_id: 0, service_ref: '' };
-  const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => (
-    { type: 'SubmitOrder', data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() } });
+  const command = (id: AllocatedOrderId, submitted_at: string): SubmitOrder => ({
+    type: 'SubmitOrder',
+    data: { order, company_group: companyGroup, ...id, submitted_at, masterData: deps.masterData() },
+  });
   // Decide once before taking an id, so that a rejected order records nothing at all, not even an id.
   // Under load the allocator keeps ids ahead (already in the log) and a new reference is the rule: with
   // one at hand the stream is assumed new instead of read (reading it cost every submit a share of its
@@ -89,12 +95,17 @@ export async function submitOrder(deps: SubmitOrderDependencies, companyGroup: s
 }
 
 /** Read-your-writes: resolves once the read models show the log up to `position`. */
-async function visibleOrder(deps: SubmitOrderDependencies, stored: { order_id: number; service_ref: string }, position: bigint): Promise<void> {
+async function visibleOrder(
+  deps: SubmitOrderDependencies,
+  stored: { order_id: number; service_ref: string },
+  position: bigint,
+): Promise<void> {
   try {
     await deps.visible(position);
   } catch (error) {
     // The order is stored: the 503 tells the client its id, so that it need not submit again.
-    if (error instanceof NotVisibleInTime) throw new NotVisibleInTime(`order ${stored.service_ref}`, error.ms, { order_id: stored.order_id, service_ref: stored.service_ref });
+    if (error instanceof NotVisibleInTime)
+      throw new NotVisibleInTime(`order ${stored.service_ref}`, error.ms, { order_id: stored.order_id, service_ref: stored.service_ref });
     throw error;
   }
 }

@@ -43,8 +43,15 @@ export const MAX_RECORDED_INTEGER = 1_000_000_000;
 
 /** The lists whose length is checked before anything else, with their limits. */
 export const LIST_LIMITS: Readonly<Record<string, number>> = {
-  order_items: MAX_CARGO_ROWS, shipment_skus: MAX_CARGO_ROWS, pre_builts: MAX_CARGO_ROWS, pallets: MAX_CARGO_ROWS,
-  loose_boxes: MAX_CARGO_ROWS, boxes: MAX_CARGO_ROWS, order_containers: 8, extra_recipients: MAX_RECIPIENTS, extra_cc_recipients: MAX_RECIPIENTS,
+  order_items: MAX_CARGO_ROWS,
+  shipment_skus: MAX_CARGO_ROWS,
+  pre_builts: MAX_CARGO_ROWS,
+  pallets: MAX_CARGO_ROWS,
+  loose_boxes: MAX_CARGO_ROWS,
+  boxes: MAX_CARGO_ROWS,
+  order_containers: 8,
+  extra_recipients: MAX_RECIPIENTS,
+  extra_cc_recipients: MAX_RECIPIENTS,
 };
 
 /** The input-only names of spec 2.1 and the canonical field each stands for. */
@@ -53,29 +60,52 @@ export const ALIASES = { shipment_skus: 'order_items', pallets: 'pre_builts', bo
 const strict = { additionalProperties: false } as const;
 
 function orderLine(description: string) {
-  return Type.String({ maxLength: ORDER_LINE_MAX_LENGTH, pattern: NO_AMPERSAND_OR_COMMA.pattern, default: '', description: `${description} At most ${ORDER_LINE_MAX_LENGTH} characters; must not contain "&" or ",".` });
+  return Type.String({
+    maxLength: ORDER_LINE_MAX_LENGTH,
+    pattern: NO_AMPERSAND_OR_COMMA.pattern,
+    default: '',
+    description: `${description} At most ${ORDER_LINE_MAX_LENGTH} characters; must not contain "&" or ",".`,
+  });
 }
 
 function positiveIntegerOrNull(description: string) {
-  return Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: MAX_RECORDED_INTEGER, default: null, description: `${description} A whole number from 1 to ${MAX_RECORDED_INTEGER}; null or absent when not set.` });
+  return Type.Unsafe<number | null>({
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: MAX_RECORDED_INTEGER,
+    default: null,
+    description: `${description} A whole number from 1 to ${MAX_RECORDED_INTEGER}; null or absent when not set.`,
+  });
 }
 
 const dimension = (what: string) =>
-  DecimalInput(DIMENSION_RULE, { description: `${what} in the lane's length unit. Greater than 0, at most 12 digits of which 6 decimals.`, examples: ['120.5', 120.5] });
+  DecimalInput(DIMENSION_RULE, {
+    description: `${what} in the lane's length unit. Greater than 0, at most 12 digits of which 6 decimals.`,
+    examples: ['120.5', 120.5],
+  });
 const weight = (what: string) =>
-  DecimalInput(WEIGHT_RULE, { description: `${what} in the lane's weight unit. Greater than 0, at most 15 digits of which 6 decimals.`, examples: ['350', 350.25] });
+  DecimalInput(WEIGHT_RULE, {
+    description: `${what} in the lane's weight unit. Greater than 0, at most 15 digits of which 6 decimals.`,
+    examples: ['350', 350.25],
+  });
 const stackable = (what: string) => Type.Boolean({ default: false, description: what });
 
 export const OrderItemInput = Type.Object(
   {
-    item: Type.String({ minLength: 1, maxLength: SKU_MAX_LENGTH, description: `Item (SKU) code, at most ${SKU_MAX_LENGTH} characters; must be in the item master of the lane.` }),
+    item: Type.String({
+      minLength: 1,
+      maxLength: SKU_MAX_LENGTH,
+      description: `Item (SKU) code, at most ${SKU_MAX_LENGTH} characters; must be in the item master of the lane.`,
+    }),
     quantity: DecimalInput(QUANTITY_RULE, {
       description: `Quantity of the SKU, at least 0.01 and at most ${QUANTITY_RULE.maximum}; decimals allowed for weight/volume quantities, at most 6 decimals. Planned as whole units (rounded up).`,
       examples: ['12', 12.5],
     }),
     purchase_order: Type.Optional(orderLine('Purchase order number.')),
     line_item_number: Type.Optional(orderLine('Line item number.')),
-    notes: Type.Optional(Type.String({ maxLength: NOTES_MAX_LENGTH, default: '', description: `Free text, at most ${NOTES_MAX_LENGTH} characters.` })),
+    notes: Type.Optional(
+      Type.String({ maxLength: NOTES_MAX_LENGTH, default: '', description: `Free text, at most ${NOTES_MAX_LENGTH} characters.` }),
+    ),
   },
   { ...strict, title: 'OrderItemInput', description: 'Raw units without packaging, palletized by the service (spec 2.4).' },
 );
@@ -84,7 +114,11 @@ export const PreBuiltItemInput = Type.Object(
   {
     purchase_order: Type.Optional(orderLine('Purchase order number.')),
     line_item_number: Type.Optional(orderLine('Line item reference.')),
-    quantity: Type.Integer({ minimum: 1, maximum: MAX_RECORDED_INTEGER, description: `Units of this SKU on one pallet, 1 to ${MAX_RECORDED_INTEGER}.` }),
+    quantity: Type.Integer({
+      minimum: 1,
+      maximum: MAX_RECORDED_INTEGER,
+      description: `Units of this SKU on one pallet, 1 to ${MAX_RECORDED_INTEGER}.`,
+    }),
     packages: Type.Optional(positiveIntegerOrNull('Number of packages.')),
   },
   { ...strict, title: 'PreBuiltItemInput', description: 'An item on a pre-built pallet (spec 2.7).' },
@@ -97,11 +131,26 @@ export const PreBuiltInput = Type.Object(
     width: dimension('Outer width'),
     height: dimension('Outer height'),
     weight: weight('Total pallet weight'),
-    count: Type.Integer({ minimum: 1, maximum: MAX_CARGO_COUNT, description: `Number of identical pallets this row describes, 1 to ${MAX_CARGO_COUNT}.` }),
-    prebuiltitem_set: Type.Optional(Type.Array(PreBuiltItemInput, { maxItems: MAX_PREBUILT_ITEMS, default: [], description: `Items on the pallet; may be empty; at most ${MAX_PREBUILT_ITEMS}.` })),
+    count: Type.Integer({
+      minimum: 1,
+      maximum: MAX_CARGO_COUNT,
+      description: `Number of identical pallets this row describes, 1 to ${MAX_CARGO_COUNT}.`,
+    }),
+    prebuiltitem_set: Type.Optional(
+      Type.Array(PreBuiltItemInput, {
+        maxItems: MAX_PREBUILT_ITEMS,
+        default: [],
+        description: `Items on the pallet; may be empty; at most ${MAX_PREBUILT_ITEMS}.`,
+      }),
+    ),
     double_stacked_bottom: Type.Optional(stackable('The pallet can be stacked below another.')),
     double_stacked_top: Type.Optional(stackable('The pallet can be stacked above another.')),
-    rotation_x: Type.Optional(Type.Boolean({ default: true, description: 'Allows turning in the floor plane (length and width may swap); false locks the submitted footprint.' })),
+    rotation_x: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Allows turning in the floor plane (length and width may swap); false locks the submitted footprint.',
+      }),
+    ),
   },
   {
     ...strict,
@@ -111,7 +160,8 @@ export const PreBuiltInput = Type.Object(
 );
 
 const ROTATIONS = ['rotation_x', 'rotation_y', 'rotation_z'] as const;
-const rotation = (description: string) => Type.Boolean({ default: true, description: `${description} Send rotation_x, rotation_y and rotation_z together.` });
+const rotation = (description: string) =>
+  Type.Boolean({ default: true, description: `${description} Send rotation_x, rotation_y and rotation_z together.` });
 
 export const LooseBoxInput = Type.Object(
   {
@@ -145,22 +195,40 @@ export const OrderContainerInput = Type.Object(
   {
     code: Type.Enum(CONTAINER_CODES, { description: 'Container code; must also be enabled on the lane.' }),
     count: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_CONTAINER_COUNT, default: DEFAULT_CONTAINER_COUNT, description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}: they are booked, loaded first, and the plan has exactly this many (one the cargo does not need is listed empty). Omitted: up to ${DEFAULT_CONTAINER_COUNT}, used as needed.` }),
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_CONTAINER_COUNT,
+        default: DEFAULT_CONTAINER_COUNT,
+        description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}: they are booked, loaded first, and the plan has exactly this many (one the cargo does not need is listed empty). Omitted: up to ${DEFAULT_CONTAINER_COUNT}, used as needed.`,
+      }),
     ),
   },
   { ...strict, title: 'OrderContainerInput', description: 'A container type to plan with (spec 2.8).' },
 );
 
 const emails = (description: string) =>
-  Type.Array(Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH }), { maxItems: MAX_RECIPIENTS, default: [], description: `${description} At most ${MAX_RECIPIENTS}.` });
+  Type.Array(Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH }), {
+    maxItems: MAX_RECIPIENTS,
+    default: [],
+    description: `${description} At most ${MAX_RECIPIENTS}.`,
+  });
 const cargo = <T extends TSchema>(element: T, description: string) =>
   Type.Array(element, { maxItems: MAX_CARGO_ROWS, default: [], description: `${description} At most ${MAX_CARGO_ROWS} rows.` });
-const aliasOf = (canonical: string) => `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
+const aliasOf = (canonical: string) =>
+  `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
 
 export const SubmitOrderRequest = Type.Object(
   {
-    supplier_name: Type.String({ minLength: 1, maxLength: PARTY_NAME_MAX_LENGTH, description: `Must match the configured supplier name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.` }),
-    consignee_name: Type.String({ minLength: 1, maxLength: PARTY_NAME_MAX_LENGTH, description: `Must match the configured consignee name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.` }),
+    supplier_name: Type.String({
+      minLength: 1,
+      maxLength: PARTY_NAME_MAX_LENGTH,
+      description: `Must match the configured supplier name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.`,
+    }),
+    consignee_name: Type.String({
+      minLength: 1,
+      maxLength: PARTY_NAME_MAX_LENGTH,
+      description: `Must match the configured consignee name exactly, case-sensitive; at most ${PARTY_NAME_MAX_LENGTH} characters.`,
+    }),
     reference: Type.String({
       minLength: 1,
       maxLength: REFERENCE_MAX_LENGTH,
@@ -169,7 +237,10 @@ export const SubmitOrderRequest = Type.Object(
     }),
     transportation_mode: Type.Enum(TRANSPORTATION_MODES, { description: 'Determines the required fields and the optimization.' }),
     shipment_type: Type.Optional(
-      Type.Enum(SHIPMENT_TYPES, { default: 'normal', description: 'normal may be consolidated with other shipments; dangerous_goods must not be. Top level only.' }),
+      Type.Enum(SHIPMENT_TYPES, {
+        default: 'normal',
+        description: 'normal may be consolidated with other shipments; dangerous_goods must not be. Top level only.',
+      }),
     ),
     order_items: Type.Optional(cargo(OrderItemInput, 'Raw SKUs for the service to palletize.')),
     shipment_skus: Type.Optional(cargo(OrderItemInput, aliasOf('order_items'))),
@@ -182,7 +253,14 @@ export const SubmitOrderRequest = Type.Object(
       maxItems: LIST_LIMITS.order_containers!,
       description: 'The container types to plan with: a non-empty list (never a single object), each code at most once.',
     }),
-    customer_notes: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: CUSTOMER_NOTES_MAX_LENGTH, default: null, description: `Customer-related free text, at most ${CUSTOMER_NOTES_MAX_LENGTH} characters.` })),
+    customer_notes: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        maxLength: CUSTOMER_NOTES_MAX_LENGTH,
+        default: null,
+        description: `Customer-related free text, at most ${CUSTOMER_NOTES_MAX_LENGTH} characters.`,
+      }),
+    ),
     send_email: Type.Optional(Type.Boolean({ default: true, description: 'Whether to e-mail the packing instructions.' })),
     extra_recipients: Type.Optional(emails('E-mail addresses of additional To recipients of the packing instructions.')),
     extra_cc_recipients: Type.Optional(emails('E-mail addresses of Cc recipients of the packing instructions.')),
@@ -191,11 +269,14 @@ export const SubmitOrderRequest = Type.Object(
     ...strict,
     // Said in the schema too (validate-submit-order.ts words them), so that a generator from this document
     // sends what is accepted: some non-empty cargo list, and never a field together with its alias.
-    anyOf: Object.entries(ALIASES).flatMap((pair) => pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] }))),
-    allOf: Object.entries(ALIASES).map(([alias, canonical]) => ({ not: { properties: { [canonical]: true, [alias]: true }, required: [canonical, alias] } })),
+    anyOf: Object.entries(ALIASES).flatMap((pair) =>
+      pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] })),
+    ),
+    allOf: Object.entries(ALIASES).map(([alias, canonical]) => ({
+      not: { properties: { [canonical]: true, [alias]: true }, required: [canonical, alias] },
+    })),
     title: 'SubmitOrderRequest',
-    description:
-      `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,
+    description: `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,
   },
 );
 

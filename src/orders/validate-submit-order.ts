@@ -9,10 +9,21 @@ import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector } from '../validation/error-collector.js';
 import { parseDecimal, type DecimalRule } from '../validation/decimal.js';
 import {
-  ALIASES, DIMENSION_RULE, LIST_LIMITS, MAX_UNITS_PER_SUBMITTED_ORDER, QUANTITY_RULE, SubmitOrderRequest, WEIGHT_RULE,
+  ALIASES,
+  DIMENSION_RULE,
+  LIST_LIMITS,
+  MAX_UNITS_PER_SUBMITTED_ORDER,
+  QUANTITY_RULE,
+  SubmitOrderRequest,
+  WEIGHT_RULE,
 } from './submit-order-schema.js';
 import {
-  DEFAULT_CONTAINER_COUNT, type Decimal, type LooseBox, type OrderItem, type PreBuilt, type SubmitOrderPayload,
+  DEFAULT_CONTAINER_COUNT,
+  type Decimal,
+  type LooseBox,
+  type OrderItem,
+  type PreBuilt,
+  type SubmitOrderPayload,
 } from './submit-order-payload.js';
 
 export type SubmitOrderValidation = { ok: true; value: SubmitOrderPayload } | { ok: false; errors: FieldErrors };
@@ -30,13 +41,22 @@ export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
   const validate = validatorFor(SubmitOrderRequest);
   // The schema's rules across fields (some cargo, a field or its alias) are worded by checkAcrossFields:
   // ajv would name every branch of them that failed.
-  if (!validate(body)) reportAjvErrors((validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath)), body, collector, wordSpecialCases);
+  if (!validate(body))
+    reportAjvErrors(
+      (validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath)),
+      body,
+      collector,
+      wordSpecialCases,
+    );
   if (isObject(body)) checkAcrossFields(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
   const order = normalize(body as Input);
   const units = plannedUnits(order);
   if (units > MAX_UNITS_PER_SUBMITTED_ORDER) {
-    collector.add([NON_FIELD_ERRORS], `The order asks to plan ${units} units (order_items quantities rounded up, plus pre_builts and loose_boxes counts); at most ${MAX_UNITS_PER_SUBMITTED_ORDER} are planned per order: split it into several orders.`);
+    collector.add(
+      [NON_FIELD_ERRORS],
+      `The order asks to plan ${units} units (order_items quantities rounded up, plus pre_builts and loose_boxes counts); at most ${MAX_UNITS_PER_SUBMITTED_ORDER} are planned per order: split it into several orders.`,
+    );
     return { ok: false, errors: collector.errors };
   }
   return { ok: true, value: order };
@@ -45,7 +65,8 @@ export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
 function checkListLengths(body: Record<string, unknown>, collector: FieldErrorCollector): void {
   for (const [field, limit] of Object.entries(LIST_LIMITS)) {
     const value = body[field];
-    if (Array.isArray(value) && value.length > limit) collector.add([field], `Ensure this list has no more than ${limit} elements (it has ${value.length}).`);
+    if (Array.isArray(value) && value.length > limit)
+      collector.add([field], `Ensure this list has no more than ${limit} elements (it has ${value.length}).`);
   }
 }
 
@@ -59,7 +80,11 @@ function plannedUnits(order: SubmitOrderPayload): number {
 
 /** shipment_type inside a cargo element is a known mistake; say where it belongs. */
 function wordSpecialCases(error: ErrorObject, path: readonly (string | number)[], generic: Translated): Translated | undefined {
-  if (error.keyword === 'additionalProperties' && path.length > 0 && (error.params as { additionalProperty: string }).additionalProperty === 'shipment_type') {
+  if (
+    error.keyword === 'additionalProperties' &&
+    path.length > 0 &&
+    (error.params as { additionalProperty: string }).additionalProperty === 'shipment_type'
+  ) {
     return { ...generic, message: `shipment_type belongs at the top level of the order, not inside ${String(path[0])} elements.` };
   }
   return undefined;
@@ -76,7 +101,10 @@ function checkAcrossFields(body: Record<string, unknown>, collector: FieldErrorC
   const cargoValues = Object.entries(ALIASES).flatMap(([alias, canonical]) => [body[canonical], body[alias]]);
   const malformed = cargoValues.some((value) => value !== undefined && !Array.isArray(value));
   if (!malformed && !cargoValues.some((value) => Array.isArray(value) && value.length > 0)) {
-    collector.add([NON_FIELD_ERRORS], 'Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).');
+    collector.add(
+      [NON_FIELD_ERRORS],
+      'Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).',
+    );
   }
 
   // Rule 2.8.2: each container type once, with its count. The error goes on the repeated element.
@@ -87,7 +115,10 @@ function checkAcrossFields(body: Record<string, unknown>, collector: FieldErrorC
       const code = isObject(container) ? container.code : undefined;
       if (typeof code !== 'string') return;
       if (seen.has(code)) {
-        collector.add(['order_containers', index, 'code'], `Container code "${code}" is listed more than once; list each code once, with its count.`);
+        collector.add(
+          ['order_containers', index, 'code'],
+          `Container code "${code}" is listed more than once; list each code once, with its count.`,
+        );
       }
       seen.add(code);
     });
@@ -147,7 +178,10 @@ function normalize(input: Input): SubmitOrderPayload {
       }),
     ),
     order_containers: input.order_containers.map((container) =>
-      container.count === undefined ? { code: container.code, count: DEFAULT_CONTAINER_COUNT } : { code: container.code, count: container.count, exact: true as const }),
+      container.count === undefined
+        ? { code: container.code, count: DEFAULT_CONTAINER_COUNT }
+        : { code: container.code, count: container.count, exact: true as const },
+    ),
     customer_notes: input.customer_notes ?? null,
     send_email: input.send_email ?? true,
     extra_recipients: [...(input.extra_recipients ?? [])],

@@ -5,8 +5,22 @@ import type { OrderPlan, PlannedPallet } from '../plan-contract/plan-types.js';
 
 // Distinct, print-safe fills, dark enough to frame and light enough to write on.
 const PALETTE = [
-  '#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7',
-  '#9c755f', '#86bcb6', '#a0cbe8', '#ffbe7d', '#8cd17d', '#f1ce63', '#d4a6c8', '#fabfd2',
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#86bcb6',
+  '#a0cbe8',
+  '#ffbe7d',
+  '#8cd17d',
+  '#f1ce63',
+  '#d4a6c8',
+  '#fabfd2',
 ];
 
 /** Service-built pallets holding more than one SKU. */
@@ -71,7 +85,9 @@ function hslToHex(hue: number, saturation: number, lightness: number): string {
   const channel = (n: number) => {
     const k = (n + hue / 30) % 12;
     const value = lightness - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(value * 255).toString(16).padStart(2, '0');
+    return Math.round(value * 255)
+      .toString(16)
+      .padStart(2, '0');
   };
   return `#${channel(0)}${channel(8)}${channel(4)}`;
 }

@@ -15,7 +15,13 @@ export function containerTitle(container: PlannedContainer): string {
   return `${container.code} #${container.index}`;
 }
 
-export function drawContainerSection(flow: PageFlow, container: PlannedContainer, position: string, units: LaneUnits, colours: PlanColours): void {
+export function drawContainerSection(
+  flow: PageFlow,
+  container: PlannedContainer,
+  position: string,
+  units: LaneUnits,
+  colours: PlanColours,
+): void {
   const title = containerTitle(container);
   if (!flow.atPageTop) flow.newPage();
   flow.startSection(`Container ${title}`);
@@ -58,7 +64,10 @@ export function drawContainerSection(flow: PageFlow, container: PlannedContainer
   }
   if (container.placements.length === 0) {
     // a container the order booked by count (spec 2.8) and the cargo does not need
-    flow.paragraph('Booked by the order, not needed: the cargo fits in the other containers. Nothing to load; the booking can be released.', { size: 10, bold: true });
+    flow.paragraph(
+      'Booked by the order, not needed: the cargo fits in the other containers. Nothing to load; the booking can be released.',
+      { size: 10, bold: true },
+    );
     return;
   }
   flow.gap(6);
@@ -111,7 +120,14 @@ function drawPicture3d(flow: PageFlow, container: PlannedContainer, order: numbe
   flow.gap(8);
 }
 
-function drawStepPictures(flow: PageFlow, container: PlannedContainer, order: number[], colours: PlanColours, steps: LoadingStep[], title: string): void {
+function drawStepPictures(
+  flow: PageFlow,
+  container: PlannedContainer,
+  order: number[],
+  colours: PlanColours,
+  steps: LoadingStep[],
+  title: string,
+): void {
   if (steps.length === 0) return;
   const cellWidth = (flow.width - STEP_GUTTER * (STEP_COLUMNS - 1)) / STEP_COLUMNS;
   const pictureHeight = isometricHeight(container, cellWidth);
@@ -132,7 +148,11 @@ function drawStepPictures(flow: PageFlow, container: PlannedContainer, order: nu
       drawIsometric(
         flow.doc,
         {
-          container, order, colourOf: colours.placement, shown: (p) => p.loading_order <= last, bright: (p) => inStep.has(p),
+          container,
+          order,
+          colourOf: colours.placement,
+          shown: (p) => p.loading_order <= last,
+          bright: (p) => inStep.has(p),
           length: Math.max(l * 0.4, reach(step) + l * 0.1),
         },
         { x, y: top, width: cellWidth, height: pictureHeight },

@@ -12,7 +12,11 @@ import { ALERT, drawText, MUTED, textWidth, type PageFlow } from './page-flow.js
 import type { PlanColours } from './placement-colours.js';
 
 const COG_OK = '#1b5e20';
-export const KIND_NAME: Record<PlacementKind, string> = { pallet: 'Service-built pallet', pre_built: 'Pre-built pallet', loose_box: 'Loose box' };
+export const KIND_NAME: Record<PlacementKind, string> = {
+  pallet: 'Service-built pallet',
+  pre_built: 'Pre-built pallet',
+  loose_box: 'Loose box',
+};
 
 /** Neither view grows taller than this, so both views and the start of the sequence fit one page. */
 const MAX_VIEW_HEIGHT = 185;
@@ -66,7 +70,10 @@ export function drawContainerViews(flow: PageFlow, container: PlannedContainer, 
     // The centre of gravity and its allowed box (5 % of the length and width around the middle).
     marks: (toPage) => {
       if (!cog) return;
-      drawLimitBox(flow.doc, toPage({ left: limits.x[0], top: w - limits.y[1], width: limits.x[1] - limits.x[0], height: limits.y[1] - limits.y[0] }));
+      drawLimitBox(
+        flow.doc,
+        toPage({ left: limits.x[0], top: w - limits.y[1], width: limits.x[1] - limits.x[0], height: limits.y[1] - limits.y[0] }),
+      );
       drawCross(flow.doc, toPage({ left: cog.x, top: w - cog.y, width: 0, height: 0 }), cogColour);
     },
   });
@@ -84,7 +91,10 @@ export function drawContainerViews(flow: PageFlow, container: PlannedContainer, 
   });
   const unnumbered = container.placements.filter((p) => !numberedTop.has(p) && !numberedSide.has(p)).length;
   if (unnumbered > 0) {
-    flow.paragraph(`${unnumbered} placement(s) are too small to number in the drawing: see the loading sequence below.`, { size: 7, color: MUTED });
+    flow.paragraph(`${unnumbered} placement(s) are too small to number in the drawing: see the loading sequence below.`, {
+      size: 7,
+      color: MUTED,
+    });
   }
   flow.gap(6);
   return { unnumbered };
@@ -101,14 +111,30 @@ function drawLegend(flow: PageFlow, container: PlannedContainer, colours: PlanCo
   const shown = [...entries].slice(0, 24);
   const items: [string, (x: number, y: number) => void][] = shown.map(([name, colour]) => [
     name,
-    (x, y) => doc.lineWidth(0.5).rect(x, y + 1, 14, 8).fillAndStroke(colour, WALL),
+    (x, y) =>
+      doc
+        .lineWidth(0.5)
+        .rect(x, y + 1, 14, 8)
+        .fillAndStroke(colour, WALL),
   ]);
   if (entries.size > shown.length) items.push([`+${entries.size - shown.length} more`, () => undefined]);
-  items.push(['Door end', (x, y) => doc.lineWidth(3).strokeColor(DOOR).moveTo(x, y + 5).lineTo(x + 14, y + 5).stroke()]);
-  items.push(['Centre of gravity and its limits', (x, y) => {
-    drawLimitBox(doc, [x, y + 1, 14, 8]);
-    drawCross(doc, [x + 7, y + 5, 0, 0], COG_OK);
-  }]);
+  items.push([
+    'Door end',
+    (x, y) =>
+      doc
+        .lineWidth(3)
+        .strokeColor(DOOR)
+        .moveTo(x, y + 5)
+        .lineTo(x + 14, y + 5)
+        .stroke(),
+  ]);
+  items.push([
+    'Centre of gravity and its limits',
+    (x, y) => {
+      drawLimitBox(doc, [x, y + 1, 14, 8]);
+      drawCross(doc, [x + 7, y + 5, 0, 0], COG_OK);
+    },
+  ]);
   let x = flow.left;
   for (const [name, mark] of items) {
     const width = 18 + textWidth(doc, name, { size: 7.5 }) + 10;
@@ -135,9 +161,26 @@ function drawLimitBox(doc: PDFKit.PDFDocument, [x, y, w, h]: [number, number, nu
 
 function drawCross(doc: PDFKit.PDFDocument, [x, y]: [number, number, number, number], colour: string): void {
   const r = 4;
-  doc.lineWidth(2.2).strokeColor('#ffffff').moveTo(x - r, y).lineTo(x + r, y).moveTo(x, y - r).lineTo(x, y + r).stroke();
-  doc.lineWidth(1.2).strokeColor(colour).moveTo(x - r, y).lineTo(x + r, y).moveTo(x, y - r).lineTo(x, y + r).stroke();
-  doc.lineWidth(0.8).circle(x, y, r * 0.6).stroke();
+  doc
+    .lineWidth(2.2)
+    .strokeColor('#ffffff')
+    .moveTo(x - r, y)
+    .lineTo(x + r, y)
+    .moveTo(x, y - r)
+    .lineTo(x, y + r)
+    .stroke();
+  doc
+    .lineWidth(1.2)
+    .strokeColor(colour)
+    .moveTo(x - r, y)
+    .lineTo(x + r, y)
+    .moveTo(x, y - r)
+    .lineTo(x, y + r)
+    .stroke();
+  doc
+    .lineWidth(0.8)
+    .circle(x, y, r * 0.6)
+    .stroke();
 }
 
 interface View {
@@ -174,10 +217,18 @@ function drawView(flow: PageFlow, view: View): Set<ContainerPlacement> {
 
   doc.rect(x0, y0, frameWidth, frameHeight).fill('#fafafa');
   const numbered = new Set<ContainerPlacement>();
-  const toPage = (b: ViewBox): [number, number, number, number] => [x0 + b.left * view.scale, y0 + b.top * view.scale, b.width * view.scale, b.height * view.scale];
+  const toPage = (b: ViewBox): [number, number, number, number] => [
+    x0 + b.left * view.scale,
+    y0 + b.top * view.scale,
+    b.width * view.scale,
+    b.height * view.scale,
+  ];
   for (const spot of view.spots) {
     for (const { placement, box } of spot.members) {
-      doc.lineWidth(0.5).rect(...toPage(box)).fillAndStroke(view.colourOf(placement), '#444444');
+      doc
+        .lineWidth(0.5)
+        .rect(...toPage(box))
+        .fillAndStroke(view.colourOf(placement), '#444444');
     }
     const [x, y, w, h] = toPage(spot.outline);
     const placements = spot.members.map((m) => m.placement);
@@ -189,8 +240,18 @@ function drawView(flow: PageFlow, view: View): Set<ContainerPlacement> {
 
   view.marks?.(toPage);
   doc.lineWidth(1.5).strokeColor(WALL).rect(x0, y0, frameWidth, frameHeight).stroke();
-  doc.lineWidth(3).strokeColor(WALL).moveTo(x0, y0).lineTo(x0, y0 + frameHeight).stroke();
-  doc.lineWidth(3).strokeColor(DOOR).moveTo(x0 + frameWidth, y0).lineTo(x0 + frameWidth, y0 + frameHeight).stroke();
+  doc
+    .lineWidth(3)
+    .strokeColor(WALL)
+    .moveTo(x0, y0)
+    .lineTo(x0, y0 + frameHeight)
+    .stroke();
+  doc
+    .lineWidth(3)
+    .strokeColor(DOOR)
+    .moveTo(x0 + frameWidth, y0)
+    .lineTo(x0 + frameWidth, y0 + frameHeight)
+    .stroke();
   flow.y = y0 + frameHeight + 8;
   return numbered;
 }

@@ -107,7 +107,13 @@ function channels(hex: string): [number, number, number] {
 }
 
 function toHex(rgb: number[]): string {
-  return `#${rgb.map((c) => Math.round(Math.max(0, Math.min(255, c))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${rgb
+    .map((c) =>
+      Math.round(Math.max(0, Math.min(255, c)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 export function darken(hex: string, factor: number): string {

@@ -60,7 +60,13 @@ export function palletLayersHeight(flow: PageFlow, pallet: PlannedPallet, keys: 
   return introHeight(flow, layout) + (layout.rows.length === 0 ? 12 : layout.rows.reduce((sum, r) => sum + r.height, 0));
 }
 
-export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Map<string, string>, units: LaneUnits, skuColour: (sku: string) => string): void {
+export function drawPalletLayers(
+  flow: PageFlow,
+  pallet: PlannedPallet,
+  keys: Map<string, string>,
+  units: LaneUnits,
+  skuColour: (sku: string) => string,
+): void {
   const doc = flow.doc;
   const layout = layOut(flow, pallet, keys);
   const { cellWidth, deckWidth, deckHeight, scale } = layout;
@@ -88,11 +94,15 @@ export function drawPalletLayers(flow: PageFlow, pallet: PlannedPallet, keys: Ma
         const w = unit.l * scale;
         const h = unit.w * scale;
         // The SKU's colour, lightened so that the label on it stays readable.
-        doc.lineWidth(0.5).rect(x, y, w, h).fillAndStroke(mix(skuColour(unit.sku), '#ffffff', 0.45), '#555555');
+        doc
+          .lineWidth(0.5)
+          .rect(x, y, w, h)
+          .fillAndStroke(mix(skuColour(unit.sku), '#ffffff', 0.45), '#555555');
         // a column says how high it is: "D x2" is two cartons of D, one on the other
         const key = layout.labelOf(unit.sku);
-        const label = (high > 1 ? fitLabel(doc, [{ lines: [`${key} x${high}`] }], w, h, 7, 3.5) : undefined)
-          ?? fitLabel(doc, [{ lines: [key] }], w, h, 7, 3.5);
+        const label =
+          (high > 1 ? fitLabel(doc, [{ lines: [`${key} x${high}`] }], w, h, 7, 3.5) : undefined) ??
+          fitLabel(doc, [{ lines: [key] }], w, h, 7, 3.5);
         if (label) drawLabel(doc, label, x, y, w, h);
       }
       doc.lineWidth(1).strokeColor('#6b4f2a').rect(x0, y0, deckWidth, deckHeight).stroke();
@@ -112,6 +122,7 @@ function countBy(units: readonly PalletUnit[], labelOf: (sku: string) => string)
 /** "; D in columns 2 high" when a layer stacks a SKU in columns, so the drawing is read right. */
 function columnsNote(units: readonly PalletUnit[], labelOf: (sku: string) => string): string {
   const high = new Map<string, number>();
-  for (const { unit, high: h } of layerColumns(units)) if (h > 1) high.set(labelOf(unit.sku), Math.max(high.get(labelOf(unit.sku)) ?? 0, h));
+  for (const { unit, high: h } of layerColumns(units))
+    if (h > 1) high.set(labelOf(unit.sku), Math.max(high.get(labelOf(unit.sku)) ?? 0, h));
   return [...high].map(([label, h]) => `; ${label} in columns ${h} high`).join('');
 }

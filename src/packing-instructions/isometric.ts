@@ -98,7 +98,10 @@ export function paintingOrder(boxes: readonly PlacedBox[]): number[] {
   const done = new Array<boolean>(n).fill(false);
   while (order.length < n) {
     if (ready.length === 0) {
-      const next = boxes.map((_, i) => i).filter((i) => !done[i]).sort(byDepth)[0]!;
+      const next = boxes
+        .map((_, i) => i)
+        .filter((i) => !done[i])
+        .sort(byDepth)[0]!;
       ready.push(next);
       waiting[next] = 0;
     }

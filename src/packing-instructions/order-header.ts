@@ -105,7 +105,12 @@ export function unplacedRows(unplaced: readonly Unplaced[]): Unplaced[] {
     const numbers = group.map((u) => Number(u.ref.slice(2)));
     const ref = compressRuns(numbers)
       .split(',')
-      .map((run) => run.split('-').map((n) => `AP${n}`).join('-'))
+      .map((run) =>
+        run
+          .split('-')
+          .map((n) => `AP${n}`)
+          .join('-'),
+      )
       .join(', ');
     rows.push({ kind: 'pallet', ref, count: group.reduce((sum, u) => sum + u.count, 0), reason: reason as Unplaced['reason'] });
   }
@@ -122,7 +127,8 @@ function drawFields(flow: PageFlow, fields: [string, string][]): void {
   const valueWidth = flow.width - labelWidth;
   const valueStyle = { size: 10, bold: true, color: INK, maxHeight: MAX_VALUE_HEIGHT };
   for (const [label, value] of fields) {
-    const height = Math.max(textHeight(flow.doc, value, valueWidth, valueStyle), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
+    const height =
+      Math.max(textHeight(flow.doc, value, valueWidth, valueStyle), textHeight(flow.doc, label, labelWidth - 8, { size: 10 })) + 3;
     flow.ensureRoom(height);
     drawText(flow.doc, label, flow.left, flow.y, labelWidth - 8, { size: 10, color: MUTED });
     drawText(flow.doc, value, valueX, flow.y, valueWidth, valueStyle);

@@ -70,7 +70,9 @@ function byFlatCuts(units: readonly PalletUnit[]): [number, PalletUnit[]][] | un
   const cuts = bases.filter((z) => !units.some((u) => u.z < z && z < u.z + u.h));
   if (cuts.length === bases.length) return undefined; // every base is a cut: the same as by base
   const layers: [number, PalletUnit[]][] = cuts.map((z, i) => [z, units.filter((u) => u.z >= z && u.z < (cuts[i + 1] ?? Infinity))]);
-  const columnsOnly = layers.every(([z, layer]) => layer.every((u) => u.z === z || layer.some((b) => b.z + b.h === u.z && b.x === u.x && b.y === u.y && b.l === u.l && b.w === u.w)));
+  const columnsOnly = layers.every(([z, layer]) =>
+    layer.every((u) => u.z === z || layer.some((b) => b.z + b.h === u.z && b.x === u.x && b.y === u.y && b.l === u.l && b.w === u.w)),
+  );
   return columnsOnly ? layers : undefined;
 }
 

@@ -30,7 +30,11 @@ export function drawPalletPlacard(
   // The ref as large as the width allows, up to 160 pt.
   let size = 160;
   while (size > 24 && textWidth(doc, pallet.pallet_index, { size, bold: true }) > flow.width) size -= 8;
-  drawText(doc, fitToWidth(doc, pallet.pallet_index, flow.width, { size, bold: true }), flow.left, flow.y, flow.width, { size, bold: true, noWrap: true });
+  drawText(doc, fitToWidth(doc, pallet.pallet_index, flow.width, { size, bold: true }), flow.left, flow.y, flow.width, {
+    size,
+    bold: true,
+    noWrap: true,
+  });
   flow.y += size * 1.15;
   flow.paragraph(`Order ${submitted.service_ref} · ${submitted.order.reference}`, { size: 20, bold: true, maxHeight: 60 });
   flow.paragraph(`${submitted.order.supplier_name} -> ${submitted.order.consignee_name}`, { size: 12, maxHeight: 45 });
@@ -62,7 +66,14 @@ export function drawPalletPlacard(
     y += textHeight(doc, text, textWidthLeft, style) + 2;
   }
   if (contents.length > CONTENT_LINES) {
-    drawText(doc, `+${contents.length - CONTENT_LINES} more lines: see pallet ${pallet.pallet_index} in the pallet pages`, flow.left, y, textWidthLeft, { size: 10, color: MUTED });
+    drawText(
+      doc,
+      `+${contents.length - CONTENT_LINES} more lines: see pallet ${pallet.pallet_index} in the pallet pages`,
+      flow.left,
+      y,
+      textWidthLeft,
+      { size: 10, color: MUTED },
+    );
     y += 14;
   }
   const code = palletCode(submitted, pallet);

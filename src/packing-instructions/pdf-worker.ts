@@ -20,7 +20,8 @@ if (!port) throw new Error('pdf-worker must run in a worker thread');
 port.on('message', ({ events, options }: PdfRenderRequest) => {
   renderFromOrderStream(events, options).then(
     (pdf) => port.postMessage({ ok: true, result: pdf } satisfies WorkerReply),
-    (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
+    (error: unknown) =>
+      port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
   );
 });
 prepareFonts();

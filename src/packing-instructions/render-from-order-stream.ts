@@ -21,7 +21,10 @@ export class OrderNotPlannedError extends Error {
 }
 
 // The events come from a worker's message, untyped: they are narrowed to order events here.
-export async function renderFromOrderStream(events: readonly RecordedEvent[], options: { generatedAt?: Date; viewerUrl?: string } = {}): Promise<Buffer> {
+export async function renderFromOrderStream(
+  events: readonly RecordedEvent[],
+  options: { generatedAt?: Date; viewerUrl?: string } = {},
+): Promise<Buffer> {
   const inOrder = orderEventsIn(events).sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
   const submitted = submittedIn(inOrder);
   if (!submitted) throw new Error('these events hold no OrderSubmitted: not an order stream');

@@ -66,7 +66,13 @@ export function writePackingInstructions(doc: PDFKit.PDFDocument, input: LaidOut
 
   const colours = planColours(plan);
   plan.containers.forEach((container, i) => {
-    drawContainerSection(flow, container, `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`, units, colours);
+    drawContainerSection(
+      flow,
+      container,
+      `Container ${i + 1} of ${plan.containers.length}, order ${submitted.service_ref}`,
+      units,
+      colours,
+    );
   });
 
   if (plan.pallets.length > 0) {
@@ -113,7 +119,10 @@ function drawViewerLink(flow: PageFlow, url: string): void {
   flow.ensureRoom(VIEWER_QR + 6);
   const top = flow.y;
   const textWidthLeft = flow.width - VIEWER_QR - 10;
-  drawText(flow.doc, '3D load plan in the browser (no login needed, the link expires):', flow.left, top + 8, textWidthLeft, { size: 10, bold: true });
+  drawText(flow.doc, '3D load plan in the browser (no login needed, the link expires):', flow.left, top + 8, textWidthLeft, {
+    size: 10,
+    bold: true,
+  });
   drawText(flow.doc, url, flow.left, top + 24, textWidthLeft, { size: 8.5, color: '#1a4f8b', maxHeight: VIEWER_QR - 24 });
   drawQrCode(flow.doc, url, flow.right - VIEWER_QR, top, VIEWER_QR);
   flow.y = top + VIEWER_QR + 6;
@@ -125,7 +134,12 @@ function drawFooters(flow: PageFlow, submitted: OrderSubmitted['data'], generate
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     const y = doc.page.height - MARGINS.bottom + 16;
-    doc.lineWidth(0.5).strokeColor('#999999').moveTo(flow.left, y - 5).lineTo(flow.right, y - 5).stroke();
+    doc
+      .lineWidth(0.5)
+      .strokeColor('#999999')
+      .moveTo(flow.left, y - 5)
+      .lineTo(flow.right, y - 5)
+      .stroke();
     const style = { size: 7.5, color: MUTED, noWrap: true };
     const right = `Generated ${formatUtc(generatedAt)} · Page ${i - range.start + 1} of ${range.count}`;
     const rightWidth = textWidth(doc, right, style);

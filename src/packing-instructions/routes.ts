@@ -49,7 +49,6 @@ export async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): 
 }
 
 export function packingInstructionsRoutes(router: Router, deps: PackingInstructionsDependencies): void {
-
   router.get(PALLET_CONTENTS, async (ctx) => {
     const found = await lookUpPlannedOrder(ctx, deps.orders);
     if ('errors' in found) return badRequest(ctx, found.errors);
@@ -115,12 +114,18 @@ export const orderQuery = {
   schema: { type: 'string', minLength: 1, pattern: NOT_BLANK.pattern },
 };
 const lookupRefusals = {
-  unknownOrder: { summary: 'No order of the key\'s company group has this reference or service_ref', value: { order: ['No order matches "PO-404".'] } },
+  unknownOrder: {
+    summary: "No order of the key's company group has this reference or service_ref",
+    value: { order: ['No order matches "PO-404".'] },
+  },
   notReady: { summary: 'Not planned yet', value: { order: [NOT_READY_MESSAGE] } },
-  planningFailed: { summary: 'Planning failed', value: { order: ['Planning this order failed (no container of the order fits SKU-1001). Please contact support.'] } },
+  planningFailed: {
+    summary: 'Planning failed',
+    value: { order: ['Planning this order failed (no container of the order fits SKU-1001). Please contact support.'] },
+  },
 };
 const LOOKUP_REFUSED =
-  'Refusals that depend on the stored orders, which the schema cannot say: no order of the key\'s company group has this reference or service_ref (another group\'s order is looked up like an unknown one), ' +
+  "Refusals that depend on the stored orders, which the schema cannot say: no order of the key's company group has this reference or service_ref (another group's order is looked up like an unknown one), " +
   'optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or planning failed';
 /** The 400 of every endpoint that looks an order up by reference or service_ref and needs its plan. */
 export const orderLookupFailed = refusals(`${LOOKUP_REFUSED}.`, 'OrderLookupError', lookupRefusals);

@@ -53,7 +53,12 @@ interface CargoTable<T> {
 }
 
 /** `notLoaded`: pieces left behind by row name, from the plan's unplaced list. */
-function drawCargoTable<T extends SubmittedCargo>(flow: PageFlow, units: LaneUnits, notLoaded: ReadonlyMap<string, number>, table: CargoTable<T>): void {
+function drawCargoTable<T extends SubmittedCargo>(
+  flow: PageFlow,
+  units: LaneUnits,
+  notLoaded: ReadonlyMap<string, number>,
+  table: CargoTable<T>,
+): void {
   const shortBy = (item: T) => notLoaded.get(item.name) ?? 0;
   drawTable(flow, {
     title: table.title,
@@ -78,7 +83,12 @@ function drawCargoTable<T extends SubmittedCargo>(flow: PageFlow, units: LaneUni
   });
 }
 
-export function drawPreBuiltsTable(flow: PageFlow, preBuilts: readonly PreBuilt[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
+export function drawPreBuiltsTable(
+  flow: PageFlow,
+  preBuilts: readonly PreBuilt[],
+  units: LaneUnits,
+  notLoaded: ReadonlyMap<string, number>,
+): void {
   drawCargoTable(flow, units, notLoaded, {
     title: 'Pre-built pallets (as submitted, each loaded as provided)',
     empty: 'This order has no pre-built pallets.',
@@ -92,7 +102,12 @@ export function drawPreBuiltsTable(flow: PageFlow, preBuilts: readonly PreBuilt[
   });
 }
 
-export function drawLooseBoxesTable(flow: PageFlow, looseBoxes: readonly LooseBox[], units: LaneUnits, notLoaded: ReadonlyMap<string, number>): void {
+export function drawLooseBoxesTable(
+  flow: PageFlow,
+  looseBoxes: readonly LooseBox[],
+  units: LaneUnits,
+  notLoaded: ReadonlyMap<string, number>,
+): void {
   drawCargoTable(flow, units, notLoaded, {
     title: 'Loose boxes (as submitted)',
     empty: 'This order has no loose boxes.',

@@ -62,7 +62,8 @@ function layOut(flow: PageFlow, table: Table): TableLayout {
         const width = cells.length === 1 ? flow.width : (widths[i] ?? 0);
         return textHeight(doc, text, width - 2 * PAD_X, style);
       }),
-    ) + 2 * PAD_Y;
+    ) +
+    2 * PAD_Y;
   const headers = table.columns.map((c) => c.header);
   const headerHeight = heightOf(headers, { size, bold: true });
   const titleHeight = (continued: boolean): number =>

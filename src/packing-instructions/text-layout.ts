@@ -166,7 +166,10 @@ export function drawLine(doc: PDFKit.PDFDocument, line: Line, x: number, y: numb
       // Spaces and punctuation after the phrase belong to the line around it: they follow it on the right.
       const tail = /[\p{Z}\p{P}\p{S}]*$/u.exec(run.text)?.[0] ?? '';
       let wordLeft = left;
-      for (const word of run.text.slice(0, run.text.length - tail.length).split(/( +)/).reverse()) {
+      for (const word of run.text
+        .slice(0, run.text.length - tail.length)
+        .split(/( +)/)
+        .reverse()) {
         if (word === '') continue;
         doc.text(word, wordLeft, y, { lineBreak: false, baseline });
         wordLeft += doc.widthOfString(word);

@@ -4,7 +4,15 @@
 // before it (all but its index) is a copy count, and placements are rows of numbers. expandPlan
 // gives back exactly the plan that was compacted, and reads plans stored whole before this form.
 import { layersOf } from './pallet-layers.js';
-import type { ContainerPlacement, OrderPlan, PalletContentsLine, PalletUnit, PlacementKind, PlannedContainer, PlannedPallet } from './plan-types.js';
+import type {
+  ContainerPlacement,
+  OrderPlan,
+  PalletContentsLine,
+  PalletUnit,
+  PlacementKind,
+  PlannedContainer,
+  PlannedPallet,
+} from './plan-types.js';
 
 export const STORED_PLAN_FORMAT = 2;
 
@@ -38,7 +46,16 @@ function unitBlocks(units: readonly PalletUnit[], lineOf: (u: PalletUnit) => num
     const line = lines[i]!;
     const at = (k: number, dx: number, dy: number, dz: number): boolean => {
       const v = units[k];
-      return v !== undefined && lines[k] === line && v.l === u.l && v.w === u.w && v.h === u.h && v.x === u.x + dx && v.y === u.y + dy && v.z === u.z + dz;
+      return (
+        v !== undefined &&
+        lines[k] === line &&
+        v.l === u.l &&
+        v.w === u.w &&
+        v.h === u.h &&
+        v.x === u.x + dx &&
+        v.y === u.y + dy &&
+        v.z === u.z + dz
+      );
     };
     let nx = 1;
     while (at(i + nx, nx * u.l, 0, 0)) nx++;
@@ -63,7 +80,9 @@ function unitBlocks(units: readonly PalletUnit[], lineOf: (u: PalletUnit) => num
 const PLACEMENT_KEYS = ['h', 'kind', 'l', 'loading_order', 'ref', 'w', 'weight_g', 'x', 'y', 'z'].join();
 
 /** Rows when the placements are in loading order 1, 2, ... and carry nothing else; else as they are. */
-function compactPlacements(placements: readonly ContainerPlacement[]): { placements: ContainerPlacement[] } | { placement_rows: PlacementRow[] } {
+function compactPlacements(
+  placements: readonly ContainerPlacement[],
+): { placements: ContainerPlacement[] } | { placement_rows: PlacementRow[] } {
   const plain = placements.every((p, i) => p.loading_order === i + 1 && Object.keys(p).sort().join() === PLACEMENT_KEYS);
   if (!plain) return { placements: [...placements] };
   return { placement_rows: placements.map((p) => [p.kind, p.ref, p.x, p.y, p.z, p.l, p.w, p.h, p.weight_g]) };
@@ -86,8 +105,14 @@ export function compactPlan(plan: OrderPlan): StoredPlan {
   let previous = '';
   for (const p of plan.pallets) {
     const stored: StoredPallet = {
-      pallet_index: p.pallet_index, pallet_code: p.pallet_code, length_mm: p.length_mm, width_mm: p.width_mm, height_mm: p.height_mm,
-      weight_g: p.weight_g, contents: p.contents, unit_blocks: unitBlocks(p.units, lineOf),
+      pallet_index: p.pallet_index,
+      pallet_code: p.pallet_code,
+      length_mm: p.length_mm,
+      width_mm: p.width_mm,
+      height_mm: p.height_mm,
+      weight_g: p.weight_g,
+      contents: p.contents,
+      unit_blocks: unitBlocks(p.units, lineOf),
     };
     const { pallet_index: _, ...sameness } = stored;
     const key = JSON.stringify(sameness);
@@ -115,7 +140,8 @@ function expandUnits(blocks: readonly UnitBlock[], lines: StoredPlan['lines']): 
     const [sku, purchase_order, line_item_number] = lines[line] ?? ['', '', ''];
     for (let k = 0; k < nz; k++) {
       for (let j = 0; j < ny; j++) {
-        for (let a = 0; a < nx; a++) units.push({ sku, purchase_order, line_item_number, x: x + a * l, y: y + j * w, z: z + k * h, l, w, h });
+        for (let a = 0; a < nx; a++)
+          units.push({ sku, purchase_order, line_item_number, x: x + a * l, y: y + j * w, z: z + k * h, l, w, h });
       }
     }
   }
@@ -138,14 +164,23 @@ export function expandPlan(plan: unknown): OrderPlan {
   const pallets = eachPallet(plan, (p, pallet_index): PlannedPallet => {
     const units = expandUnits(p.unit_blocks, plan.lines);
     return {
-      pallet_index, pallet_code: p.pallet_code, length_mm: p.length_mm, width_mm: p.width_mm, height_mm: p.height_mm, weight_g: p.weight_g,
-      units, layers: layersOf(units), contents: p.contents.map((c) => ({ ...c })),
+      pallet_index,
+      pallet_code: p.pallet_code,
+      length_mm: p.length_mm,
+      width_mm: p.width_mm,
+      height_mm: p.height_mm,
+      weight_g: p.weight_g,
+      units,
+      layers: layersOf(units),
+      contents: p.contents.map((c) => ({ ...c })),
     };
   });
   const containers = plan.containers.map((c): PlannedContainer => {
     if (!('placement_rows' in c)) return c;
     const { placement_rows, ...rest } = c;
-    const placements = placement_rows.map(([kind, ref, x, y, z, l, w, h, weight_g], i): ContainerPlacement => ({ kind, ref, x, y, z, l, w, h, weight_g, loading_order: i + 1 }));
+    const placements = placement_rows.map(
+      ([kind, ref, x, y, z, l, w, h, weight_g], i): ContainerPlacement => ({ kind, ref, x, y, z, l, w, h, weight_g, loading_order: i + 1 }),
+    );
     return { ...rest, placements };
   });
   const { format: _f, lines: _l, pallets: _p, containers: _c, ...others } = plan;

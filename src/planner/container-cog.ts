@@ -3,7 +3,8 @@ import { centerOfGravity, type WeightedBox, withinCogLimits } from './center-of-
 import type { PlannedContainer } from '../plan-contract/plan-types.js';
 
 export function containerCogFigures(
-  placements: readonly WeightedBox[], inner: { l: number; w: number },
+  placements: readonly WeightedBox[],
+  inner: { l: number; w: number },
 ): Pick<PlannedContainer, 'cargo_weight_g' | 'center_of_gravity_mm' | 'within_cog_limits'> {
   const cog = centerOfGravity(placements);
   return {

@@ -51,14 +51,19 @@ function fillStrips(d: SkuDemand, height: number, free: ReturnType<typeof strips
   for (const [a, b, h] of stances(d)) {
     const levels = Math.round(height / h);
     if (levels < 1 || levels * h !== height) continue;
-    for (const [fl, fw] of [[a, b], [b, a]] as const) {
+    for (const [fl, fw] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const boxes: PlacedBox[] = [];
       for (const s of free) {
         const nx = Math.floor(s.l / fl);
         const ny = Math.floor(s.w / fw);
-        for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) for (let k = 0; k < levels; k++) {
-          boxes.push({ x: s.x + i * fl, y: s.y + j * fw, z: k * h, l: fl, w: fw, h });
-        }
+        for (let i = 0; i < nx; i++)
+          for (let j = 0; j < ny; j++)
+            for (let k = 0; k < levels; k++) {
+              boxes.push({ x: s.x + i * fl, y: s.y + j * fw, z: k * h, l: fl, w: fw, h });
+            }
       }
       if (boxes.length > best.length) best = boxes;
     }
@@ -73,7 +78,8 @@ function standsOn(upper: readonly PlacedBox[], lower: readonly PlacedBox[]): boo
     let supported = 0;
     for (const b of lower) {
       if (b.z + b.h !== u.z) continue;
-      supported += Math.max(0, Math.min(u.x + u.l, b.x + b.l) - Math.max(u.x, b.x)) * Math.max(0, Math.min(u.y + u.w, b.y + b.w) - Math.max(u.y, b.y));
+      supported +=
+        Math.max(0, Math.min(u.x + u.l, b.x + b.l) - Math.max(u.x, b.x)) * Math.max(0, Math.min(u.y + u.w, b.y + b.w) - Math.max(u.y, b.y));
     }
     return supported === u.l * u.w;
   });
@@ -84,11 +90,18 @@ function standsOn(upper: readonly PlacedBox[], lower: readonly PlacedBox[]): boo
  * little height left over as the knapsack finds. Undefined when it builds nothing or a pallet would
  * not stand.
  */
-export function layerStacks(skus: readonly SkuDemand[], type: PalletTypeMm, single: readonly (SingleSkuPallet | undefined)[]): LayerStacks | undefined {
+export function layerStacks(
+  skus: readonly SkuDemand[],
+  type: PalletTypeMm,
+  single: readonly (SingleSkuPallet | undefined)[],
+): LayerStacks | undefined {
   // Each SKU's layer on every face it may stand on: layer heights that add up to the load height
   // (40 + 40 + 40 + 30 + 30 + 25 of 206 cm) fill pallets that one height per SKU cannot.
   const options = skus.map((d, i) => (single[i] ? layerOptions(d, type) : []));
-  const choices = combinations(options.map((o) => o.length), MAX_COMBINATIONS);
+  const choices = combinations(
+    options.map((o) => o.length),
+    MAX_COMBINATIONS,
+  );
   // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
   const atLeast = volumeBound(skus, type);
   let best: (LayerStacks & { score: number }) | undefined;
@@ -147,7 +160,13 @@ function combinations(sizes: readonly number[], max: number): number[][] {
       if (n === 0) next.push([...prefix, -1]);
       for (let k = 0; k < n; k++) next.push([...prefix, k]);
     }
-    out = next.length > max ? next.filter((c) => c.every((k) => k <= 0)).concat(next.filter((c) => c.some((k) => k > 0))).slice(0, max) : next;
+    out =
+      next.length > max
+        ? next
+            .filter((c) => c.every((k) => k <= 0))
+            .concat(next.filter((c) => c.some((k) => k > 0)))
+            .slice(0, max)
+        : next;
   }
   return out;
 }
@@ -171,7 +190,11 @@ class StackMemo {
 
 /** Undefined also once more than `mostPallets` are built: the choice cannot win. */
 function stackLayersOnPallets(
-  skus: readonly SkuDemand[], type: PalletTypeMm, patterns: Map<SkuDemand, PlacedBox[]>, mostPallets: number, memo: StackMemo,
+  skus: readonly SkuDemand[],
+  type: PalletTypeMm,
+  patterns: Map<SkuDemand, PlacedBox[]>,
+  mostPallets: number,
+  memo: StackMemo,
 ): LayerStacks | undefined {
   const left = new Map(skus.map((d) => [d, d.units]));
   if (patterns.size === 0) return undefined;
@@ -246,9 +269,20 @@ function stackLayersOnPallets(
   return { pallets, rest: left };
 }
 
-function kind(sig: string, host: SkuDemand, hostBoxes: PlacedBox[], filler: SkuDemand | undefined, fillerBoxes: PlacedBox[], count: number): LayerKind {
+function kind(
+  sig: string,
+  host: SkuDemand,
+  hostBoxes: PlacedBox[],
+  filler: SkuDemand | undefined,
+  fillerBoxes: PlacedBox[],
+  count: number,
+): LayerKind {
   return {
-    sig, host, hostBoxes, fillerBoxes, count,
+    sig,
+    host,
+    hostBoxes,
+    fillerBoxes,
+    count,
     ...(filler ? { filler } : {}),
     height: hostBoxes[0]!.h,
     weightG: hostBoxes.length * host.weightG + (filler ? fillerBoxes.length * filler.weightG : 0),

@@ -5,7 +5,15 @@ import { containerCogFigures } from './container-cog.js';
 import { containerSpec } from './containers.js';
 import { loadingOrder } from './loading-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { ContainerPlacement, PlacementKind, PlanLimits, PlannedContainer, PlannedPallet, Unplaced, UnplacedReason } from '../plan-contract/plan-types.js';
+import type {
+  ContainerPlacement,
+  PlacementKind,
+  PlanLimits,
+  PlannedContainer,
+  PlannedPallet,
+  Unplaced,
+  UnplacedReason,
+} from '../plan-contract/plan-types.js';
 import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wire.js';
 
 /** Stack classes: a pallet only ever stands on a pallet, a carton on a carton. */
@@ -26,7 +34,12 @@ interface CargoGroup {
  */
 export function looseBoxOrientations(b: Pick<LooseBoxMm, 'rotation_x' | 'rotation_y' | 'rotation_z'>): number {
   const spin = b.rotation_x;
-  return 0b000001 | (spin ? 0b000010 : 0) | (b.rotation_z ? 0b000100 | (spin ? 0b001000 : 0) : 0) | (b.rotation_y ? 0b100000 | (spin ? 0b010000 : 0) : 0);
+  return (
+    0b000001 |
+    (spin ? 0b000010 : 0) |
+    (b.rotation_z ? 0b000100 | (spin ? 0b001000 : 0) : 0) |
+    (b.rotation_y ? 0b100000 | (spin ? 0b010000 : 0) : 0)
+  );
 }
 
 function stacking(bottom: boolean, top: boolean, stackClass: number): Pick<WireBoxType, 'policy' | 'canTop' | 'stackClass'> {
@@ -56,9 +69,20 @@ function cargoGroups(pallets: readonly PlannedPallet[], preBuilts: readonly Carg
     const key = `${p.length_mm}x${p.width_mm}x${p.height_mm}x${p.weight_g}`;
     let g = palletGroups.get(key);
     if (!g) {
-      g = { kind: 'pallet', name: p.pallet_index, refs: [], wire: {
-        l: p.length_mm, w: p.width_mm, h: p.height_mm, weightG: p.weight_g, count: 0,
-        orientations: UPRIGHT_ORIENTATIONS, ...stacking(false, false, PALLET_CLASS) } };
+      g = {
+        kind: 'pallet',
+        name: p.pallet_index,
+        refs: [],
+        wire: {
+          l: p.length_mm,
+          w: p.width_mm,
+          h: p.height_mm,
+          weightG: p.weight_g,
+          count: 0,
+          orientations: UPRIGHT_ORIENTATIONS,
+          ...stacking(false, false, PALLET_CLASS),
+        },
+      };
       palletGroups.set(key, g);
       groups.push(g);
     }
@@ -66,15 +90,36 @@ function cargoGroups(pallets: readonly PlannedPallet[], preBuilts: readonly Carg
     g.wire.count++;
   }
   for (const [i, b] of preBuilts.entries()) {
-    groups.push({ kind: 'pre_built', name: b.name, refs: preBuiltRefs[i]!, wire: {
-      l: b.l, w: b.w, h: b.h, weightG: b.weightG, count: b.count,
-      orientations: b.rotation_x ? UPRIGHT_ORIENTATIONS : FIXED_ORIENTATION,
-      ...stacking(b.double_stacked_bottom, b.double_stacked_top, PALLET_CLASS) } });
+    groups.push({
+      kind: 'pre_built',
+      name: b.name,
+      refs: preBuiltRefs[i]!,
+      wire: {
+        l: b.l,
+        w: b.w,
+        h: b.h,
+        weightG: b.weightG,
+        count: b.count,
+        orientations: b.rotation_x ? UPRIGHT_ORIENTATIONS : FIXED_ORIENTATION,
+        ...stacking(b.double_stacked_bottom, b.double_stacked_top, PALLET_CLASS),
+      },
+    });
   }
   for (const [i, b] of looseBoxes.entries()) {
-    groups.push({ kind: 'loose_box', name: b.name, refs: looseBoxRefs[i]!, wire: {
-      l: b.l, w: b.w, h: b.h, weightG: b.weightG, count: b.count, orientations: looseBoxOrientations(b),
-      ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS) } });
+    groups.push({
+      kind: 'loose_box',
+      name: b.name,
+      refs: looseBoxRefs[i]!,
+      wire: {
+        l: b.l,
+        w: b.w,
+        h: b.h,
+        weightG: b.weightG,
+        count: b.count,
+        orientations: looseBoxOrientations(b),
+        ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS),
+      },
+    });
   }
   return groups;
 }
@@ -88,8 +133,13 @@ export interface LoadResult {
 }
 
 export function loadOrderContainers(
-  wasm: PlannerWasm, orderContainers: readonly ContainerRow[], pallets: readonly PlannedPallet[],
-  preBuilts: readonly CargoRowMm[], looseBoxes: readonly LooseBoxMm[], limits: PlanLimits, seed: number,
+  wasm: PlannerWasm,
+  orderContainers: readonly ContainerRow[],
+  pallets: readonly PlannedPallet[],
+  preBuilts: readonly CargoRowMm[],
+  looseBoxes: readonly LooseBoxMm[],
+  limits: PlanLimits,
+  seed: number,
 ): LoadResult {
   const groups = cargoGroups(pallets, preBuilts, looseBoxes);
   const rows = orderContainers.flatMap((c) => {
@@ -103,17 +153,28 @@ export function loadOrderContainers(
   const booked = rows.filter((r) => r.booked);
   const offered = rows.filter((r) => !r.booked);
   const phases = [booked, offered].filter((p) => p.length > 0);
-  const state: LoadState = { left: groups.map((g) => g.wire.count), nextRef: groups.map(() => 0), reasons: groups.map(() => undefined), timeLimited: false };
+  const state: LoadState = {
+    left: groups.map((g) => g.wire.count),
+    nextRef: groups.map(() => 0),
+    reasons: groups.map(() => undefined),
+    timeLimited: false,
+  };
   const containers: PlannedContainer[] = [];
   for (const phase of phases) {
     if (state.left.every((n) => n === 0)) break;
     containers.push(...loadPhase(wasm, phase, groups, state, { ...limits, timeLimitMs: limits.timeLimitMs / phases.length }, seed));
   }
   // the booked containers the cargo does not need, after the booked ones it fills
-  const empty = booked.flatMap((row) => Array.from({ length: Math.max(0, row.count - containers.filter((c) => c.code === row.spec.code).length) }, () => emptyContainer(row.spec)));
+  const empty = booked.flatMap((row) =>
+    Array.from({ length: Math.max(0, row.count - containers.filter((c) => c.code === row.spec.code).length) }, () =>
+      emptyContainer(row.spec),
+    ),
+  );
   const bookedLoaded = containers.filter((c) => booked.some((r) => r.spec.code === c.code)).length;
   containers.splice(bookedLoaded, 0, ...empty);
-  containers.forEach((c, k) => { c.index = k + 1; });
+  containers.forEach((c, k) => {
+    c.index = k + 1;
+  });
   const unplaced: Unplaced[] = [];
   groups.forEach((g, t) => {
     const left = state.left[t]!;
@@ -138,10 +199,20 @@ interface LoadState {
 type CatalogRow = { spec: NonNullable<ReturnType<typeof containerSpec>>; count: number };
 
 /** One run of the loader over some container rows, with what is left of each group. */
-function loadPhase(wasm: PlannerWasm, rows: readonly CatalogRow[], groups: readonly CargoGroup[], state: LoadState, limits: PlanLimits, seed: number): PlannedContainer[] {
+function loadPhase(
+  wasm: PlannerWasm,
+  rows: readonly CatalogRow[],
+  groups: readonly CargoGroup[],
+  state: LoadState,
+  limits: PlanLimits,
+  seed: number,
+): PlannedContainer[] {
   const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, rows.length];
   for (const { spec, count } of rows) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
-  pushCargo(input, groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })));
+  pushCargo(
+    input,
+    groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })),
+  );
   const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
   if (reader.next() === 1) state.timeLimited = true;
   const containers: PlannedContainer[] = [];
@@ -157,7 +228,18 @@ function loadPhase(wasm: PlannerWasm, rows: readonly CatalogRow[], groups: reado
       .sort((p, q) => p.loading_order - q.loading_order)
       .map(({ b, loading_order }) => {
         const g = groups[b.type]!;
-        return { kind: g.kind, ref: g.refs[state.nextRef[b.type]!++]!, x: b.x, y: b.y, z: b.z, l: b.l, w: b.w, h: b.h, weight_g: g.wire.weightG, loading_order };
+        return {
+          kind: g.kind,
+          ref: g.refs[state.nextRef[b.type]!++]!,
+          x: b.x,
+          y: b.y,
+          z: b.z,
+          l: b.l,
+          w: b.w,
+          h: b.h,
+          weight_g: g.wire.weightG,
+          loading_order,
+        };
       });
     containers.push(plannedContainer(spec, placements));
   }
@@ -172,7 +254,11 @@ function plannedContainer(spec: CatalogRow['spec'], placements: ContainerPlaceme
   const { l, w, h } = spec.inner_mm;
   const payload_g = spec.payload_kg * 1000;
   return {
-    code: spec.code, index: 0, inner_mm: { l, w, h }, payload_g, placements,
+    code: spec.code,
+    index: 0,
+    inner_mm: { l, w, h },
+    payload_g,
+    placements,
     volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
     weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
     ...containerCogFigures(placements, spec.inner_mm),

@@ -27,7 +27,8 @@ export function loadingOrder(items: readonly Placed[]): number[] {
     }
   }
   const before = (i: number, j: number): boolean => {
-    const a = items[i]!, b = items[j]!;
+    const a = items[i]!,
+      b = items[j]!;
     return (a.x - b.x || a.z - b.z || a.y - b.y || i - j) < 0;
   };
   // the items ready to load, in a binary heap: back first
@@ -46,8 +47,9 @@ export function loadingOrder(items: readonly Placed[]): number[] {
     const last = heap.pop()!;
     if (heap.length > 0) {
       heap[0] = last;
-      for (let k = 0; ;) {
-        const l = 2 * k + 1, r = l + 1;
+      for (let k = 0; ; ) {
+        const l = 2 * k + 1,
+          r = l + 1;
         let m = k;
         if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
         if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;

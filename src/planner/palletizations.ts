@@ -7,7 +7,14 @@ import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type { PlanLimits, Unplaced } from '../plan-contract/plan-types.js';
 import {
-  layeredPallets, type NoneWithin, type OrderDemand, type RawPallet, searchPallets, singleSkuPallet, type SkuDemand, unfitReason,
+  layeredPallets,
+  type NoneWithin,
+  type OrderDemand,
+  type RawPallet,
+  searchPallets,
+  singleSkuPallet,
+  type SkuDemand,
+  unfitReason,
   type WasmPalletizing,
 } from './palletize.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
@@ -50,7 +57,8 @@ function offDefault(pallets: readonly RawPallet[], defaultCode: string): number 
 
 function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplaced['reason']>): Unplaced[] {
   const out: Unplaced[] = [];
-  for (const [d, count] of left) if (count > 0) out.push({ kind: 'unit', ref: d.sku, count, reason: reasons.get(d) ?? 'too_large_for_pallet' });
+  for (const [d, count] of left)
+    if (count > 0) out.push({ kind: 'unit', ref: d.sku, count, reason: reasons.get(d) ?? 'too_large_for_pallet' });
   return out;
 }
 
@@ -59,7 +67,12 @@ function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplac
  * shows skipping them changes no plan sets it.
  */
 export function palletizations(
-  wasm: PlannerWasm, demand: OrderDemand, types: readonly PalletTypeMm[], limits: PlanLimits, seed: number, searchEvery = false,
+  wasm: PlannerWasm,
+  demand: OrderDemand,
+  types: readonly PalletTypeMm[],
+  limits: PlanLimits,
+  seed: number,
+  searchEvery = false,
 ): Palletization[] {
   const skus = demand.skus;
   if (types.length === 0 || skus.length === 0) return [];
@@ -95,7 +108,16 @@ export function palletizations(
       return undefined;
     }
     ran = true;
-    const result = searchPallets(wasm, skus, counts, type, { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) }, seed, most, !searchEvery);
+    const result = searchPallets(
+      wasm,
+      skus,
+      counts,
+      type,
+      { ...limits, timeLimitMs: Math.max(1, left / (searchesLeft + 1)) },
+      seed,
+      most,
+      !searchEvery,
+    );
     found.set(key, result);
     if ('noneWithin' in result) {
       // it lost, as the search run to its end would have: the plan says a search met the limit all the same
@@ -109,7 +131,9 @@ export function palletizations(
   // and many SKUs of a few cartons each would spend the time on layers no plan uses
   const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
     2 * d.units * d.l * d.w * d.h >= t.l * t.w * t.loadHeight || 2 * d.units * d.weightG >= t.loadWeightG;
-  const single = types.map((t) => skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)));
+  const single = types.map((t) =>
+    skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)),
+  );
   const out: Palletization[] = [];
 
   types.forEach((type, ti) => {
@@ -124,10 +148,15 @@ export function palletizations(
     });
     // cartons too small to list by the layer go to the block search only
     const layerable = skus.every((_, i) => !fit[i] || layers[i]);
-    const layered: Option | undefined = layerable ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false } : undefined;
+    const layered: Option | undefined = layerable
+      ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false }
+      : undefined;
     const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
     // the search on everything first: it is the fallback when time runs short
-    const all = search(skus.map((d, i) => (fit[i] ? d.units : 0)), type);
+    const all = search(
+      skus.map((d, i) => (fit[i] ? d.units : 0)),
+      type,
+    );
     // on a tie the more regular wins: layered only, then full layered pallets first; the first
     // search always runs, so there is at least one option
     let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
@@ -141,12 +170,35 @@ export function palletizations(
     // the stacks and the search on what they leave win only with every unit of the type on a
     // pallet, in fewer than the option to beat: no more than the bound of all of them must be room
     const fitCounts = skus.map((d, i) => (fit[i] ? d.units : 0));
-    const stacksMayWin = searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
-    const stacks = stacksMayWin ? layerStacks(skus.filter((_, i) => fit[i]), type, layers.filter((_, i) => fit[i])) : undefined;
-    const stackRest = stacks && search(skus.map((d) => stacks.rest.get(d) ?? 0), type, { option: best, unfit, built: stacks.pallets.length, tieWins: false });
-    if (stacks && stackRest) best = better(best, { pallets: [...stacks.pallets, ...stackRest.pallets], left: merged(unfit, stackRest.left), timeLimited: stackRest.timeLimited });
+    const stacksMayWin =
+      searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
+    const stacks = stacksMayWin
+      ? layerStacks(
+          skus.filter((_, i) => fit[i]),
+          type,
+          layers.filter((_, i) => fit[i]),
+        )
+      : undefined;
+    const stackRest =
+      stacks &&
+      search(
+        skus.map((d) => stacks.rest.get(d) ?? 0),
+        type,
+        { option: best, unfit, built: stacks.pallets.length, tieWins: false },
+      );
+    if (stacks && stackRest)
+      best = better(best, {
+        pallets: [...stacks.pallets, ...stackRest.pallets],
+        left: merged(unfit, stackRest.left),
+        timeLimited: stackRest.timeLimited,
+      });
     const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
-    out.push({ pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited: timeLimited || skipped || timeLimitedLosers, offDefault: offDefault(best.pallets, defaultCode) });
+    out.push({
+      pallets: best.pallets,
+      unplaced: unplacedOf(best.left, reasons),
+      timeLimited: timeLimited || skipped || timeLimitedLosers,
+      offDefault: offDefault(best.pallets, defaultCode),
+    });
   });
 
   if (types.length > 1) {
@@ -206,8 +258,11 @@ function merged(a: Map<SkuDemand, number>, b: Map<SkuDemand, number>): Map<SkuDe
  * type where that type does not take it. Undefined when every SKU prefers the same type.
  */
 function mixedTypes(
-  skus: readonly SkuDemand[], types: readonly PalletTypeMm[], single: (SingleSkuPallet | undefined)[][],
-  search: (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined, defaultCode: string,
+  skus: readonly SkuDemand[],
+  types: readonly PalletTypeMm[],
+  single: (SingleSkuPallet | undefined)[][],
+  search: (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined,
+  defaultCode: string,
 ): Palletization | undefined {
   const choice = skus.map((_, i) => {
     let best = -1;
@@ -234,7 +289,11 @@ function mixedTypes(
     const c = choice[i]!;
     return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.perPallet));
   });
-  const layered: Option = { pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))), left: unfit, timeLimited: false };
+  const layered: Option = {
+    pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))),
+    left: unfit,
+    timeLimited: false,
+  };
   let best = layered;
   let timeLimited = false;
   types.forEach((type, ti) => {
@@ -251,5 +310,10 @@ function mixedTypes(
     timeLimited ||= rest.timeLimited;
     best = better(best, { pallets: [...full, ...own, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
   });
-  return { pallets: best.pallets, unplaced: unplacedOf(best.left, reasons), timeLimited, offDefault: offDefault(best.pallets, defaultCode) };
+  return {
+    pallets: best.pallets,
+    unplaced: unplacedOf(best.left, reasons),
+    timeLimited,
+    offDefault: offDefault(best.pallets, defaultCode),
+  };
 }

@@ -4,7 +4,15 @@
 import type { ItemMm, OrderLineUnits, PalletTypeMm } from '../plan-contract/planner-input.js';
 import { layersOf } from '../plan-contract/pallet-layers.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import type { PalletContentsLine, PalletUnit, PlacedBox, PlanLimits, PlannedPallet, Unplaced, UnplacedReason } from '../plan-contract/plan-types.js';
+import type {
+  PalletContentsLine,
+  PalletUnit,
+  PlacedBox,
+  PlanLimits,
+  PlannedPallet,
+  Unplaced,
+  UnplacedReason,
+} from '../plan-contract/plan-types.js';
 import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
 import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wire.js';
 
@@ -76,7 +84,13 @@ export interface RawPallet {
 }
 
 /** `copies` pallets holding `units` of the single-SKU pallet each (never more than the SKU's units). */
-export function layeredPallets(d: SkuDemand, type: PalletTypeMm, pallet: SingleSkuPallet, copies: number, units = pallet.perPallet): RawPallet[] {
+export function layeredPallets(
+  d: SkuDemand,
+  type: PalletTypeMm,
+  pallet: SingleSkuPallet,
+  copies: number,
+  units = pallet.perPallet,
+): RawPallet[] {
   const boxes = pallet.units.slice(0, units).map((box) => ({ d, box }));
   return Array.from({ length: copies }, () => ({ type, boxes }));
 }
@@ -101,17 +115,43 @@ export interface NoneWithin {
  * tests' reference).
  */
 export function searchPallets(
-  wasm: PlannerWasm, skus: readonly SkuDemand[], counts: readonly number[], type: PalletTypeMm, limits: PlanLimits, seed: number,
-  most = -1, prune = true,
+  wasm: PlannerWasm,
+  skus: readonly SkuDemand[],
+  counts: readonly number[],
+  type: PalletTypeMm,
+  limits: PlanLimits,
+  seed: number,
+  most = -1,
+  prune = true,
 ): WasmPalletizing | NoneWithin {
   const loadable = skus.map((d, i) => ({ d, count: counts[i]! })).filter((x) => x.count > 0);
   if (loadable.length === 0) return { pallets: [], left: new Map(), timeLimited: false };
   const p = type;
-  const input = [p.l, p.w, p.loadHeight, p.loadWeightG, Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, most, prune ? 1 : 0];
-  pushCargo(input, loadable.map(({ d, count }) => ({
-    l: d.l, w: d.w, h: d.h, weightG: d.weightG, count,
-    orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0,
-  })));
+  const input = [
+    p.l,
+    p.w,
+    p.loadHeight,
+    p.loadWeightG,
+    Math.max(1, Math.round(limits.timeLimitMs)),
+    limits.effort,
+    seed,
+    most,
+    prune ? 1 : 0,
+  ];
+  pushCargo(
+    input,
+    loadable.map(({ d, count }) => ({
+      l: d.l,
+      w: d.w,
+      h: d.h,
+      weightG: d.weightG,
+      count,
+      orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION,
+      policy: StackPolicy.Free,
+      canTop: true,
+      stackClass: 0,
+    })),
+  );
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
   const timeLimited = reader.next() === 1;
   const count = reader.next();
@@ -124,7 +164,10 @@ export function searchPallets(
     for (let i = 0; i < n; i++) {
       const t = reader.next();
       placed[t]!++;
-      boxes[i] = { d: loadable[t]!.d, box: { x: reader.next(), y: reader.next(), z: reader.next(), l: reader.next(), w: reader.next(), h: reader.next() } };
+      boxes[i] = {
+        d: loadable[t]!.d,
+        box: { x: reader.next(), y: reader.next(), z: reader.next(), l: reader.next(), w: reader.next(), h: reader.next() },
+      };
     }
     pallets.push({ type, boxes });
   }
@@ -148,7 +191,17 @@ export function finishPallets(raw: readonly RawPallet[]): PlannedPallet[] {
       }
       c.used++;
       const line = d.lines[c.line]!;
-      return { sku: d.sku, purchase_order: line.purchase_order, line_item_number: line.line_item_number, x: box.x, y: box.y, z: box.z, l: box.l, w: box.w, h: box.h };
+      return {
+        sku: d.sku,
+        purchase_order: line.purchase_order,
+        line_item_number: line.line_item_number,
+        x: box.x,
+        y: box.y,
+        z: box.z,
+        l: box.l,
+        w: box.w,
+        h: box.h,
+      };
     });
     const p = r.type;
     return {

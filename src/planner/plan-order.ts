@@ -28,8 +28,10 @@ interface Candidate {
 /** What a candidate leaves behind, counted in units (a pallet left counts its units). */
 function leftBehind(c: Candidate): number {
   const onPallet = new Map(c.pallets.map((p) => [p.pallet_index, p.units.length]));
-  return c.unitsUnplaced.reduce((s, u) => s + u.count, 0)
-    + c.loaded.unplaced.reduce((s, u) => s + (u.kind === 'pallet' ? onPallet.get(u.ref) ?? 1 : u.count), 0);
+  return (
+    c.unitsUnplaced.reduce((s, u) => s + u.count, 0) +
+    c.loaded.unplaced.reduce((s, u) => s + (u.kind === 'pallet' ? (onPallet.get(u.ref) ?? 1) : u.count), 0)
+  );
 }
 
 /** Least left behind, then fewest containers, then fewest pallets, then fewest off the default type. */
@@ -47,8 +49,13 @@ function isBetter(a: number[], b: number[]): boolean {
  * type, every container within its centre-of-gravity limits: no candidate can score better.
  */
 function atLowerBound(c: Candidate, containerBound: number, palletBound: number): boolean {
-  return leftBehind(c) === 0 && c.loaded.containers.length <= containerBound && c.pallets.length <= palletBound
-    && c.offDefault === 0 && c.loaded.containers.every((k) => k.within_cog_limits);
+  return (
+    leftBehind(c) === 0 &&
+    c.loaded.containers.length <= containerBound &&
+    c.pallets.length <= palletBound &&
+    c.offDefault === 0 &&
+    c.loaded.containers.every((k) => k.within_cog_limits)
+  );
 }
 
 export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
@@ -61,7 +68,8 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
   if (demand.units > MAX_UNITS_IN_ONE_PLAN) {
     throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_UNITS_IN_ONE_PLAN} in one plan`);
   }
-  const noType: Unplaced[] = types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
+  const noType: Unplaced[] =
+    types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
   // palletizing gets most of the time; loading works on far fewer, larger items
   const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
   if (options.length === 0) options.push({ pallets: [], unplaced: [], timeLimited: false, offDefault: 0 });
@@ -81,9 +89,21 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
     const pallets = finishPallets(option.pallets);
     const remaining = Math.max(1, (limits.timeLimitMs - (performance.now() - t0)) / (options.length - k));
     const loaded = loadOrderContainers(
-      wasm, input.containers, pallets, input.preBuilts, input.looseBoxes, { ...limits, timeLimitMs: remaining }, seed,
+      wasm,
+      input.containers,
+      pallets,
+      input.preBuilts,
+      input.looseBoxes,
+      { ...limits, timeLimitMs: remaining },
+      seed,
     );
-    const candidate = { pallets, unitsUnplaced: option.unplaced, loaded, offDefault: option.offDefault, timeLimited: option.timeLimited || loaded.timeLimited };
+    const candidate = {
+      pallets,
+      unitsUnplaced: option.unplaced,
+      loaded,
+      offDefault: option.offDefault,
+      timeLimited: option.timeLimited || loaded.timeLimited,
+    };
     timeLimited ||= candidate.timeLimited;
     if (!best || isBetter(score(candidate), score(best))) best = candidate;
     boundReached = atLowerBound(best, containerBound, palletBound);

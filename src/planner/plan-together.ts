@@ -36,20 +36,31 @@ export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: Pl
   palletsOf.forEach((pallets, i) => pallets.forEach((p) => owner.set(p.pallet_index, input.orders[i]!.service_ref)));
   // pre-built and loose-box refs as the loader numbers them over all the orders' rows
   for (const kind of ['pre_built', 'loose_box'] as const) {
-    const rows = input.orders.flatMap(({ service_ref, input: o }) => (kind === 'pre_built' ? o.preBuilts : o.looseBoxes).map((row) => ({ row, service_ref })));
+    const rows = input.orders.flatMap(({ service_ref, input: o }) =>
+      (kind === 'pre_built' ? o.preBuilts : o.looseBoxes).map((row) => ({ row, service_ref })),
+    );
     rowRefs(rows.map(({ row }) => row)).forEach((refs, i) => {
       for (const ref of refs) owner.set(`${kind}:${ref}`, rows[i]!.service_ref);
     });
   }
 
   const loaded = loadOrderContainers(
-    wasm, sharedContainers(input.orders.map((o) => o.input.containers)), palletsOf.flat(),
-    input.orders.flatMap((o) => o.input.preBuilts), input.orders.flatMap((o) => o.input.looseBoxes),
-    { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs - (performance.now() - t0)) }, DEFAULT_SEED,
+    wasm,
+    sharedContainers(input.orders.map((o) => o.input.containers)),
+    palletsOf.flat(),
+    input.orders.flatMap((o) => o.input.preBuilts),
+    input.orders.flatMap((o) => o.input.looseBoxes),
+    { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs - (performance.now() - t0)) },
+    DEFAULT_SEED,
   );
   const ownerOf = (kind: string, ref: string): string => (kind === 'pallet' ? owner.get(ref) : owner.get(`${kind}:${ref}`)) ?? '';
-  const containers = loaded.containers.map((c) => ({ ...c, placements: c.placements.map((p) => ({ ...p, order: ownerOf(p.kind, p.ref) })) }));
-  const unitsUnplaced = alone.flatMap((plan, i) => plan.unplaced.filter((u) => u.kind === 'unit').map((u) => ({ ...u, order: input.orders[i]!.service_ref })));
+  const containers = loaded.containers.map((c) => ({
+    ...c,
+    placements: c.placements.map((p) => ({ ...p, order: ownerOf(p.kind, p.ref) })),
+  }));
+  const unitsUnplaced = alone.flatMap((plan, i) =>
+    plan.unplaced.filter((u) => u.kind === 'unit').map((u) => ({ ...u, order: input.orders[i]!.service_ref })),
+  );
   const pallets = palletsOf.flat();
   const together: OrderPlan = {
     pallets,

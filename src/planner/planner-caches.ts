@@ -14,7 +14,11 @@ export class BoundedCache<V> {
   misses = 0;
 
   /** `bound`: the most cost kept, in `unit`s; an entry costing more than an eighth of it is not kept. */
-  constructor(readonly name: string, readonly bound: number, readonly unit: string) {}
+  constructor(
+    readonly name: string,
+    readonly bound: number,
+    readonly unit: string,
+  ) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
@@ -62,7 +66,11 @@ export class BoundedCache<V> {
  * Best guillotine layers (layer-pattern.ts) by deck and footprint, 100,000 spots in all (about 4 MiB):
  * a few thousand catalogue items' footprints on a few pallet types (a carton's layer is 4 to 40 spots).
  */
-export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: number; l: number; w: number }>[]>('guillotine layers', 100_000, 'spots');
+export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: number; l: number; w: number }>[]>(
+  'guillotine layers',
+  100_000,
+  'spots',
+);
 
 /**
  * The palletize job's answers by input (the time limit aside), 8 MiB: the jobs of about 600 orders of
@@ -98,8 +106,10 @@ export function clearPlannerCaches(): void {
 
 /** One line: each cache's hits of lookups and what it holds against its bound. */
 export function describePlannerCaches(): string {
-  return caches.map((c) => {
-    const { entries, cost } = c.size();
-    return `${c.name} ${c.hits} hits of ${c.hits + c.misses}, ${entries} entries, ${cost.toLocaleString('en-US')} of ${c.bound.toLocaleString('en-US')} ${c.unit}`;
-  }).join('; ');
+  return caches
+    .map((c) => {
+      const { entries, cost } = c.size();
+      return `${c.name} ${c.hits} hits of ${c.hits + c.misses}, ${entries} entries, ${cost.toLocaleString('en-US')} of ${c.bound.toLocaleString('en-US')} ${c.unit}`;
+    })
+    .join('; ');
 }

@@ -34,7 +34,11 @@ const MAX_LAYER_UNITS = 20_000;
 
 /** The faces a unit may stand on, as [footprint a, footprint b, height]; an upright one only its base. */
 export function stances(u: Pick<UnitSize, 'l' | 'w' | 'h' | 'upright'>): [number, number, number][] {
-  const all: [number, number, number][] = [[u.l, u.w, u.h], [u.l, u.h, u.w], [u.w, u.h, u.l]];
+  const all: [number, number, number][] = [
+    [u.l, u.w, u.h],
+    [u.l, u.h, u.w],
+    [u.w, u.h, u.l],
+  ];
   return u.upright ? all.slice(0, 1) : all.filter((s, i) => all.findIndex((o) => o[2] === s[2]) === i);
 }
 
@@ -48,7 +52,8 @@ export function bestSingleSkuPallet(unit: UnitSize, deck: DeckRoom, maxUnits: nu
     const count = Math.min(spots.length * Math.floor(deck.loadHeight / h), byWeight);
     // a tie goes to the lower stack (steadier, lower in the container), then to fewer layers to build
     const height = Math.ceil(count / spots.length) * h;
-    const tieBetter = best !== undefined && count === best.count && (height < best.height || (height === best.height && spots.length > best.perLayer));
+    const tieBetter =
+      best !== undefined && count === best.count && (height < best.height || (height === best.height && spots.length > best.perLayer));
     if (!best || count > best.count || tieBetter) best = { count, height, perLayer: spots.length, spots, h };
   }
   if (!best || best.count <= 0) return undefined;

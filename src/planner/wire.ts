@@ -35,7 +35,17 @@ export function wireInt(v: number): number {
 export function pushCargo(out: number[], types: readonly WireBoxType[]): void {
   out.push(types.length);
   for (const t of types) {
-    out.push(wireInt(t.l), wireInt(t.w), wireInt(t.h), wireInt(t.weightG), wireInt(t.count), t.orientations, t.policy, t.canTop ? 1 : 0, t.stackClass);
+    out.push(
+      wireInt(t.l),
+      wireInt(t.w),
+      wireInt(t.h),
+      wireInt(t.weightG),
+      wireInt(t.count),
+      t.orientations,
+      t.policy,
+      t.canTop ? 1 : 0,
+      t.stackClass,
+    );
   }
 }
 

@@ -34,7 +34,9 @@ export class LoadPlanner {
     this.effort = options.effort ?? DEFAULT_EFFORT;
     this.graceMs = options.graceMs ?? Math.max(1000, this.timeLimitMs / 2);
     const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
-    this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads, { niceness: options.niceness ?? 0 } satisfies NicenessData);
+    this.pool = new WorkerPool(new URL('./plan-worker.js', import.meta.url), threads, {
+      niceness: options.niceness ?? 0,
+    } satisfies NicenessData);
   }
 
   /** `group`: the company group the order belongs to; groups take turns for the planner threads. */

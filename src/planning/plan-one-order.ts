@@ -74,7 +74,10 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
     // A plan too large for the store would be retried for ever and hold up every later order: the
     // order fails instead, with the reason, and planning goes on.
     if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
-    recorded = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() } });
+    recorded = await handleOrderCommand(store, stream, {
+      type: 'RecordPlanResult',
+      data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() },
+    });
   }
   if (!recorded.ok) throw new Error(`planning ${stream}: ${JSON.stringify(recorded.errors)}`);
   const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
@@ -82,7 +85,8 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
   if (!outcome) return;
   const ms = Math.round(performance.now() - started);
   if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
-  else log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
+  else
+    log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
   steps.onPlanned?.(outcome, performance.now() - started);
 }
 

@@ -23,7 +23,10 @@ export function holderId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-export function planningClaims(store: ClaimStore, options: { holder: string; leaseMs: number; log: Log; now?: () => number }): PlanningClaims {
+export function planningClaims(
+  store: ClaimStore,
+  options: { holder: string; leaseMs: number; log: Log; now?: () => number },
+): PlanningClaims {
   const { holder, leaseMs, log } = options;
   const now = options.now ?? Date.now;
   const holding = new Set<string>();
@@ -33,13 +36,23 @@ export function planningClaims(store: ClaimStore, options: { holder: string; lea
       if (!(await store.take(key, holder, now(), now() + leaseMs))) return { held: false };
       holding.add(key);
       // renewed three times a lease, so one slow renewal does not let it run out
-      const renewal = setInterval(() => {
-        const at = now();
-        store.take(key, holder, at, at + leaseMs).then(
-          (kept) => { if (!kept) log(`planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`, undefined, 'warn'); },
-          (error: unknown) => log(`planning: renewing the claim on ${key} failed`, error, 'warn'),
-        );
-      }, Math.max(1, Math.floor(leaseMs / 3)));
+      const renewal = setInterval(
+        () => {
+          const at = now();
+          store.take(key, holder, at, at + leaseMs).then(
+            (kept) => {
+              if (!kept)
+                log(
+                  `planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`,
+                  undefined,
+                  'warn',
+                );
+            },
+            (error: unknown) => log(`planning: renewing the claim on ${key} failed`, error, 'warn'),
+          );
+        },
+        Math.max(1, Math.floor(leaseMs / 3)),
+      );
       renewal.unref();
       try {
         return { held: true, value: await work() };

@@ -51,7 +51,9 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
   const { store, checkpoints, claims, log } = options;
   const backlog = new PlanningBacklog(MAX_WAITING_ORDERS);
   // a checkpoint that fails to save costs only a re-read of orders that have their result
-  const checkpoint = checkpointWriter(checkpoints, CONSUMER, (error) => log('planning reactor: saving the checkpoint failed', error, 'warn'));
+  const checkpoint = checkpointWriter(checkpoints, CONSUMER, (error) =>
+    log('planning reactor: saving the checkpoint failed', error, 'warn'),
+  );
   const stopped = new AbortController();
 
   const follower = await followLog({
@@ -93,7 +95,10 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       firstDelayMs: 1000,
       signal: stopped.signal,
       onFailure(error, failures, delay) {
-        log(`planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`, error);
+        log(
+          `planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`,
+          error,
+        );
       },
     });
     return planned?.value;

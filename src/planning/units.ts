@@ -14,7 +14,6 @@ function divide(n: bigint, d: bigint, rounding: Rounding): number {
   return Number(rounding === 'up' && q * d < n ? q + 1n : q);
 }
 
-
 export function lengthToMm(value: string | number, unit: LengthUnit, rounding: Rounding): number {
   const [num, den] = MM_PER_UNIT[unit];
   return divide(toMicros(value) * num, 1_000_000n * den, rounding);

@@ -42,7 +42,10 @@ export class DamagePolicy {
 
   /** A read found the read model's storage damaged: it is rebuilt, reads of one order answered from the log meanwhile. */
   readonly rebuildingAfterDamage = (error: Error): void => {
-    this.logger.error({ err: error }, `${error.message}: rebuilding the read model from the log; reads of one order are answered from the log meanwhile`);
+    this.logger.error(
+      { err: error },
+      `${error.message}: rebuilding the read model from the log; reads of one order are answered from the log meanwhile`,
+    );
     this.metrics.readModelRepairs.inc({ document: WHOLE_READ_MODEL });
   };
 
@@ -54,7 +57,10 @@ export class DamagePolicy {
 
   /** An order whose documents the scrubber found differing from the log, now repaired. */
   readonly repairedByScrubber = (orderId: number, documents: readonly string[]): void => {
-    this.logger.warn({ order_id: orderId }, `order ${orderId}: its ${documents.join(' and ')} in the read model differed from the log: repaired by the scrubber`);
+    this.logger.warn(
+      { order_id: orderId },
+      `order ${orderId}: its ${documents.join(' and ')} in the read model differed from the log: repaired by the scrubber`,
+    );
     for (const document of documents) this.metrics.readModelRepairs.inc({ document });
   };
 

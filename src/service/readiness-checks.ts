@@ -58,7 +58,10 @@ export function readinessChecks(parts: ReadinessParts): ReadinessCheck[] {
 export function backgroundFindings(scrubProgress: () => ScrubProgress | undefined): Findings {
   return () => {
     const progress = scrubProgress();
-    return { ...(progress ? { read_model_scrub: progress.lastFinding } : {}), ...(progress?.logChain ? { log_chain: progress.logChain.line } : {}) };
+    return {
+      ...(progress ? { read_model_scrub: progress.lastFinding } : {}),
+      ...(progress?.logChain ? { log_chain: progress.logChain.line } : {}),
+    };
   };
 }
 

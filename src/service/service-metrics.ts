@@ -26,19 +26,51 @@ export interface GaugedParts {
 
 export function registerServiceGauges(metrics: Metrics, parts: GaugedParts): void {
   const { store, projector, scrubProgress, deliveries, reactor, claims } = parts;
-  metrics.gauge('orders_projector_lease_held', 'Whether this replica projects the order read model (1) or reads what another replica projected (0)', () => (projector.projecting ? 1 : 0));
-  metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () => Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)));
+  metrics.gauge(
+    'orders_projector_lease_held',
+    'Whether this replica projects the order read model (1) or reads what another replica projected (0)',
+    () => (projector.projecting ? 1 : 0),
+  );
+  metrics.gauge('orders_projection_lag_events', 'Log positions the order read models trail the log by', async () =>
+    Number(((await store.headPosition()) ?? 0n) - (projector.position < 0n ? 0n : projector.position)),
+  );
 
-  metrics.gauge('orders_read_model_scrub_checked', 'Orders the read-model scrubber has compared with the log in the pass under way (on the replica that scrubs)', () => scrubProgress()?.checked ?? 0);
-  metrics.gauge('orders_read_model_scrub_passes', 'Full passes of the read-model scrubber since this replica took it up', () => scrubProgress()?.passes ?? 0);
-  metrics.gauge('orders_read_model_scrub_last_full_pass_seconds', 'When the read-model scrubber last finished a full pass (Unix time; 0: not yet, or another replica scrubs)', () => (scrubProgress()?.lastFullPassAt?.getTime() ?? 0) / 1000);
+  metrics.gauge(
+    'orders_read_model_scrub_checked',
+    'Orders the read-model scrubber has compared with the log in the pass under way (on the replica that scrubs)',
+    () => scrubProgress()?.checked ?? 0,
+  );
+  metrics.gauge(
+    'orders_read_model_scrub_passes',
+    'Full passes of the read-model scrubber since this replica took it up',
+    () => scrubProgress()?.passes ?? 0,
+  );
+  metrics.gauge(
+    'orders_read_model_scrub_last_full_pass_seconds',
+    'When the read-model scrubber last finished a full pass (Unix time; 0: not yet, or another replica scrubs)',
+    () => (scrubProgress()?.lastFullPassAt?.getTime() ?? 0) / 1000,
+  );
 
-  metrics.gauge('orders_webhook_backlog', 'Webhook deliveries not yet acknowledged (pending, including retries)', async () => (await deliveries.webhookReport.counts()).pending);
-  metrics.gauge('orders_webhook_failed', 'Webhook deliveries given up after every attempt', async () => (await deliveries.webhookReport.counts()).failed);
+  metrics.gauge(
+    'orders_webhook_backlog',
+    'Webhook deliveries not yet acknowledged (pending, including retries)',
+    async () => (await deliveries.webhookReport.counts()).pending,
+  );
+  metrics.gauge(
+    'orders_webhook_failed',
+    'Webhook deliveries given up after every attempt',
+    async () => (await deliveries.webhookReport.counts()).failed,
+  );
 
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
-  metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () => claims.held());
-  metrics.gauge('orders_planning_groups_waiting', 'Company groups with orders waiting for the planner (served in turn)', () => reactor.backlog().groups);
+  metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () =>
+    claims.held(),
+  );
+  metrics.gauge(
+    'orders_planning_groups_waiting',
+    'Company groups with orders waiting for the planner (served in turn)',
+    () => reactor.backlog().groups,
+  );
 
   registerMemoryGauge(metrics, [
     threadMemory('planner_threads', () => parts.planner.memoryBytes()),

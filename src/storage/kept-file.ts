@@ -8,7 +8,12 @@ import { join } from 'node:path';
  * The file's text, made by `make` when the file does not exist yet. A file that cannot be written or
  * read throws what `unreadable` makes of its path and the reason (an errno code, else the message).
  */
-export function keptFile(dataDir: string, name: string, make: () => string, unreadable: (file: string, reason: string) => Error): { file: string; text: string } {
+export function keptFile(
+  dataDir: string,
+  name: string,
+  make: () => string,
+  unreadable: (file: string, reason: string) => Error,
+): { file: string; text: string } {
   const file = join(dataDir, name);
   const reasonOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   mkdirSync(dataDir, { recursive: true });

@@ -19,4 +19,3 @@ export function openInWalMode(file: string): Database.Database {
     }
   }
 }
-

@@ -28,7 +28,11 @@ export function guardUnavailable<T extends object>(target: T, store: string, isU
       } catch (error) {
         throw named(error);
       }
-      return result instanceof Promise ? result.catch((error: unknown) => { throw named(error); }) : result;
+      return result instanceof Promise
+        ? result.catch((error: unknown) => {
+            throw named(error);
+          })
+        : result;
     };
   }
   return guarded as T;

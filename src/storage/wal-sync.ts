@@ -55,13 +55,15 @@ export function walSync(db: Database.Database, fileSync: FileSync = fdatasync): 
     sync() {
       if (!running) return start();
       // The running fsync may have started before the caller's commit: wait for the one after it.
-      next ??= running.then(
-        () => undefined,
-        () => undefined,
-      ).then(() => {
-        next = undefined;
-        return start();
-      });
+      next ??= running
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          next = undefined;
+          return start();
+        });
       return next;
     },
     async close() {

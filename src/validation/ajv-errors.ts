@@ -17,7 +17,12 @@ export interface Translated {
 /** Lets a caller word an error itself; return undefined to keep the generic wording. */
 export type SpecialCase = (error: ErrorObject, path: ErrorPath, generic: Translated) => Translated | undefined;
 
-export function reportAjvErrors(errors: readonly ErrorObject[], input: unknown, collector: FieldErrorCollector, special?: SpecialCase): void {
+export function reportAjvErrors(
+  errors: readonly ErrorObject[],
+  input: unknown,
+  collector: FieldErrorCollector,
+  special?: SpecialCase,
+): void {
   const together = new Map<string, { path: ErrorPath; group: Set<string>; missing: Set<string> }>();
   for (const error of errors) {
     const path = instancePath(error.instancePath, input);
@@ -41,7 +46,10 @@ export function reportAjvErrors(errors: readonly ErrorObject[], input: unknown, 
     const names = [...group].sort();
     const sent = names.filter((name) => !missing.has(name));
     for (const name of names.filter((name) => missing.has(name))) {
-      collector.add([...path, name], `This field is required when ${wordList(sent)} ${sent.length === 1 ? 'is' : 'are'} sent: send ${wordList(names)} together.`);
+      collector.add(
+        [...path, name],
+        `This field is required when ${wordList(sent)} ${sent.length === 1 ? 'is' : 'are'} sent: send ${wordList(names)} together.`,
+      );
     }
   }
   // Never let a refused payload through with an empty error body.
@@ -161,7 +169,8 @@ function instancePath(pointer: string, input: unknown): ErrorPath {
       data = data[index];
     } else {
       segments.push(segment);
-      data = data !== null && typeof data === 'object' && Object.hasOwn(data, segment) ? (data as Record<string, unknown>)[segment] : undefined;
+      data =
+        data !== null && typeof data === 'object' && Object.hasOwn(data, segment) ? (data as Record<string, unknown>)[segment] : undefined;
     }
   }
   return segments;
@@ -169,7 +178,7 @@ function instancePath(pointer: string, input: unknown): ErrorPath {
 
 /** A client's value in a message, shortened: it is there to recognise, not to echo a megabyte back. */
 function quote(value: unknown): string {
-  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

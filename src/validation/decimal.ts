@@ -62,7 +62,9 @@ export function parseDecimal(input: unknown, rule: DecimalRule): DecimalParseRes
   const wholeLimit = maxWholeDigits(rule);
   if (decimals.length > DECIMAL_PLACES) errors.push(`Ensure that there are no more than ${DECIMAL_PLACES} decimal places.`);
   if (whole.length > wholeLimit) {
-    errors.push(`Ensure that there are no more than ${wholeLimit} digits before the decimal point (at most ${rule.maxDigits} digits in total, ${DECIMAL_PLACES} of them decimals).`);
+    errors.push(
+      `Ensure that there are no more than ${wholeLimit} digits before the decimal point (at most ${rule.maxDigits} digits in total, ${DECIMAL_PLACES} of them decimals).`,
+    );
   }
   const value = `${sign}${whole || '0'}${decimals ? `.${decimals}` : ''}`;
   if (rule.minimum !== undefined && compareDecimals(value, rule.minimum) < 0) {

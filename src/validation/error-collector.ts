@@ -148,5 +148,8 @@ function childOf(data: unknown, segment: string | number): unknown {
 }
 
 function describe(path: ErrorPath): string {
-  return path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`)).join('').replace(/^\./, '');
+  return path
+    .map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`))
+    .join('')
+    .replace(/^\./, '');
 }

@@ -21,7 +21,14 @@ export function addError(errors: FieldErrors, field: string, message: string): v
 }
 
 /** Adds a message under `field[index].subfield`, keeping `{}` for the elements without errors. */
-export function addElementError(errors: FieldErrors, field: string, length: number, index: number, subfield: string, message: string): void {
+export function addElementError(
+  errors: FieldErrors,
+  field: string,
+  length: number,
+  index: number,
+  subfield: string,
+  message: string,
+): void {
   let list = errors[field];
   if (!Array.isArray(list) || (list.length > 0 && typeof list[0] === 'string')) {
     list = Array.from({ length }, () => ({}));

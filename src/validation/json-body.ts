@@ -8,7 +8,10 @@ import { findJsonShapeProblem } from './json-shape-limits.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export class BodyRejected extends Error {
-  constructor(readonly status: 400 | 413 | 415, readonly body: object) {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    readonly body: object,
+  ) {
     super(`request body rejected with ${status}`);
   }
 }
@@ -16,7 +19,9 @@ export class BodyRejected extends Error {
 export async function readJsonBody(ctx: Context): Promise<unknown> {
   // A body sent as text/plain or a form is a client mistake (or a cross-site form post): say so.
   if (!isJsonMediaType(ctx.get('content-type'))) {
-    throw new BodyRejected(415, { detail: `Send the body as JSON with "Content-Type: application/json" (got ${ctx.get('content-type') ? `"${ctx.get('content-type').slice(0, 100)}"` : 'none'}).` });
+    throw new BodyRejected(415, {
+      detail: `Send the body as JSON with "Content-Type: application/json" (got ${ctx.get('content-type') ? `"${ctx.get('content-type').slice(0, 100)}"` : 'none'}).`,
+    });
   }
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -39,7 +44,10 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   const problem = findJsonShapeProblem(body);
   if (problem) {
     const [field, ...rest] = problem.path;
-    const where = rest.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`)).join('').replace(/^\./, '');
+    const where = rest
+      .map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`))
+      .join('')
+      .replace(/^\./, '');
     // Under the top-level field the client sent, so the 400 names it; deeper steps go in the message.
     const key = typeof field === 'string' ? field : NON_FIELD_ERRORS;
     const prefix = typeof field === 'number' ? `[${field}]${where}: ` : where ? `${where}: ` : '';
@@ -52,7 +60,9 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
 export async function readJsonObject(ctx: Context): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new BodyRejected(400, { [NON_FIELD_ERRORS]: [`Expected a JSON object, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}.`] });
+    throw new BodyRejected(400, {
+      [NON_FIELD_ERRORS]: [`Expected a JSON object, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}.`],
+    });
   }
   return body as Record<string, unknown>;
 }

@@ -24,12 +24,14 @@ export function findJsonShapeProblem(value: unknown): JsonShapeProblem | undefin
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    if (path.length >= MAX_JSON_DEPTH) return { path, message: `Nested too deeply: at most ${MAX_JSON_DEPTH} levels of lists and objects are accepted.` };
+    if (path.length >= MAX_JSON_DEPTH)
+      return { path, message: `Nested too deeply: at most ${MAX_JSON_DEPTH} levels of lists and objects are accepted.` };
     if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
     } else {
       for (const [key, child] of Object.entries(current)) {
-        if (LONE_SURROGATE.test(key)) return { path, message: 'A field name contains a lone UTF-16 surrogate; send well-formed Unicode text.' };
+        if (LONE_SURROGATE.test(key))
+          return { path, message: 'A field name contains a lone UTF-16 surrogate; send well-formed Unicode text.' };
         stack.push({ value: child, path: [...path, key] });
       }
     }

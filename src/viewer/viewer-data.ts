@@ -44,7 +44,8 @@ export function viewerDataOf(submitted: OrderSubmitted['data'], plan: OrderPlan)
     if (kind === 'sku') skus[label] = colour;
     legend.push({ label: `${LEGEND_KIND[kind ?? ''] ?? kind}: ${label}`, colour });
   }
-  if ([...palletColours.values()].includes(MIXED_PALLET_COLOUR)) legend.push({ label: 'Pallet of mixed SKUs', colour: MIXED_PALLET_COLOUR });
+  if ([...palletColours.values()].includes(MIXED_PALLET_COLOUR))
+    legend.push({ label: 'Pallet of mixed SKUs', colour: MIXED_PALLET_COLOUR });
   // A child of a consolidated shipment sees the shared containers with its own cargo in colour and the
   // other orders' cargo grey; the parent sees everything in colour.
   if (submitted.consolidated_orders === undefined) {
@@ -66,6 +67,8 @@ export function viewerDataOf(submitted: OrderSubmitted['data'], plan: OrderPlan)
     colours: { placements, skus },
     legend,
     cog_limits_mm: plan.containers.map((container) => cogLimits(container.inner_mm)),
-    pallet_skus: Object.fromEntries(plan.pallets.map((pallet) => [pallet.pallet_index, [...new Set(pallet.units.map((unit) => unit.sku))]])),
+    pallet_skus: Object.fromEntries(
+      plan.pallets.map((pallet) => [pallet.pallet_index, [...new Set(pallet.units.map((unit) => unit.sku))]]),
+    ),
   };
 }

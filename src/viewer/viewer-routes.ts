@@ -42,7 +42,15 @@ export function viewerRoutes(router: Router, deps: ViewerDependencies): void {
     const planned = plannedOrderIn(await readOrderStream(deps.store, document.stream));
     if (!planned) {
       const reason = document.view.planning_failure_reason;
-      return page(ctx, 404, refusedPage(reason ? `Planning this order failed (${reason}).` : 'The load plan of this order is not ready yet. Try again in a couple of minutes.'));
+      return page(
+        ctx,
+        404,
+        refusedPage(
+          reason
+            ? `Planning this order failed (${reason}).`
+            : 'The load plan of this order is not ready yet. Try again in a couple of minutes.',
+        ),
+      );
     }
     page(ctx, 200, viewerPage(viewerDataOf(planned.submitted, planned.plan)));
   });
@@ -89,11 +97,20 @@ export const viewerApi: ApiDescription = {
         security: [],
         parameters: [
           { name: 'service_ref', in: 'path', required: true, schema: { type: 'string' }, examples: { order: { value: 'SO-000042' } } },
-          { name: 'token', in: 'query', required: true, description: 'From viewer_url.', schema: { type: 'string', pattern: '^[0-9]+\\.[A-Za-z0-9_-]{43}$' } },
+          {
+            name: 'token',
+            in: 'query',
+            required: true,
+            description: 'From viewer_url.',
+            schema: { type: 'string', pattern: '^[0-9]+\\.[A-Za-z0-9_-]{43}$' },
+          },
         ],
         responses: {
           '200': { description: 'The viewer page.', content: { 'text/html': {} } },
-          '403': { description: 'The token is missing, altered, for another order or expired; the page shows nothing of the order.', content: { 'text/html': {} } },
+          '403': {
+            description: 'The token is missing, altered, for another order or expired; the page shows nothing of the order.',
+            content: { 'text/html': {} },
+          },
           '404': { description: 'The order has no load plan (yet, or its planning failed).', content: { 'text/html': {} } },
         },
       },

@@ -41,7 +41,11 @@ export class WorkerPool {
   private broken: Error | undefined;
 
   /** `workerData`: given to every worker the pool starts (and restarts). */
-  constructor(private readonly script: URL, size: number, private readonly workerData?: unknown) {
+  constructor(
+    private readonly script: URL,
+    size: number,
+    private readonly workerData?: unknown,
+  ) {
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
   }
 
@@ -65,13 +69,15 @@ export class WorkerPool {
   async close(finishRunningMs = 0): Promise<void> {
     this.closed = true;
     for (const job of this.queue.drain()) job.reject(new Error('worker pool closed'));
-    await Promise.all(this.slots.map(async (s) => {
-      if (s.job && finishRunningMs > 0) await this.idle(s, finishRunningMs);
-      if (s.timer) clearTimeout(s.timer);
-      s.job?.reject(new Error('worker pool closed'));
-      s.job = undefined;
-      await s.worker.terminate();
-    }));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        if (s.job && finishRunningMs > 0) await this.idle(s, finishRunningMs);
+        if (s.timer) clearTimeout(s.timer);
+        s.job?.reject(new Error('worker pool closed'));
+        s.job = undefined;
+        await s.worker.terminate();
+      }),
+    );
   }
 
   /**

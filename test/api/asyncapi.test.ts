@@ -33,9 +33,14 @@ t.test('the AsyncAPI parser finds no error in it', async (t) => {
   const { document, diagnostics } = await new Parser().parse(JSON.stringify(served));
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
   for (const diagnostic of diagnostics.filter((d) => d.severity !== DiagnosticSeverity.Error)) {
-    t.comment(`parser ${DiagnosticSeverity[diagnostic.severity]}: ${diagnostic.code} at ${diagnostic.path.join('.') || '(root)'}: ${diagnostic.message}`);
+    t.comment(
+      `parser ${DiagnosticSeverity[diagnostic.severity]}: ${diagnostic.code} at ${diagnostic.path.join('.') || '(root)'}: ${diagnostic.message}`,
+    );
   }
-  t.strictSame(errors.map((error) => `${error.code} at ${error.path.join('.')}: ${error.message}`), []);
+  t.strictSame(
+    errors.map((error) => `${error.code} at ${error.path.join('.')}: ${error.message}`),
+    [],
+  );
   t.ok(document, 'a parsed document');
 
   // Read back through the parser's model: what a code generator or a catalogue would see.
@@ -58,7 +63,9 @@ t.test('the value schema is the envelope schema, the same one the OpenAPI webhoo
   const envelope = JSON.parse(JSON.stringify(ReadyEnvelopeSchema)) as Json;
   t.strictSame(asyncApi.components.schemas.ReadyEnvelope, envelope);
   t.strictSame(openApi.components.schemas.ReadyEnvelope, envelope);
-  t.strictSame(openApi.webhooks['packing_instructions.ready'].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/ReadyEnvelope' });
+  t.strictSame(openApi.webhooks['packing_instructions.ready'].post.requestBody.content['application/json'].schema, {
+    $ref: '#/components/schemas/ReadyEnvelope',
+  });
   t.match(openApi.info.description, /\/api\/v1\/asyncapi\.json/, 'the OpenAPI document points to it');
 });
 

@@ -49,7 +49,10 @@ t.test('a valid key is accepted', async (t) => {
 // A connection remembers the key it proved last (src/http/auth.ts); a proxy's upstream connection
 // carries many clients' requests, so each request must still be judged by its own header.
 t.test('on one keep-alive connection each request is judged by its own key', async (t) => {
-  const submitted = await service.request('POST', '/api/v1/orders/submit-order/', { key: ACME_KEY, body: acmeOrder({ reference: 'KEEP-ALIVE-1' }) });
+  const submitted = await service.request('POST', '/api/v1/orders/submit-order/', {
+    key: ACME_KEY,
+    body: acmeOrder({ reference: 'KEEP-ALIVE-1' }),
+  });
   t.equal(submitted.status, 201);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
@@ -58,14 +61,23 @@ t.test('on one keep-alive connection each request is judged by its own key', asy
     new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = request(service.url + path, { agent, headers: authorization ? { authorization } : {} }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
       });
-      req.on('socket', (socket) => sockets.add(socket)).on('error', reject).end();
+      req
+        .on('socket', (socket) => sockets.add(socket))
+        .on('error', reject)
+        .end();
     });
   const orderPath = `/api/v1/orders/detailed-orders/${submitted.body.order_id}/`;
 
   t.equal((await get(orderPath, `Api-Key ${ACME_KEY}`)).status, 200);
-  t.same(await get(orderPath, `Api-Key ${OTHER_KEY}`), { status: 403, body: { detail: 'You do not have permission to access this order.' } });
+  t.same(await get(orderPath, `Api-Key ${OTHER_KEY}`), {
+    status: 403,
+    body: { detail: 'You do not have permission to access this order.' },
+  });
   t.equal((await get(orderPath, `Api-Key ${ACME_KEY.slice(0, -1)}X`)).status, 401);
   t.equal((await get(orderPath, `Api-Key ${ACME_KEY}X`)).status, 401);
   t.equal((await get(orderPath)).status, 401);

@@ -33,5 +33,8 @@ t.test('nothing is written when the level is above info, and lines follow a leve
   logger.level = 'info';
   write('"n":2', 'shown');
   await settle();
-  t.same(lines.map((line) => (JSON.parse(line) as { n: number }).n), [2]);
+  t.same(
+    lines.map((line) => (JSON.parse(line) as { n: number }).n),
+    [2],
+  );
 });

@@ -69,7 +69,10 @@ t.test('5,000-deep arrays in a choice field answer 400 naming the field', async 
 t.test('long text is refused with the field named: notes, customer notes, names', async (t) => {
   const cases: [Record<string, unknown>, RegExp][] = [
     [acmeOrder({ customer_notes: 'W'.repeat(900_000) }), /"customer_notes":\["Ensure this field has no more than 2000 characters/],
-    [acmeOrder({ order_items: [{ item: 'SKU-1001', quantity: 1, notes: 'n'.repeat(1001) }] }), /"notes":\["Ensure this field has no more than 1000/],
+    [
+      acmeOrder({ order_items: [{ item: 'SKU-1001', quantity: 1, notes: 'n'.repeat(1001) }] }),
+      /"notes":\["Ensure this field has no more than 1000/,
+    ],
     [acmeOrder({ supplier_name: 'S'.repeat(201) }), /"supplier_name":\["Ensure this field has no more than 200/],
   ];
   for (const [order, expected] of cases) {

@@ -29,7 +29,10 @@ t.test('23 orders are submitted, half of them by truck', async (t) => {
 t.test('the default page has 10 orders, newest first, with an absolute next link', async (t) => {
   const response = await list('');
   t.equal(response.body.count, 23);
-  t.same(response.body.results.map((order: { id: number }) => order.id), ids.slice(-10).reverse());
+  t.same(
+    response.body.results.map((order: { id: number }) => order.id),
+    ids.slice(-10).reverse(),
+  );
   t.equal(response.body.previous, null);
   t.equal(response.body.next, `${service.url}/api/v1/orders/detailed-orders/?page=2`);
 });
@@ -39,7 +42,11 @@ t.test('following next walks every order once, and previous of page 2 drops the 
   let url: string | null = `${service.url}/api/v1/orders/detailed-orders/?page_size=7`;
   let pages = 0;
   while (url) {
-    const body = (await (await fetch(url, { headers: { authorization: `Api-Key ${ACME_KEY}` } })).json()) as { next: string | null; previous: string | null; results: { id: number }[] };
+    const body = (await (await fetch(url, { headers: { authorization: `Api-Key ${ACME_KEY}` } })).json()) as {
+      next: string | null;
+      previous: string | null;
+      results: { id: number }[];
+    };
     seen.push(...body.results.map((order) => order.id));
     if (++pages === 2) t.equal(body.previous, `${service.url}/api/v1/orders/detailed-orders/?page_size=7`);
     url = body.next;
@@ -62,7 +69,13 @@ t.test('a page past the last answers 404', async (t) => {
 });
 
 t.test('page and page_size must be whole numbers of at least 1', async (t) => {
-  for (const [query, field] of [['?page=0', 'page'], ['?page=x', 'page'], ['?page_size=0', 'page_size'], ['?page_size=-3', 'page_size'], ['?paginate=maybe', 'paginate']] as const) {
+  for (const [query, field] of [
+    ['?page=0', 'page'],
+    ['?page=x', 'page'],
+    ['?page_size=0', 'page_size'],
+    ['?page_size=-3', 'page_size'],
+    ['?paginate=maybe', 'paginate'],
+  ] as const) {
     const response = await list(query);
     t.equal(response.status, 400, query);
     t.ok(Array.isArray(response.body[field]), JSON.stringify(response.body));
@@ -70,7 +83,8 @@ t.test('page and page_size must be whole numbers of at least 1', async (t) => {
 });
 
 t.test('page_size is capped at 100', async (t) => {
-  for (let i = 0; i < 80; i++) await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: `BULK-${i}` }) });
+  for (let i = 0; i < 80; i++)
+    await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: `BULK-${i}` }) });
   const response = await list('?page_size=1000');
   t.equal(response.body.count, 103);
   t.equal(response.body.results.length, 100);
@@ -92,8 +106,14 @@ t.test('search matches service_ref, reference and transport mode name, case-inse
   t.ok(byMode.body.results.every((order: { transport_name: string }) => order.transport_name === 'TruckFTL'));
   const first = await service.request('GET', `/api/v1/orders/detailed-orders/${ids[0]}/`);
   const byServiceRef = await list(`?search=${first.body.service_ref.toLowerCase()}`);
-  t.same(byServiceRef.body.results.map((order: { id: number }) => order.id), [ids[0]]);
+  t.same(
+    byServiceRef.body.results.map((order: { id: number }) => order.id),
+    [ids[0]],
+  );
   const searchWithPaginateFalse = await list('?search=LIST-2&paginate=false');
-  t.same(searchWithPaginateFalse.body.map((order: { reference: string }) => order.reference), ['LIST-23', 'LIST-22', 'LIST-21', 'LIST-20']);
+  t.same(
+    searchWithPaginateFalse.body.map((order: { reference: string }) => order.reference),
+    ['LIST-23', 'LIST-22', 'LIST-21', 'LIST-20'],
+  );
   t.equal((await list('?search=no-such-thing')).body.count, 0);
 });

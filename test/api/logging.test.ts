@@ -20,7 +20,11 @@ t.test('each request logs one JSON line with its request id, route and status, a
   const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const submit = records.find((record) => record.request_id === 'req-1');
   t.match(submit, { msg: 'request', method: 'POST', route: '/api/v1/orders/submit-order/', status: 201, service: 'orders' });
-  t.ok(records.some((record) => record.status === 401), 'the refused request is logged');
+  t.ok(
+    records.some((record) => record.status === 401),
+    'the refused request is logged',
+  );
   const all = lines.join('\n');
-  for (const secret of [ACME_KEY, ADMIN_KEY, 'wrong-key-that-must-not-leak', 'Api-Key']) t.notOk(all.includes(secret), `${secret} is not in the logs`);
+  for (const secret of [ACME_KEY, ADMIN_KEY, 'wrong-key-that-must-not-leak', 'Api-Key'])
+    t.notOk(all.includes(secret), `${secret} is not in the logs`);
 });

@@ -35,7 +35,9 @@ t.test('an invalid document is rejected whole, naming each bad field, and nothin
   t.equal(response.status, 400);
   t.match(response.body, { company_groups: [{ lanes: [{ items: [{ weight: [String] }] }] }] });
   t.equal((await allEvents(service.dataDir)).length, before);
-  const order = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ order_items: [{ item: 'SKU-NEW', quantity: 1 }] }) });
+  const order = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({ order_items: [{ item: 'SKU-NEW', quantity: 1 }] }),
+  });
   t.equal(order.status, 400, 'the valid part of the rejected document was not applied either');
 });
 
@@ -48,20 +50,37 @@ t.test('a changed document adds an item, a key and a lane that orders can use at
   const response = await put(document);
   t.equal(response.status, 200);
   t.same(response.body.changes, { CompanyGroupDefined: 0, ApiKeyIssued: 1, LaneDefined: 1, ItemDefined: 1 });
-  const order = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ order_items: [{ item: 'SKU-NEW', quantity: 1 }] }), key: 'acme-second-key-000001' });
+  const order = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({ order_items: [{ item: 'SKU-NEW', quantity: 1 }] }),
+    key: 'acme-second-key-000001',
+  });
   t.equal(order.status, 201, JSON.stringify(order.body));
-  const onNewLane = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ consignee_name: 'New Consignee', order_items: undefined, loose_boxes: [{ name: 'B', length: 1, width: 1, height: 1, weight: 1, count: 1 }] }) });
+  const onNewLane = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({
+      consignee_name: 'New Consignee',
+      order_items: undefined,
+      loose_boxes: [{ name: 'B', length: 1, width: 1, height: 1, weight: 1, count: 1 }],
+    }),
+  });
   t.equal(onNewLane.status, 201, JSON.stringify(onNewLane.body));
 });
 
 t.test('changing master data never touches orders already submitted', async (t) => {
-  const order = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ order_items: [{ item: 'SKU-1002', quantity: 3 }] }) });
+  const order = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({ order_items: [{ item: 'SKU-1002', quantity: 3 }] }),
+  });
   const document = testSeed();
   document.company_groups[0]!.lanes[0]!.items[1]!.height = 99;
   t.equal((await put(document)).status, 200);
   const events = await allEvents(service.dataDir);
-  const submitted = events.find((event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === order.body.order_id);
-  t.match((submitted?.data as { lane: { items: unknown } }).lane.items, [{ sku: 'SKU-1002', height: 30 }], 'the order keeps the item as it was at submit');
+  const submitted = events.find(
+    (event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === order.body.order_id,
+  );
+  t.match(
+    (submitted?.data as { lane: { items: unknown } }).lane.items,
+    [{ sku: 'SKU-1002', height: 30 }],
+    'the order keeps the item as it was at submit',
+  );
 });
 
 t.test('a document that would move a lane to another group is rejected', async (t) => {

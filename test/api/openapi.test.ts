@@ -12,8 +12,18 @@ t.test('GET /api/v1/openapi.json serves an OpenAPI 3.1 document naming every ope
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /application\/json/);
   t.match(response.body.openapi, /^3\.1\./);
-  const operations = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).filter((key) => key !== 'parameters').map((method) => `${method.toUpperCase()} ${path}`));
-  for (const expected of ['POST /api/v1/orders/submit-order/', 'GET /api/v1/orders/detailed-orders/', 'GET /api/v1/orders/detailed-orders/{id}/', 'GET /api/v1/orders/pallet-contents/', 'PUT /api/v1/admin/master-data/']) {
+  const operations = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => key !== 'parameters')
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  for (const expected of [
+    'POST /api/v1/orders/submit-order/',
+    'GET /api/v1/orders/detailed-orders/',
+    'GET /api/v1/orders/detailed-orders/{id}/',
+    'GET /api/v1/orders/pallet-contents/',
+    'PUT /api/v1/admin/master-data/',
+  ]) {
     t.ok(operations.includes(expected), expected);
   }
 });

@@ -18,15 +18,18 @@ t.test('/healthz answers while the process is up', async (t) => {
 t.test('/readyz reports each check', async (t) => {
   const response = await service.request('GET', '/readyz');
   t.equal(response.status, 200);
-  t.same(response.body, { status: 'ready', checks: { event_store: 'ok', read_models: 'ok', log_chain: 'ok', kafka_topic: 'ok', projections_caught_up: 'ok' } });
+  t.same(response.body, {
+    status: 'ready',
+    checks: { event_store: 'ok', read_models: 'ok', log_chain: 'ok', kafka_topic: 'ok', projections_caught_up: 'ok' },
+  });
 });
 
-t.test('a request id is echoed back: the caller\'s when sane, a new one otherwise', async (t) => {
+t.test("a request id is echoed back: the caller's when sane, a new one otherwise", async (t) => {
   const given = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'erp-42' } });
   t.equal(given.headers.get('x-request-id'), 'erp-42');
   const made = await service.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
   const madeId = made.headers.get('x-request-id') ?? '';
-  t.match(madeId, /^[0-9a-f]{12}-\d+$/, 'this instance\'s prefix and a sequence number');
+  t.match(madeId, /^[0-9a-f]{12}-\d+$/, "this instance's prefix and a sequence number");
   const next = await service.request('GET', '/healthz');
   const nextId = next.headers.get('x-request-id') ?? '';
   t.not(nextId, madeId, 'each request a new id');
@@ -41,8 +44,14 @@ t.test('/metrics counts requests by route pattern and status, and shows projecti
   t.equal(response.status, 200);
   const text = String(response.body);
   t.match(text, /orders_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/orders\/submit-order\/",status="201"\} 1/);
-  t.match(text, /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="200"\} 1/);
-  t.match(text, /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="404"\} 1/);
+  t.match(
+    text,
+    /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="200"\} 1/,
+  );
+  t.match(
+    text,
+    /orders_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/orders\/detailed-orders\/:id\/",status="404"\} 1/,
+  );
   t.match(text, /orders_http_request_duration_seconds_bucket/);
   t.match(text, /orders_projection_lag_events \d+/);
   // Within quotes only: a sample's value (a float such as 0.016154243999999998) may hold those digits.
@@ -57,7 +66,10 @@ t.test('/metrics counts planner exits per kind, plans and the WebAssembly search
   };
   await eventually(planned, 60_000);
   const text = String((await service.request('GET', '/metrics')).body);
-  const plans = [...text.matchAll(/^orders_planner_exits_total\{exit="(lower_bound|searched|time_limit)"\} (\d+)$/gm)].reduce((s, m) => s + Number(m[2]), 0);
+  const plans = [...text.matchAll(/^orders_planner_exits_total\{exit="(lower_bound|searched|time_limit)"\} (\d+)$/gm)].reduce(
+    (s, m) => s + Number(m[2]),
+    0,
+  );
   t.ok(plans >= 1, `plans counted by exit (${plans})`);
   t.match(text, /^orders_planner_search_exits_total\{exit="(all_placed|effort|widest_beam|time_limit)"\} [1-9]\d*$/m);
 });
@@ -65,22 +77,39 @@ t.test('/metrics counts planner exits per kind, plans and the WebAssembly search
 t.test('/metrics shows memory by component: the planner and PDF threads, the view cache', async (t) => {
   const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'MEMORY-1' }) });
   // Planned first: the plan's projection drops the order's cached view, and nothing changes it after.
-  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned', 60_000);
+  await eventually(
+    async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned',
+    60_000,
+  );
   await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   const text = String((await service.request('GET', '/metrics')).body);
-  const bytes = (component: string): number => Number(new RegExp(`^orders_memory_bytes\\{component="${component}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-  for (const component of ['planner_threads_heap', 'pdf_thread_heap']) t.ok(bytes(component) > 1024 * 1024, `${component}: ${bytes(component)} bytes, a V8 heap at least`);
-  for (const component of ['planner_threads_external', 'pdf_thread_external']) t.ok(bytes(component) >= 0, `${component}: ${bytes(component)} bytes`);
+  const bytes = (component: string): number =>
+    Number(new RegExp(`^orders_memory_bytes\\{component="${component}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  for (const component of ['planner_threads_heap', 'pdf_thread_heap'])
+    t.ok(bytes(component) > 1024 * 1024, `${component}: ${bytes(component)} bytes, a V8 heap at least`);
+  for (const component of ['planner_threads_external', 'pdf_thread_external'])
+    t.ok(bytes(component) >= 0, `${component}: ${bytes(component)} bytes`);
   t.ok(bytes('view_cache') > 0, `view_cache: ${bytes('view_cache')} bytes, the view just read`);
 });
 
-t.test('the auditors\' history lists the order\'s events in order, with the same scope as retrieve', async (t) => {
+t.test("the auditors' history lists the order's events in order, with the same scope as retrieve", async (t) => {
   const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'AUDIT-1' }) });
   const history = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`);
   t.equal(history.status, 200);
-  t.match(history.body[0], { type: 'OrderSubmitted', revision: 0, event_id: /^[0-9a-f-]{36}$/, position: /^\d+$/, timestamp: /Z$/, data: { order_id: created.body.order_id, order: { reference: 'AUDIT-1' } } });
+  t.match(history.body[0], {
+    type: 'OrderSubmitted',
+    revision: 0,
+    event_id: /^[0-9a-f-]{36}$/,
+    position: /^\d+$/,
+    timestamp: /Z$/,
+    data: { order_id: created.body.order_id, order: { reference: 'AUDIT-1' } },
+  });
   t.equal((await service.request('GET', '/api/v1/orders/detailed-orders/999999/history/')).status, 404);
-  t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`, { key: 'other-test-key-00000001' })).status, 403);
+  t.equal(
+    (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/history/`, { key: 'other-test-key-00000001' }))
+      .status,
+    403,
+  );
 });
 
 t.test('a known path asked with a method it does not take answers 405 with Allow and detail, under /api/v1/orders/ or not', async (t) => {

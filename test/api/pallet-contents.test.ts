@@ -10,7 +10,8 @@ t.teardown(async () => {
   await service.stop();
   removeDataDir(service.dataDir);
 });
-const palletContents = (order: string, key = ACME_KEY) => service.request('GET', `/api/v1/orders/pallet-contents/?order=${encodeURIComponent(order)}`, { key });
+const palletContents = (order: string, key = ACME_KEY) =>
+  service.request('GET', `/api/v1/orders/pallet-contents/?order=${encodeURIComponent(order)}`, { key });
 const ready = (order: string) =>
   eventually(async () => {
     const response = await palletContents(order);
@@ -44,13 +45,23 @@ t.test('service-built pallets come back in planner order, with contents grouped 
   const byReference = await palletContents('PC-1');
   t.equal(byReference.status, 200, JSON.stringify(byReference.body));
   t.match(byReference.headers.get('content-type'), /application\/json/);
-  const pallets = byReference.body as { pallet_index: string; pallet_code: string; contents: { sku: string; purchase_order: string; line_item_number: string; quantity: number }[] }[];
+  const pallets = byReference.body as {
+    pallet_index: string;
+    pallet_code: string;
+    contents: { sku: string; purchase_order: string; line_item_number: string; quantity: number }[];
+  }[];
   t.ok(pallets.length >= 2);
-  t.same(pallets.map((pallet) => pallet.pallet_index), pallets.map((_, i) => `AP${i + 1}`));
+  t.same(
+    pallets.map((pallet) => pallet.pallet_index),
+    pallets.map((_, i) => `AP${i + 1}`),
+  );
   t.ok(pallets.every((pallet) => pallet.pallet_code === 'EUR'));
   t.ok(pallets.every((pallet) => Object.keys(pallet).sort().join() === 'contents,pallet_code,pallet_index'));
   const total = (sku: string, po: string, line: string) =>
-    pallets.flatMap((pallet) => pallet.contents).filter((c) => c.sku === sku && c.purchase_order === po && c.line_item_number === line).reduce((sum, c) => sum + c.quantity, 0);
+    pallets
+      .flatMap((pallet) => pallet.contents)
+      .filter((c) => c.sku === sku && c.purchase_order === po && c.line_item_number === line)
+      .reduce((sum, c) => sum + c.quantity, 0);
   t.equal(total('SKU-1001', 'PO-A', '1'), 150);
   t.equal(total('SKU-1002', 'PO-B', '2'), 40);
   t.equal(total('SKU-1001', 'PO-C', ''), 10, 'absent PO line shows as empty string');
@@ -70,7 +81,12 @@ t.test("another group's order answers like an unknown one", async (t) => {
 });
 
 t.test('an order of only pre-builts and loose boxes gets a plan but no pallets: 400 with its own message', async (t) => {
-  const order = acmeOrder({ reference: 'PC-BOXES', order_items: undefined, loose_boxes: [{ name: 'Carton', length: 60, width: 40, height: 40, weight: 12, count: 20 }], pre_builts: [{ name: 'Pallet', length: 120, width: 80, height: 150, weight: 400, count: 2 }] });
+  const order = acmeOrder({
+    reference: 'PC-BOXES',
+    order_items: undefined,
+    loose_boxes: [{ name: 'Carton', length: 60, width: 40, height: 40, weight: 12, count: 20 }],
+    pre_builts: [{ name: 'Pallet', length: 120, width: 80, height: 150, weight: 400, count: 2 }],
+  });
   t.equal((await service.request('POST', '/api/v1/orders/submit-order/', { body: order })).status, 201);
   await ready('PC-BOXES');
   const response = await palletContents('PC-BOXES');

@@ -21,13 +21,23 @@ interface Answer {
   body: string;
 }
 
-function send(base: string, path: string, options: { agent: Agent | false; headers?: OutgoingHttpHeaders; method?: string }): Promise<Answer> {
+function send(
+  base: string,
+  path: string,
+  options: { agent: Agent | false; headers?: OutgoingHttpHeaders; method?: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${base}${path}`, { method: options.method ?? 'GET', agent: options.agent, headers: options.headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const request = httpRequest(
+      `${base}${path}`,
+      { method: options.method ?? 'GET', agent: options.agent, headers: options.headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -37,17 +47,31 @@ t.test('canonicalRetrieveId takes only the documented spelling of the path', asy
   t.equal(canonicalRetrieveId('/api/v1/orders/detailed-orders/1/'), 1);
   t.equal(canonicalRetrieveId('/api/v1/orders/detailed-orders/9007199254740/'), 9007199254740);
   for (const url of [
-    '/api/v1/orders/detailed-orders/1', '/api/v1/orders/detailed-orders/1/?as_of=2026-01-01T00:00:00Z', '/api/v1/orders/detailed-orders/01/',
-    '/api/v1/orders/detailed-orders/0/', '/api/v1/orders/detailed-orders/%31/', '/API/v1/orders/detailed-orders/1/', '/api/v1/orders/detailed-orders//',
-    '/api/v1/orders/detailed-orders/1/history/', '/api/v1/orders/detailed-orders/12345678901234567/', '//api/v1/orders/detailed-orders/1/',
-    'http://host/api/v1/orders/detailed-orders/1/', undefined,
-  ]) t.equal(canonicalRetrieveId(url), undefined, `${url} is left to Koa`);
+    '/api/v1/orders/detailed-orders/1',
+    '/api/v1/orders/detailed-orders/1/?as_of=2026-01-01T00:00:00Z',
+    '/api/v1/orders/detailed-orders/01/',
+    '/api/v1/orders/detailed-orders/0/',
+    '/api/v1/orders/detailed-orders/%31/',
+    '/API/v1/orders/detailed-orders/1/',
+    '/api/v1/orders/detailed-orders//',
+    '/api/v1/orders/detailed-orders/1/history/',
+    '/api/v1/orders/detailed-orders/12345678901234567/',
+    '//api/v1/orders/detailed-orders/1/',
+    'http://host/api/v1/orders/detailed-orders/1/',
+    undefined,
+  ])
+    t.equal(canonicalRetrieveId(url), undefined, `${url} is left to Koa`);
 });
 
 t.test('with fake dependencies: answered here only when every condition holds, otherwise by Koa', async (t) => {
   const key = { name: 'erp', key_hash: hashApiKey('key-one-000000001'), company_group: 'g1' };
   const otherKey = { name: 'erp2', key_hash: hashApiKey('key-two-000000001'), company_group: 'g2' };
-  let masterData = { keys: new Map([[key.key_hash, key], [otherKey.key_hash, otherKey]]) } as unknown as MasterData;
+  let masterData = {
+    keys: new Map([
+      [key.key_hash, key],
+      [otherKey.key_hash, otherKey],
+    ]),
+  } as unknown as MasterData;
   const views = new Map<number, OrderViewJson>([
     [1, { company_group: 'g1', viewJson: '{"id":1,"text":"é"}' }],
     [2, { company_group: 'g2', viewJson: '{"id":2}' }],
@@ -62,13 +86,15 @@ t.test('with fake dependencies: answered here only when every condition holds, o
     koaAnswers++;
     ctx.body = 'koa';
   });
-  const server = createServer(withReadyRetrieves(koa.callback(), {
-    orders: { cachedViewJson: (id) => views.get(id) },
-    masterData: () => masterData,
-    answered: (...args) => void answered.push(args),
-    stopping: () => stopping,
-    readModelsAvailable: () => available,
-  }));
+  const server = createServer(
+    withReadyRetrieves(koa.callback(), {
+      orders: { cachedViewJson: (id) => views.get(id) },
+      masterData: () => masterData,
+      answered: (...args) => void answered.push(args),
+      stopping: () => stopping,
+      readModelsAvailable: () => available,
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -77,7 +103,11 @@ t.test('with fake dependencies: answered here only when every condition holds, o
     server.close();
   });
   const auth = { authorization: 'Api-Key key-one-000000001' };
-  const byKoa = async (what: string, path: string, options: { headers?: OutgoingHttpHeaders; method?: string; agent?: Agent | false } = {}) => {
+  const byKoa = async (
+    what: string,
+    path: string,
+    options: { headers?: OutgoingHttpHeaders; method?: string; agent?: Agent | false } = {},
+  ) => {
     const before = koaAnswers;
     const answer = await send(base, path, { agent, headers: auth, ...options });
     t.equal(koaAnswers, before + 1, `${what}: Koa answers`);
@@ -97,10 +127,17 @@ t.test('with fake dependencies: answered here only when every condition holds, o
   t.equal(first.headers['content-type'], 'application/json; charset=utf-8');
   t.equal(first.headers['content-length'], String(Buffer.byteLength('{"id":1,"text":"é"}')), 'the length in bytes, not characters');
   t.match(first.headers['x-request-id'], /^[0-9a-f]{12}-\d+$/, 'a new request id');
-  t.match(answered.at(-1), [first.headers['x-request-id'], 'GET', '/api/v1/orders/detailed-orders/:id/', '/api/v1/orders/detailed-orders/1/', 200, Number], 'the access line and metrics are recorded');
+  t.match(
+    answered.at(-1),
+    [first.headers['x-request-id'], 'GET', '/api/v1/orders/detailed-orders/:id/', '/api/v1/orders/detailed-orders/1/', 200, Number],
+    'the access line and metrics are recorded',
+  );
   const echoed = await ready('a sane X-Request-Id', '/api/v1/orders/detailed-orders/1/', { ...auth, 'x-request-id': 'caller-7' });
   t.equal(echoed.headers['x-request-id'], 'caller-7', 'is echoed');
-  const replaced = await ready('an insane X-Request-Id', '/api/v1/orders/detailed-orders/1/', { ...auth, 'x-request-id': 'no spaces allowed' });
+  const replaced = await ready('an insane X-Request-Id', '/api/v1/orders/detailed-orders/1/', {
+    ...auth,
+    'x-request-id': 'no spaces allowed',
+  });
   t.not(replaced.headers['x-request-id'], 'no spaces allowed', 'is replaced by a new one');
 
   await byKoa("another group's order", '/api/v1/orders/detailed-orders/2/');
@@ -108,8 +145,12 @@ t.test('with fake dependencies: answered here only when every condition holds, o
   await byKoa('a query string (as_of)', '/api/v1/orders/detailed-orders/1/?as_of=2026-11-01T00:00:00Z');
   await byKoa('another spelling of the path', '/api/v1/orders/detailed-orders/1');
   await byKoa('HEAD', '/api/v1/orders/detailed-orders/1/', { method: 'HEAD' });
-  await byKoa('two Authorization headers', '/api/v1/orders/detailed-orders/1/', { headers: { Authorization: [auth.authorization, auth.authorization] } });
-  await byKoa('another key on the proven connection', '/api/v1/orders/detailed-orders/1/', { headers: { authorization: 'Api-Key key-two-000000001' } });
+  await byKoa('two Authorization headers', '/api/v1/orders/detailed-orders/1/', {
+    headers: { Authorization: [auth.authorization, auth.authorization] },
+  });
+  await byKoa('another key on the proven connection', '/api/v1/orders/detailed-orders/1/', {
+    headers: { authorization: 'Api-Key key-two-000000001' },
+  });
   await byKoa('the first key again (the connection now remembers the second)', '/api/v1/orders/detailed-orders/1/');
   await ready('and then it is proven again', '/api/v1/orders/detailed-orders/1/');
   stopping = true;
@@ -119,7 +160,12 @@ t.test('with fake dependencies: answered here only when every condition holds, o
   await byKoa('while the read models are rebuilt', '/api/v1/orders/detailed-orders/1/');
   available = true;
   // The key issued again (a new object for the same hash): what was proven no longer holds.
-  masterData = { keys: new Map([[key.key_hash, { ...key }], [otherKey.key_hash, otherKey]]) } as unknown as MasterData;
+  masterData = {
+    keys: new Map([
+      [key.key_hash, { ...key }],
+      [otherKey.key_hash, otherKey],
+    ]),
+  } as unknown as MasterData;
   await byKoa('after master data changed the key', '/api/v1/orders/detailed-orders/1/');
   await ready('and once proven again', '/api/v1/orders/detailed-orders/1/');
 });
@@ -134,7 +180,15 @@ t.test('on the service: answered before Koa or by it, retrieve answers the same,
     removeDataDir(service.dataDir);
   });
   const own = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder() });
-  const other = await service.request('POST', '/api/v1/orders/submit-order/', { key: OTHER_KEY, body: acmeOrder({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee', container_codes: undefined, order_containers: [{ code: '40ft-HC' }] }) });
+  const other = await service.request('POST', '/api/v1/orders/submit-order/', {
+    key: OTHER_KEY,
+    body: acmeOrder({
+      supplier_name: 'Other Supplier',
+      consignee_name: 'Other Consignee',
+      container_codes: undefined,
+      order_containers: [{ code: '40ft-HC' }],
+    }),
+  });
   t.equal(own.status, 201);
   t.equal(other.status, 201);
   const ownPath = `/api/v1/orders/detailed-orders/${own.body.order_id}/`;
@@ -165,10 +219,22 @@ t.test('on the service: answered before Koa or by it, retrieve answers the same,
   }
 
   await nextTurn();
-  const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => record.msg === 'request' && record.method === 'GET' && record.path === ownPath && record.status === 200);
-  const shapes = new Set(logged.map(({ time: _time, request_id: _id, ms: _ms, ...rest }) => JSON.stringify({ ...rest, keys: Object.keys(rest) })));
+  const logged = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((record) => record.msg === 'request' && record.method === 'GET' && record.path === ownPath && record.status === 200);
+  const shapes = new Set(
+    logged.map(({ time: _time, request_id: _id, ms: _ms, ...rest }) => JSON.stringify({ ...rest, keys: Object.keys(rest) })),
+  );
   t.ok(logged.length >= 4, `retrieves of the own order were logged (${logged.length})`);
-  t.same([...shapes].length, 1, `every access line of those retrieves has the same fields and values but for time, id and ms: ${[...shapes].join(' / ')}`);
+  t.same(
+    [...shapes].length,
+    1,
+    `every access line of those retrieves has the same fields and values but for time, id and ms: ${[...shapes].join(' / ')}`,
+  );
   const metrics = await service.request('GET', '/metrics');
-  t.match(String(metrics.body), /orders_http_request_duration_seconds_count\{[^}]*route="\/api\/v1\/orders\/detailed-orders\/:id\/"[^}]*\} \d+/, 'the retrieves are counted under their route');
+  t.match(
+    String(metrics.body),
+    /orders_http_request_duration_seconds_count\{[^}]*route="\/api\/v1\/orders\/detailed-orders\/:id\/"[^}]*\} \d+/,
+    'the retrieves are counted under their route',
+  );
 });

@@ -19,7 +19,13 @@ const dataDir = tempDataDir();
 t.teardown(() => removeDataDir(dataDir));
 const service = await startTestService({ dataDir, key: ACME_KEY });
 const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'REPLAY-1' }) });
-await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'REPLAY-2', order_items: undefined, loose_boxes: [{ name: 'B', length: 50, width: 40, height: 30, weight: 8, count: 4 }] }) });
+await service.request('POST', '/api/v1/orders/submit-order/', {
+  body: acmeOrder({
+    reference: 'REPLAY-2',
+    order_items: undefined,
+    loose_boxes: [{ name: 'B', length: 50, width: 40, height: 30, weight: 8, count: 4 }],
+  }),
+});
 await eventually(async () => (await service.request('GET', '/api/v1/orders/pallet-contents/?order=REPLAY-1')).status === 200);
 await service.request('GET', '/api/v1/orders/download-packing-instructions/?order=REPLAY-1');
 await service.stop();
@@ -36,15 +42,28 @@ t.test('a row changed behind its checksum is reported as damaged, with the order
   db.close();
   const { code, stdout } = await run(dataDir);
   t.equal(code, 1);
-  t.match(stdout, new RegExp(`order ${created.body.order_id}: live damaged \\(order ${created.body.order_id}: its order document in the read model does not match its checksum\\) != rebuilt`));
+  t.match(
+    stdout,
+    new RegExp(
+      `order ${created.body.order_id}: live damaged \\(order ${created.body.order_id}: its order document in the read model does not match its checksum\\) != rebuilt`,
+    ),
+  );
   t.match(stdout, /1 difference\(s\)/);
 });
 
 t.test('a row edited with its checksum recomputed is reported as a difference, and exits 1', async (t) => {
   const db = new Database(`${dataDir}/read-models.db`);
-  const row = db.prepare<[number], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = ?').get(created.body.order_id)!;
+  const row = db
+    .prepare<[number], { company_group: string; stream: string; view: string }>(
+      'SELECT company_group, stream, view FROM orders WHERE id = ?',
+    )
+    .get(created.body.order_id)!;
   const view = JSON.stringify({ ...JSON.parse(row.view), reference: 'TAMPERED' });
-  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = ?').run(view, checksumOf(row.company_group, row.stream, view), created.body.order_id);
+  db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = ?').run(
+    view,
+    checksumOf(row.company_group, row.stream, view),
+    created.body.order_id,
+  );
   db.close();
   const { code, stdout } = await run(dataDir);
   t.equal(code, 1);
@@ -63,7 +82,10 @@ t.test('--repair folds the differing order again from the log into the live read
   const again = await run(dataDir);
   t.equal(again.code, 0, again.stdout);
   const after = new Database(`${dataDir}/read-models.db`, { readonly: true });
-  const reference = after.prepare<[number], string>("SELECT json_extract(view, '$.reference') FROM orders WHERE id = ?").pluck().get(created.body.order_id);
+  const reference = after
+    .prepare<[number], string>("SELECT json_extract(view, '$.reference') FROM orders WHERE id = ?")
+    .pluck()
+    .get(created.body.order_id);
   after.close();
   t.equal(reference, 'REPLAY-1');
 });

@@ -19,13 +19,20 @@ t.test('an identical retry answers 200 with the stored order_id and service_ref 
   const before = (await allEvents(service.dataDir)).length;
   const retry = await submit(order);
   t.equal(retry.status, 200);
-  t.same({ order_id: retry.body.order_id, service_ref: retry.body.service_ref }, { order_id: first.body.order_id, service_ref: first.body.service_ref });
+  t.same(
+    { order_id: retry.body.order_id, service_ref: retry.body.service_ref },
+    { order_id: first.body.order_id, service_ref: first.body.service_ref },
+  );
   t.match(retry.body.message, /already created/);
   t.equal((await allEvents(service.dataDir)).length, before, 'no event, not even an id');
 
   // The same order written differently (an alias, a decimal as a string, a default spelt out) is the same order.
   const { order_items, ...rest } = order;
-  const respelt = await submit({ ...rest, shipment_skus: [{ item: 'SKU-1001', quantity: '10.0', purchase_order: 'PO-1', line_item_number: '1' }], shipment_type: 'normal' });
+  const respelt = await submit({
+    ...rest,
+    shipment_skus: [{ item: 'SKU-1001', quantity: '10.0', purchase_order: 'PO-1', line_item_number: '1' }],
+    shipment_type: 'normal',
+  });
   t.equal(respelt.status, 200);
   t.equal(respelt.body.order_id, first.body.order_id);
   t.ok(order_items);

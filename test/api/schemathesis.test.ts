@@ -45,20 +45,36 @@ if (missing) {
     for (const [key, order] of [
       [ACME_KEY, acmeOrder({ reference: 'ST-ACME-1' })],
       [ACME_KEY, acmeOrder({ reference: 'ST-ACME-2', transportation_mode: 'TruckFTL', order_containers: [{ code: '20ft' }] })],
-      [OTHER_KEY, { supplier_name: 'Other Supplier', consignee_name: 'Other Consignee', reference: 'ST-OTHER-1', transportation_mode: 'OceanFCL', order_items: [{ item: 'SKU-1001', quantity: 10 }], order_containers: [{ code: '40ft-HC' }] }],
+      [
+        OTHER_KEY,
+        {
+          supplier_name: 'Other Supplier',
+          consignee_name: 'Other Consignee',
+          reference: 'ST-OTHER-1',
+          transportation_mode: 'OceanFCL',
+          order_items: [{ item: 'SKU-1001', quantity: 10 }],
+          order_containers: [{ code: '40ft-HC' }],
+        },
+      ],
     ] as const) {
       const created = await service.request('POST', '/api/v1/orders/submit-order/', { key, body: order });
       t.equal(created.status, 201, `seeded ${String(order.reference)}`);
     }
 
     const args = [
-      '--config-file', join(here, 'schemathesis.toml'),
-      'run', `${service.url}/api/v1/openapi.json`,
-      '--header', `Authorization: Api-Key ${ACME_KEY}`,
-      '--checks', 'all',
-      '--phases', 'examples,coverage,fuzzing,stateful',
+      '--config-file',
+      join(here, 'schemathesis.toml'),
+      'run',
+      `${service.url}/api/v1/openapi.json`,
+      '--header',
+      `Authorization: Api-Key ${ACME_KEY}`,
+      '--checks',
+      'all',
+      '--phases',
+      'examples,coverage,fuzzing,stateful',
       // How many examples each phase draws is in schemathesis.toml.
-      '--seed', String(Date.now() % 100_000),
+      '--seed',
+      String(Date.now() % 100_000),
       '--no-color',
     ];
     // tap sets FORCE_COLOR for its children: schemathesis would then draw progress bars with cursor moves.
@@ -81,7 +97,8 @@ if (missing) {
     t.comment(run.output.slice(Math.max(0, run.output.indexOf('Examples ('))).trim());
     t.equal(run.code, 0, 'schemathesis exits 0: no failure');
     t.notMatch(run.output, /\d+ failures?\b/, 'no failure in its summary');
-    for (const phase of ['Examples', 'Coverage', 'Fuzzing', 'Stateful']) t.match(run.output, new RegExp(`✅\\s+${phase} \\(in `), `the ${phase.toLowerCase()} phase ran and passed`);
+    for (const phase of ['Examples', 'Coverage', 'Fuzzing', 'Stateful'])
+      t.match(run.output, new RegExp(`✅\\s+${phase} \\(in `), `the ${phase.toLowerCase()} phase ran and passed`);
     const links = Number(/API Links:\s+(\d+) covered/.exec(run.output)?.[1] ?? 0);
     t.ok(links >= 1, `the stateful phase followed links from orders it stored: ${links} of the submit's 12 covered`);
   });

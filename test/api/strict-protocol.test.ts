@@ -18,28 +18,53 @@ t.teardown(async () => {
 t.test('submit and admin refuse a body that is not sent as JSON with 415', async (t) => {
   const before = await recorded();
   for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', '']) {
-    const submit = await service.request('POST', '/api/v1/orders/submit-order/', { rawBody: JSON.stringify(acmeOrder()), headers: { 'content-type': contentType } });
+    const submit = await service.request('POST', '/api/v1/orders/submit-order/', {
+      rawBody: JSON.stringify(acmeOrder()),
+      headers: { 'content-type': contentType },
+    });
     t.equal(submit.status, 415, `submit as "${contentType}"`);
     t.match(submit.body, { detail: /application\/json/ });
-    const admin = await service.request('PUT', '/api/v1/admin/master-data/', { key: ADMIN_KEY, rawBody: JSON.stringify(testSeed()), headers: { 'content-type': contentType } });
+    const admin = await service.request('PUT', '/api/v1/admin/master-data/', {
+      key: ADMIN_KEY,
+      rawBody: JSON.stringify(testSeed()),
+      headers: { 'content-type': contentType },
+    });
     t.equal(admin.status, 415, `admin as "${contentType}"`);
   }
-  const withCharset = await service.request('POST', '/api/v1/orders/submit-order/', { rawBody: JSON.stringify(acmeOrder()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const withCharset = await service.request('POST', '/api/v1/orders/submit-order/', {
+    rawBody: JSON.stringify(acmeOrder()),
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
   t.equal(withCharset.status, 201, 'application/json with a charset is JSON');
   t.equal(await recorded(), before + 2, 'only the JSON order (and its id) was recorded');
 });
 
 t.test('two Authorization headers answer 400, whichever comes first', async (t) => {
   const url = new URL(service.url);
-  const send = (values: string[]) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: '/api/v1/orders/detailed-orders/', headers: ['host', url.host, ...values.flatMap((value) => ['authorization', value])] }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
+  const send = (values: string[]) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/api/v1/orders/detailed-orders/',
+          headers: ['host', url.host, ...values.flatMap((value) => ['authorization', value])],
+        },
+        (res) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', reject).end();
     });
-    req.on('error', reject).end();
-  });
   t.equal((await send([`Api-Key ${ACME_KEY}`])).status, 200);
-  for (const values of [[`Api-Key ${ACME_KEY}`, 'Api-Key wrong-key-00000000'], ['Api-Key wrong-key-00000000', `Api-Key ${ACME_KEY}`]]) {
+  for (const values of [
+    [`Api-Key ${ACME_KEY}`, 'Api-Key wrong-key-00000000'],
+    ['Api-Key wrong-key-00000000', `Api-Key ${ACME_KEY}`],
+  ]) {
     const response = await send(values);
     t.equal(response.status, 400);
     t.match(JSON.parse(response.body), { detail: /one Authorization header/ });
@@ -63,7 +88,9 @@ t.test('a lone surrogate is refused with a 400 naming the field, in orders and i
   t.equal(submit.status, 400);
   t.match(submit.body, { reference: [/lone UTF-16 surrogate/] });
   const nested = JSON.stringify(acmeOrder({ order_items: [{ item: 'SKU-X', quantity: 1 }] })).replace('SKU-X', 'SKU-\\udc00');
-  t.match((await service.request('POST', '/api/v1/orders/submit-order/', { rawBody: nested })).body, { order_items: [/\[0\]\.item: .*lone UTF-16 surrogate/] });
+  t.match((await service.request('POST', '/api/v1/orders/submit-order/', { rawBody: nested })).body, {
+    order_items: [/\[0\]\.item: .*lone UTF-16 surrogate/],
+  });
 
   const seed = testSeed();
   const document = JSON.stringify(seed).replace(`"${seed.company_groups[0]!.name}"`, '"Acme \\ud83d Group"');

@@ -23,11 +23,36 @@ t.test('a valid order answers 201 with the message, a positive id and a service_
   const read = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   t.equal(read.status, 200);
   t.equal(read.headers.get('content-type'), 'application/json; charset=utf-8');
-  t.same(Object.keys(read.body).sort(), ['consolidated_into', 'consolidated_orders', 'created_at', 'customer_notes', 'id', 'lane', 'loose_boxes', 'order_items', 'packing_instructions_downloaded', 'planning_failure_reason', 'pre_builts', 'reference', 'service_ref', 'shipment_type', 'status', 'transport_name', 'updated_at']);
+  t.same(Object.keys(read.body).sort(), [
+    'consolidated_into',
+    'consolidated_orders',
+    'created_at',
+    'customer_notes',
+    'id',
+    'lane',
+    'loose_boxes',
+    'order_items',
+    'packing_instructions_downloaded',
+    'planning_failure_reason',
+    'pre_builts',
+    'reference',
+    'service_ref',
+    'shipment_type',
+    'status',
+    'transport_name',
+    'updated_at',
+  ]);
   t.match(read.body, {
-    id: created.body.order_id, service_ref: created.body.service_ref, reference: 'PO-RYW-1', customer_notes: 'handle with care',
-    shipment_type: 'dangerous_goods', lane: 101, transport_name: 'OceanFCL', packing_instructions_downloaded: false,
-    pre_builts: [], loose_boxes: [],
+    id: created.body.order_id,
+    service_ref: created.body.service_ref,
+    reference: 'PO-RYW-1',
+    customer_notes: 'handle with care',
+    shipment_type: 'dangerous_goods',
+    lane: 101,
+    transport_name: 'OceanFCL',
+    packing_instructions_downloaded: false,
+    pre_builts: [],
+    loose_boxes: [],
   });
   t.match(read.body.created_at, TIMESTAMP);
   t.equal(read.body.updated_at, read.body.created_at);
@@ -46,19 +71,38 @@ t.test('ids are given out in submit order', async (t) => {
 });
 
 t.test('defaults and normalization: decimals with six places, shipment_type normal, container count 5', async (t) => {
-  const created = await submit(acmeOrder({
-    order_items: [{ item: 'SKU-1001', quantity: '2.5' }],
-    pre_builts: [{ name: 'P', length: 120.5, width: '80', height: '150.25', weight: 400, count: 1 }],
-    loose_boxes: [{ name: 'B', length: '40', width: 30, height: 20, weight: '5.125', count: 2 }],
-  }));
+  const created = await submit(
+    acmeOrder({
+      order_items: [{ item: 'SKU-1001', quantity: '2.5' }],
+      pre_builts: [{ name: 'P', length: 120.5, width: '80', height: '150.25', weight: 400, count: 1 }],
+      loose_boxes: [{ name: 'B', length: '40', width: 30, height: 20, weight: '5.125', count: 2 }],
+    }),
+  );
   t.equal(created.status, 201, JSON.stringify(created.body));
   const read = await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`);
   t.equal(read.body.shipment_type, 'normal');
   t.match(read.body.order_items, [{ item: 'SKU-1001', quantity: '2.500000', purchase_order: '', line_item_number: '' }]);
-  t.match(read.body.pre_builts, [{ name: 'P', length: '120.500000', width: '80.000000', height: '150.250000', weight: '400.000000', count: 1, prebuiltitem_set: [], double_stacked_bottom: false, double_stacked_top: false, rotation_x: true }]);
-  t.match(read.body.loose_boxes, [{ name: 'B', length: '40.000000', weight: '5.125000', count: 2, rotation_x: true, rotation_y: true, rotation_z: true }]);
+  t.match(read.body.pre_builts, [
+    {
+      name: 'P',
+      length: '120.500000',
+      width: '80.000000',
+      height: '150.250000',
+      weight: '400.000000',
+      count: 1,
+      prebuiltitem_set: [],
+      double_stacked_bottom: false,
+      double_stacked_top: false,
+      rotation_x: true,
+    },
+  ]);
+  t.match(read.body.loose_boxes, [
+    { name: 'B', length: '40.000000', weight: '5.125000', count: 2, rotation_x: true, rotation_y: true, rotation_z: true },
+  ]);
   const events = await allEvents(service.dataDir);
-  const submitted = events.find((event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === created.body.order_id);
+  const submitted = events.find(
+    (event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === created.body.order_id,
+  );
   t.same((submitted?.data as { order: { order_containers: unknown } }).order.order_containers, [{ code: '40ft', count: 5 }]);
 });
 
@@ -82,12 +126,32 @@ t.test('a reference is unique within the company group, not across groups', asyn
   const again = await submit(acmeOrder({ reference: 'SHARED-REF', customer_notes: 'another order' }));
   t.equal(again.status, 400);
   t.same(again.body, { reference: ['An order with this reference already exists.'] });
-  const other = await submit({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee', reference: 'SHARED-REF', transportation_mode: 'OceanFCL', order_items: [{ item: 'SKU-1001', quantity: 1 }], order_containers: [{ code: '40ft-HC' }] }, OTHER_KEY);
+  const other = await submit(
+    {
+      supplier_name: 'Other Supplier',
+      consignee_name: 'Other Consignee',
+      reference: 'SHARED-REF',
+      transportation_mode: 'OceanFCL',
+      order_items: [{ item: 'SKU-1001', quantity: 1 }],
+      order_containers: [{ code: '40ft-HC' }],
+    },
+    OTHER_KEY,
+  );
   t.equal(other.status, 201, JSON.stringify(other.body));
 });
 
 t.test("another group's order answers 403 on retrieve and is left out of lists and search", async (t) => {
-  const other = await submit({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee', reference: 'SECRET-REF', transportation_mode: 'OceanFCL', loose_boxes: [{ name: 'B', length: 1, width: 1, height: 1, weight: 1, count: 1 }], order_containers: [{ code: '40ft-HC', count: 1 }] }, OTHER_KEY);
+  const other = await submit(
+    {
+      supplier_name: 'Other Supplier',
+      consignee_name: 'Other Consignee',
+      reference: 'SECRET-REF',
+      transportation_mode: 'OceanFCL',
+      loose_boxes: [{ name: 'B', length: 1, width: 1, height: 1, weight: 1, count: 1 }],
+      order_containers: [{ code: '40ft-HC', count: 1 }],
+    },
+    OTHER_KEY,
+  );
   t.equal(other.status, 201);
   const read = await service.request('GET', `/api/v1/orders/detailed-orders/${other.body.order_id}/`);
   t.equal(read.status, 403);

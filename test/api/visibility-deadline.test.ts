@@ -17,7 +17,14 @@ t.test('submit answers 503 with the stored ids when the read model does not show
   t.teardown(() => removeDataDir(dataDir));
   writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(testSeed()));
   const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ORDERS_VISIBLE_WITHIN_MS: '500' }),
+    env: embeddedEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+      LOG_LEVEL: 'silent',
+      ORDERS_VISIBLE_WITHIN_MS: '500',
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -31,7 +38,11 @@ t.test('submit answers 503 with the stored ids when the read model does not show
     });
   });
   const submit = (reference: string) =>
-    fetch(`${url}/api/v1/orders/submit-order/`, { method: 'POST', headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(acmeOrder({ reference })) });
+    fetch(`${url}/api/v1/orders/submit-order/`, {
+      method: 'POST',
+      headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(acmeOrder({ reference })),
+    });
 
   t.equal((await submit('VIS-1')).status, 201, 'a submit with the read model working');
 
@@ -41,11 +52,18 @@ t.test('submit answers 503 with the stored ids when the read model does not show
   const stalled = await submit('VIS-2');
   t.equal(stalled.status, 503, 'not a request held for as long as the lock');
   t.ok(stalled.headers.get('retry-after'), 'with Retry-After');
-  t.match(await stalled.json(), { order_id: 2, service_ref: 'SO-000002', detail: /order SO-000002 is stored but not yet visible after 500 ms/ }, 'naming the order it stored');
+  t.match(
+    await stalled.json(),
+    { order_id: 2, service_ref: 'SO-000002', detail: /order SO-000002 is stored but not yet visible after 500 ms/ },
+    'naming the order it stored',
+  );
   lock.exec('COMMIT');
   lock.close();
 
-  await eventually(async () => (await fetch(`${url}/api/v1/orders/detailed-orders/2/`, { headers: { authorization: `Api-Key ${ACME_KEY}` } })).status === 200);
+  await eventually(
+    async () =>
+      (await fetch(`${url}/api/v1/orders/detailed-orders/2/`, { headers: { authorization: `Api-Key ${ACME_KEY}` } })).status === 200,
+  );
   t.pass('the order shows once the read model moves again');
   child.kill('SIGTERM');
   t.equal(await exited, 0);

@@ -27,7 +27,12 @@ t.test('ORDERS_AUDIT_KEY: that key, and no file made', async (t) => {
   const key = loadAuditKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, dir);
   t.equal(key.publicKeyPem, publicKey.export({ type: 'spki', format: 'pem' }));
   t.throws(() => readFileSync(join(dir, AUDIT_KEY_FILE)), { code: 'ENOENT' });
-  t.throws(() => loadAuditKey('not a key', dir), new AuditKeyRejected('ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)'));
+  t.throws(
+    () => loadAuditKey('not a key', dir),
+    new AuditKeyRejected(
+      'ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)',
+    ),
+  );
   const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   t.throws(() => loadAuditKey(rsa, dir), AuditKeyRejected, 'another kind of key');
 });
@@ -36,9 +41,15 @@ t.test('a file that is not a key, or cannot be read: one line naming it and what
   const dir = tempDataDir();
   t.teardown(() => removeDataDir(dir));
   writeFileSync(join(dir, AUDIT_KEY_FILE), 'garbage\n');
-  t.throws(() => loadAuditKey(undefined, dir), { name: 'AuditKeyRejected', message: new RegExp(`^${join(dir, AUDIT_KEY_FILE)} is not an Ed25519 private key in PKCS#8 PEM; delete it to have a new one made`) });
+  t.throws(() => loadAuditKey(undefined, dir), {
+    name: 'AuditKeyRejected',
+    message: new RegExp(`^${join(dir, AUDIT_KEY_FILE)} is not an Ed25519 private key in PKCS#8 PEM; delete it to have a new one made`),
+  });
   const other = tempDataDir();
   t.teardown(() => removeDataDir(other));
   mkdirSync(join(other, AUDIT_KEY_FILE));
-  t.throws(() => loadAuditKey(undefined, other), { name: 'AuditKeyRejected', message: /cannot be read or written as an audit key \(EISDIR\); move it aside/ });
+  t.throws(() => loadAuditKey(undefined, other), {
+    name: 'AuditKeyRejected',
+    message: /cannot be read or written as an audit key \(EISDIR\); move it aside/,
+  });
 });

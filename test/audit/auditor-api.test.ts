@@ -12,7 +12,9 @@ import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
 
 const VERIFY_EXPORT = fileURLToPath(new URL('../../../scripts/verify-export.mjs', import.meta.url));
-const { verifyExport } = (await import(pathToFileURL(VERIFY_EXPORT).href)) as { verifyExport(text: string, key: string): { ok: boolean; message: string } };
+const { verifyExport } = (await import(pathToFileURL(VERIFY_EXPORT).href)) as {
+  verifyExport(text: string, key: string): { ok: boolean; message: string };
+};
 
 const service = await startTestService({ key: ACME_KEY });
 t.teardown(async () => {
@@ -36,7 +38,9 @@ await eventually(async () => (await retrieve(id)).body.status === 'planned', 60_
 await pause();
 live.planned = { at: new Date().toISOString(), view: (await retrieve(id)).body };
 await pause();
-const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=AUDIT-1`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
+const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=AUDIT-1`, {
+  headers: { authorization: `Api-Key ${ACME_KEY}` },
+});
 await pdf.arrayBuffer();
 await eventually(async () => (await retrieve(id)).body.packing_instructions_downloaded === true);
 await pause();
@@ -55,7 +59,7 @@ t.test('as_of: the order as the live read model answered at each moment of its l
   t.same(now.body, (await retrieve(id)).body, 'now, with an offset: as retrieve');
 });
 
-t.test('as_of before the order existed: 404; another group\'s order: 403 as retrieve', async (t) => {
+t.test("as_of before the order existed: 404; another group's order: 403 as retrieve", async (t) => {
   const before = await retrieve(id, beforeSubmit);
   t.equal(before.status, 404);
   t.match(before.body.detail, /did not exist yet/);
@@ -65,7 +69,15 @@ t.test('as_of before the order existed: 404; another group\'s order: 403 as retr
 });
 
 t.test('as_of unparseable or in the future: 400 naming the parameter', async (t) => {
-  for (const bad of ['yesterday', '2026-11-25', '2026-11-25T14:30:00', '2026-02-31T10:00:00Z', '2026-11-25T25:00:00Z', '', new Date(Date.now() + 3_600_000).toISOString()]) {
+  for (const bad of [
+    'yesterday',
+    '2026-11-25',
+    '2026-11-25T14:30:00',
+    '2026-02-31T10:00:00Z',
+    '2026-11-25T25:00:00Z',
+    '',
+    new Date(Date.now() + 3_600_000).toISOString(),
+  ]) {
     const response = await retrieve(id, bad);
     t.equal(response.status, 400, bad);
     t.match(response.body, { as_of: [String] }, bad);
@@ -81,10 +93,21 @@ t.test('the digest: head hash and position of the log, signed with the key the p
   const digest = await service.request('GET', '/api/v1/audit/digest');
   t.equal(digest.status, 200);
   t.match(digest.body, { chain: 'log', position: /^\d+$/, head_hash: /^[0-9a-f]{64}$/, key_fingerprint: key.body.key_fingerprint });
-  t.equal(digest.body.signed, `orders-audit-digest v1\nchain: log\nposition: ${digest.body.position}\nhead: ${digest.body.head_hash}\ntime: ${digest.body.time}\n`);
+  t.equal(
+    digest.body.signed,
+    `orders-audit-digest v1\nchain: log\nposition: ${digest.body.position}\nhead: ${digest.body.head_hash}\ntime: ${digest.body.time}\n`,
+  );
   const publicKey = createPublicKey(key.body.public_key_pem);
   t.ok(verify(null, Buffer.from(digest.body.signed), publicKey, Buffer.from(digest.body.signature, 'base64')), 'the signature verifies');
-  t.notOk(verify(null, Buffer.from(digest.body.signed.replace(/position: \d+/, 'position: 1')), publicKey, Buffer.from(digest.body.signature, 'base64')), 'not for another text');
+  t.notOk(
+    verify(
+      null,
+      Buffer.from(digest.body.signed.replace(/position: \d+/, 'position: 1')),
+      publicKey,
+      Buffer.from(digest.body.signature, 'base64'),
+    ),
+    'not for another text',
+  );
 });
 
 t.test('the export: verified offline; any change to any line fails the check', async (t) => {
@@ -95,19 +118,25 @@ t.test('the export: verified offline; any change to any line fails the check', a
   const text = response.body as string;
   const lines = text.trimEnd().split('\n');
   const events = lines.slice(0, -1).map((line) => JSON.parse(line));
-  t.same(events.map((event) => event.type), ['OrderSubmitted', 'OrderPlanned', 'PackingInstructionsDownloaded']);
+  t.same(
+    events.map((event) => event.type),
+    ['OrderSubmitted', 'OrderPlanned', 'PackingInstructionsDownloaded'],
+  );
   t.equal(verifyExport(text, JSON.stringify(key)).ok, true, verifyExport(text, JSON.stringify(key)).message);
 
   // The script as an auditor runs it.
   writeFileSync(join(service.dataDir, 'export.jsonl'), text);
   writeFileSync(join(service.dataDir, 'audit.pub'), key.public_key_pem);
-  const run = spawnSync(process.execPath, [VERIFY_EXPORT, join(service.dataDir, 'export.jsonl'), join(service.dataDir, 'audit.pub')], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [VERIFY_EXPORT, join(service.dataDir, 'export.jsonl'), join(service.dataDir, 'audit.pub')], {
+    encoding: 'utf8',
+  });
   t.equal(run.status, 0, run.stdout + run.stderr);
   t.match(run.stdout, /^export verified: 3 events of order:/);
 
   const edits: Record<string, (line: Record<string, any>) => void> = {
     'a digit of the data': (line) => (line.data = line.data.replace(/\d/, (d: string) => String((Number(d) + 1) % 10))),
-    'the hash, recomputed by the editor for the changed data': (line) => (line.hash = line.hash.replace(/^./, (c: string) => (c === '0' ? '1' : '0'))),
+    'the hash, recomputed by the editor for the changed data': (line) =>
+      (line.hash = line.hash.replace(/^./, (c: string) => (c === '0' ? '1' : '0'))),
     'the position': (line) => (line.position = String(Number(line.position) + 1)),
     'the type': (line) => (line.type = `${line.type}X`),
     'the time': (line) => (line.recorded_at_us = String(BigInt(line.recorded_at_us) + 1n)),
@@ -119,7 +148,11 @@ t.test('the export: verified offline; any change to any line fails the check', a
       const changed = JSON.parse(line);
       edit(changed);
       const tampered = [...lines.slice(0, i), JSON.stringify(changed), ...lines.slice(i + 1)].join('\n') + '\n';
-      t.equal(verifyExport(tampered, key.public_key_pem).ok, false, `line ${i + 1}, ${what}: ${verifyExport(tampered, key.public_key_pem).message}`);
+      t.equal(
+        verifyExport(tampered, key.public_key_pem).ok,
+        false,
+        `line ${i + 1}, ${what}: ${verifyExport(tampered, key.public_key_pem).message}`,
+      );
     }
     const removed = [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n') + '\n';
     t.equal(verifyExport(removed, key.public_key_pem).ok, false, `line ${i + 1} removed`);
@@ -138,12 +171,18 @@ t.test('the export: verified offline; any change to any line fails the check', a
     const tampered = [...lines.slice(0, -1), JSON.stringify(changed)].join('\n') + '\n';
     t.equal(verifyExport(tampered, key.public_key_pem).ok, false, `the digest line, ${what}`);
   }
-  t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${id}/history/export`, { key: OTHER_KEY })).status, 403, 'scope as history');
+  t.equal(
+    (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/history/export`, { key: OTHER_KEY })).status,
+    403,
+    'scope as history',
+  );
 });
 
 t.test('the OpenAPI document describes as_of, the digest, the public key and the export', async (t) => {
   const document = (await service.request('GET', '/api/v1/openapi.json', { key: null })).body;
-  t.ok(document.paths['/api/v1/orders/detailed-orders/{id}/'].get.parameters.some((parameter: { name: string }) => parameter.name === 'as_of'));
+  t.ok(
+    document.paths['/api/v1/orders/detailed-orders/{id}/'].get.parameters.some((parameter: { name: string }) => parameter.name === 'as_of'),
+  );
   t.ok(document.paths['/api/v1/orders/detailed-orders/{id}/'].get.responses['400']);
   t.ok(document.paths['/api/v1/audit/digest'].get);
   t.same(document.paths['/api/v1/audit/public-key'].get.security, []);

@@ -26,11 +26,18 @@ t.before(async () => {
     const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference }) });
     if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   }
-  await eventually(async () => ['planned', 'planning_failed'].includes((await service.request('GET', '/api/v1/orders/detailed-orders/3/')).body.status), 60_000);
+  await eventually(
+    async () => ['planned', 'planning_failed'].includes((await service.request('GET', '/api/v1/orders/detailed-orders/3/')).body.status),
+    60_000,
+  );
   await service.stop();
   const db = new Database(join(original, 'events.db'), { readonly: true });
   // Order 2's submit: in the middle of the log, with events after it.
-  target = (db.prepare("SELECT position FROM events WHERE type = 'OrderSubmitted' AND json_extract(data, '$.order_id') = 2").get() as { position: number }).position;
+  target = (
+    db.prepare("SELECT position FROM events WHERE type = 'OrderSubmitted' AND json_extract(data, '$.order_id') = 2").get() as {
+      position: number;
+    }
+  ).position;
   db.close();
 });
 
@@ -68,11 +75,16 @@ for (const how of TAMPERINGS) {
     t.not(started.exitCode, 0);
     const lines = started.stderr.trim().split('\n');
     t.equal(lines.length, 1, 'one line');
-    t.match(lines[0], new RegExp(`^Not starting: .*events\\.db: the hash chain breaks at position \\d+ \\(${how}\\): .*restore .*events\\.db from a backup`));
+    t.match(
+      lines[0],
+      new RegExp(
+        `^Not starting: .*events\\.db: the hash chain breaks at position \\d+ \\(${how}\\): .*restore .*events\\.db from a backup`,
+      ),
+    );
   });
 }
 
-t.test('an edit behind the verified checkpoint: the start goes on, the scrubber\'s first pass finds it and readiness fails', async (t) => {
+t.test("an edit behind the verified checkpoint: the start goes on, the scrubber's first pass finds it and readiness fails", async (t) => {
   const dir = copyOfOriginal(t);
   // A start verifies the log and keeps its head as the checkpoint.
   const first = await startChild(dir, { ORDERS_SCRUB_ORDERS_PER_SECOND: '0' });

@@ -8,19 +8,27 @@ import { report, runChaos } from './harness.js';
 // Minutes on a busy 2-core machine: past the suite's 180 s per file.
 t.setTimeout(900_000);
 
-const reason = process.env.CI || process.env.ORDERS_CHAOS === '1' ? undefined : 'the chaos harness runs under CI or with ORDERS_CHAOS=1 (it takes minutes and starts servers of its own); npm run chaos runs the long version';
+const reason =
+  process.env.CI || process.env.ORDERS_CHAOS === '1'
+    ? undefined
+    : 'the chaos harness runs under CI or with ORDERS_CHAOS=1 (it takes minutes and starts servers of its own); npm run chaos runs the long version';
 
-t.test('three replicas through every fault: every acknowledged submit stored and planned once, announced once per event id, never unseen after its 201', { skip: reason ?? false, timeout: 900_000 }, async (t) => {
-  const run = await runChaos({
-    replicas: 3,
-    ordersPerPhase: 8,
-    concurrency: 3,
-    partitionMs: 20_000,
-    settleMs: 120_000,
-    say: (line) => t.comment(line),
-  });
-  for (const line of report(run)) t.comment(line);
-  t.equal(run.faults.length, 6, 'every fault ran');
-  for (const fault of run.faults) t.ok((run.result.phases.get(fault.name)?.acknowledged ?? 0) > 0, `${fault.name}: some submits were acknowledged during it`);
-  t.strictSame(run.result.violations, [], 'the checker found no violation');
-});
+t.test(
+  'three replicas through every fault: every acknowledged submit stored and planned once, announced once per event id, never unseen after its 201',
+  { skip: reason ?? false, timeout: 900_000 },
+  async (t) => {
+    const run = await runChaos({
+      replicas: 3,
+      ordersPerPhase: 8,
+      concurrency: 3,
+      partitionMs: 20_000,
+      settleMs: 120_000,
+      say: (line) => t.comment(line),
+    });
+    for (const line of report(run)) t.comment(line);
+    t.equal(run.faults.length, 6, 'every fault ran');
+    for (const fault of run.faults)
+      t.ok((run.result.phases.get(fault.name)?.acknowledged ?? 0) > 0, `${fault.name}: some submits were acknowledged during it`);
+    t.strictSame(run.result.violations, [], 'the checker found no violation');
+  },
+);

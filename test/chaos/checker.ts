@@ -42,7 +42,10 @@ export interface CheckResult {
   /** One line per property with its figures, violated or not. */
   lines: string[];
   /** Per phase: submits, acknowledged, indeterminate, violations. */
-  phases: Map<string, { submits: number; acknowledged: number; indeterminate: number; retrieves: number; violations: number; latencies: number[] }>;
+  phases: Map<
+    string,
+    { submits: number; acknowledged: number; indeterminate: number; retrieves: number; violations: number; latencies: number[] }
+  >;
 }
 
 interface OrderFacts {
@@ -76,7 +79,14 @@ export function check(input: CheckInput): CheckResult {
         existing.submitted.push(event);
         continue;
       }
-      const facts: OrderFacts = { orderId: data.order_id, stream: event.stream, reference: data.order.reference, serviceRef: data.service_ref, submitted: [event], results: [] };
+      const facts: OrderFacts = {
+        orderId: data.order_id,
+        stream: event.stream,
+        reference: data.order.reference,
+        serviceRef: data.service_ref,
+        submitted: [event],
+        results: [],
+      };
       byId.set(data.order_id, facts);
       byStream.set(event.stream, facts);
       byReference.set(facts.reference, [...(byReference.get(facts.reference) ?? []), facts]);
@@ -93,31 +103,73 @@ export function check(input: CheckInput): CheckResult {
   for (const op of acknowledged) {
     ackedIds.add(op.orderId!);
     const facts = byId.get(op.orderId!);
-    if (!facts) violate('acknowledged submits in the log', `order ${op.orderId} (${op.reference}) was answered ${op.answer} by replica ${op.replica + 1} but is not in the log`, op.phase);
-    else if (facts.reference !== op.reference) violate('acknowledged submits in the log', `order ${op.orderId} was answered for ${op.reference} but the log has it for ${facts.reference}`, op.phase);
+    if (!facts)
+      violate(
+        'acknowledged submits in the log',
+        `order ${op.orderId} (${op.reference}) was answered ${op.answer} by replica ${op.replica + 1} but is not in the log`,
+        op.phase,
+      );
+    else if (facts.reference !== op.reference)
+      violate(
+        'acknowledged submits in the log',
+        `order ${op.orderId} was answered for ${op.reference} but the log has it for ${facts.reference}`,
+        op.phase,
+      );
   }
   const twice = [...byId.values()].filter((facts) => facts.submitted.length > 1);
   for (const facts of twice) violate('each order stored once', `order ${facts.orderId} has ${facts.submitted.length} OrderSubmitted`);
-  for (const [reference, orders] of byReference) if (orders.length > 1) violate('each order stored once', `reference ${reference} is stored as orders ${orders.map((o) => o.orderId).join(', ')}`);
+  for (const [reference, orders] of byReference)
+    if (orders.length > 1)
+      violate('each order stored once', `reference ${reference} is stored as orders ${orders.map((o) => o.orderId).join(', ')}`);
   const submittedReferences = new Set(input.history.filter((op) => op.kind === 'submit').map((op) => op.reference));
-  const indeterminateStored = [...byReference.keys()].filter((reference) => submittedReferences.has(reference) && !acknowledged.some((op) => op.reference === reference)).length;
-  lines.push(`acknowledged submits in the log exactly once: ${acknowledged.length} acknowledged (${ackedIds.size} orders), ${byId.size} orders in the log (${indeterminateStored} of them never acknowledged: stored, the client was not told), ${twice.length} stored twice`);
+  const indeterminateStored = [...byReference.keys()].filter(
+    (reference) => submittedReferences.has(reference) && !acknowledged.some((op) => op.reference === reference),
+  ).length;
+  lines.push(
+    `acknowledged submits in the log exactly once: ${acknowledged.length} acknowledged (${ackedIds.size} orders), ${byId.size} orders in the log (${indeterminateStored} of them never acknowledged: stored, the client was not told), ${twice.length} stored twice`,
+  );
 
   // 2. Planned exactly once: one result per order in the log, and the replicas' planner runs add up to it.
   let results = 0;
   for (const facts of byId.values()) {
     results += facts.results.length;
-    if (facts.results.length !== 1) violate('planned exactly once', `order ${facts.orderId} (${facts.reference}) has ${facts.results.length} planning results in the log`);
+    if (facts.results.length !== 1)
+      violate(
+        'planned exactly once',
+        `order ${facts.orderId} (${facts.reference}) has ${facts.results.length} planning results in the log`,
+      );
   }
   const runs = input.incarnations.reduce((sum, i) => sum + i.stored + i.failed + i.discarded, 0);
   const discarded = input.incarnations.reduce((sum, i) => sum + i.discarded, 0);
   // A killed replica's runs counted after its counters were last read are lost with it. Such a run's
   // result was written at most one call deadline of the log before its counter moved, and before the
   // kill: at most the results recorded in that window can be such runs.
-  const unseenAtMost = input.incarnations.filter((i) => i.killedAt !== undefined).reduce((sum, i) => sum + input.log.filter((e) => (e.type === 'OrderPlanned' || e.type === 'OrderPlanningFailed') && e.recordedAt.getTime() >= i.countersAt - LOG_CALL_DEADLINE_MS && e.recordedAt.getTime() <= i.killedAt! + 1).length, 0);
-  if (runs > results) violate('planned exactly once', `orders_planner_runs_total sums to ${runs} over the replicas, for ${results} results (${discarded} discarded): some order was planned more than once`);
-  if (runs < results - unseenAtMost) violate('planned exactly once', `orders_planner_runs_total sums to ${runs}, for ${results} results: more runs missing than a killed replica can explain (${unseenAtMost})`);
-  lines.push(`planned exactly once: ${results} results for ${byId.size} orders; orders_planner_runs_total summed over ${input.incarnations.length} replica processes = ${runs}${runs === results ? ' (equal)' : ` (${results - runs} run(s) of a killed replica finished after its counters were read)`}, ${discarded} discarded`);
+  const unseenAtMost = input.incarnations
+    .filter((i) => i.killedAt !== undefined)
+    .reduce(
+      (sum, i) =>
+        sum +
+        input.log.filter(
+          (e) =>
+            (e.type === 'OrderPlanned' || e.type === 'OrderPlanningFailed') &&
+            e.recordedAt.getTime() >= i.countersAt - LOG_CALL_DEADLINE_MS &&
+            e.recordedAt.getTime() <= i.killedAt! + 1,
+        ).length,
+      0,
+    );
+  if (runs > results)
+    violate(
+      'planned exactly once',
+      `orders_planner_runs_total sums to ${runs} over the replicas, for ${results} results (${discarded} discarded): some order was planned more than once`,
+    );
+  if (runs < results - unseenAtMost)
+    violate(
+      'planned exactly once',
+      `orders_planner_runs_total sums to ${runs}, for ${results} results: more runs missing than a killed replica can explain (${unseenAtMost})`,
+    );
+  lines.push(
+    `planned exactly once: ${results} results for ${byId.size} orders; orders_planner_runs_total summed over ${input.incarnations.length} replica processes = ${runs}${runs === results ? ' (equal)' : ` (${results - runs} run(s) of a killed replica finished after its counters were read)`}, ${discarded} discarded`,
+  );
 
   // 3. Kafka: every planned order's readiness is on the topic under its OrderPlanned's id, and nothing else is.
   const planned = new Map<string, { facts: OrderFacts; eventId: string }>();
@@ -132,11 +184,18 @@ export function check(input: CheckInput): CheckResult {
     const records = perOrder.get(serviceRef) ?? [];
     if (records.length === 0) violate('readiness on Kafka', `order ${facts.orderId} (${serviceRef}) is planned but no message arrived`);
     const ids = new Set(records.map((record) => record.eventId));
-    if (ids.size > 1 || (ids.size === 1 && !ids.has(eventId))) violate('readiness on Kafka', `order ${serviceRef}: messages under event ids ${[...ids].join(', ')}, the log's OrderPlanned is ${eventId}`);
+    if (ids.size > 1 || (ids.size === 1 && !ids.has(eventId)))
+      violate(
+        'readiness on Kafka',
+        `order ${serviceRef}: messages under event ids ${[...ids].join(', ')}, the log's OrderPlanned is ${eventId}`,
+      );
     duplicates += Math.max(0, records.length - 1);
   }
-  for (const serviceRef of perOrder.keys()) if (!planned.has(serviceRef)) violate('readiness on Kafka', `a message for ${serviceRef}, which the log has not planned`);
-  lines.push(`one readiness message per event id on Kafka: ${input.kafka.length} messages for ${planned.size} planned orders, ${[...planned.keys()].filter((ref) => perOrder.has(ref)).length} of them with a message, ${duplicates} duplicate deliveries of the same event id`);
+  for (const serviceRef of perOrder.keys())
+    if (!planned.has(serviceRef)) violate('readiness on Kafka', `a message for ${serviceRef}, which the log has not planned`);
+  lines.push(
+    `one readiness message per event id on Kafka: ${input.kafka.length} messages for ${planned.size} planned orders, ${[...planned.keys()].filter((ref) => perOrder.has(ref)).length} of them with a message, ${duplicates} duplicate deliveries of the same event id`,
+  );
 
   // 4. No retrieve after an acknowledgement answered 404.
   const ackedAt = new Map<number, number>();
@@ -147,11 +206,17 @@ export function check(input: CheckInput): CheckResult {
     const at = ackedAt.get(op.orderId!);
     if (op.answer === 404 && at !== undefined && op.start >= at) {
       notFound++;
-      violate('no 404 after a 201', `order ${op.orderId}: replica ${op.replica + 1} answered 404 ${op.start - at} ms after it was acknowledged (${JSON.stringify(op.body)})`, op.phase);
+      violate(
+        'no 404 after a 201',
+        `order ${op.orderId}: replica ${op.replica + 1} answered 404 ${op.start - at} ms after it was acknowledged (${JSON.stringify(op.body)})`,
+        op.phase,
+      );
     }
   }
   const answered = retrieves.filter((op) => op.answer === 200).length;
-  lines.push(`no retrieve after a 201 answered 404: ${retrieves.length} retrieves (${retrieves.filter((op) => op.afterOwnSubmit).length} right after their own submit), ${answered} answered 200, ${retrieves.filter((op) => typeof op.answer !== 'number' || op.answer >= 500).length} unavailable, ${notFound} answered 404`);
+  lines.push(
+    `no retrieve after a 201 answered 404: ${retrieves.length} retrieves (${retrieves.filter((op) => op.afterOwnSubmit).length} right after their own submit), ${answered} answered 200, ${retrieves.filter((op) => typeof op.answer !== 'number' || op.answer >= 500).length} unavailable, ${notFound} answered 404`,
+  );
 
   // 5. No answer showed what the log does not hold: the order, its reference, and a status the log had reached when the answer was sent.
   let shown = 0;
@@ -165,18 +230,36 @@ export function check(input: CheckInput): CheckResult {
         violate('answers the log explains', `replica ${op.replica + 1} showed order ${body?.id}, which the log does not hold`, op.phase);
         continue;
       }
-      if (facts.reference !== body?.reference) violate('answers the log explains', `replica ${op.replica + 1} showed order ${facts.orderId} as ${body?.reference}, the log has ${facts.reference}`, op.phase);
+      if (facts.reference !== body?.reference)
+        violate(
+          'answers the log explains',
+          `replica ${op.replica + 1} showed order ${facts.orderId} as ${body?.reference}, the log has ${facts.reference}`,
+          op.phase,
+        );
       const submittedAt = facts.submitted[0]!.recordedAt.getTime();
-      if (submittedAt > op.end + 1) violate('answers the log explains', `replica ${op.replica + 1} showed order ${facts.orderId} before the log held it`, op.phase);
+      if (submittedAt > op.end + 1)
+        violate('answers the log explains', `replica ${op.replica + 1} showed order ${facts.orderId} before the log held it`, op.phase);
       if (body?.status === 'planned' || body?.status === 'planning_failed') {
         const type = body.status === 'planned' ? 'OrderPlanned' : 'OrderPlanningFailed';
         const result = facts.results.find((event) => event.type === type);
-        if (!result) violate('answers the log explains', `replica ${op.replica + 1} showed order ${facts.orderId} ${body.status}, the log has no ${type}`, op.phase);
-        else if (result.recordedAt.getTime() > op.end + 1) violate('answers the log explains', `replica ${op.replica + 1} showed order ${facts.orderId} ${body.status} before the log held its ${type}`, op.phase);
+        if (!result)
+          violate(
+            'answers the log explains',
+            `replica ${op.replica + 1} showed order ${facts.orderId} ${body.status}, the log has no ${type}`,
+            op.phase,
+          );
+        else if (result.recordedAt.getTime() > op.end + 1)
+          violate(
+            'answers the log explains',
+            `replica ${op.replica + 1} showed order ${facts.orderId} ${body.status} before the log held its ${type}`,
+            op.phase,
+          );
       }
     }
   }
-  lines.push(`no answer showed what the log does not hold: ${shown} orders shown, ${violations.filter((v) => v.property === 'answers the log explains').length} unexplained`);
+  lines.push(
+    `no answer showed what the log does not hold: ${shown} orders shown, ${violations.filter((v) => v.property === 'answers the log explains').length} unexplained`,
+  );
 
   const phases: CheckResult['phases'] = new Map();
   for (const op of input.history) {

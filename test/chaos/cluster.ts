@@ -11,8 +11,18 @@ import { Kafka, logLevel } from 'kafkajs';
 import { startServiceProcess, type ServiceProcess } from '../e2e/service-process.js';
 import { testSeed } from '../support/seed.js';
 import {
-  ferretDbServer, freePort, kafkaServer, postgresServer, prepareFerretDb, prepareKafka, prepareToxiproxy, toxiproxyServer,
-  type FerretDbServer, type KafkaServer, type PostgresServer, type ToxiproxyServer,
+  ferretDbServer,
+  freePort,
+  kafkaServer,
+  postgresServer,
+  prepareFerretDb,
+  prepareKafka,
+  prepareToxiproxy,
+  toxiproxyServer,
+  type FerretDbServer,
+  type KafkaServer,
+  type PostgresServer,
+  type ToxiproxyServer,
 } from '../support/servers/test-servers.js';
 import { makeHosts, type Hosts } from './network.js';
 import { toxiproxyClient, type Toxiproxy } from './toxiproxy.js';
@@ -115,9 +125,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const hosts = makeHosts(options.replicas);
     stops.push(() => hosts.remove());
     emergency.push(() => hosts.remove());
-    say(hosts.kind === 'netns'
-      ? `hosts: ${options.replicas} network namespaces joined by a bridge at ${hosts.serverSide}; the servers' proxies listen there`
-      : `hosts: loopback, one port and data directory per replica (${hosts.reason})`);
+    say(
+      hosts.kind === 'netns'
+        ? `hosts: ${options.replicas} network namespaces joined by a bridge at ${hosts.serverSide}; the servers' proxies listen there`
+        : `hosts: loopback, one port and data directory per replica (${hosts.reason})`,
+    );
 
     const [libs, ferretBinary, toxiproxyBinary] = [prepareKafka(), prepareFerretDb(), prepareToxiproxy()];
     const toxiproxy: ToxiproxyServer = await toxiproxyServer(join(dir, 'toxiproxy'), { binary: toxiproxyBinary });
@@ -165,7 +177,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     const all: Incarnation[] = [];
     emergency.push(() => {
-      for (const incarnation of all) if (incarnation.killedAt === undefined && incarnation.process.child.pid) process.kill(incarnation.process.child.pid, 'SIGKILL');
+      for (const incarnation of all)
+        if (incarnation.killedAt === undefined && incarnation.process.child.pid) process.kill(incarnation.process.child.pid, 'SIGKILL');
     });
     const live: (Incarnation | undefined)[] = Array.from({ length: options.replicas }, () => undefined);
 
@@ -179,21 +192,24 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const host = hosts.replica(slot);
       const dataDir = join(dir, `replica-${slot + 1}`);
       mkdirSync(dataDir, { recursive: true });
-      const process = await startServiceProcess({
-        PORT: String(host.port),
-        HOST: host.address,
-        ORDERS_DATA_DIR: dataDir,
-        ORDERS_SEED_FILE: seedFile,
-        POSTGRES_URL: `postgres://postgres@${endpoints[slot]!.log}/orders`,
-        MONGODB_URL: `mongodb://${endpoints[slot]!.mongo}/chaos`,
-        KAFKA_BROKERS: kafkaAddress,
-        ORDERS_SHARE_SECRET: shareSecret,
-        ORDERS_AUDIT_KEY: auditKey,
-        ORDERS_PLANNER_THREADS: '1',
-        ORDERS_PLANNING_LEASE_MS: '3000',
-        LOG_LEVEL: 'warn',
-        ...options.env,
-      }, host.netns ? { netns: host.netns } : {});
+      const process = await startServiceProcess(
+        {
+          PORT: String(host.port),
+          HOST: host.address,
+          ORDERS_DATA_DIR: dataDir,
+          ORDERS_SEED_FILE: seedFile,
+          POSTGRES_URL: `postgres://postgres@${endpoints[slot]!.log}/orders`,
+          MONGODB_URL: `mongodb://${endpoints[slot]!.mongo}/chaos`,
+          KAFKA_BROKERS: kafkaAddress,
+          ORDERS_SHARE_SECRET: shareSecret,
+          ORDERS_AUDIT_KEY: auditKey,
+          ORDERS_PLANNER_THREADS: '1',
+          ORDERS_PLANNING_LEASE_MS: '3000',
+          LOG_LEVEL: 'warn',
+          ...options.env,
+        },
+        host.netns ? { netns: host.netns } : {},
+      );
       const incarnation: Incarnation = { slot, process, startedAt: Date.now(), counters: zero(), countersAt: 0 };
       all.push(incarnation);
       live[slot] = incarnation;
@@ -201,10 +217,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
 
     const cluster: Cluster = {
-      hosts, proxies, postgres, ferretDb, kafka,
+      hosts,
+      proxies,
+      postgres,
+      ferretDb,
+      kafka,
       logUrl: postgres.url,
       brokers: kafkaAddress,
-      logProxy, mongoProxy, kafkaProxy: 'kafka',
+      logProxy,
+      mongoProxy,
+      kafkaProxy: 'kafka',
       live: () => [...live],
       incarnations: () => all,
       startReplica,
@@ -215,7 +237,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         incarnation.process.child.kill('SIGKILL');
         incarnation.killedAt = Date.now();
         live[slot] = undefined;
-        await new Promise<void>((resolve) => (incarnation.process.child.exitCode !== null || incarnation.process.child.signalCode !== null ? resolve() : incarnation.process.child.once('exit', () => resolve())));
+        await new Promise<void>((resolve) =>
+          incarnation.process.child.exitCode !== null || incarnation.process.child.signalCode !== null
+            ? resolve()
+            : incarnation.process.child.once('exit', () => resolve()),
+        );
         return incarnation;
       },
       async scrape() {

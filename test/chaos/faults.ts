@@ -30,7 +30,8 @@ export const FAULTS: readonly Fault[] = [
     what: '200 ms added to every answer of the log, on every replica',
     async run({ cluster, burst }) {
       const proxies = Array.from({ length: replicaCount(cluster) }, (_, slot) => cluster.logProxy(slot));
-      for (const proxy of proxies) await cluster.proxies.addToxic(proxy, { name: 'slow', type: 'latency', attributes: { latency: 200, jitter: 20 } });
+      for (const proxy of proxies)
+        await cluster.proxies.addToxic(proxy, { name: 'slow', type: 'latency', attributes: { latency: 200, jitter: 20 } });
       try {
         await burst();
       } finally {
@@ -46,7 +47,8 @@ export const FAULTS: readonly Fault[] = [
       const storm = (async () => {
         await sleep(500);
         for (let elapsed = 0; elapsed < 6_000; elapsed += 400) {
-          for (const proxy of proxies) await cluster.proxies.addToxic(proxy, { name: 'reset', type: 'reset_peer', attributes: { timeout: 0 } });
+          for (const proxy of proxies)
+            await cluster.proxies.addToxic(proxy, { name: 'reset', type: 'reset_peer', attributes: { timeout: 0 } });
           await sleep(100);
           for (const proxy of proxies) await cluster.proxies.removeToxic(proxy, 'reset');
           await sleep(300);

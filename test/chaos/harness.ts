@@ -47,12 +47,25 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
   try {
     cluster = await startCluster({ dir, replicas: options.replicas, say, ...(options.env ? { env: options.env } : {}) });
     const running = cluster;
-    const hosts = cluster.hosts.kind === 'netns' ? `network namespaces (${cluster.hosts.serverSide} is the servers' side)` : `loopback: ${cluster.hosts.reason}`;
-    say(`${options.replicas} replicas up: ${cluster.live().map((i) => i?.process.url).join(', ')}`);
+    const hosts =
+      cluster.hosts.kind === 'netns'
+        ? `network namespaces (${cluster.hosts.serverSide} is the servers' side)`
+        : `loopback: ${cluster.hosts.reason}`;
+    say(
+      `${options.replicas} replicas up: ${cluster
+        .live()
+        .map((i) => i?.process.url)
+        .join(', ')}`,
+    );
 
     // The consumer a team deploys before the first order: a group of its own, from the topic's beginning.
     const records: KafkaRecord[] = [];
-    const kafka = new Kafka({ clientId: 'chaos-consumer', brokers: [cluster.brokers], logLevel: logLevel.NOTHING, retry: { retries: 100, maxRetryTime: 2_000 } });
+    const kafka = new Kafka({
+      clientId: 'chaos-consumer',
+      brokers: [cluster.brokers],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 100, maxRetryTime: 2_000 },
+    });
     consumer = kafka.consumer({ groupId: `chaos-${Date.now()}`, retry: { retries: 100, maxRetryTime: 2_000 } });
     await consumer.connect();
     await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
@@ -75,7 +88,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
       phase = fault.name;
       say(`fault ${fault.name}: ${fault.what}`);
       const started = Date.now();
-      await fault.run({ cluster, say: (line) => say(`  ${line}`), partitionMs: options.partitionMs, burst: () => load.burst(fault.name, options.ordersPerPhase, options.concurrency) });
+      await fault.run({
+        cluster,
+        say: (line) => say(`  ${line}`),
+        partitionMs: options.partitionMs,
+        burst: () => load.burst(fault.name, options.ordersPerPhase, options.concurrency),
+      });
       const seconds = (Date.now() - started) / 1000;
       faults.push({ name: fault.name, what: fault.what, seconds });
       say(`  ${load.history.filter((op) => op.phase === fault.name && op.kind === 'submit').length} submits in ${seconds.toFixed(1)} s`);
@@ -105,7 +123,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
     } finally {
       await store.close();
     }
-    const incarnations = cluster.incarnations().map((i) => ({ ...i.counters, countersAt: i.countersAt, ...(i.killedAt === undefined ? {} : { killedAt: i.killedAt }) }));
+    const incarnations = cluster
+      .incarnations()
+      .map((i) => ({ ...i.counters, countersAt: i.countersAt, ...(i.killedAt === undefined ? {} : { killedAt: i.killedAt }) }));
     const result = check({ history: load.history, log, kafka: records, incarnations });
     return { result, hosts, faults };
   } finally {
@@ -138,7 +158,8 @@ function unsettled(log: readonly RecordedEvent[], records: readonly KafkaRecord[
   }
   const announced = new Set(records.map((record) => record.key));
   let pending = 0;
-  for (const order of streams.values()) if (!order.result || (order.result === 'OrderPlanned' && !announced.has(order.serviceRef))) pending++;
+  for (const order of streams.values())
+    if (!order.result || (order.result === 'OrderPlanned' && !announced.has(order.serviceRef))) pending++;
   return pending;
 }
 
@@ -149,10 +170,13 @@ export function report(run: ChaosRun): string[] {
     const phase = run.result.phases.get(fault.name);
     const latencies = [...(phase?.latencies ?? [])].sort((a, b) => a - b);
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-    lines.push(`${fault.name} (${fault.what}): ${phase?.submits ?? 0} submits, ${phase?.acknowledged ?? 0} acknowledged (p50 ${p(0.5)} ms, p95 ${p(0.95)} ms), ${phase?.indeterminate ?? 0} indeterminate, ${phase?.retrieves ?? 0} retrieves, ${phase?.violations ?? 0} violations, ${fault.seconds.toFixed(1)} s`);
+    lines.push(
+      `${fault.name} (${fault.what}): ${phase?.submits ?? 0} submits, ${phase?.acknowledged ?? 0} acknowledged (p50 ${p(0.5)} ms, p95 ${p(0.95)} ms), ${phase?.indeterminate ?? 0} indeterminate, ${phase?.retrieves ?? 0} retrieves, ${phase?.violations ?? 0} violations, ${fault.seconds.toFixed(1)} s`,
+    );
   }
   lines.push(...run.result.lines);
-  for (const violation of run.result.violations.slice(0, 50)) lines.push(`VIOLATION ${violation.property}${violation.phase ? ` (${violation.phase})` : ''}: ${violation.detail}`);
+  for (const violation of run.result.violations.slice(0, 50))
+    lines.push(`VIOLATION ${violation.property}${violation.phase ? ` (${violation.phase})` : ''}: ${violation.detail}`);
   if (run.result.violations.length > 50) lines.push(`... and ${run.result.violations.length - 50} more violations`);
   lines.push(run.result.ok ? 'checker: every property holds' : `checker: ${run.result.violations.length} violation(s)`);
   return lines;

@@ -33,7 +33,11 @@ export interface Workload {
 }
 
 /** `replicaUrl(i)`: the replica's URL now, undefined while it is down. */
-export function workload(replicaUrl: (replica: number) => string | undefined, replicas: number, options: { timeoutMs?: number; attempts?: number } = {}): Workload {
+export function workload(
+  replicaUrl: (replica: number) => string | undefined,
+  replicas: number,
+  options: { timeoutMs?: number; attempts?: number } = {},
+): Workload {
   const history: Operation[] = [];
   const acknowledged: { orderId: number; replica: number }[] = [];
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -77,7 +81,17 @@ export function workload(replicaUrl: (replica: number) => string | undefined, re
       const start = Date.now();
       const { answer, body } = await call('POST', replica, '/api/v1/orders/submit-order/', order);
       const orderId = typeof (body as { order_id?: unknown })?.order_id === 'number' ? (body as { order_id: number }).order_id : undefined;
-      history.push({ kind: 'submit', phase, replica, reference, start, end: Date.now(), answer, body, ...(orderId === undefined ? {} : { orderId }) });
+      history.push({
+        kind: 'submit',
+        phase,
+        replica,
+        reference,
+        start,
+        end: Date.now(),
+        answer,
+        body,
+        ...(orderId === undefined ? {} : { orderId }),
+      });
       if ((answer === 201 || answer === 200) && orderId !== undefined) {
         acknowledged.push({ orderId, replica });
         await retrieve(phase, replica, orderId, true);
@@ -94,9 +108,11 @@ export function workload(replicaUrl: (replica: number) => string | undefined, re
     async burst(phase, orders, concurrency) {
       const references = Array.from({ length: orders }, () => `CHAOS-${++next}`);
       let index = 0;
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (index < references.length) await submitOne(phase, references[index++]!);
-      }));
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (index < references.length) await submitOne(phase, references[index++]!);
+        }),
+      );
     },
     startReader(phase) {
       let stopped = false;

@@ -14,7 +14,10 @@ export interface OpenedCheckpointStore {
 
 export function checkpointStoreContract(t: TapTest, name: string, open: () => Promise<OpenedCheckpointStore>): void {
   t.test(`${name}: checkpoint store contract`, async (t) => {
-    const test = (title: string, body: (t: TapTest, opened: OpenedCheckpointStore, consumer: (suffix: string) => string) => Promise<void>) =>
+    const test = (
+      title: string,
+      body: (t: TapTest, opened: OpenedCheckpointStore, consumer: (suffix: string) => string) => Promise<void>,
+    ) =>
       t.test(title, async (t) => {
         const opened = await open();
         t.teardown(opened.cleanup);
@@ -48,7 +51,10 @@ export function checkpointStoreContract(t: TapTest, name: string, open: () => Pr
     test('consumers are independent, whatever their names', async (t, { store }, consumer) => {
       const names = ['a', 'a.b', '$dollar', 'ünï 🚚', 'with/slash', ''].map((suffix) => consumer(suffix));
       await Promise.all(names.map((c, i) => store.save(c, BigInt(i * 10 + 1))));
-      t.strictSame(await Promise.all(names.map((c) => store.load(c))), names.map((_, i) => BigInt(i * 10 + 1)));
+      t.strictSame(
+        await Promise.all(names.map((c) => store.load(c))),
+        names.map((_, i) => BigInt(i * 10 + 1)),
+      );
       await store.save(names[0]!, 999n);
       t.equal(await store.load(names[1]!), 11n, 'saving one consumer leaves the others alone');
     });
@@ -56,7 +62,10 @@ export function checkpointStoreContract(t: TapTest, name: string, open: () => Pr
     test('concurrent saves of different consumers all land', async (t, { store }, consumer) => {
       const names = Array.from({ length: 20 }, (_, i) => consumer(`c${i}`));
       await Promise.all(names.map((c, i) => store.save(c, BigInt(i + 1))));
-      t.strictSame(await Promise.all(names.map((c) => store.load(c))), names.map((_, i) => BigInt(i + 1)));
+      t.strictSame(
+        await Promise.all(names.map((c) => store.load(c))),
+        names.map((_, i) => BigInt(i + 1)),
+      );
     });
 
     test('a saved checkpoint survives closing and reopening', async (t, { store, reopen }, consumer) => {

@@ -5,7 +5,12 @@ import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
 import { createServer } from 'node:net';
 import { BSON, Long } from 'mongodb';
 import t from 'tap';
-import { databaseName, fromStoredPosition, openMongoCheckpointStore, toStoredPosition } from '../../src/checkpoints/mongodb-checkpoint-store.js';
+import {
+  databaseName,
+  fromStoredPosition,
+  openMongoCheckpointStore,
+  toStoredPosition,
+} from '../../src/checkpoints/mongodb-checkpoint-store.js';
 import { checkpointStoreContract } from './checkpoint-store-contract.js';
 
 const url = process.env.MONGODB_URL;
@@ -23,7 +28,11 @@ if (url) {
     };
   });
 } else {
-  t.test('mongodb: checkpoint store contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});
+  t.test(
+    'mongodb: checkpoint store contract',
+    { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' },
+    async () => {},
+  );
 }
 
 t.test('positions are stored as int64: exact beyond 2^53, rejected beyond 2^63', async (t) => {

@@ -34,10 +34,11 @@ const until = async (condition: () => boolean, ms = 3_000) => {
 t.test('one holder at a time; a clean stop hands the work over at the next try', async (t) => {
   const open = await claimStores(t);
   const started: string[] = [];
-  const work = (name: string) => whileLeased({ claims: open(), key: 'singleton:x', holder: name, leaseMs: LEASE_MS, log: () => {} }, async () => {
-    started.push(name);
-    return { stop: async () => void started.push(`${name} stopped`) };
-  });
+  const work = (name: string) =>
+    whileLeased({ claims: open(), key: 'singleton:x', holder: name, leaseMs: LEASE_MS, log: () => {} }, async () => {
+      started.push(name);
+      return { stop: async () => void started.push(`${name} stopped`) };
+    });
   const a = await work('a');
   const b = await work('b');
   t.ok(a.current() !== undefined && b.current() === undefined, 'the first takes it, the second waits');
@@ -53,37 +54,74 @@ t.test('a holder whose claim store fails steps down before its lease could have 
   const open = await claimStores(t);
   let failing = false;
   const inner = open();
-  const flaky: ClaimStore = { ...inner, take: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.take(...args)), release: (...args) => inner.release(...args) };
+  const flaky: ClaimStore = {
+    ...inner,
+    take: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.take(...args)),
+    release: (...args) => inner.release(...args),
+  };
   const changes: boolean[] = [];
-  const lease = await holdSingletonLease({ claims: flaky, key: 'singleton:y', holder: 'a', leaseMs: LEASE_MS, log: () => {}, onChange: (held) => void changes.push(held) });
+  const lease = await holdSingletonLease({
+    claims: flaky,
+    key: 'singleton:y',
+    holder: 'a',
+    leaseMs: LEASE_MS,
+    log: () => {},
+    onChange: (held) => void changes.push(held),
+  });
   t.equal(lease.held, true);
   failing = true;
   const failedAt = Date.now();
   t.ok(await until(() => !lease.held), 'stepped down');
   t.ok(Date.now() - failedAt <= LEASE_MS + 50, `within its lease (${Date.now() - failedAt} ms)`);
-  const other = await holdSingletonLease({ claims: open(), key: 'singleton:y', holder: 'b', leaseMs: LEASE_MS, log: () => {}, onChange: () => {} });
+  const other = await holdSingletonLease({
+    claims: open(),
+    key: 'singleton:y',
+    holder: 'b',
+    leaseMs: LEASE_MS,
+    log: () => {},
+    onChange: () => {},
+  });
   t.ok(await until(() => other.held, LEASE_MS * 3), 'another replica takes it once it ran out');
   t.strictSame(changes, [true, false]);
   await other.release();
   await lease.release();
 });
 
-t.test('unable: a stall shorter than a lease keeps the work, a whole lease of it lets it go, and an unable replica takes nothing', async (t) => {
-  const open = await claimStores(t);
-  let able = true;
-  const lease = await holdSingletonLease({ claims: open(), key: 'singleton:z', holder: 'a', leaseMs: LEASE_MS, log: () => {}, onChange: () => {}, able: async () => able });
-  t.equal(lease.held, true);
-  able = false;
-  await sleep(LEASE_MS / 2);
-  t.equal(lease.held, true, 'half a lease unable: still held (a stall is not an outage)');
-  able = true;
-  await sleep(LEASE_MS);
-  t.equal(lease.held, true, 'able again: kept');
-  able = false;
-  t.ok(await until(() => !lease.held, LEASE_MS * 3), 'a whole lease unable: let go');
-  const other = await holdSingletonLease({ claims: open(), key: 'singleton:z', holder: 'b', leaseMs: LEASE_MS, log: () => {}, onChange: () => {}, able: async () => false });
-  await sleep(LEASE_MS);
-  t.equal(other.held, false, 'an unable replica does not take it, though it is free');
-  await other.release();
-  await lease.release();
-});
+t.test(
+  'unable: a stall shorter than a lease keeps the work, a whole lease of it lets it go, and an unable replica takes nothing',
+  async (t) => {
+    const open = await claimStores(t);
+    let able = true;
+    const lease = await holdSingletonLease({
+      claims: open(),
+      key: 'singleton:z',
+      holder: 'a',
+      leaseMs: LEASE_MS,
+      log: () => {},
+      onChange: () => {},
+      able: async () => able,
+    });
+    t.equal(lease.held, true);
+    able = false;
+    await sleep(LEASE_MS / 2);
+    t.equal(lease.held, true, 'half a lease unable: still held (a stall is not an outage)');
+    able = true;
+    await sleep(LEASE_MS);
+    t.equal(lease.held, true, 'able again: kept');
+    able = false;
+    t.ok(await until(() => !lease.held, LEASE_MS * 3), 'a whole lease unable: let go');
+    const other = await holdSingletonLease({
+      claims: open(),
+      key: 'singleton:z',
+      holder: 'b',
+      leaseMs: LEASE_MS,
+      log: () => {},
+      onChange: () => {},
+      able: async () => false,
+    });
+    await sleep(LEASE_MS);
+    t.equal(other.held, false, 'an unable replica does not take it, though it is free');
+    await other.release();
+    await lease.release();
+  },
+);

@@ -9,7 +9,6 @@ import { consolidationSeed, SECRET, thirdOfA40ft } from './support.js';
 import { readPdfText } from '../packing-instructions/inspect-pdf.js';
 import { allEvents } from '../support/events.js';
 
-
 t.test('three orders in one window ship in one 40ft under a parent; dangerous goods alone', async (t) => {
   const receiver = await startWebhookReceiver(SECRET);
   const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(receiver.url) });
@@ -24,7 +23,9 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
     t.equal(created.status, 201, `${reference} accepted`);
     ids[reference] = created.body;
   }
-  const dg = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft('C-DG', { shipment_type: 'dangerous_goods' }) });
+  const dg = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: thirdOfA40ft('C-DG', { shipment_type: 'dangerous_goods' }),
+  });
   t.equal(dg.status, 201);
 
   const retrieve = async (id: number) => (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/`)).body;
@@ -32,29 +33,49 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
   await eventually(async () => (await retrieve(dg.body.order_id)).status === 'planned', 20_000);
   t.equal((await retrieve(ids['C-1']!.order_id)).status, 'submitted', 'the window is still open when the dangerous-goods order is planned');
 
-  await eventually(async () => (await Promise.all(['C-1', 'C-2', 'C-3'].map((r) => retrieve(ids[r]!.order_id)))).every((v) => v.status === 'planned'), 30_000);
+  await eventually(
+    async () => (await Promise.all(['C-1', 'C-2', 'C-3'].map((r) => retrieve(ids[r]!.order_id)))).every((v) => v.status === 'planned'),
+    30_000,
+  );
   const children = await Promise.all(['C-1', 'C-2', 'C-3'].map((r) => retrieve(ids[r]!.order_id)));
   const parentRef = children[0].consolidated_into as string;
   t.match(parentRef, /^SO-\d{6}$/, 'each child shows the parent');
-  t.ok(children.every((c) => c.consolidated_into === parentRef), 'all three in one parent');
+  t.ok(
+    children.every((c) => c.consolidated_into === parentRef),
+    'all three in one parent',
+  );
   t.equal((await retrieve(dg.body.order_id)).consolidated_into, null, 'dangerous goods: never consolidated');
 
   const list = (await service.request('GET', '/api/v1/orders/detailed-orders/?page_size=100')).body;
   const listed = list.results.map((o: { service_ref: string }) => o.service_ref);
-  t.notOk(children.some((c) => listed.includes(c.service_ref)), 'the list omits the children');
+  t.notOk(
+    children.some((c) => listed.includes(c.service_ref)),
+    'the list omits the children',
+  );
   const parent = list.results.find((o: { service_ref: string }) => o.service_ref === parentRef);
   t.ok(parent, 'the list shows the parent');
-  t.same(parent.consolidated_orders, children.map((c) => c.service_ref), 'with its children');
+  t.same(
+    parent.consolidated_orders,
+    children.map((c) => c.service_ref),
+    'with its children',
+  );
   t.equal(list.count, listed.length, 'the count agrees with the list');
   t.equal(parent.status, 'planned');
 
   // one 40ft for the three together
   const plan = (await service.request('GET', `/api/v1/orders/load-plan/?order=${parentRef}`)).body;
-  t.same(plan.containers.map((c: { code: string }) => c.code), ['40ft'], 'one 40ft');
+  t.same(
+    plan.containers.map((c: { code: string }) => c.code),
+    ['40ft'],
+    'one 40ft',
+  );
   t.same(plan.unplaced, []);
   for (const [i, reference] of ['C-1', 'C-2', 'C-3'].entries()) {
     const contents = (await service.request('GET', `/api/v1/orders/pallet-contents/?order=${reference}`)).body;
-    const units = contents.reduce((s: number, p: { contents: { quantity: number }[] }) => s + p.contents.reduce((q, c) => q + c.quantity, 0), 0);
+    const units = contents.reduce(
+      (s: number, p: { contents: { quantity: number }[] }) => s + p.contents.reduce((q, c) => q + c.quantity, 0),
+      0,
+    );
     t.equal(units, 512, `${reference}: its own pallets only (${contents.length} pallets, ${units} units)`);
     const own = (await service.request('GET', `/api/v1/orders/load-plan/?order=${reference}`)).body;
     t.equal(own.containers.length, 1, `${reference}: the shared container`);
@@ -68,12 +89,20 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
   const data = JSON.parse(/<script type="application\/json" id="viewer-data">(.*?)<\/script>/s.exec(page)![1]!);
   const shared = data.load_plan.containers[0].placements as { ref: string; order: string }[];
   const grey = data.legend.find((l: { label: string }) => /Other orders/.test(l.label))?.colour;
-  t.ok(grey, 'the legend names the other orders\' cargo');
-  t.ok(shared.filter((p) => p.order !== children[1].service_ref).every((p) => data.colours.placements[p.ref] === grey), 'other orders grey');
-  t.ok(shared.filter((p) => p.order === children[1].service_ref).every((p) => data.colours.placements[p.ref] !== grey), 'its own in colour');
+  t.ok(grey, "the legend names the other orders' cargo");
+  t.ok(
+    shared.filter((p) => p.order !== children[1].service_ref).every((p) => data.colours.placements[p.ref] === grey),
+    'other orders grey',
+  );
+  t.ok(
+    shared.filter((p) => p.order === children[1].service_ref).every((p) => data.colours.placements[p.ref] !== grey),
+    'its own in colour',
+  );
 
   // the child's PDF shows the shared container and names each item's order
-  const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=C-2`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
+  const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=C-2`, {
+    headers: { authorization: `Api-Key ${ACME_KEY}` },
+  });
   t.equal(pdf.status, 200);
   const text = (await readPdfText(Buffer.from(await pdf.arrayBuffer()))).text.replace(/\s+/g, ' ');
   t.match(text, /Shared container of a consolidated shipment/, 'the container is marked shared');
@@ -89,7 +118,9 @@ t.test('three orders in one window ship in one 40ft under a parent; dangerous go
 
   // Planner runs count the window's too: one for the three together, one for the dangerous-goods order.
   const metrics = await (await fetch(`${service.url}/metrics`)).text();
-  const runs = Object.fromEntries([...metrics.matchAll(/^orders_planner_runs_total\{outcome="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  const runs = Object.fromEntries(
+    [...metrics.matchAll(/^orders_planner_runs_total\{outcome="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+  );
   t.same(runs, { stored: 2 }, 'two planner runs, both stored, none failed or discarded');
 });
 
@@ -102,7 +133,9 @@ t.test('no saving, no consolidation: two orders that each fill a 40ft are planne
   // 25 EUR pallets of 64 units fill a 40ft floor
   const ids: number[] = [];
   for (const reference of ['FULL-1', 'FULL-2']) {
-    const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft(reference, { order_items: [{ item: 'SKU-3001', quantity: 1600 }] }) });
+    const created = await service.request('POST', '/api/v1/orders/submit-order/', {
+      body: thirdOfA40ft(reference, { order_items: [{ item: 'SKU-3001', quantity: 1600 }] }),
+    });
     t.equal(created.status, 201);
     ids.push(created.body.order_id as number);
   }
@@ -112,8 +145,17 @@ t.test('no saving, no consolidation: two orders that each fill a 40ft are planne
   const list = (await service.request('GET', '/api/v1/orders/detailed-orders/')).body;
   t.equal(list.count, 2, 'both listed, no parent');
   const events = await allEvents(service.dataDir);
-  const decision = events.find((e) => e.type === 'ConsolidationPlanned')?.data as { decision: string; containers_together: number; containers_alone: number; parent: unknown };
-  t.match(decision, { decision: 'alone', containers_together: 2, containers_alone: 2, parent: null }, 'the decision and its figures are in the log');
+  const decision = events.find((e) => e.type === 'ConsolidationPlanned')?.data as {
+    decision: string;
+    containers_together: number;
+    containers_alone: number;
+    parent: unknown;
+  };
+  t.match(
+    decision,
+    { decision: 'alone', containers_together: 2, containers_alone: 2, parent: null },
+    'the decision and its figures are in the log',
+  );
 });
 
 t.test('a window closes early when its orders fill the containers they asked for', async (t) => {
@@ -123,7 +165,11 @@ t.test('a window closes early when its orders fill the containers they asked for
     removeDataDir(service.dataDir);
   });
   // 50 crates of 2 m3 each, 40ft with no count (up to 5, 338 m3): the third order brings the window to 300 m3, over 85 %
-  const crates = { order_items: [], loose_boxes: [{ name: 'Crate', length: 200, width: 100, height: 100, weight: 200, count: 50 }], order_containers: [{ code: '40ft' }] };
+  const crates = {
+    order_items: [],
+    loose_boxes: [{ name: 'Crate', length: 200, width: 100, height: 100, weight: 200, count: 50 }],
+    order_containers: [{ code: '40ft' }],
+  };
   const started = Date.now();
   const ids: number[] = [];
   for (const reference of ['CRATES-1', 'CRATES-2', 'CRATES-3']) {
@@ -134,7 +180,10 @@ t.test('a window closes early when its orders fill the containers they asked for
   const retrieve = async (id: number) => (await service.request('GET', `/api/v1/orders/detailed-orders/${id}/`)).body;
   await eventually(async () => (await Promise.all(ids.map(retrieve))).every((v) => v.status === 'planned'), 60_000);
   t.ok(Date.now() - started < 600_000, 'planned long before the 600 s window ran out');
-  const closed = (await allEvents(service.dataDir)).find((e) => e.type === 'ConsolidationClosed')?.data as { reason: string; orders: unknown[] };
+  const closed = (await allEvents(service.dataDir)).find((e) => e.type === 'ConsolidationClosed')?.data as {
+    reason: string;
+    orders: unknown[];
+  };
   t.equal(closed.reason, 'containers_full');
   t.equal(closed.orders.length, 3);
 });
@@ -145,11 +194,20 @@ t.test('an order that books its containers by count is planned alone at once, no
     await service.stop();
     removeDataDir(service.dataDir);
   });
-  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft('BOOKED-1', { order_containers: [{ code: '40ft', count: 1 }] }) });
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: thirdOfA40ft('BOOKED-1', { order_containers: [{ code: '40ft', count: 1 }] }),
+  });
   t.equal(created.status, 201, JSON.stringify(created.body));
   const started = Date.now();
-  await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id as number}/`)).body.status === 'planned', 60_000);
+  await eventually(
+    async () =>
+      (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id as number}/`)).body.status === 'planned',
+    60_000,
+  );
   t.ok(Date.now() - started < 600_000, 'planned without waiting out the 600 s window');
   const events = await allEvents(service.dataDir);
-  t.notOk(events.some((e) => e.type === 'OrderJoinedConsolidation' || e.type === 'ConsolidationOpened'), 'no window was opened or joined');
+  t.notOk(
+    events.some((e) => e.type === 'OrderJoinedConsolidation' || e.type === 'ConsolidationOpened'),
+    'no window was opened or joined',
+  );
 });

@@ -18,7 +18,15 @@ const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 function startChild(dataDir: string, env: Record<string, string> = {}): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(process.execPath, [main], {
     // The restarted process is a new claim holder: the killed one's claim on the window runs out in a second.
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'silent', ORDERS_PLANNING_LEASE_MS: '1000', ...env }),
+    env: embeddedEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+      LOG_LEVEL: 'silent',
+      ORDERS_PLANNING_LEASE_MS: '1000',
+      ...env,
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = new Promise<string>((resolve, reject) => {
@@ -33,10 +41,11 @@ function startChild(dataDir: string, env: Record<string, string> = {}): { child:
   return { child, url };
 }
 
-const kill = (child: ChildProcess): Promise<void> => new Promise((resolve) => {
-  child.once('exit', () => resolve());
-  child.kill('SIGKILL');
-});
+const kill = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 
 async function submitThree(url: string, prefix: string): Promise<void> {
   for (let i = 1; i <= 3; i++) {
@@ -55,7 +64,9 @@ async function outcome(dataDir: string) {
   const planned = new Map<string, number>();
   for (const e of events) if (e.type === 'OrderPlanned') planned.set(e.stream, (planned.get(e.stream) ?? 0) + 1);
   const parents = events.filter((e) => e.type === 'OrderSubmitted' && (e.data as { consolidated_orders?: string[] }).consolidated_orders);
-  const children = events.filter((e) => e.type === 'OrderSubmitted' && !(e.data as { consolidated_orders?: string[] }).consolidated_orders).map((e) => e.stream);
+  const children = events
+    .filter((e) => e.type === 'OrderSubmitted' && !(e.data as { consolidated_orders?: string[] }).consolidated_orders)
+    .map((e) => e.stream);
   const into = events.filter((e) => e.type === 'OrderPlanned' && (e.data as { consolidated_into?: string }).consolidated_into).length;
   return { events, planned, parents, children, into };
 }
@@ -63,7 +74,10 @@ async function outcome(dataDir: string) {
 // The last case reads the log back one event per batch after the restart: the window, whose time ran
 // out while the process was down, must wait until its orders further on in the log are read back.
 const cases = [
-  ...(['the window is open', 'the window has closed', 'the window is planned'] as const).map((killWhen) => ({ killWhen, pageSize: undefined })),
+  ...(['the window is open', 'the window has closed', 'the window is planned'] as const).map((killWhen) => ({
+    killWhen,
+    pageSize: undefined,
+  })),
   { killWhen: 'the window is open' as const, pageSize: 1 },
 ];
 for (const { killWhen, pageSize } of cases) {
@@ -96,7 +110,10 @@ for (const { killWhen, pageSize } of cases) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const o = await outcome(dataDir);
     t.equal(o.children.length, 3);
-    t.ok(o.children.every((s) => o.planned.get(s) === 1), 'each order planned exactly once');
+    t.ok(
+      o.children.every((s) => o.planned.get(s) === 1),
+      'each order planned exactly once',
+    );
     t.equal(o.parents.length, 1, 'one parent');
     t.equal(o.into, 3, 'all three children planned into it');
     t.equal(o.events.filter((e) => e.type === 'ConsolidationPlanned').length, 1, 'the window planned once');
@@ -108,7 +125,10 @@ for (const { killWhen, pageSize } of cases) {
       return after.children.length === 6 && after.children.every((s) => after.planned.get(s) === 1) && after.parents.length === 2;
     }, 30_000);
     const after = await outcome(dataDir);
-    t.ok(after.children.every((s) => after.planned.get(s) === 1), 'the later orders are planned once too');
+    t.ok(
+      after.children.every((s) => after.planned.get(s) === 1),
+      'the later orders are planned once too',
+    );
     t.equal(after.parents.length, 2, 'under a second parent');
     await kill(running.child);
   });

@@ -24,8 +24,12 @@ export function consolidationSeed(url: string | undefined, windowSeconds = 5) {
 /** 8 EUR pallets of 64 units: a third of a 40ft's 25 floor places. */
 export function thirdOfA40ft(reference: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    supplier_name: 'Acme Supplier Ltd', consignee_name: 'Harbour Consolidation Ltd', reference, transportation_mode: 'OceanFCL',
-    order_items: [{ item: 'SKU-3001', quantity: 512 }], order_containers: [{ code: '40ft' }], ...extra,
+    supplier_name: 'Acme Supplier Ltd',
+    consignee_name: 'Harbour Consolidation Ltd',
+    reference,
+    transportation_mode: 'OceanFCL',
+    order_items: [{ item: 'SKU-3001', quantity: 512 }],
+    order_containers: [{ code: '40ft' }],
+    ...extra,
   };
 }
-

@@ -11,15 +11,38 @@ import { emptyPlan } from '../support/plans.js';
 
 const opened: ConsolidationOpened = {
   type: 'ConsolidationOpened',
-  data: { consolidation: 'consolidation-SO-000001', company_group: 'Acme Group', lane_id: 103, transportation_mode: 'OceanFCL', window_seconds: 5, opened_at: '2026-11-24T10:00:00.000000', closes_at: '2026-11-24T10:00:05.000000' },
+  data: {
+    consolidation: 'consolidation-SO-000001',
+    company_group: 'Acme Group',
+    lane_id: 103,
+    transportation_mode: 'OceanFCL',
+    window_seconds: 5,
+    opened_at: '2026-11-24T10:00:00.000000',
+    closes_at: '2026-11-24T10:00:05.000000',
+  },
 };
 const closed: ConsolidationClosed = {
   type: 'ConsolidationClosed',
-  data: { consolidation: 'consolidation-SO-000001', reason: 'window_elapsed', closed_at: '2026-11-24T10:00:05.000100', orders: [{ stream: 'order:a', service_ref: 'SO-000001' }] },
+  data: {
+    consolidation: 'consolidation-SO-000001',
+    reason: 'window_elapsed',
+    closed_at: '2026-11-24T10:00:05.000100',
+    orders: [{ stream: 'order:a', service_ref: 'SO-000001' }],
+  },
 };
 const planned: ConsolidationPlanned = {
   type: 'ConsolidationPlanned',
-  data: { consolidation: 'consolidation-SO-000001', decision: 'alone', containers_together: null, containers_alone: 1, planned_at: '2026-11-24T10:00:06.000000', parent: null, alone: [], together: null, pallet_owners: [] },
+  data: {
+    consolidation: 'consolidation-SO-000001',
+    decision: 'alone',
+    containers_together: null,
+    containers_alone: 1,
+    planned_at: '2026-11-24T10:00:06.000000',
+    parent: null,
+    alone: [],
+    together: null,
+    pallet_owners: [],
+  },
 };
 
 t.test('a window opens once, closes once and is planned once', async (t) => {
@@ -28,7 +51,9 @@ t.test('a window opens once, closes once and is planned once', async (t) => {
   w.given(opened).when({ type: 'Open', data: opened.data }).then([]);
   w.given().when({ type: 'Close', data: closed.data }).then([]);
   w.given(opened).when({ type: 'Close', data: closed.data }).then([closed]);
-  w.given(opened, closed).when({ type: 'Close', data: { ...closed.data, reason: 'containers_full' } }).then([]);
+  w.given(opened, closed)
+    .when({ type: 'Close', data: { ...closed.data, reason: 'containers_full' } })
+    .then([]);
   w.given(opened).when({ type: 'RecordPlan', data: planned.data }).then([]);
   w.given(opened, closed).when({ type: 'RecordPlan', data: planned.data }).then([planned]);
   w.given(opened, closed, planned).when({ type: 'RecordPlan', data: planned.data }).then([]);
@@ -36,17 +61,64 @@ t.test('a window opens once, closes once and is planned once', async (t) => {
 
 t.test('an order joins one window, once, and only while it waits for a plan', async (t) => {
   const order = spec(t, orderDecider);
-  const submitted = { type: 'OrderSubmitted' as const, data: { order_id: 1, service_ref: 'SO-000001', company_group: 'Acme Group', lane: { id: 103 } as never, order: normalizedAcmeOrder(), submitted_at: '2026-11-24T10:00:00.000000' } };
-  const joined: OrderJoinedConsolidation = { type: 'OrderJoinedConsolidation', data: { order_id: 1, service_ref: 'SO-000001', consolidation: 'consolidation-SO-000001', joined_at: '2026-11-24T10:00:00.100000' } };
-  const join = (consolidation: string) => ({ type: 'JoinConsolidation' as const, data: { consolidation, joined_at: '2026-11-24T10:00:00.100000' } });
+  const submitted = {
+    type: 'OrderSubmitted' as const,
+    data: {
+      order_id: 1,
+      service_ref: 'SO-000001',
+      company_group: 'Acme Group',
+      lane: { id: 103 } as never,
+      order: normalizedAcmeOrder(),
+      submitted_at: '2026-11-24T10:00:00.000000',
+    },
+  };
+  const joined: OrderJoinedConsolidation = {
+    type: 'OrderJoinedConsolidation',
+    data: { order_id: 1, service_ref: 'SO-000001', consolidation: 'consolidation-SO-000001', joined_at: '2026-11-24T10:00:00.100000' },
+  };
+  const join = (consolidation: string) => ({
+    type: 'JoinConsolidation' as const,
+    data: { consolidation, joined_at: '2026-11-24T10:00:00.100000' },
+  });
   order.given(submitted).when(join('consolidation-SO-000001')).then([joined]);
   order.given(submitted, joined).when(join('consolidation-SO-000009')).then([]);
-  const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-24T10:00:01.000000' } };
+  const planned: OrderPlanned = {
+    type: 'OrderPlanned',
+    data: {
+      order_id: 1,
+      service_ref: 'SO-000001',
+      reference: 'PO-1',
+      company_group: 'Acme Group',
+      plan: emptyPlan(),
+      planned_at: '2026-11-24T10:00:01.000000',
+    },
+  };
   order.given(submitted, planned).when(join('consolidation-SO-000001')).then([]);
-  order.given().when(join('consolidation-SO-000001')).thenMatch({ errors: { non_field_errors: [/No order/] } });
+  order
+    .given()
+    .when(join('consolidation-SO-000001'))
+    .thenMatch({ errors: { non_field_errors: [/No order/] } });
   // a child's plan names its parent
-  order.given(submitted, joined).when({ type: 'RecordPlanResult', data: { plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } })
-    .then([{ type: 'OrderPlanned', data: { order_id: 1, service_ref: 'SO-000001', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' } }]);
+  order
+    .given(submitted, joined)
+    .when({
+      type: 'RecordPlanResult',
+      data: { plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' },
+    })
+    .then([
+      {
+        type: 'OrderPlanned',
+        data: {
+          order_id: 1,
+          service_ref: 'SO-000001',
+          reference: 'PO-1',
+          company_group: 'Acme Group',
+          plan: emptyPlan(),
+          planned_at: '2026-11-24T10:00:06.000000',
+          consolidated_into: 'SO-000004',
+        },
+      },
+    ]);
 });
 
 t.test('only normal orders of a lane with a window are consolidated; parents never are', async (t) => {

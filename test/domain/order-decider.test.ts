@@ -12,7 +12,18 @@ const payload = normalizedAcmeOrder;
 const order = (t: Test) => spec(t, orderDecider);
 
 function submit(orderPayload: SubmitOrderPayload, companyGroup = 'Acme Group', data: Partial<SubmitOrder['data']> = {}): OrderCommand {
-  return { type: 'SubmitOrder', data: { order: orderPayload, company_group: companyGroup, order_id: 7, service_ref: 'SO-000007', submitted_at: '2026-11-20T09:15:02.123456', masterData, ...data } };
+  return {
+    type: 'SubmitOrder',
+    data: {
+      order: orderPayload,
+      company_group: companyGroup,
+      order_id: 7,
+      service_ref: 'SO-000007',
+      submitted_at: '2026-11-20T09:15:02.123456',
+      masterData,
+      ...data,
+    },
+  };
 }
 
 function submitted(): OrderSubmitted {
@@ -21,104 +32,257 @@ function submitted(): OrderSubmitted {
   return decision.events[0] as OrderSubmitted;
 }
 
-const planned: OrderPlanned = { type: 'OrderPlanned', data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.000000' } };
-const failed: OrderEvent = { type: 'OrderPlanningFailed', data: { order_id: 7, service_ref: 'SO-000007', reason: 'no container fits', failed_at: '2026-11-20T09:15:03.000000' } };
+const planned: OrderPlanned = {
+  type: 'OrderPlanned',
+  data: {
+    order_id: 7,
+    service_ref: 'SO-000007',
+    reference: 'PO-1',
+    company_group: 'Acme Group',
+    plan: emptyPlan(),
+    planned_at: '2026-11-20T09:15:03.000000',
+  },
+};
+const failed: OrderEvent = {
+  type: 'OrderPlanningFailed',
+  data: { order_id: 7, service_ref: 'SO-000007', reason: 'no container fits', failed_at: '2026-11-20T09:15:03.000000' },
+};
 const planResult: OrderCommand = { type: 'RecordPlanResult', data: { plan: emptyPlan(1), planned_at: '2026-11-20T09:16:00.000000' } };
-const planFailure: OrderCommand = { type: 'RecordPlanResult', data: { reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' } };
+const planFailure: OrderCommand = {
+  type: 'RecordPlanResult',
+  data: { reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' },
+};
 const download: OrderCommand = { type: 'RecordDownload', data: { downloaded_at: '2026-11-20T10:00:00.000000' } };
 
 t.test('submit', async (t) => {
-  t.test('given no order, when a valid order is submitted, then OrderSubmitted carries the order and a snapshot of the lane with only its items', async (t) => {
-    const { decision } = order(t).given().when(submit(payload()));
-    if (!decision.ok) return t.fail('refused');
-    const [event] = decision.events as OrderSubmitted[];
-    t.match(event?.data, { order_id: 7, service_ref: 'SO-000007', company_group: 'Acme Group', submitted_at: '2026-11-20T09:15:02.123456' });
-    t.equal(event?.data.lane.id, 101);
-    t.same(event?.data.lane.items.map((item) => item.sku), ['SKU-1001']);
-    t.same(event?.data.lane.pallet_types[0]?.code, 'EUR');
-    t.same(event?.data.order, payload());
-  });
+  t.test(
+    'given no order, when a valid order is submitted, then OrderSubmitted carries the order and a snapshot of the lane with only its items',
+    async (t) => {
+      const { decision } = order(t).given().when(submit(payload()));
+      if (!decision.ok) return t.fail('refused');
+      const [event] = decision.events as OrderSubmitted[];
+      t.match(event?.data, {
+        order_id: 7,
+        service_ref: 'SO-000007',
+        company_group: 'Acme Group',
+        submitted_at: '2026-11-20T09:15:02.123456',
+      });
+      t.equal(event?.data.lane.id, 101);
+      t.same(
+        event?.data.lane.items.map((item) => item.sku),
+        ['SKU-1001'],
+      );
+      t.same(event?.data.lane.pallet_types[0]?.code, 'EUR');
+      t.same(event?.data.order, payload());
+    },
+  );
 
   t.test('given no order, when an order with only loose boxes is submitted, then no item master is needed', async (t) => {
-    order(t).given().when(submit(payload({ order_items: [], loose_boxes: [{ name: 'Carton', length: '40.000000', width: '30.000000', height: '20.000000', weight: '5.000000', count: 3, purchase_order: '', line_item_number: '', product_quantity: null, product_packages: null, double_stacked_bottom: false, double_stacked_top: false, rotation_x: true, rotation_y: true, rotation_z: true }] })))
+    order(t)
+      .given()
+      .when(
+        submit(
+          payload({
+            order_items: [],
+            loose_boxes: [
+              {
+                name: 'Carton',
+                length: '40.000000',
+                width: '30.000000',
+                height: '20.000000',
+                weight: '5.000000',
+                count: 3,
+                purchase_order: '',
+                line_item_number: '',
+                product_quantity: null,
+                product_packages: null,
+                double_stacked_bottom: false,
+                double_stacked_top: false,
+                rotation_x: true,
+                rotation_y: true,
+                rotation_z: true,
+              },
+            ],
+          }),
+        ),
+      )
       .thenMatch({ events: [{ type: 'OrderSubmitted', data: { lane: { items: [] } } }] });
   });
 
   t.test('given an order with this reference, when another order is submitted under it, then the reference is refused', async (t) => {
-    order(t).given(submitted()).when(submit(payload({ customer_notes: 'a second order' }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
+    order(t)
+      .given(submitted())
+      .when(submit(payload({ customer_notes: 'a second order' })))
+      .then({ errors: { reference: ['An order with this reference already exists.'] } });
   });
 
   t.test('given an order with this reference, when the same order is submitted again (a retry), then nothing is recorded', async (t) => {
-    order(t).given(submitted()).when(submit(payload(), 'Acme Group', { order_id: 8, service_ref: 'SO-000008' })).then([]);
+    order(t)
+      .given(submitted())
+      .when(submit(payload(), 'Acme Group', { order_id: 8, service_ref: 'SO-000008' }))
+      .then([]);
   });
 
   t.test('given an order stored before counts were marked exact, when it is retried with the mark, then it is still a retry', async (t) => {
     const before = submitted();
     before.data.order.order_containers = [{ code: '40ft', count: 2 }];
-    order(t).given(before).when(submit(payload({ order_containers: [{ code: '40ft', count: 2, exact: true }] }))).then([]);
-    order(t).given(before).when(submit(payload({ order_containers: [{ code: '40ft', count: 3, exact: true }] }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
+    order(t)
+      .given(before)
+      .when(submit(payload({ order_containers: [{ code: '40ft', count: 2, exact: true }] })))
+      .then([]);
+    order(t)
+      .given(before)
+      .when(submit(payload({ order_containers: [{ code: '40ft', count: 3, exact: true }] })))
+      .then({ errors: { reference: ['An order with this reference already exists.'] } });
   });
 
   t.test('given an order, when it is retried after its lane was removed from master data, then it is still a retry', async (t) => {
     const noLanes = { ...masterData, lanes: new Map() };
-    order(t).given(submitted()).when(submit(payload(), 'Acme Group', { masterData: noLanes })).then([]);
+    order(t)
+      .given(submitted())
+      .when(submit(payload(), 'Acme Group', { masterData: noLanes }))
+      .then([]);
   });
 
-  t.test('given an order that was planned and downloaded, when another order is submitted under its reference, then it is still refused', async (t) => {
-    order(t).given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '' } })
-      .when(submit(payload({ send_email: false }))).then({ errors: { reference: ['An order with this reference already exists.'] } });
-  });
+  t.test(
+    'given an order that was planned and downloaded, when another order is submitted under its reference, then it is still refused',
+    async (t) => {
+      order(t)
+        .given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '' } })
+        .when(submit(payload({ send_email: false })))
+        .then({ errors: { reference: ['An order with this reference already exists.'] } });
+    },
+  );
 
   t.test('given no lane with that supplier, when submitted, then only supplier_name is named', async (t) => {
-    const { decision } = order(t).given().when(submit(payload({ supplier_name: 'acme supplier ltd' })));
+    const { decision } = order(t)
+      .given()
+      .when(submit(payload({ supplier_name: 'acme supplier ltd' })));
     t.match(decision, { ok: false, errors: { supplier_name: [/case-sensitive/] } });
     t.notOk(!decision.ok && 'consignee_name' in decision.errors);
   });
 
   t.test('given no lane with that consignee, when submitted, then consignee_name is named', async (t) => {
-    order(t).given().when(submit(payload({ consignee_name: 'Nobody' }))).thenMatch({ errors: { consignee_name: [/Nobody/] } });
+    order(t)
+      .given()
+      .when(submit(payload({ consignee_name: 'Nobody' })))
+      .thenMatch({ errors: { consignee_name: [/Nobody/] } });
   });
 
-  t.test('given supplier and consignee known only on different lanes, when submitted, then the pair is refused under non_field_errors', async (t) => {
-    const seed = testSeed();
-    const acme = seed.company_groups[0]!;
-    acme.lanes.push({ ...acme.lanes[1]!, id: 103, supplier: 'Wayne Supplies', consignee: 'Initech Receiving' });
-    order(t).given().when(submit(payload({ supplier_name: 'Wayne Supplies' }), 'Acme Group', { masterData: masterDataFrom(eventsFor(seed)) }))
-      .then({ errors: { non_field_errors: ['No lane of your company group connects supplier "Wayne Supplies" to consignee "Globex Consignee GmbH".'] } });
-  });
+  t.test(
+    'given supplier and consignee known only on different lanes, when submitted, then the pair is refused under non_field_errors',
+    async (t) => {
+      const seed = testSeed();
+      const acme = seed.company_groups[0]!;
+      acme.lanes.push({ ...acme.lanes[1]!, id: 103, supplier: 'Wayne Supplies', consignee: 'Initech Receiving' });
+      order(t)
+        .given()
+        .when(submit(payload({ supplier_name: 'Wayne Supplies' }), 'Acme Group', { masterData: masterDataFrom(eventsFor(seed)) }))
+        .then({
+          errors: {
+            non_field_errors: ['No lane of your company group connects supplier "Wayne Supplies" to consignee "Globex Consignee GmbH".'],
+          },
+        });
+    },
+  );
 
   t.test("given another group's lane, when this group submits on it, then the lane is not found", async (t) => {
-    order(t).given().when(submit(payload({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee' })))
+    order(t)
+      .given()
+      .when(submit(payload({ supplier_name: 'Other Supplier', consignee_name: 'Other Consignee' })))
       .thenMatch({ errors: { supplier_name: [/Other Supplier/], consignee_name: [/Other Consignee/] } });
   });
 
   t.test('given a lane that only accepts TruckFTL, when an OceanFCL order comes, then transportation_mode is named', async (t) => {
-    order(t).given().when(submit(payload({ consignee_name: 'Initech Receiving', order_items: [], loose_boxes: [], pre_builts: [], order_containers: [{ code: '20ft', count: 5 }] })))
+    order(t)
+      .given()
+      .when(
+        submit(
+          payload({
+            consignee_name: 'Initech Receiving',
+            order_items: [],
+            loose_boxes: [],
+            pre_builts: [],
+            order_containers: [{ code: '20ft', count: 5 }],
+          }),
+        ),
+      )
       .thenMatch({ errors: { transportation_mode: [/does not accept OceanFCL/] } });
   });
 
   t.test('given containers not enabled on the lane, when submitted, then each is named by index', async (t) => {
-    order(t).given().when(submit(payload({ order_containers: [{ code: '40ft', count: 1 }, { code: '45ft-HC', count: 2 }] })))
-      .then({ errors: { order_containers: [{}, { code: ['Container code 45ft-HC is not enabled on lane 101; enabled: 20ft, 40ft, 40ft-HC.'] }] } });
+    order(t)
+      .given()
+      .when(
+        submit(
+          payload({
+            order_containers: [
+              { code: '40ft', count: 1 },
+              { code: '45ft-HC', count: 2 },
+            ],
+          }),
+        ),
+      )
+      .then({
+        errors: { order_containers: [{}, { code: ['Container code 45ft-HC is not enabled on lane 101; enabled: 20ft, 40ft, 40ft-HC.'] }] },
+      });
   });
 
   t.test('given SKUs outside the item master, when submitted, then each is named by index', async (t) => {
-    order(t).given().when(submit(payload({ order_items: [
-      { item: 'SKU-1001', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
-      { item: 'SKU-9999', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
-    ] }))).then({ errors: { order_items: [{}, { item: ['SKU SKU-9999 is not in the item master of lane 101.'] }] } });
+    order(t)
+      .given()
+      .when(
+        submit(
+          payload({
+            order_items: [
+              { item: 'SKU-1001', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
+              { item: 'SKU-9999', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' },
+            ],
+          }),
+        ),
+      )
+      .then({ errors: { order_items: [{}, { item: ['SKU SKU-9999 is not in the item master of lane 101.'] }] } });
   });
 });
 
 t.test('record the plan result', async (t) => {
-  t.test('given a submitted order, when the planner returns a plan, then OrderPlanned names the order, its reference and group', async (t) => {
-    order(t).given(submitted()).when(planResult).then([{ type: 'OrderPlanned', data: {
-      order_id: 7, service_ref: 'SO-000007', reference: 'PO-1', company_group: 'Acme Group', plan: emptyPlan(1), planned_at: '2026-11-20T09:16:00.000000' } }]);
-  });
+  t.test(
+    'given a submitted order, when the planner returns a plan, then OrderPlanned names the order, its reference and group',
+    async (t) => {
+      order(t)
+        .given(submitted())
+        .when(planResult)
+        .then([
+          {
+            type: 'OrderPlanned',
+            data: {
+              order_id: 7,
+              service_ref: 'SO-000007',
+              reference: 'PO-1',
+              company_group: 'Acme Group',
+              plan: emptyPlan(1),
+              planned_at: '2026-11-20T09:16:00.000000',
+            },
+          },
+        ]);
+    },
+  );
 
   t.test('given a submitted order, when the planner fails, then OrderPlanningFailed carries the reason', async (t) => {
-    order(t).given(submitted()).when(planFailure).then([{ type: 'OrderPlanningFailed', data: {
-      order_id: 7, service_ref: 'SO-000007', reason: 'the planner stopped', failed_at: '2026-11-20T09:16:00.000000' } }]);
+    order(t)
+      .given(submitted())
+      .when(planFailure)
+      .then([
+        {
+          type: 'OrderPlanningFailed',
+          data: {
+            order_id: 7,
+            service_ref: 'SO-000007',
+            reason: 'the planner stopped',
+            failed_at: '2026-11-20T09:16:00.000000',
+          },
+        },
+      ]);
   });
 
   t.test('given a planned order, when another result comes (a second instance, a replay), then nothing is recorded', async (t) => {
@@ -131,69 +295,144 @@ t.test('record the plan result', async (t) => {
   });
 
   t.test('given no order, when a plan result comes, then it is refused', async (t) => {
-    order(t).given().when(planResult).then({ errors: { non_field_errors: ['No order has been submitted in this stream.'] } });
+    order(t)
+      .given()
+      .when(planResult)
+      .then({ errors: { non_field_errors: ['No order has been submitted in this stream.'] } });
   });
 });
 
 t.test('record a download', async (t) => {
   t.test('given a planned order, when its packing instructions are downloaded, then the download is recorded', async (t) => {
-    order(t).given(submitted(), planned).when(download).then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
+    order(t)
+      .given(submitted(), planned)
+      .when(download)
+      .then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
   });
 
   t.test('given a planned order downloaded before, when it is downloaded again, then that download is recorded too', async (t) => {
-    order(t).given(submitted(), planned, { type: 'PackingInstructionsDownloaded', data: { order_id: 7, downloaded_at: '2026-11-20T09:30:00.000000' } })
-      .when(download).thenMatch({ events: [{ type: 'PackingInstructionsDownloaded' }] });
+    order(t)
+      .given(submitted(), planned, {
+        type: 'PackingInstructionsDownloaded',
+        data: { order_id: 7, downloaded_at: '2026-11-20T09:30:00.000000' },
+      })
+      .when(download)
+      .thenMatch({ events: [{ type: 'PackingInstructionsDownloaded' }] });
   });
 
   t.test('given an order without a plan, when a download is recorded, then it is refused', async (t) => {
-    order(t).given(submitted()).when(download).then({ errors: { order: ['The order has no plan yet.'] } });
-    order(t).given(submitted(), failed).when(download).then({ errors: { order: ['The order has no plan yet.'] } });
+    order(t)
+      .given(submitted())
+      .when(download)
+      .then({ errors: { order: ['The order has no plan yet.'] } });
+    order(t)
+      .given(submitted(), failed)
+      .when(download)
+      .then({ errors: { order: ['The order has no plan yet.'] } });
   });
 
   t.test('given no order, when a download is recorded, then it is refused', async (t) => {
-    order(t).given().when(download).then({ errors: { order: ['No order has been submitted in this stream.'] } });
+    order(t)
+      .given()
+      .when(download)
+      .then({ errors: { order: ['No order has been submitted in this stream.'] } });
   });
 });
 
 t.test('submit a consolidated order (the parent of a consolidated shipment)', async (t) => {
-  const parentOrder = (): SubmitOrderPayload => payload({ reference: 'CONSOLIDATED-SO-000009', customer_notes: 'Consolidated shipment of SO-000007, SO-000008.' });
+  const parentOrder = (): SubmitOrderPayload =>
+    payload({ reference: 'CONSOLIDATED-SO-000009', customer_notes: 'Consolidated shipment of SO-000007, SO-000008.' });
   const lane = submitted().data.lane;
-  const parent = (data: Partial<SubmitConsolidatedOrder['data']> = {}): OrderCommand => ({ type: 'SubmitConsolidatedOrder', data: {
-    order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), consolidated_orders: ['SO-000007', 'SO-000008'],
-    plan: emptyPlan(2), planned_at: '2026-11-20T10:00:00.000001', ...data,
-  } });
-  const parentSubmitted: OrderSubmitted = { type: 'OrderSubmitted', data: {
-    order_id: 9, service_ref: 'SO-000009', company_group: 'Acme Group', lane, order: parentOrder(), submitted_at: '2026-11-20T10:00:00.000001', consolidated_orders: ['SO-000007', 'SO-000008'],
-  } };
-  const parentPlanned: OrderPlanned = { type: 'OrderPlanned', data: {
-    order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009', company_group: 'Acme Group', plan: emptyPlan(2), planned_at: '2026-11-20T10:00:00.000001',
-  } };
-
-  t.test('given no order, when the parent is submitted, then it is recorded submitted and planned at once, at the time it was planned', async (t) => {
-    order(t).given().when(parent()).then([parentSubmitted, parentPlanned]);
+  const parent = (data: Partial<SubmitConsolidatedOrder['data']> = {}): OrderCommand => ({
+    type: 'SubmitConsolidatedOrder',
+    data: {
+      order_id: 9,
+      service_ref: 'SO-000009',
+      company_group: 'Acme Group',
+      lane,
+      order: parentOrder(),
+      consolidated_orders: ['SO-000007', 'SO-000008'],
+      plan: emptyPlan(2),
+      planned_at: '2026-11-20T10:00:00.000001',
+      ...data,
+    },
   });
+  const parentSubmitted: OrderSubmitted = {
+    type: 'OrderSubmitted',
+    data: {
+      order_id: 9,
+      service_ref: 'SO-000009',
+      company_group: 'Acme Group',
+      lane,
+      order: parentOrder(),
+      submitted_at: '2026-11-20T10:00:00.000001',
+      consolidated_orders: ['SO-000007', 'SO-000008'],
+    },
+  };
+  const parentPlanned: OrderPlanned = {
+    type: 'OrderPlanned',
+    data: {
+      order_id: 9,
+      service_ref: 'SO-000009',
+      reference: 'CONSOLIDATED-SO-000009',
+      company_group: 'Acme Group',
+      plan: emptyPlan(2),
+      planned_at: '2026-11-20T10:00:00.000001',
+    },
+  };
 
-  t.test('given the parent recorded, when it is submitted again with the same ids (a replay after a crash), then nothing is recorded', async (t) => {
-    order(t).given(parentSubmitted, parentPlanned).when(parent()).then([]);
-    order(t).given(parentSubmitted, parentPlanned).when(parent({ planned_at: '2026-11-20T11:00:00.000001', plan: emptyPlan(3) })).then([]);
-  });
+  t.test(
+    'given no order, when the parent is submitted, then it is recorded submitted and planned at once, at the time it was planned',
+    async (t) => {
+      order(t).given().when(parent()).then([parentSubmitted, parentPlanned]);
+    },
+  );
+
+  t.test(
+    'given the parent recorded, when it is submitted again with the same ids (a replay after a crash), then nothing is recorded',
+    async (t) => {
+      order(t).given(parentSubmitted, parentPlanned).when(parent()).then([]);
+      order(t)
+        .given(parentSubmitted, parentPlanned)
+        .when(parent({ planned_at: '2026-11-20T11:00:00.000001', plan: emptyPlan(3) }))
+        .then([]);
+    },
+  );
 
   t.test('given a client order under the parent reference, when the parent is submitted, then the reference is refused', async (t) => {
-    order(t).given(submitted()).when(parent()).then({ errors: { reference: ['An order with this reference already exists.'] } });
-    order(t).given(parentSubmitted, parentPlanned).when(parent({ order_id: 10, service_ref: 'SO-000010' })).then({ errors: { reference: ['An order with this reference already exists.'] } });
+    order(t)
+      .given(submitted())
+      .when(parent())
+      .then({ errors: { reference: ['An order with this reference already exists.'] } });
+    order(t)
+      .given(parentSubmitted, parentPlanned)
+      .when(parent({ order_id: 10, service_ref: 'SO-000010' }))
+      .then({ errors: { reference: ['An order with this reference already exists.'] } });
   });
 
   t.test('given no order, when a parent names fewer than two orders, then it is refused', async (t) => {
-    order(t).given().when(parent({ consolidated_orders: ['SO-000007'] })).then({ errors: { non_field_errors: ['A consolidated order ships at least two orders.'] } });
+    order(t)
+      .given()
+      .when(parent({ consolidated_orders: ['SO-000007'] }))
+      .then({ errors: { non_field_errors: ['A consolidated order ships at least two orders.'] } });
   });
 
-  t.test('given the parent recorded, when the planner reports on it or it is downloaded, then it behaves as any planned order', async (t) => {
-    order(t).given(parentSubmitted, parentPlanned).when(planResult).then([]);
-    order(t).given(parentSubmitted, parentPlanned).when(download).then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 9, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
-  });
+  t.test(
+    'given the parent recorded, when the planner reports on it or it is downloaded, then it behaves as any planned order',
+    async (t) => {
+      order(t).given(parentSubmitted, parentPlanned).when(planResult).then([]);
+      order(t)
+        .given(parentSubmitted, parentPlanned)
+        .when(download)
+        .then([{ type: 'PackingInstructionsDownloaded', data: { order_id: 9, downloaded_at: '2026-11-20T10:00:00.000000' } }]);
+    },
+  );
 });
 
 t.test('given an event type this version does not know, when the order is folded, then the event changes nothing', async (t) => {
   const unknown = { type: 'OrderStatusNoted', data: {} } as unknown as OrderEvent;
-  order(t).given(submitted(), unknown).when(planResult).thenMatch({ events: [{ type: 'OrderPlanned' }] });
+  order(t)
+    .given(submitted(), unknown)
+    .when(planResult)
+    .thenMatch({ events: [{ type: 'OrderPlanned' }] });
 });

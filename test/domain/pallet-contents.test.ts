@@ -4,16 +4,31 @@ import t from 'tap';
 import { projectPalletContents } from '../../projections/pallet-contents.js';
 import { recorded } from './given.js';
 
-const submitted = { type: 'OrderSubmitted', data: { order_id: 3, service_ref: 'SO-000003', company_group: 'G', submitted_at: '2026-11-20T09:15:02.123456' } };
+const submitted = {
+  type: 'OrderSubmitted',
+  data: { order_id: 3, service_ref: 'SO-000003', company_group: 'G', submitted_at: '2026-11-20T09:15:02.123456' },
+};
 const line = { sku: 'SKU-1', purchase_order: 'P', line_item_number: 'L', quantity: 4 };
 const plan = {
   pallets: [
-    { pallet_index: 'P1', pallet_code: 'EUR', length_mm: 1200, width_mm: 800, height_mm: 900, weight_g: 5000, units: [], contents: [{ ...line, unit_count: 2 }] },
+    {
+      pallet_index: 'P1',
+      pallet_code: 'EUR',
+      length_mm: 1200,
+      width_mm: 800,
+      height_mm: 900,
+      weight_g: 5000,
+      units: [],
+      contents: [{ ...line, unit_count: 2 }],
+    },
     { pallet_index: 'P2', pallet_code: 'EUR', length_mm: 1200, width_mm: 800, height_mm: 400, weight_g: 2000, units: [], contents: [] },
   ],
   containers: [],
 };
-const planned = { type: 'OrderPlanned', data: { order_id: 3, service_ref: 'SO-000003', reference: 'PO-3', company_group: 'G', plan, planned_at: '2026-11-20T09:15:03.000001' } };
+const planned = {
+  type: 'OrderPlanned',
+  data: { order_id: 3, service_ref: 'SO-000003', reference: 'PO-3', company_group: 'G', plan, planned_at: '2026-11-20T09:15:03.000001' },
+};
 
 t.test('given nothing, when OrderSubmitted, then the contents are pending', async (t) => {
   t.same(projectPalletContents(undefined, recorded(submitted)), { status: 'pending' });
@@ -39,6 +54,9 @@ t.test('given a submitted order, when OrderPlanningFailed, then failed with the 
 
 t.test('given a document, when an event of no concern or of an unknown type comes, then the document is unchanged', async (t) => {
   const pending = projectPalletContents(undefined, recorded(submitted));
-  t.equal(projectPalletContents(pending, recorded({ type: 'PackingInstructionsDownloaded', data: { order_id: 3, downloaded_at: 'x' } })), pending);
+  t.equal(
+    projectPalletContents(pending, recorded({ type: 'PackingInstructionsDownloaded', data: { order_id: 3, downloaded_at: 'x' } })),
+    pending,
+  );
   t.equal(projectPalletContents(pending, recorded({ type: 'SomethingNewer', data: { order_id: 3 } })), pending);
 });

@@ -36,20 +36,34 @@ t.test('the recorded decision', async (t) => {
   const plans = { alone: [plan(1), plan(1)], together: plan(1), palletsOf: [[{}, {}], [{}]] as never[][] };
   const parent = { order_id: 9, service_ref: 'SO-000009' };
   t.match(plannedJointly('consolidation-SO-000001', ['SO-000001', 'SO-000002'], plans, parent, '2026-11-24T10:00:06.000000'), {
-    decision: 'together', containers_together: 1, containers_alone: 2,
+    decision: 'together',
+    containers_together: 1,
+    containers_alone: 2,
     parent: { order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009' },
     pallet_owners: ['SO-000001', 'SO-000001', 'SO-000002'],
   });
-  t.match(plannedJointly('consolidation-SO-000001', ['SO-000001', 'SO-000002'], plans, undefined, '2026-11-24T10:00:06.000000'), {
-    decision: 'alone', containers_together: 1, containers_alone: 2, parent: null, together: null, pallet_owners: [],
-  }, 'no parent: each alone, the joint plan only counted');
+  t.match(
+    plannedJointly('consolidation-SO-000001', ['SO-000001', 'SO-000002'], plans, undefined, '2026-11-24T10:00:06.000000'),
+    {
+      decision: 'alone',
+      containers_together: 1,
+      containers_alone: 2,
+      parent: null,
+      together: null,
+      pallet_owners: [],
+    },
+    'no parent: each alone, the joint plan only counted',
+  );
 });
 
-t.test('a child\'s share of the shared plan: its own pallets and unplaced cargo, its units as planned alone', async (t) => {
+t.test("a child's share of the shared plan: its own pallets and unplaced cargo, its units as planned alone", async (t) => {
   const together: OrderPlan = {
     ...plan(1),
     pallets: [{ ref: 'AP1' }, { ref: 'AP2' }, { ref: 'AP3' }] as never[],
-    unplaced: [{ order: 'SO-000001', count: 2 }, { order: 'SO-000002', count: 1 }] as never[],
+    unplaced: [
+      { order: 'SO-000001', count: 2 },
+      { order: 'SO-000002', count: 1 },
+    ] as never[],
     metrics: { ...emptyPlan().metrics, pallet_count: 3, units: 90 },
   };
   const owners = ['SO-000001', 'SO-000002', 'SO-000001'];

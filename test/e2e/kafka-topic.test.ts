@@ -17,7 +17,9 @@ import { kafkaServer, type KafkaServer } from '../support/servers/test-servers.j
 import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
 
 t.setTimeout(600_000);
-const skip = process.env.KAFKA_BROKERS ? false : 'KAFKA_BROKERS is not set: start the test servers (scripts/test-servers/test-servers start)';
+const skip = process.env.KAFKA_BROKERS
+  ? false
+  : 'KAFKA_BROKERS is not set: start the test servers (scripts/test-servers/test-servers start)';
 
 function scratch(t: TapTest, prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -39,13 +41,24 @@ if (!skip) {
 async function service(t: TapTest, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   const dataDir = scratch(t, 'orders-kafka-topic-');
   writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(testSeed()));
-  const started = await startServiceProcess({ ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), KAFKA_BROKERS: kafka.brokers, ORDERS_PLANNER_THREADS: '1', ...env });
+  const started = await startServiceProcess({
+    ORDERS_DATA_DIR: dataDir,
+    ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+    KAFKA_BROKERS: kafka.brokers,
+    ORDERS_PLANNER_THREADS: '1',
+    ...env,
+  });
   t.teardown(() => started.stop());
   return started;
 }
 
 /** Every message of `topic` from the beginning, read by a consumer group of its own, until `enough` holds. */
-async function readAll(t: TapTest, topic: string, enough: (messages: KafkaMessage[]) => boolean, timeoutMs = 120_000): Promise<KafkaMessage[]> {
+async function readAll(
+  t: TapTest,
+  topic: string,
+  enough: (messages: KafkaMessage[]) => boolean,
+  timeoutMs = 120_000,
+): Promise<KafkaMessage[]> {
   const client = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING, retry: { retries: 30 } });
   const consumer = client.consumer({ groupId: `topic-test-${Date.now()}`, retry: { retries: 30 } });
   const received: KafkaMessage[] = [];
@@ -64,110 +77,138 @@ async function submit(service: ServiceProcess, reference: string): Promise<{ sta
 
 const keysOf = (messages: KafkaMessage[]) => new Set(messages.map((message) => message.key!.toString()));
 
-t.test('the service creates its topic, with ORDERS_KAFKA_PARTITIONS, before /readyz answers 200; a consumer subscribed then reads every order', { skip }, async (t) => {
-  const topic = 'orders.created-by-the-service';
-  const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' });
-  await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
+t.test(
+  'the service creates its topic, with ORDERS_KAFKA_PARTITIONS, before /readyz answers 200; a consumer subscribed then reads every order',
+  { skip },
+  async (t) => {
+    const topic = 'orders.created-by-the-service';
+    const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '3', LOG_LEVEL: 'info' });
+    await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
 
-  const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  t.teardown(() => admin.disconnect());
-  const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
-  t.equal(metadata?.partitions.length, 3, 'there as soon as the service is ready, with 3 partitions');
-  // Its log lines reach this process through a pipe, a moment after /readyz may have answered.
-  const said = new RegExp(`created the topic ${topic.replace('.', '\\.')} \\(3 partitions, replication factor 1\\)`);
-  await until('the line saying so', () => said.test(orders.output()), 10_000).catch(() => {});
-  t.match(orders.output(), said, 'and it says so (one broker: one replica)');
+    const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    t.teardown(() => admin.disconnect());
+    const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
+    t.equal(metadata?.partitions.length, 3, 'there as soon as the service is ready, with 3 partitions');
+    // Its log lines reach this process through a pipe, a moment after /readyz may have answered.
+    const said = new RegExp(`created the topic ${topic.replace('.', '\\.')} \\(3 partitions, replication factor 1\\)`);
+    await until('the line saying so', () => said.test(orders.output()), 10_000).catch(() => {});
+    t.match(orders.output(), said, 'and it says so (one broker: one replica)');
 
-  const refs: string[] = [];
-  for (const reference of ['TOPIC-1', 'TOPIC-2', 'TOPIC-3']) {
-    const { status, serviceRef } = await submit(orders, reference);
-    t.equal(status, 201);
-    refs.push(serviceRef!);
-  }
-  const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length);
-  t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'a message for every order');
-  for (const message of messages) t.strictSame(checkReadyMessage(message), [], `${message.key}: keeps the contract`);
-});
+    const refs: string[] = [];
+    for (const reference of ['TOPIC-1', 'TOPIC-2', 'TOPIC-3']) {
+      const { status, serviceRef } = await submit(orders, reference);
+      t.equal(status, 201);
+      refs.push(serviceRef!);
+    }
+    const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length);
+    t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'a message for every order');
+    for (const message of messages) t.strictSame(checkReadyMessage(message), [], `${message.key}: keeps the contract`);
+  },
+);
 
-t.test('a topic the service cannot create: /readyz names it and the fix; the events wait, and go out once it is created by hand', { skip }, async (t) => {
-  const topic = 'orders.created-by-hand';
-  // Three replicas asked of a cluster of one broker: the broker refuses to create the topic.
-  const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_REPLICATION_FACTOR: '3' });
-  let ready: { status: number; body: any } = { status: 0, body: undefined };
-  await until('/readyz to name the missing topic', async () => {
-    ready = await orders.request('GET', '/readyz');
-    return /does not exist/.test(ready.body?.checks?.kafka_topic ?? '');
-  });
-  t.equal(ready.status, 503, 'not ready');
-  t.match(ready.body.checks.kafka_topic, new RegExp(`the topic ${topic.replace('.', '\\.')} does not exist and this service could not create it \\(.*\\): create it \\(kafka-topics\\.sh --create --topic ${topic.replace('.', '\\.')} --partitions 6 --replication-factor 3`));
-  t.match(ready.body.checks.kafka_topic, /Readiness events wait in the log and are published once it exists/);
+t.test(
+  'a topic the service cannot create: /readyz names it and the fix; the events wait, and go out once it is created by hand',
+  { skip },
+  async (t) => {
+    const topic = 'orders.created-by-hand';
+    // Three replicas asked of a cluster of one broker: the broker refuses to create the topic.
+    const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_REPLICATION_FACTOR: '3' });
+    let ready: { status: number; body: any } = { status: 0, body: undefined };
+    await until('/readyz to name the missing topic', async () => {
+      ready = await orders.request('GET', '/readyz');
+      return /does not exist/.test(ready.body?.checks?.kafka_topic ?? '');
+    });
+    t.equal(ready.status, 503, 'not ready');
+    t.match(
+      ready.body.checks.kafka_topic,
+      new RegExp(
+        `the topic ${topic.replace('.', '\\.')} does not exist and this service could not create it \\(.*\\): create it \\(kafka-topics\\.sh --create --topic ${topic.replace('.', '\\.')} --partitions 6 --replication-factor 3`,
+      ),
+    );
+    t.match(ready.body.checks.kafka_topic, /Readiness events wait in the log and are published once it exists/);
 
-  // Orders are taken and planned meanwhile; their readiness events stay in the log.
-  const refs: string[] = [];
-  for (const reference of ['HAND-1', 'HAND-2']) {
-    const { status, serviceRef } = await submit(orders, reference);
-    t.equal(status, 201, `${reference} accepted while the topic is missing`);
-    refs.push(serviceRef!);
-  }
-  await until('both orders planned', async () => {
-    const list = await orders.request('GET', '/api/v1/orders/detailed-orders/', { key: ACME_KEY });
-    return list.body.results.every((order: { status: string }) => order.status === 'planned');
-  });
+    // Orders are taken and planned meanwhile; their readiness events stay in the log.
+    const refs: string[] = [];
+    for (const reference of ['HAND-1', 'HAND-2']) {
+      const { status, serviceRef } = await submit(orders, reference);
+      t.equal(status, 201, `${reference} accepted while the topic is missing`);
+      refs.push(serviceRef!);
+    }
+    await until('both orders planned', async () => {
+      const list = await orders.request('GET', '/api/v1/orders/detailed-orders/', { key: ACME_KEY });
+      return list.body.results.every((order: { status: string }) => order.status === 'planned');
+    });
 
-  const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  t.teardown(() => admin.disconnect());
-  t.notOk((await admin.listTopics()).includes(topic), 'nothing created the topic: no send reached the broker');
-  await admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
-  t.comment('topic created by hand');
-  await until('/readyz 200 once the topic exists', async () => (await orders.request('GET', '/readyz')).status === 200);
-  const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length);
-  t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'the events that waited are published');
-});
+    const admin = new Kafka({ clientId: 'topic-test', brokers: [kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    t.teardown(() => admin.disconnect());
+    t.notOk((await admin.listTopics()).includes(topic), 'nothing created the topic: no send reached the broker');
+    await admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
+    t.comment('topic created by hand');
+    await until('/readyz 200 once the topic exists', async () => (await orders.request('GET', '/readyz')).status === 200);
+    const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length);
+    t.strictSame([...keysOf(messages)].sort(), refs.sort(), 'the events that waited are published');
+  },
+);
 
 const KILLS = 20;
 // A submit every ~200 ms on top of its own time: a steady stream through every kill and restart, without
 // the hundreds of plans per minute that would compete for the two cores with the broker's restarts.
 const SUBMIT_PAUSE_MS = 200;
 
-t.test(`the broker killed with SIGKILL and started again ${KILLS} times while submits keep coming: every submit answered, the process up, every order's message arrives under one event id`, { skip }, async (t) => {
-  const topic = 'orders.through-kills';
-  const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '2' });
-  await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
+t.test(
+  `the broker killed with SIGKILL and started again ${KILLS} times while submits keep coming: every submit answered, the process up, every order's message arrives under one event id`,
+  { skip },
+  async (t) => {
+    const topic = 'orders.through-kills';
+    const orders = await service(t, { ORDERS_KAFKA_TOPIC: topic, ORDERS_KAFKA_PARTITIONS: '2' });
+    await until('/readyz 200', async () => (await orders.request('GET', '/readyz')).status === 200);
 
-  let storming = true;
-  const answers: number[] = [];
-  const refs: string[] = [];
-  // Submits one after the other for as long as the broker is being killed: each must get an answer.
-  const submitting = (async () => {
-    for (let i = 0; storming; i++) {
-      const { status, serviceRef } = await submit(orders, `STORM-${i}`).catch(() => ({ status: 0, serviceRef: undefined }));
-      answers.push(status);
-      if (status === 201) refs.push(serviceRef!);
-      await new Promise((resolve) => setTimeout(resolve, SUBMIT_PAUSE_MS));
+    let storming = true;
+    const answers: number[] = [];
+    const refs: string[] = [];
+    // Submits one after the other for as long as the broker is being killed: each must get an answer.
+    const submitting = (async () => {
+      for (let i = 0; storming; i++) {
+        const { status, serviceRef } = await submit(orders, `STORM-${i}`).catch(() => ({ status: 0, serviceRef: undefined }));
+        answers.push(status);
+        if (status === 201) refs.push(serviceRef!);
+        await new Promise((resolve) => setTimeout(resolve, SUBMIT_PAUSE_MS));
+      }
+    })();
+    for (let kill = 1; kill <= KILLS; kill++) {
+      await kafka.kill();
+      const restartMs = await kafka.start();
+      t.comment(
+        `kill ${kill}: broker back in ${restartMs} ms, ${answers.length} submits so far, service ${orders.child.exitCode === null ? 'up' : `exited ${orders.child.exitCode}`}`,
+      );
     }
-  })();
-  for (let kill = 1; kill <= KILLS; kill++) {
-    await kafka.kill();
-    const restartMs = await kafka.start();
-    t.comment(`kill ${kill}: broker back in ${restartMs} ms, ${answers.length} submits so far, service ${orders.child.exitCode === null ? 'up' : `exited ${orders.child.exitCode}`}`);
-  }
-  storming = false;
-  await submitting;
-  t.comment(`${answers.length} submits during ${KILLS} kills`);
-  t.strictSame(answers.filter((status) => status !== 201), [], 'every submit answered 201');
-  const up = orders.child.exitCode === null && orders.child.signalCode === null;
-  t.ok(up, 'the service process is still up');
-  if (!up) t.comment(`it exited (${orders.child.exitCode ?? orders.child.signalCode}); its last output:\n${orders.output().slice(-4000)}`);
+    storming = false;
+    await submitting;
+    t.comment(`${answers.length} submits during ${KILLS} kills`);
+    t.strictSame(
+      answers.filter((status) => status !== 201),
+      [],
+      'every submit answered 201',
+    );
+    const up = orders.child.exitCode === null && orders.child.signalCode === null;
+    t.ok(up, 'the service process is still up');
+    if (!up)
+      t.comment(`it exited (${orders.child.exitCode ?? orders.child.signalCode}); its last output:\n${orders.output().slice(-4000)}`);
 
-  const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length, 240_000);
-  t.strictSame([...keysOf(messages)].sort(), [...refs].sort(), 'a message for every order');
-  const idsByOrder = new Map<string, Set<string>>();
-  for (const message of messages) {
-    const key = message.key!.toString();
-    idsByOrder.set(key, (idsByOrder.get(key) ?? new Set()).add(message.headers!['event-id']!.toString()));
-  }
-  t.strictSame([...idsByOrder.values()].filter((ids) => ids.size !== 1), [], 'each order under exactly one event id (copies of it may repeat: at least once)');
-  t.comment(`${messages.length} messages for ${refs.length} orders (${messages.length - refs.length} re-sent copies)`);
-});
+    const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length, 240_000);
+    t.strictSame([...keysOf(messages)].sort(), [...refs].sort(), 'a message for every order');
+    const idsByOrder = new Map<string, Set<string>>();
+    for (const message of messages) {
+      const key = message.key!.toString();
+      idsByOrder.set(key, (idsByOrder.get(key) ?? new Set()).add(message.headers!['event-id']!.toString()));
+    }
+    t.strictSame(
+      [...idsByOrder.values()].filter((ids) => ids.size !== 1),
+      [],
+      'each order under exactly one event id (copies of it may repeat: at least once)',
+    );
+    t.comment(`${messages.length} messages for ${refs.length} orders (${messages.length - refs.length} re-sent copies)`);
+  },
+);

@@ -64,11 +64,13 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
       const id = String(req.headers['webhook-id']);
       const timestamp = String(req.headers['webhook-timestamp']);
       const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-      const signatureValid = String(req.headers['webhook-signature'] ?? '').split(' ').some((part) => {
-        const [version, signature] = part.split(',');
-        const given = Buffer.from(signature ?? '', 'base64');
-        return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
-      });
+      const signatureValid = String(req.headers['webhook-signature'] ?? '')
+        .split(' ')
+        .some((part) => {
+          const [version, signature] = part.split(',');
+          const given = Buffer.from(signature ?? '', 'base64');
+          return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+        });
       const partial = { id, timestamp, body, signatureValid };
       const status = receiver.answer(partial, receiver.requests);
       const request = { ...partial, status };

@@ -24,7 +24,14 @@ writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seed));
 let child: ChildProcess | undefined;
 function startChild(): Promise<string> {
   child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), ORDERS_WEBHOOK_RETRY_DELAYS_MS: '200,400,800', LOG_LEVEL: 'silent' }),
+    env: embeddedEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+      ORDERS_WEBHOOK_RETRY_DELAYS_MS: '200,400,800',
+      LOG_LEVEL: 'silent',
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -63,7 +70,15 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
     const response = await fetch(`${url}/api/v1/orders/submit-order/`, {
       method: 'POST',
       headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(acmeOrder({ reference, order_items: [{ item: 'SKU-1001', quantity: 60 + i * 7 }, { item: 'SKU-1002', quantity: 10 + i }] })),
+      body: JSON.stringify(
+        acmeOrder({
+          reference,
+          order_items: [
+            { item: 'SKU-1001', quantity: 60 + i * 7 },
+            { item: 'SKU-1002', quantity: 10 + i },
+          ],
+        }),
+      ),
     }).catch(() => undefined);
     if (!response) {
       // Cut off by a kill: send it again once the service is back, as a client would.
@@ -95,13 +110,23 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
   const submitted = events.filter((event) => event.type === 'OrderSubmitted');
   t.equal(submitted.length, ORDERS, 'each submit stored once');
   for (const order of submitted) {
-    const results = events.filter((event) => event.stream === order.stream && (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed'));
-    t.same(results.map((event) => event.type), ['OrderPlanned'], `${order.stream} planned exactly once`);
+    const results = events.filter(
+      (event) => event.stream === order.stream && (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed'),
+    );
+    t.same(
+      results.map((event) => event.type),
+      ['OrderPlanned'],
+      `${order.stream} planned exactly once`,
+    );
   }
   const deliveriesById = new Map<string, number>();
-  for (const request of receiver.requests.filter((r) => r.status === 200)) deliveriesById.set(request.id, (deliveriesById.get(request.id) ?? 0) + 1);
+  for (const request of receiver.requests.filter((r) => r.status === 200))
+    deliveriesById.set(request.id, (deliveriesById.get(request.id) ?? 0) + 1);
   const duplicates = [...deliveriesById.values()].filter((count) => count > 1).length;
-  t.ok(receiver.requests.every((r) => r.signatureValid), 'every delivery signed');
+  t.ok(
+    receiver.requests.every((r) => r.signatureValid),
+    'every delivery signed',
+  );
   // At most the deliveries in flight at a kill (8 at a time) can be acknowledged and then sent again.
   t.ok(duplicates <= 8 * kills.length, `${duplicates} event(s) acknowledged twice, all in flight at a kill`);
   t.comment(`orders ${ORDERS}, kills ${kills.length}, webhook requests ${receiver.requests.length}, acknowledged twice ${duplicates}`);

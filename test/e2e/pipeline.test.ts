@@ -40,12 +40,22 @@ t.test('an order goes from submit to pallets, PDF, e-mail and webhook', async (t
 
   await eventually(async () => (await service.request('GET', '/api/v1/orders/pallet-contents/?order=E2E-1')).status === 200);
   const pallets = await service.request('GET', `/api/v1/orders/pallet-contents/?order=${serviceRef}`);
-  t.equal(pallets.body.flatMap((p: { contents: { quantity: number }[] }) => p.contents).reduce((sum: number, c: { quantity: number }) => sum + c.quantity, 0), 120);
+  t.equal(
+    pallets.body
+      .flatMap((p: { contents: { quantity: number }[] }) => p.contents)
+      .reduce((sum: number, c: { quantity: number }) => sum + c.quantity, 0),
+    120,
+  );
 
-  const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=E2E-1`, { headers: { authorization: `Api-Key ${ACME_KEY}` } });
+  const pdf = await fetch(`${service.url}/api/v1/orders/download-packing-instructions/?order=E2E-1`, {
+    headers: { authorization: `Api-Key ${ACME_KEY}` },
+  });
   t.equal(pdf.status, 200);
   const pdfBytes = Buffer.from(await pdf.arrayBuffer());
-  t.equal((await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.packing_instructions_downloaded, true);
+  t.equal(
+    (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.packing_instructions_downloaded,
+    true,
+  );
   // Parsed after the request: pdf.js holds the event loop, and a keep-alive socket closed meanwhile would be reset.
   t.match((await readPdfText(pdfBytes)).text, new RegExp(serviceRef));
 
@@ -57,14 +67,27 @@ t.test('an order goes from submit to pallets, PDF, e-mail and webhook', async (t
   t.same(mail.recipients.sort(), ['audit@acme.example', 'buyer@globex.example', 'logistics@acme.example']);
   t.match(mail.raw, new RegExp(`filename="?packing-instructions-${serviceRef}\\.pdf`));
   const attachment = /Content-Type: application\/pdf[\s\S]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(mail.raw)?.[1];
-  t.equal(Buffer.from(attachment ?? '', 'base64').subarray(0, 5).toString(), '%PDF-', 'the attachment is the PDF');
+  t.equal(
+    Buffer.from(attachment ?? '', 'base64')
+      .subarray(0, 5)
+      .toString(),
+    '%PDF-',
+    'the attachment is the PDF',
+  );
 
   await eventually(async () => receiver.requests.filter((r) => r.body.includes(serviceRef)).length >= 2);
   const attempts = receiver.requests.filter((r) => r.body.includes(serviceRef));
-  t.same(attempts.map((a) => a.status), [503, 200], 'refused once, delivered on the retry');
+  t.same(
+    attempts.map((a) => a.status),
+    [503, 200],
+    'refused once, delivered on the retry',
+  );
   t.equal(attempts[0]!.id, attempts[1]!.id, 'the same webhook-id');
   t.equal(attempts[0]!.body, attempts[1]!.body, 'the same body');
-  t.ok(attempts.every((a) => a.signatureValid), 'signed with the group secret');
+  t.ok(
+    attempts.every((a) => a.signatureValid),
+    'signed with the group secret',
+  );
   const envelope = JSON.parse(attempts[1]!.body);
   t.same(Object.keys(envelope).sort(), ['data', 'id', 'timestamp', 'type']);
   t.match(envelope, { id: attempts[1]!.id, type: 'packing_instructions.ready', data: { order_id: serviceRef, reference: 'E2E-1' } });
@@ -72,7 +95,9 @@ t.test('an order goes from submit to pallets, PDF, e-mail and webhook', async (t
 });
 
 t.test('send_email false: the webhook still goes out, no e-mail does', async (t) => {
-  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference: 'E2E-QUIET', send_email: false }) });
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', {
+    body: acmeOrder({ reference: 'E2E-QUIET', send_email: false }),
+  });
   await eventually(async () => receiver.requests.some((r) => r.body.includes(created.body.service_ref) && r.status === 200));
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.notOk(smtp.mails.some((mail) => mail.raw.includes(created.body.service_ref)));

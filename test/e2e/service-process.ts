@@ -13,15 +13,24 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** stdout and stderr so far. */
   output(): string;
-  request(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown },
+  ): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
 /** `netns`: run it in that network namespace (`ip netns exec` replaces itself by the service: the pid is the service's). */
 export async function startServiceProcess(env: NodeJS.ProcessEnv, options: { netns?: string } = {}): Promise<ServiceProcess> {
-  const [command, args] = options.netns ? ['ip', ['netns', 'exec', options.netns, process.execPath, main]] as const : [process.execPath, [main]] as const;
-  const child = spawn(command, [...args], { env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] = options.netns
+    ? (['ip', ['netns', 'exec', options.netns, process.execPath, main]] as const)
+    : ([process.execPath, [main]] as const);
+  const child = spawn(command, [...args], {
+    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -40,7 +49,10 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, options: { net
     async request(method, path, { key, body } = {}) {
       const response = await fetch(url + path, {
         method,
-        headers: { ...(key ? { authorization: `Api-Key ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(key ? { authorization: `Api-Key ${key}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(60_000),
       });
@@ -59,4 +71,5 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, options: { net
 }
 
 /** waitFor with a slower poll: each check here is HTTP requests to a whole service. */
-export const until = (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> => waitFor(what, check, timeoutMs, 100);
+export const until = (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> =>
+  waitFor(what, check, timeoutMs, 100);

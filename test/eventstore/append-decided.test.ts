@@ -22,7 +22,9 @@ const increment = (store: EventStore, stream: string, cap: number) =>
   appendDecided(store, stream, (history) => {
     decisions += 1;
     const count = history.length;
-    return count < cap ? { events: [{ type: 'Incremented', data: { to: count + 1 } }], outcome: count + 1 } : { events: [], outcome: count };
+    return count < cap
+      ? { events: [{ type: 'Incremented', data: { to: count + 1 } }], outcome: count + 1 }
+      : { events: [], outcome: count };
   });
 
 t.test('concurrent commands on one stream: every conflict is decided again on what the stream holds', async (t) => {
@@ -30,10 +32,17 @@ t.test('concurrent commands on one stream: every conflict is decided again on wh
   decisions = 0;
   const outcomes = await Promise.all(Array.from({ length: 8 }, () => increment(store, 'counter-1', 5)));
   const events = await store.readStream('counter-1');
-  t.strictSame(events.map((e) => (e.data as { to: number }).to), [1, 2, 3, 4, 5], 'the cap holds: no command appended on a stale read');
+  t.strictSame(
+    events.map((e) => (e.data as { to: number }).to),
+    [1, 2, 3, 4, 5],
+    'the cap holds: no command appended on a stale read',
+  );
   t.strictSame(outcomes.map((o) => o.outcome).sort(), [1, 2, 3, 4, 5, 5, 5, 5], 'each command tells what it decided');
   t.equal(outcomes.filter((o) => o.position === undefined).length, 3, 'the three that appended nothing have no position');
-  t.ok(outcomes.filter((o) => o.position !== undefined).every((o) => typeof o.position === 'bigint'), 'the others have their log position');
+  t.ok(
+    outcomes.filter((o) => o.position !== undefined).every((o) => typeof o.position === 'bigint'),
+    'the others have their log position',
+  );
   t.ok(decisions > 8, `the commands met conflicts and were decided again (${decisions} decisions for 8 commands)`);
 });
 

@@ -69,11 +69,21 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await sleep(200);
       await got.subscription.stop();
       const delivered = got.events();
-      assertIncreasing(t, delivered.map((e) => e.position));
+      assertIncreasing(
+        t,
+        delivered.map((e) => e.position),
+      );
       t.equal(new Set(delivered.map((e) => e.id)).size, delivered.length, 'no event delivered twice');
-      const log = (await store.readAll(marker));
-      t.strictSame(delivered.map(key), log.filter((e) => e.position <= delivered.at(-1)!.position).map(key), 'exactly the log, in order: none skipped');
-      t.ok([...written].every((id) => delivered.some((e) => e.id === id)), 'every event a writer wrote reached the follower');
+      const log = await store.readAll(marker);
+      t.strictSame(
+        delivered.map(key),
+        log.filter((e) => e.position <= delivered.at(-1)!.position).map(key),
+        'exactly the log, in order: none skipped',
+      );
+      t.ok(
+        [...written].every((id) => delivered.some((e) => e.id === id)),
+        'every event a writer wrote reached the follower',
+      );
     });
 
     test('expected-revision appends from three processes at once lose no update and write no revision twice', async (t, store, n, opened) => {
@@ -82,16 +92,31 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       const outputs = await Promise.all(
         ['p1', 'p2', 'p3'].map((writer) =>
           // Only this log's variables: the suite's own environment may name the test servers' log.
-          run(process.execPath, [writerScript, s, '20', writer], { env: embeddedEnv({ ...opened.processEnv, LOG_LEVEL: 'silent' }), timeout: 120_000 }),
+          run(process.execPath, [writerScript, s, '20', writer], {
+            env: embeddedEnv({ ...opened.processEnv, LOG_LEVEL: 'silent' }),
+            timeout: 120_000,
+          }),
         ),
       );
       const conflicts = outputs.map((output) => (JSON.parse(output.stdout.trim()) as { conflicts: number }).conflicts);
       const events = await store.readStream(s);
       t.equal(events.length, 60, '3 processes x 20 increments');
-      t.strictSame(events.map((e) => e.revision), events.map((_, i) => BigInt(i)), 'revisions 0..59, none twice');
-      t.strictSame(events.map((e) => (e.data as { value: number }).value), events.map((_, i) => i + 1), 'each increment saw the one before it');
+      t.strictSame(
+        events.map((e) => e.revision),
+        events.map((_, i) => BigInt(i)),
+        'revisions 0..59, none twice',
+      );
+      t.strictSame(
+        events.map((e) => (e.data as { value: number }).value),
+        events.map((_, i) => i + 1),
+        'each increment saw the one before it',
+      );
       for (const writer of ['p1', 'p2', 'p3']) {
-        t.strictSame(events.filter((e) => (e.data as { writer: string }).writer === writer).map((e) => (e.data as { k: number }).k), Array.from({ length: 20 }, (_, k) => k), `${writer}'s increments each once, in its order`);
+        t.strictSame(
+          events.filter((e) => (e.data as { writer: string }).writer === writer).map((e) => (e.data as { k: number }).k),
+          Array.from({ length: 20 }, (_, k) => k),
+          `${writer}'s increments each once, in its order`,
+        );
       }
       t.comment(`conflicts retried per process: ${conflicts.join(', ')}`);
     });
@@ -103,14 +128,32 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       const after = Date.now();
       t.equal(result.nextRevision, 2n);
       const events = await store.readStream(s);
-      t.strictSame(events.map((e) => e.type), ['Created', 'Priced', 'Placed']);
-      t.strictSame(events.map((e) => e.revision), [0n, 1n, 2n]);
-      t.strictSame(events.map((e) => e.data), [{ a: 1 }, { b: 2 }, { c: 3 }]);
-      t.ok(events.every((e) => e.stream === s), 'every event names its stream');
+      t.strictSame(
+        events.map((e) => e.type),
+        ['Created', 'Priced', 'Placed'],
+      );
+      t.strictSame(
+        events.map((e) => e.revision),
+        [0n, 1n, 2n],
+      );
+      t.strictSame(
+        events.map((e) => e.data),
+        [{ a: 1 }, { b: 2 }, { c: 3 }],
+      );
+      t.ok(
+        events.every((e) => e.stream === s),
+        'every event names its stream',
+      );
       t.equal(result.position, events[2]?.position, 'result.position is the position of the last event');
-      assertIncreasing(t, events.map((e) => e.position));
+      assertIncreasing(
+        t,
+        events.map((e) => e.position),
+      );
       t.equal(new Set(events.map((e) => e.id)).size, 3, 'ids are distinct');
-      t.ok(events.every((e) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(e.id)), 'ids are UUIDs');
+      t.ok(
+        events.every((e) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(e.id)),
+        'ids are UUIDs',
+      );
       for (const e of events) {
         t.ok(e.recordedAt instanceof Date, 'recordedAt is a Date');
         // Generous window: a server backend has its own clock.
@@ -130,7 +173,10 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       const s = n.stream('order');
       await store.append(s, [ev('Created')], NO_STREAM);
       await expectWrongRevision(t, store.append(s, [ev('Created'), ev('Placed')], NO_STREAM), s, 0n);
-      t.strictSame((await store.readStream(s)).map((e) => e.type), ['Created']);
+      t.strictSame(
+        (await store.readStream(s)).map((e) => e.type),
+        ['Created'],
+      );
     });
 
     test('exact succeeds only at the current revision', async (t, store, n) => {
@@ -140,8 +186,14 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await expectWrongRevision(t, store.append(s, [ev('X')], exactly(0n)), s, 1n);
       await expectWrongRevision(t, store.append(s, [ev('X'), ev('Y')], exactly(5n)), s, 1n);
       t.equal((await store.append(s, [ev('C'), ev('D')], exactly(1n))).nextRevision, 3n);
-      t.strictSame((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
-      t.strictSame((await store.readStream(s)).map((e) => e.revision), [0n, 1n, 2n, 3n]);
+      t.strictSame(
+        (await store.readStream(s)).map((e) => e.type),
+        ['A', 'B', 'C', 'D'],
+      );
+      t.strictSame(
+        (await store.readStream(s)).map((e) => e.revision),
+        [0n, 1n, 2n, 3n],
+      );
     });
 
     test('exact on a missing stream fails with actual no_stream', async (t, store, n) => {
@@ -154,7 +206,10 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       const s = n.stream('order');
       t.equal((await store.append(s, [ev('A')], ANY)).nextRevision, 0n);
       t.equal((await store.append(s, [ev('B'), ev('C')], ANY)).nextRevision, 2n);
-      t.strictSame((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C']);
+      t.strictSame(
+        (await store.readStream(s)).map((e) => e.type),
+        ['A', 'B', 'C'],
+      );
     });
 
     test('WrongExpectedRevision carries the stream, what was expected and what was found', async (t, store, n) => {
@@ -175,12 +230,15 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       }
     });
 
-    test("the events of one append are adjacent in the log, even when appends run concurrently", async (t, store, n) => {
+    test('the events of one append are adjacent in the log, even when appends run concurrently', async (t, store, n) => {
       const marker = await n.marker(store);
       const streams = Array.from({ length: 20 }, (_, i) => n.stream(`batch-${i}`));
       await Promise.all(streams.map((s, i) => store.append(s, [ev('A', { i }), ev('B', { i }), ev('C', { i })], NO_STREAM)));
       const log = await store.readAll(marker);
-      assertIncreasing(t, log.map((e) => e.position));
+      assertIncreasing(
+        t,
+        log.map((e) => e.position),
+      );
       for (const s of streams) {
         const at = log.findIndex((e) => e.stream === s);
         t.strictSame(
@@ -200,10 +258,24 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await store.append(s2, [ev('Y')], exactly(0n));
       await store.append(s1, [ev('D')], exactly(2n));
       const one = await store.readStream(s1);
-      t.strictSame(one.map((e) => [e.revision, e.type]), [[0n, 'A'], [1n, 'B'], [2n, 'C'], [3n, 'D']]);
+      t.strictSame(
+        one.map((e) => [e.revision, e.type]),
+        [
+          [0n, 'A'],
+          [1n, 'B'],
+          [2n, 'C'],
+          [3n, 'D'],
+        ],
+      );
       t.ok(one.every((e) => e.stream === s1));
-      assertIncreasing(t, one.map((e) => e.position));
-      t.strictSame((await store.readStream(s2)).map((e) => e.type), ['X', 'Y']);
+      assertIncreasing(
+        t,
+        one.map((e) => e.position),
+      );
+      t.strictSame(
+        (await store.readStream(s2)).map((e) => e.type),
+        ['X', 'Y'],
+      );
       t.strictSame(await store.readStream(n.stream('never-written')), []);
     });
 
@@ -232,10 +304,23 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
         written.push(...events.map((_, j) => `${i}.${j}`));
       }
       const full = await store.readAll(marker);
-      t.ok(full.every((e) => e.position > marker), 'only events after `after`');
-      assertIncreasing(t, full.map((e) => e.position));
+      t.ok(
+        full.every((e) => e.position > marker),
+        'only events after `after`',
+      );
+      assertIncreasing(
+        t,
+        full.map((e) => e.position),
+      );
       const ours = full.filter(n.isOurs);
-      t.strictSame(ours.map((e) => { const d = e.data as { i: number; j: number }; return `${d.i}.${d.j}`; }), written, 'in append order');
+      t.strictSame(
+        ours.map((e) => {
+          const d = e.data as { i: number; j: number };
+          return `${d.i}.${d.j}`;
+        }),
+        written,
+        'in append order',
+      );
 
       const paged: RecordedEvent[] = [];
       let after = marker;
@@ -252,7 +337,10 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       t.strictSame(await store.readAll(marker, 0), [], 'limit 0 reads nothing');
 
       const lastOurs = ours[ours.length - 1]!;
-      t.ok((await store.readAll(lastOurs.position)).every((e) => e.position > lastOurs.position), '`after` is exclusive');
+      t.ok(
+        (await store.readAll(lastOurs.position)).every((e) => e.position > lastOurs.position),
+        '`after` is exclusive',
+      );
 
       const head10 = await store.readAll(undefined, 10);
       t.ok(head10.length > 0 && head10.length <= 10, 'no `after` reads from the start of the log');
@@ -272,7 +360,11 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
         null,
       ];
       const s = n.stream('round-trip-ünïcødé-🚚');
-      await store.append(s, payloads.map((data) => ev('Payload', data)), NO_STREAM);
+      await store.append(
+        s,
+        payloads.map((data) => ev('Payload', data)),
+        NO_STREAM,
+      );
       const events = await store.readStream(s);
       t.equal(events.length, payloads.length);
       events.forEach((e, i) => t.strictSame(e.data, payloads[i], `payload ${i}`));
@@ -296,10 +388,18 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
     test('exactly one of 16 concurrent appends at the same exact revision wins', async (t, store, n) => {
       const s = n.stream('contended');
       await store.append(s, [ev('Created')], NO_STREAM);
-      const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => store.append(s, [ev('Changed', { i }), ev('Noted', { i })], exactly(0n))));
+      const results = await Promise.allSettled(
+        Array.from({ length: 16 }, (_, i) => store.append(s, [ev('Changed', { i }), ev('Noted', { i })], exactly(0n))),
+      );
       t.equal(results.filter((r) => r.status === 'fulfilled').length, 1, 'one winner');
-      t.ok(results.every((r) => r.status === 'fulfilled' || r.reason instanceof WrongExpectedRevision), 'the others fail with WrongExpectedRevision');
-      t.strictSame((await store.readStream(s)).map((e) => e.revision), [0n, 1n, 2n]);
+      t.ok(
+        results.every((r) => r.status === 'fulfilled' || r.reason instanceof WrongExpectedRevision),
+        'the others fail with WrongExpectedRevision',
+      );
+      t.strictSame(
+        (await store.readStream(s)).map((e) => e.revision),
+        [0n, 1n, 2n],
+      );
     });
 
     test('read-append-retry loops under contention lose no update', async (t, store, n) => {
@@ -326,7 +426,10 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       );
       const events = await store.readStream(s);
       t.equal(events.length, workers * increments);
-      t.strictSame(events.map((e) => e.revision), events.map((_, i) => BigInt(i)));
+      t.strictSame(
+        events.map((e) => e.revision),
+        events.map((_, i) => BigInt(i)),
+      );
       t.comment(`${conflicts} conflicts retried`);
     });
 
@@ -348,12 +451,21 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await got.subscription.stop();
 
       const delivered = got.events();
-      assertIncreasing(t, delivered.map((e) => e.position));
+      assertIncreasing(
+        t,
+        delivered.map((e) => e.position),
+      );
       t.equal(new Set(delivered.map((e) => e.id)).size, delivered.length, 'no event delivered twice');
-      t.ok(delivered.every((e) => e.position > marker), 'nothing at or before `after`');
+      t.ok(
+        delivered.every((e) => e.position > marker),
+        'nothing at or before `after`',
+      );
       const log = (await store.readAll(marker)).filter((e) => e.position <= tail.position);
       t.strictSame(delivered.filter((e) => e.position <= tail.position).map(key), log.map(key), 'exactly the log, in order');
-      t.ok(got.batches.every((b) => b.length > 0), 'no empty batch');
+      t.ok(
+        got.batches.every((b) => b.length > 0),
+        'no empty batch',
+      );
     });
 
     test('subscribe without `after` starts at the beginning of the log', async (t, store, n) => {
@@ -364,7 +476,13 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await got.subscription.stop();
       const expectedFirst = first[0] ?? (await store.readAll(undefined, 1))[0];
       t.equal(got.events()[0]?.position, expectedFirst?.position, 'the first delivered event is the first of the log');
-      t.strictSame(got.events().filter(n.isOurs).map((e) => e.type), ['A', 'B', 'C']);
+      t.strictSame(
+        got
+          .events()
+          .filter(n.isOurs)
+          .map((e) => e.type),
+        ['A', 'B', 'C'],
+      );
     });
 
     test('subscribe `after` a position delivers only later events, never from inside subscribe()', async (t, store, n) => {
@@ -382,7 +500,13 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await got.until((events) => events.filter(n.isOurs).length === 3, 'live E5');
       await got.subscription.stop();
       t.notOk(calledEarly, 'the handler was not called before subscribe() returned');
-      t.strictSame(got.events().filter(n.isOurs).map((e) => e.type), ['E3', 'E4', 'E5']);
+      t.strictSame(
+        got
+          .events()
+          .filter(n.isOurs)
+          .map((e) => e.type),
+        ['E3', 'E4', 'E5'],
+      );
     });
 
     test('the next batch waits for the handler promise', async (t, store, n) => {
@@ -400,21 +524,33 @@ export function eventStoreContract(tap: TapTest, name: string, open: () => Promi
       await got.subscription.stop();
       t.equal(maxRunning, 1, 'never two handler calls at once');
       t.ok(got.batches.length >= 2, `delivered in ${got.batches.length} batches`);
-      t.strictSame(got.events().filter(n.isOurs).map((e) => (e.data as { i: number }).i), [...Array(20).keys()]);
+      t.strictSame(
+        got
+          .events()
+          .filter(n.isOurs)
+          .map((e) => (e.data as { i: number }).i),
+        [...Array(20).keys()],
+      );
     });
 
     test('types filters the delivered events', async (t, store, n) => {
       const marker = await n.marker(store);
       const types = ['Alpha', 'Beta', 'Gamma'];
-      for (let i = 0; i < 30; i++) await store.append(n.stream(`s${i % 3}`), [ev(types[i % 3]!, { i }), ev(types[(i + 1) % 3]!, { i })], ANY);
+      for (let i = 0; i < 30; i++)
+        await store.append(n.stream(`s${i % 3}`), [ev(types[i % 3]!, { i }), ev(types[(i + 1) % 3]!, { i })], ANY);
       const got = collect(store, { after: marker, types: ['Alpha', 'Gamma'] });
       await got.until((events) => events.filter(n.isOurs).length === 40, 'the 40 Alpha and Gamma events');
       const late = await store.append(n.stream('late'), [ev('Beta'), ev('Beta'), ev('Gamma')], NO_STREAM);
       await got.until((events) => events.some((e) => e.position === late.position), 'the late Gamma');
       await got.subscription.stop();
       const delivered = got.events();
-      t.ok(delivered.every((e) => e.type === 'Alpha' || e.type === 'Gamma'), 'only Alpha and Gamma');
-      const expected = (await store.readAll(marker)).filter((e) => (e.type === 'Alpha' || e.type === 'Gamma') && e.position <= late.position);
+      t.ok(
+        delivered.every((e) => e.type === 'Alpha' || e.type === 'Gamma'),
+        'only Alpha and Gamma',
+      );
+      const expected = (await store.readAll(marker)).filter(
+        (e) => (e.type === 'Alpha' || e.type === 'Gamma') && e.position <= late.position,
+      );
       t.strictSame(delivered.filter((e) => e.position <= late.position).map(key), expected.map(key), 'every matching event, in order');
     });
 

@@ -49,10 +49,18 @@ t.test('a failing subscription is resubscribed from the checkpoint with exponent
   while (subscribedAfter.length < 7) await new Promise((resolve) => setTimeout(resolve, 10));
   await follower.stop();
 
-  t.strictSame(subscribedAfter.slice(0, 7), [undefined, undefined, undefined, undefined, undefined, 1n, 1n], 'each time from the checkpoint of the moment');
+  t.strictSame(
+    subscribedAfter.slice(0, 7),
+    [undefined, undefined, undefined, undefined, undefined, 1n, 1n],
+    'each time from the checkpoint of the moment',
+  );
   // Ceilings 40, 80, 160, 200 (capped), then 40 again after the delivered batch, 80; jitter picks within the upper half.
   const expected = [20, 80, 120, 200, 20, 80];
-  t.strictSame(logged.slice(0, 6).map((line) => Number(/in (\d+) ms/.exec(line)?.[1])), expected, 'the pauses logged');
+  t.strictSame(
+    logged.slice(0, 6).map((line) => Number(/in (\d+) ms/.exec(line)?.[1])),
+    expected,
+    'the pauses logged',
+  );
   for (let i = 0; i < 5; i++) {
     const pause = subscribedAt[i + 1]! - subscribedAt[i]!;
     t.ok(pause >= expected[i]! - 2, `pause ${i + 1} is at least ${expected[i]} ms (${pause.toFixed(0)})`);

@@ -20,7 +20,9 @@ const CHILD = fileURLToPath(new URL('../support/append-under-load.js', import.me
 async function writeLog(dir: string): Promise<void> {
   const store = openSqliteEventStore(dir);
   for (let round = 0; round < 4; round++) {
-    await Promise.all(['a', 'b', 'c'].map((stream) => store.append(stream, [{ type: 'Noted', data: { stream, round, quantity: 27 } }], ANY)));
+    await Promise.all(
+      ['a', 'b', 'c'].map((stream) => store.append(stream, [{ type: 'Noted', data: { stream, round, quantity: 27 } }], ANY)),
+    );
   }
   await store.close();
 }
@@ -53,13 +55,25 @@ t.test('each event is hashed onto the one before it in the log, whatever its str
     t.equal(event.hash, eventHash(previous, event), `position ${event.position}`);
     previous = event.hash!;
   }
-  t.match(preimage(GENESIS, events[0]!), /^0{64}\nNoted\na\n0\n\d{16}\n\{"stream":"a","round":0,"quantity":27\}$/, 'the preimage is the documented text');
+  t.match(
+    preimage(GENESIS, events[0]!),
+    /^0{64}\nNoted\na\n0\n\d{16}\n\{"stream":"a","round":0,"quantity":27\}$/,
+    'the preimage is the documented text',
+  );
   const verdict = await verifyChain(store, { pageSize: 5 });
   t.same(verdict, { ok: true, head: { position: 12n, hash: previous }, events: 12 });
   const fromMiddle = await verifyChain(store, { from: { position: 6n, hash: events[5]!.hash! } });
-  t.same(fromMiddle, { ok: true, head: { position: 12n, hash: previous }, events: 6 }, 'from a checkpoint only the events after it are walked');
+  t.same(
+    fromMiddle,
+    { ok: true, head: { position: 12n, hash: previous }, events: 6 },
+    'from a checkpoint only the events after it are walked',
+  );
   const stream = await store.readStreamHashed('b');
-  t.same(stream.map((event) => event.previousHash), [events[0]!.hash, events[3]!.hash, events[6]!.hash, events[9]!.hash], "a stream's events come with the hash of the log's event before each");
+  t.same(
+    stream.map((event) => event.previousHash),
+    [events[0]!.hash, events[3]!.hash, events[6]!.hash, events[9]!.hash],
+    "a stream's events come with the hash of the log's event before each",
+  );
   await t.rejects(store.append('line\nbreak', [{ type: 'Noted', data: {} }], NO_STREAM), /line break/);
 });
 
@@ -79,22 +93,32 @@ for (const how of TAMPERINGS) {
   });
 }
 
-t.test('a log written before the chain existed: the column is added, its events chained from the first on first verification', async (t) => {
-  const { dir, remove } = await tempDir('chain-legacy');
-  t.teardown(remove);
-  withFile(dir, (db) => {
-    db.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL CHECK (revision >= 0),
+t.test(
+  'a log written before the chain existed: the column is added, its events chained from the first on first verification',
+  async (t) => {
+    const { dir, remove } = await tempDir('chain-legacy');
+    t.teardown(remove);
+    withFile(dir, (db) => {
+      db.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL CHECK (revision >= 0),
       type TEXT NOT NULL, data TEXT NOT NULL CHECK (json_valid(data)), recorded_at INTEGER NOT NULL, UNIQUE (stream, revision)) STRICT`);
-    for (let i = 0; i < 3; i++) db.prepare("INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, 'old', ?, 'Noted', ?, 1700000000000000)").run(`old-${i}`, i, JSON.stringify({ i }));
-  });
-  const store = openSqliteEventStore(dir);
-  t.teardown(() => store.close());
-  t.same((await store.readHashed()).map((event) => event.hash), [null, null, null], 'old rows keep NULL');
-  t.equal(await store.chainLegacyEvents(), 3);
-  t.equal(await store.chainLegacyEvents(), 0, 'once');
-  await store.append('new', [{ type: 'Noted', data: {} }], NO_STREAM);
-  t.match(await verifyChain(store), { ok: true, events: 4 });
-});
+      for (let i = 0; i < 3; i++)
+        db.prepare(
+          "INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, 'old', ?, 'Noted', ?, 1700000000000000)",
+        ).run(`old-${i}`, i, JSON.stringify({ i }));
+    });
+    const store = openSqliteEventStore(dir);
+    t.teardown(() => store.close());
+    t.same(
+      (await store.readHashed()).map((event) => event.hash),
+      [null, null, null],
+      'old rows keep NULL',
+    );
+    t.equal(await store.chainLegacyEvents(), 3);
+    t.equal(await store.chainLegacyEvents(), 0, 'once');
+    await store.append('new', [{ type: 'Noted', data: {} }], NO_STREAM);
+    t.match(await verifyChain(store), { ok: true, events: 4 });
+  },
+);
 
 t.test('an append onto a legacy log chains it first', async (t) => {
   const { dir, remove } = await tempDir('chain-legacy-append');
@@ -121,25 +145,39 @@ t.test('a hash removed after hashed events is not legacy: appends fail and verif
 t.test('three processes appending to one data directory at once make one unbroken chain', async (t) => {
   const { dir, remove } = await tempDir('chain-processes');
   t.teardown(remove);
-  const children = ['p1-', 'p2-', 'p3-'].map((prefix) => spawn(process.execPath, [CHILD, dir, '16', prefix], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const children = ['p1-', 'p2-', 'p3-'].map((prefix) =>
+    spawn(process.execPath, [CHILD, dir, '16', prefix], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const acks = children.map(() => 0);
   const stderr = children.map(() => '');
-  await Promise.all(children.map((child, i) => new Promise<void>((resolve) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr[i] += chunk));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      acks[i]! += chunk.split('\n').length - 1;
-      if (acks.every((count) => count >= 500)) resolve();
-    });
-    child.once('exit', () => resolve());
-  })));
+  await Promise.all(
+    children.map(
+      (child, i) =>
+        new Promise<void>((resolve) => {
+          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr[i] += chunk));
+          child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+            acks[i]! += chunk.split('\n').length - 1;
+            if (acks.every((count) => count >= 500)) resolve();
+          });
+          child.once('exit', () => resolve());
+        }),
+    ),
+  );
   for (const child of children) child.kill('SIGKILL');
-  await Promise.all(children.map((child) => child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined));
-  t.ok(acks.every((count) => count >= 500), `each process had 500 appends acknowledged (${acks.join(', ')}; ${stderr.join(' ').trim() || 'no errors'})`);
+  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+  t.ok(
+    acks.every((count) => count >= 500),
+    `each process had 500 appends acknowledged (${acks.join(', ')}; ${stderr.join(' ').trim() || 'no errors'})`,
+  );
   const store = openSqliteEventStore(dir);
   t.teardown(() => store.close());
   const events = await store.readHashed();
   t.same(new Set(events.map((event) => event.stream.slice(0, 3))), new Set(['p1-', 'p2-', 'p3-']));
   const processChanges = events.filter((event, i) => i > 0 && event.stream.slice(0, 3) !== events[i - 1]!.stream.slice(0, 3)).length;
   t.ok(processChanges > 3, `the processes' batches interleave in the log (${processChanges} changes of writer)`);
-  t.same(await verifyChain(store), { ok: true, head: { position: events.at(-1)!.position, hash: events.at(-1)!.hash }, events: events.length });
+  t.same(await verifyChain(store), {
+    ok: true,
+    head: { position: events.at(-1)!.position, hash: events.at(-1)!.hash },
+    events: events.length,
+  });
 });

@@ -49,14 +49,21 @@ if (connectionString) {
     };
   });
 } else {
-  t.test('kurrentdb: event store contract', { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' }, async () => {});
+  t.test(
+    'kurrentdb: event store contract',
+    { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' },
+    async () => {},
+  );
 }
 
 t.test("the server's append size limits become AppendTooLarge", async (t) => {
   const whole = appendTooLargeFrom(new MaxAppendSizeExceededError(undefined, 1048576), 'order-1');
   t.ok(whole instanceof AppendTooLarge);
   t.match(whole, { stream: 'order-1', bytes: undefined, limit: 1048576 });
-  t.match(appendTooLargeFrom(Object.assign(new Error('record'), { type: 'append-record-size-exceeded', size: 2000000, maxSize: 1048576 }), 's'), { bytes: 2000000, limit: 1048576 });
+  t.match(
+    appendTooLargeFrom(Object.assign(new Error('record'), { type: 'append-record-size-exceeded', size: 2000000, maxSize: 1048576 }), 's'),
+    { bytes: 2000000, limit: 1048576 },
+  );
   t.equal(appendTooLargeFrom(new UnavailableError(), 's'), undefined, 'other errors are not');
 });
 
@@ -100,10 +107,17 @@ t.test("the client's WrongExpectedVersionError becomes WrongExpectedRevision", a
 });
 
 t.test('append results: the position of the last event; success: false is a conflict', async (t) => {
-  t.strictSame(toAppendResult({ success: true, nextExpectedRevision: 2n, position: { commit: 9_007_199_254_740_993n, prepare: 9_007_199_254_740_993n } }, 's', NO_STREAM), {
-    nextRevision: 2n,
-    position: 9_007_199_254_740_993n,
-  });
+  t.strictSame(
+    toAppendResult(
+      { success: true, nextExpectedRevision: 2n, position: { commit: 9_007_199_254_740_993n, prepare: 9_007_199_254_740_993n } },
+      's',
+      NO_STREAM,
+    ),
+    {
+      nextRevision: 2n,
+      position: 9_007_199_254_740_993n,
+    },
+  );
   const conflict = (next: bigint) => {
     try {
       toAppendResult({ success: false, nextExpectedRevision: next, position: undefined }, 's', exactly(5n));
@@ -116,7 +130,10 @@ t.test('append results: the position of the last event; success: false is a conf
   t.ok(onMissing instanceof WrongExpectedRevision && onMissing.actual === 'no_stream', 'throwOnAppendFailure=false, missing stream');
   const onExisting = conflict(3n);
   t.ok(onExisting instanceof WrongExpectedRevision && onExisting.actual === 3n, 'throwOnAppendFailure=false, existing stream');
-  t.throws(() => toAppendResult({ success: true, nextExpectedRevision: 0n, position: undefined }, 's', ANY), /did not report the log position/);
+  t.throws(
+    () => toAppendResult({ success: true, nextExpectedRevision: 0n, position: undefined }, 's', ANY),
+    /did not report the log position/,
+  );
 });
 
 t.test('reads start at the position itself (the caller drops it) or at the start', async (t) => {
@@ -152,7 +169,8 @@ t.test('type names are matched literally, metacharacters and all', async (t) => 
   const odd = ['a.b', 'a*b+c?', '^x$', '(g)[h]{i}', 'p|q', 'back\\slash', 'sp ace', 'hash#', 'da-sh', 'ünï🚚'];
   const regex = new RegExp(exactTypesRegex(odd));
   for (const type of odd) t.ok(regex.test(type), `matches ${type}`);
-  for (const near of ['aXb', 'aab+c', 'x', 'g', 'p', 'q', 'backslash', 'space', 'hash', 'da', 'a.bc', ' a.b']) t.notOk(regex.test(near), `does not match ${near}`);
+  for (const near of ['aXb', 'aab+c', 'x', 'g', 'p', 'q', 'backslash', 'space', 'hash', 'da', 'a.bc', ' a.b'])
+    t.notOk(regex.test(near), `does not match ${near}`);
 });
 
 t.test('appends are checked before anything is sent, as by the embedded adapter', async (t) => {
@@ -166,17 +184,40 @@ t.test('appends are checked before anything is sent, as by the embedded adapter'
   t.throws(() => toEventData('s', [{ type: 'A', data: cyclic }]), TypeError, 'cycle');
 
   const payloads: unknown[] = [{ a: 1 }, [1, 'two'], 'text', 42, null, false];
-  const data = toEventData('s', payloads.map((p, i) => ({ type: `T${i}`, data: p })));
-  t.strictSame(data.map((d) => d.type), ['T0', 'T1', 'T2', 'T3', 'T4', 'T5']);
+  const data = toEventData(
+    's',
+    payloads.map((p, i) => ({ type: `T${i}`, data: p })),
+  );
+  t.strictSame(
+    data.map((d) => d.type),
+    ['T0', 'T1', 'T2', 'T3', 'T4', 'T5'],
+  );
   t.ok(data.every((d) => d.contentType === 'application/json' && d.metadata === undefined));
-  t.strictSame(data.map((d) => d.data), payloads, 'any JSON value, top-level scalars included, is sent as given');
-  t.ok(data.every((d) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(d.id)), 'ids are UUIDs');
+  t.strictSame(
+    data.map((d) => d.data),
+    payloads,
+    'any JSON value, top-level scalars included, is sent as given',
+  );
+  t.ok(
+    data.every((d) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(d.id)),
+    'ids are UUIDs',
+  );
   t.equal(new Set(data.map((d) => d.id)).size, data.length, 'ids are distinct');
 });
 
 t.test('resolved events become RecordedEvents keyed by their commit position', async (t) => {
   const created = new Date('2026-11-20T09:15:02.123Z');
-  const event = { streamId: 'order:g:r', id: '4f6d0f0e-7a0b-4f3c-9d1e-2b3c4d5e6f70', revision: 3n, type: 'OrderSubmitted', created, data: { order_id: 1 }, metadata: undefined, isJson: true as const, position: { commit: 2n ** 55n, prepare: 2n ** 55n } };
+  const event = {
+    streamId: 'order:g:r',
+    id: '4f6d0f0e-7a0b-4f3c-9d1e-2b3c4d5e6f70',
+    revision: 3n,
+    type: 'OrderSubmitted',
+    created,
+    data: { order_id: 1 },
+    metadata: undefined,
+    isJson: true as const,
+    position: { commit: 2n ** 55n, prepare: 2n ** 55n },
+  };
   t.strictSame(toRecordedEvent({ event }), {
     id: event.id,
     stream: 'order:g:r',
@@ -190,7 +231,11 @@ t.test('resolved events become RecordedEvents keyed by their commit position', a
   const { position: _position, ...withoutPosition } = event;
   t.throws(() => toRecordedEvent({ event: withoutPosition }), /without its log position/);
   const bytes = new Uint8Array([1, 2, 3]);
-  t.equal(toRecordedEvent({ event: { ...event, isJson: false as const, data: bytes } })?.data, bytes, "another writer's binary event is passed on as bytes");
+  t.equal(
+    toRecordedEvent({ event: { ...event, isJson: false as const, data: bytes } })?.data,
+    bytes,
+    "another writer's binary event is passed on as bytes",
+  );
 });
 
 t.test('a missing stream is recognised', async (t) => {
@@ -222,7 +267,10 @@ function recorded(type = 'Tick', data: unknown = {}): RecordedEvent {
   return { id: `id-${nextPosition}`, stream: 's', type, data, revision: 0n, position: nextPosition, recordedAt: new Date() };
 }
 
-function loop(source: FakeSource, options: Partial<KurrentDbSubscriptionOptions> & Pick<KurrentDbSubscriptionOptions, 'handle'>): KurrentDbSubscription {
+function loop(
+  source: FakeSource,
+  options: Partial<KurrentDbSubscriptionOptions> & Pick<KurrentDbSubscriptionOptions, 'handle'>,
+): KurrentDbSubscription {
   return new KurrentDbSubscription(source, {
     toEvent: (item) => item as RecordedEvent,
     accepts: (type) => !type.startsWith('$'),
@@ -267,8 +315,15 @@ t.test('subscription: batches in order, never overlapping, never before subscrib
   await subscription.stop();
   t.notOk(early, 'no handler call from inside the constructor');
   t.equal(maxRunning, 1, 'one handler call at a time');
-  t.ok(batches.every((batch) => batch.length >= 1 && batch.length <= 3), 'batches of 1 to batchSize');
-  t.strictSame(batches.flat().map((e) => e.id), events.map((e) => e.id), 'every event once, in order');
+  t.ok(
+    batches.every((batch) => batch.length >= 1 && batch.length <= 3),
+    'batches of 1 to batchSize',
+  );
+  t.strictSame(
+    batches.flat().map((e) => e.id),
+    events.map((e) => e.id),
+    'every event once, in order',
+  );
   t.ok(source.unsubscribed && source.destroyed, 'stop() cancels and releases the stream');
 });
 
@@ -286,7 +341,10 @@ t.test('subscription: skips what the server sends at or before `after`, unwanted
   await waitUntil(() => delivered.length === 1, 'd');
   await sleep(20);
   await subscription.stop();
-  t.strictSame(delivered.map((x) => x.id), [d!.id]);
+  t.strictSame(
+    delivered.map((x) => x.id),
+    [d!.id],
+  );
 });
 
 t.test('subscription: stop() waits for the running handler; nothing is delivered afterwards', async (t) => {
@@ -379,7 +437,10 @@ t.test('subscription: a stream error is reported after the events buffered befor
   source.emit('error', lost);
   release();
   await waitUntil(() => errors.length > 0, 'onError');
-  t.strictSame(delivered.map((e) => e.id), [first.id, second.id]);
+  t.strictSame(
+    delivered.map((e) => e.id),
+    [first.id, second.id],
+  );
   t.strictSame(errors, [lost]);
   await subscription.stop();
 });
@@ -401,7 +462,15 @@ interface FakeCall extends PassThrough {
   cancel(): void;
 }
 
-function readEvent(options: { id: string; stream: string; type: string; data: unknown; revision: bigint; position: bigint; created: Date }): InstanceType<typeof streamsPb.ReadResp> {
+function readEvent(options: {
+  id: string;
+  stream: string;
+  type: string;
+  data: unknown;
+  revision: bigint;
+  position: bigint;
+  created: Date;
+}): InstanceType<typeof streamsPb.ReadResp> {
   const { ReadResp } = streamsPb;
   const record = new ReadResp.ReadEvent.RecordedEvent();
   const id = new sharedPb.UUID();
@@ -414,7 +483,11 @@ function readEvent(options: { id: string; stream: string; type: string; data: un
   record.setCommitPosition(options.position.toString());
   record.setPreparePosition(options.position.toString());
   // The server sends `created` as 100 ns ticks since the Unix epoch.
-  record.getMetadataMap().set('type', options.type).set('content-type', 'application/json').set('created', (BigInt(options.created.getTime()) * 10_000n).toString());
+  record
+    .getMetadataMap()
+    .set('type', options.type)
+    .set('content-type', 'application/json')
+    .set('created', (BigInt(options.created.getTime()) * 10_000n).toString());
   record.setData(Buffer.from(JSON.stringify(options.data), 'utf8'));
   const event = new ReadResp.ReadEvent();
   event.setEvent(record);
@@ -449,19 +522,55 @@ t.test("subscription on the client's own stream: protobuf events in, RecordedEve
   caughtUp.setCaughtUp(new streamsPb.ReadResp.CaughtUp());
   const base = { stream: 'order:g:PO-1', type: 'OrderSubmitted', revision: 0n, created };
   call.write(readEvent({ ...base, id: '00000000-0000-4000-8000-000000000001', data: { order_id: 1 }, position: big })); // at `after`: skipped
-  call.write(readEvent({ ...base, id: '00000000-0000-4000-8000-000000000002', type: '$metadata', stream: '$$order:g:PO-1', data: {}, position: big + 100n }));
-  call.write(readEvent({ ...base, id: '00000000-0000-4000-8000-000000000003', data: { order_id: 1, text: 'Grüße 🚚' }, position: big + 200n }));
+  call.write(
+    readEvent({
+      ...base,
+      id: '00000000-0000-4000-8000-000000000002',
+      type: '$metadata',
+      stream: '$$order:g:PO-1',
+      data: {},
+      position: big + 100n,
+    }),
+  );
+  call.write(
+    readEvent({ ...base, id: '00000000-0000-4000-8000-000000000003', data: { order_id: 1, text: 'Grüße 🚚' }, position: big + 200n }),
+  );
   call.write(caughtUp);
-  call.write(readEvent({ ...base, id: '00000000-0000-4000-8000-000000000004', type: 'PackingInstructionsDownloaded', revision: 1n, data: { order_id: 1 }, position: big + 300n }));
+  call.write(
+    readEvent({
+      ...base,
+      id: '00000000-0000-4000-8000-000000000004',
+      type: 'PackingInstructionsDownloaded',
+      revision: 1n,
+      data: { order_id: 1 },
+      position: big + 300n,
+    }),
+  );
   await waitUntil(() => delivered.length === 2, 'two events');
   t.strictSame(delivered, [
-    { id: '00000000-0000-4000-8000-000000000003', stream: 'order:g:PO-1', type: 'OrderSubmitted', data: { order_id: 1, text: 'Grüße 🚚' }, revision: 0n, position: big + 200n, recordedAt: created },
-    { id: '00000000-0000-4000-8000-000000000004', stream: 'order:g:PO-1', type: 'PackingInstructionsDownloaded', data: { order_id: 1 }, revision: 1n, position: big + 300n, recordedAt: created },
+    {
+      id: '00000000-0000-4000-8000-000000000003',
+      stream: 'order:g:PO-1',
+      type: 'OrderSubmitted',
+      data: { order_id: 1, text: 'Grüße 🚚' },
+      revision: 0n,
+      position: big + 200n,
+      recordedAt: created,
+    },
+    {
+      id: '00000000-0000-4000-8000-000000000004',
+      stream: 'order:g:PO-1',
+      type: 'PackingInstructionsDownloaded',
+      data: { order_id: 1 },
+      revision: 1n,
+      position: big + 300n,
+      recordedAt: created,
+    },
   ]);
 
   call.emit('error', Object.assign(new Error('14 UNAVAILABLE: connection lost'), { code: 14, details: 'connection lost' }));
   await waitUntil(() => errors.length > 0, 'onError');
-  t.ok(errors[0] instanceof UnavailableError, 'the gRPC status arrives as the client\'s UnavailableError');
+  t.ok(errors[0] instanceof UnavailableError, "the gRPC status arrives as the client's UnavailableError");
   await subscription.stop();
   t.ok(call.cancelled, 'the gRPC call is cancelled');
 });
@@ -479,7 +588,11 @@ async function closedPort(): Promise<number> {
 
 t.test('with no server: calls fail (and are not mistaken for conflicts or empty streams), close() resolves', async (t) => {
   const store = openKurrentDbEventStore(`kurrentdb://127.0.0.1:${await closedPort()}?tls=false&defaultDeadline=5000`);
-  const settle = (p: Promise<unknown>) => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
 
   const append = await settle(store.append('s', [{ type: 'A', data: {} }], NO_STREAM));
   t.ok('error' in append && !(append.error instanceof WrongExpectedRevision), 'append rejects, and not as a conflict');

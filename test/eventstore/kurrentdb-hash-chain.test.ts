@@ -10,7 +10,11 @@ import { verifyChain } from '../../src/eventstore/verify-chain.js';
 t.test('an append is chained onto the tail it read, with that revision as the expected one', async (t) => {
   t.equal(chainedStreamState('s', NO_STREAM, undefined), 'no_stream');
   t.equal(chainedStreamState('s', ANY, undefined), 'no_stream', "'any' on a new stream: it must still be new when written");
-  t.equal(chainedStreamState('s', ANY, { revision: 4n, hash: 'a'.repeat(64) }), 4n, "'any': the revision read, so that a concurrent append makes this one retry");
+  t.equal(
+    chainedStreamState('s', ANY, { revision: 4n, hash: 'a'.repeat(64) }),
+    4n,
+    "'any': the revision read, so that a concurrent append makes this one retry",
+  );
   t.equal(chainedStreamState('s', exactly(4n), { revision: 4n, hash: null }), 4n);
   t.throws(() => chainedStreamState('s', exactly(3n), { revision: 4n, hash: null }), WrongExpectedRevision);
   t.throws(() => chainedStreamState('s', NO_STREAM, { revision: 0n, hash: null }), WrongExpectedRevision);
@@ -18,10 +22,22 @@ t.test('an append is chained onto the tail it read, with that revision as the ex
 });
 
 /** Resolved events as the client returns them for what withChainMetadata sent. */
-function written(stream: string, firstRevision: bigint, firstPosition: bigint, data: ReturnType<typeof withChainMetadata>, metadataAsBytes = false) {
+function written(
+  stream: string,
+  firstRevision: bigint,
+  firstPosition: bigint,
+  data: ReturnType<typeof withChainMetadata>,
+  metadataAsBytes = false,
+) {
   return data.map((sent, i) => ({
     event: {
-      streamId: stream, id: sent.id, revision: firstRevision + BigInt(i), type: sent.type, created: new Date(), data: sent.data, isJson: true as const,
+      streamId: stream,
+      id: sent.id,
+      revision: firstRevision + BigInt(i),
+      type: sent.type,
+      created: new Date(),
+      data: sent.data,
+      isJson: true as const,
       metadata: metadataAsBytes ? new TextEncoder().encode(JSON.stringify(sent.metadata)) : sent.metadata,
       position: { commit: firstPosition + BigInt(i) * 100n, prepare: firstPosition + BigInt(i) * 100n },
     },
@@ -30,17 +46,54 @@ function written(stream: string, firstRevision: bigint, firstPosition: bigint, d
 
 t.test('each event carries its hash in metadata, chained to the previous event of its stream; read back, it verifies', async (t) => {
   const tail = { revision: 1n, hash: 'b'.repeat(64) };
-  const sent = withChainMetadata('order:g:r', toEventData('order:g:r', [{ type: 'OrderPlanned', data: { order_id: 1, n: 1.5 } }, { type: 'PackingInstructionsDownloaded', data: { order_id: 1 } }]), tail, 1795600000000123n);
+  const sent = withChainMetadata(
+    'order:g:r',
+    toEventData('order:g:r', [
+      { type: 'OrderPlanned', data: { order_id: 1, n: 1.5 } },
+      { type: 'PackingInstructionsDownloaded', data: { order_id: 1 } },
+    ]),
+    tail,
+    1795600000000123n,
+  );
   const metadata = sent.map((event) => event.metadata as { hash: string; recorded_at_us: string });
-  t.same(metadata.map((m) => m.recorded_at_us), ['1795600000000123', '1795600000000123']);
-  t.equal(metadata[0]!.hash, eventHash(tail.hash, { stream: 'order:g:r', revision: 2n, type: 'OrderPlanned', data: '{"order_id":1,"n":1.5}', recordedAtMicros: 1795600000000123n }));
-  t.equal(metadata[1]!.hash, eventHash(metadata[0]!.hash, { stream: 'order:g:r', revision: 3n, type: 'PackingInstructionsDownloaded', data: '{"order_id":1}', recordedAtMicros: 1795600000000123n }));
+  t.same(
+    metadata.map((m) => m.recorded_at_us),
+    ['1795600000000123', '1795600000000123'],
+  );
+  t.equal(
+    metadata[0]!.hash,
+    eventHash(tail.hash, {
+      stream: 'order:g:r',
+      revision: 2n,
+      type: 'OrderPlanned',
+      data: '{"order_id":1,"n":1.5}',
+      recordedAtMicros: 1795600000000123n,
+    }),
+  );
+  t.equal(
+    metadata[1]!.hash,
+    eventHash(metadata[0]!.hash, {
+      stream: 'order:g:r',
+      revision: 3n,
+      type: 'PackingInstructionsDownloaded',
+      data: '{"order_id":1}',
+      recordedAtMicros: 1795600000000123n,
+    }),
+  );
   for (const asBytes of [false, true]) {
     const read = written('order:g:r', 2n, 1000n, sent, asBytes).map((resolved) => toHashedEvent(resolved)!);
-    t.same(read.map((event) => event.hash), metadata.map((m) => m.hash), asBytes ? 'metadata as bytes' : 'metadata as parsed JSON');
+    t.same(
+      read.map((event) => event.hash),
+      metadata.map((m) => m.hash),
+      asBytes ? 'metadata as bytes' : 'metadata as parsed JSON',
+    );
     t.equal(eventHash(tail.hash, read[0]!), read[0]!.hash, 'what is read hashes to what was written');
   }
-  t.equal((withChainMetadata('s', toEventData('s', [{ type: 'A', data: 1 }]), undefined, 1n)[0]!.metadata as { hash: string }).hash, eventHash(GENESIS, { stream: 's', revision: 0n, type: 'A', data: '1', recordedAtMicros: 1n }), 'a new stream starts from the genesis hash');
+  t.equal(
+    (withChainMetadata('s', toEventData('s', [{ type: 'A', data: 1 }]), undefined, 1n)[0]!.metadata as { hash: string }).hash,
+    eventHash(GENESIS, { stream: 's', revision: 0n, type: 'A', data: '1', recordedAtMicros: 1n }),
+    'a new stream starts from the genesis hash',
+  );
   const [withoutChain] = written('s', 0n, 1n, [{ ...sent[0]!, metadata: { other: 1 } as never }]);
   t.equal(toHashedEvent(withoutChain!)?.hash, null, 'an event written before the chain existed has none');
 });
@@ -49,7 +102,8 @@ t.test('each event carries its hash in metadata, chained to the previous event o
 function storeOf(events: HashedEvent[]): EventStore {
   return {
     chainScope: 'stream',
-    readHashed: async (after?: bigint, limit?: number) => events.filter((event) => after === undefined || event.position > after).slice(0, limit ?? Infinity),
+    readHashed: async (after?: bigint, limit?: number) =>
+      events.filter((event) => after === undefined || event.position > after).slice(0, limit ?? Infinity),
   } as unknown as EventStore;
 }
 
@@ -59,7 +113,13 @@ function interleaved(): HashedEvent[] {
   const last = new Map<string, string>();
   for (let i = 0; i < 6; i++) {
     const stream = i % 2 === 0 ? 'order-a' : 'order-b';
-    const content = { stream, revision: BigInt(Math.floor(i / 2)), type: 'Noted', data: JSON.stringify({ i }), recordedAtMicros: 1000n + BigInt(i) };
+    const content = {
+      stream,
+      revision: BigInt(Math.floor(i / 2)),
+      type: 'Noted',
+      data: JSON.stringify({ i }),
+      recordedAtMicros: 1000n + BigInt(i),
+    };
     const hash = eventHash(last.get(stream) ?? GENESIS, content);
     last.set(stream, hash);
     events.push({ ...content, position: BigInt(i + 1) * 10n, hash });
@@ -74,9 +134,24 @@ t.test('the verifier over per-stream chains: interleaved streams hold; a change 
   t.match(await verifyChain(storeOf(changed)), { ok: false, kind: 'changed', position: 40n, stream: 'order-b' });
   const removed = interleaved().filter((event) => event.position !== 30n);
   t.match(await verifyChain(storeOf(removed)), { ok: false, kind: 'removed', position: 50n, reason: /revision 1 of order-a is missing/ });
-  const legacy = [{ ...interleaved()[0]!, hash: null }, ...interleaved().slice(1).map((event) => (event.stream === 'order-a' ? { ...event, hash: event.revision === 1n ? eventHash(GENESIS, event) : event.hash } : event))];
+  const legacy = [
+    { ...interleaved()[0]!, hash: null },
+    ...interleaved()
+      .slice(1)
+      .map((event) =>
+        event.stream === 'order-a' ? { ...event, hash: event.revision === 1n ? eventHash(GENESIS, event) : event.hash } : event,
+      ),
+  ];
   // order-a's first event predates the chain: the stream's chain starts at its next event, from the genesis hash.
-  const relinked = legacy.map((event, i, all) => (event.stream === 'order-a' && event.revision === 2n ? { ...event, hash: eventHash(all.find((e) => e.stream === 'order-a' && e.revision === 1n)!.hash!, event) } : event));
+  const relinked = legacy.map((event, i, all) =>
+    event.stream === 'order-a' && event.revision === 2n
+      ? { ...event, hash: eventHash(all.find((e) => e.stream === 'order-a' && e.revision === 1n)!.hash!, event) }
+      : event,
+  );
   t.match(await verifyChain(storeOf(relinked)), { ok: true, events: 6 });
-  await t.rejects(verifyChain(storeOf(interleaved()), { from: { position: 10n, hash: GENESIS } }), RangeError, 'no checkpoint on per-stream chains');
+  await t.rejects(
+    verifyChain(storeOf(interleaved()), { from: { position: 10n, hash: GENESIS } }),
+    RangeError,
+    'no checkpoint on per-stream chains',
+  );
 });

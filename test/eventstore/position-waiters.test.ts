@@ -5,7 +5,9 @@ import { PositionWaiters } from '../../src/eventstore/position-waiters.js';
 
 const settled = async (promise: Promise<void>): Promise<boolean> => {
   let done = false;
-  void promise.then(() => { done = true; });
+  void promise.then(() => {
+    done = true;
+  });
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 };

@@ -24,7 +24,11 @@ const url = process.env.POSTGRES_URL;
 const verifyHistory = fileURLToPath(new URL('../../src/verify-history.js', import.meta.url));
 
 if (!url) {
-  t.test('postgres: event store contract', { skip: 'PostgreSQL event log: POSTGRES_URL is not set (scripts/test-servers/test-servers start runs one)' }, async () => {});
+  t.test(
+    'postgres: event store contract',
+    { skip: 'PostgreSQL event log: POSTGRES_URL is not set (scripts/test-servers/test-servers start runs one)' },
+    async () => {},
+  );
 } else {
   const serverUrl = url;
 
@@ -48,7 +52,10 @@ if (!url) {
   });
 
   /** A scratch schema dropped when the test ends, and every store opened on it closed first. */
-  async function scratch(t: TapTest, prefix: string): Promise<{ schema: ScratchSchema; open(options?: Parameters<typeof openPostgresEventStore>[1]): Promise<PostgresEventStore> }> {
+  async function scratch(
+    t: TapTest,
+    prefix: string,
+  ): Promise<{ schema: ScratchSchema; open(options?: Parameters<typeof openPostgresEventStore>[1]): Promise<PostgresEventStore> }> {
     const schema = await scratchSchema(serverUrl, prefix);
     const stores: PostgresEventStore[] = [];
     t.teardown(async () => {
@@ -68,7 +75,12 @@ if (!url) {
   /** Follows a log with the one follower loop both SQL logs use, and keeps what it was handed. */
   function follow(source: ConstructorParameters<typeof PollingSubscription>[0]): { seen: RecordedEvent[]; stop(): Promise<void> } {
     const seen: RecordedEvent[] = [];
-    const subscription = new PollingSubscription(source, { handle: (events) => void seen.push(...events) }, { pollIntervalMs: 5, pageSize: 500 }, () => {});
+    const subscription = new PollingSubscription(
+      source,
+      { handle: (events) => void seen.push(...events) },
+      { pollIntervalMs: 5, pageSize: 500 },
+      () => {},
+    );
     return { seen, stop: () => subscription.stop() };
   }
 
@@ -78,7 +90,13 @@ if (!url) {
    */
   async function naiveLog(t: TapTest) {
     const schema = await scratchSchema(serverUrl, 'naive');
-    const pool = new pg.Pool({ connectionString: schema.url, max: 12, types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? BigInt : pg.types.getTypeParser(oid, format as 'text')) as never } });
+    const pool = new pg.Pool({
+      connectionString: schema.url,
+      max: 12,
+      types: {
+        getTypeParser: (oid: number, format?: string) => (oid === 20 ? BigInt : pg.types.getTypeParser(oid, format as 'text')) as never,
+      },
+    });
     t.teardown(async () => {
       await pool.end();
       await schema.drop();
@@ -99,9 +117,16 @@ if (!url) {
         }
       },
       source: {
-        durableHead: async () => (await pool.query<{ head: bigint | null }>('SELECT max(position) AS head FROM events')).rows[0]?.head ?? 0n,
+        durableHead: async () =>
+          (await pool.query<{ head: bigint | null }>('SELECT max(position) AS head FROM events')).rows[0]?.head ?? 0n,
         readPage: async (after: bigint, upTo: bigint, limit: number) =>
-          (await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [after, upTo, limit])).rows.map(toRecordedEvent),
+          (
+            await pool.query<EventRow>(`SELECT ${columns} FROM events WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, [
+              after,
+              upTo,
+              limit,
+            ])
+          ).rows.map(toRecordedEvent),
       },
       all: async () => (await pool.query<EventRow>(`SELECT ${columns} FROM events ORDER BY position`)).rows.map(toRecordedEvent),
     };
@@ -118,20 +143,31 @@ if (!url) {
   }
 
   t.test('out-of-order commits: one writer holds its transaction after taking a position while another commits the next one', async (t) => {
-    t.test('a log with sequence positions: the follower passes the held position and never sees it (the failure this log must not have)', async (t) => {
-      const log = await naiveLog(t);
-      const follower = follow(log.source);
-      const held = log.append('held', 600);
-      await sleep(100);
-      await log.append('quick', 0);
-      await held;
-      await sleep(100);
-      await follower.stop();
-      const all = await log.all();
-      const missed = all.filter((event) => !follower.seen.some((seen) => seen.id === event.id));
-      t.strictSame(all.map((event) => event.stream), ['held', 'quick'], 'the held writer took the first position');
-      t.strictSame(missed.map((event) => event.stream), ['held'], 'the follower skipped the event committed after a later position');
-    });
+    t.test(
+      'a log with sequence positions: the follower passes the held position and never sees it (the failure this log must not have)',
+      async (t) => {
+        const log = await naiveLog(t);
+        const follower = follow(log.source);
+        const held = log.append('held', 600);
+        await sleep(100);
+        await log.append('quick', 0);
+        await held;
+        await sleep(100);
+        await follower.stop();
+        const all = await log.all();
+        const missed = all.filter((event) => !follower.seen.some((seen) => seen.id === event.id));
+        t.strictSame(
+          all.map((event) => event.stream),
+          ['held', 'quick'],
+          'the held writer took the first position',
+        );
+        t.strictSame(
+          missed.map((event) => event.stream),
+          ['held'],
+          'the follower skipped the event committed after a later position',
+        );
+      },
+    );
 
     t.test('ours: the second writer waits for the first commit, and the follower sees both, in order', async (t) => {
       const { first, open } = await heldLog(t);
@@ -146,38 +182,57 @@ if (!url) {
       await sleep(100);
       await subscription.stop();
       t.ok(heldAt.position < quick.position, 'the held append has the lower position');
-      t.strictSame(seen.map((event) => event.stream), ['held', 'quick'], 'the follower saw both, in position order');
+      t.strictSame(
+        seen.map((event) => event.stream),
+        ['held', 'quick'],
+        'the follower saw both, in position order',
+      );
     });
 
-    t.test('under random holds from eight writers on their own connections: the sequence log skips, ours delivers every event once, in order', async (t) => {
-      const rounds = 25;
-      const hold = (w: number, i: number) => ((w * 7 + i * 13) % 5) * 6;
-      const log = await naiveLog(t);
-      const naiveFollower = follow(log.source);
-      await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-        for (let i = 0; i < rounds; i++) await log.append(`w${w}`, hold(w, i));
-      }));
-      await sleep(100);
-      await naiveFollower.stop();
-      const naiveAll = await log.all();
-      const naiveMissed = naiveAll.length - new Set(naiveFollower.seen.map((event) => event.id)).size;
-      t.ok(naiveMissed > 0, `the sequence log's follower missed ${naiveMissed} of ${naiveAll.length} events`);
+    t.test(
+      'under random holds from eight writers on their own connections: the sequence log skips, ours delivers every event once, in order',
+      async (t) => {
+        const rounds = 25;
+        const hold = (w: number, i: number) => ((w * 7 + i * 13) % 5) * 6;
+        const log = await naiveLog(t);
+        const naiveFollower = follow(log.source);
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            for (let i = 0; i < rounds; i++) await log.append(`w${w}`, hold(w, i));
+          }),
+        );
+        await sleep(100);
+        await naiveFollower.stop();
+        const naiveAll = await log.all();
+        const naiveMissed = naiveAll.length - new Set(naiveFollower.seen.map((event) => event.id)).size;
+        t.ok(naiveMissed > 0, `the sequence log's follower missed ${naiveMissed} of ${naiveAll.length} events`);
 
-      const { first, open } = await heldLog(t);
-      const writers = [first, ...(await Promise.all(Array.from({ length: 7 }, () => open())))];
-      const reader = await open();
-      const seen: RecordedEvent[] = [];
-      const subscription = reader.subscribe({ handle: (events) => void seen.push(...events) });
-      await Promise.all(writers.map(async (writer, w) => {
-        for (let i = 0; i < rounds; i++) await writer.append(`w${w}`, [{ type: 'Written', data: { hold_ms: hold(w, i) } }], ANY);
-      }));
-      const all = await reader.readAll();
-      for (let waited = 0; seen.length < all.length && waited < 5_000; waited += 20) await sleep(20);
-      await subscription.stop();
-      t.equal(all.length, 8 * rounds);
-      t.strictSame(seen.map((event) => event.id), all.map((event) => event.id), 'ours: every event once, in position order');
-      t.strictSame(all.map((event) => event.position), all.map((_, i) => BigInt(i + 1)), 'positions 1..n without a gap');
-    });
+        const { first, open } = await heldLog(t);
+        const writers = [first, ...(await Promise.all(Array.from({ length: 7 }, () => open())))];
+        const reader = await open();
+        const seen: RecordedEvent[] = [];
+        const subscription = reader.subscribe({ handle: (events) => void seen.push(...events) });
+        await Promise.all(
+          writers.map(async (writer, w) => {
+            for (let i = 0; i < rounds; i++) await writer.append(`w${w}`, [{ type: 'Written', data: { hold_ms: hold(w, i) } }], ANY);
+          }),
+        );
+        const all = await reader.readAll();
+        for (let waited = 0; seen.length < all.length && waited < 5_000; waited += 20) await sleep(20);
+        await subscription.stop();
+        t.equal(all.length, 8 * rounds);
+        t.strictSame(
+          seen.map((event) => event.id),
+          all.map((event) => event.id),
+          'ours: every event once, in position order',
+        );
+        t.strictSame(
+          all.map((event) => event.position),
+          all.map((_, i) => BigInt(i + 1)),
+          'positions 1..n without a gap',
+        );
+      },
+    );
   });
 
   t.test("the server's hash is hash-chain.ts's, byte for byte, whatever the text", async (t) => {
@@ -185,12 +240,27 @@ if (!url) {
     await open();
     const samples = [
       { stream: 'order-1', type: 'OrderSubmitted', revision: 0n, recordedAtMicros: 1764000000123456n, data: '{"a":1}' },
-      { stream: 'group/PO-ü漢字🚚', type: 'T', revision: 12345678901234n, recordedAtMicros: 1n, data: '{"s":"line\\nbreak\\u0000 \\"quoted\\" é 😀","n":-0.5e-7}' },
-      { stream: ' spaced ', type: 'X', revision: 9007199254740993n, recordedAtMicros: 253402300799999999n, data: `"${'x'.repeat(100_000)}"` },
+      {
+        stream: 'group/PO-ü漢字🚚',
+        type: 'T',
+        revision: 12345678901234n,
+        recordedAtMicros: 1n,
+        data: '{"s":"line\\nbreak\\u0000 \\"quoted\\" é 😀","n":-0.5e-7}',
+      },
+      {
+        stream: ' spaced ',
+        type: 'X',
+        revision: 9007199254740993n,
+        recordedAtMicros: 253402300799999999n,
+        data: `"${'x'.repeat(100_000)}"`,
+      },
     ];
     let previous = GENESIS;
     for (const sample of samples) {
-      const [row] = await schema.sql<{ hash: string }>(`SELECT encode(orders_event_hash(decode($1, 'hex'), $2, $3, $4, $5, $6), 'hex') AS hash`, [previous, sample.type, sample.stream, sample.revision, sample.recordedAtMicros, sample.data]);
+      const [row] = await schema.sql<{ hash: string }>(
+        `SELECT encode(orders_event_hash(decode($1, 'hex'), $2, $3, $4, $5, $6), 'hex') AS hash`,
+        [previous, sample.type, sample.stream, sample.revision, sample.recordedAtMicros, sample.data],
+      );
       t.equal(row?.hash, eventHash(previous, sample), `${sample.stream}@${sample.revision}`);
       previous = row!.hash;
     }
@@ -221,10 +291,20 @@ if (!url) {
     const store = await open();
     const awkward = ['$o0$', '$o0$$o1$$o2$', "it's a \\ back'slash", '$$', 'ends with $o0', '$o1', '\u0000 escaped NUL'];
     const stream = 'stream $o0$ with $o1';
-    await store.append(stream, awkward.map((text, i) => ({ type: `Typed$o${i}`, data: { text, [`key$o${i}$`]: i } })), NO_STREAM);
+    await store.append(
+      stream,
+      awkward.map((text, i) => ({ type: `Typed$o${i}`, data: { text, [`key$o${i}$`]: i } })),
+      NO_STREAM,
+    );
     const back = await store.readStream(stream);
-    t.strictSame(back.map((event) => event.data), awkward.map((text, i) => ({ text, [`key$o${i}$`]: i })));
-    t.strictSame(back.map((event) => event.type), awkward.map((_, i) => `Typed$o${i}`));
+    t.strictSame(
+      back.map((event) => event.data),
+      awkward.map((text, i) => ({ text, [`key$o${i}$`]: i })),
+    );
+    t.strictSame(
+      back.map((event) => event.type),
+      awkward.map((_, i) => `Typed$o${i}`),
+    );
     t.equal(back[0]?.stream, stream);
   });
 
@@ -265,30 +345,39 @@ if (!url) {
     }
   });
 
-  t.test('a server that does not answer: calls fail with StorageUnavailable within the call deadline, and the store recovers', async (t) => {
-    const { schema, open } = await scratch(t, 'silent');
-    await open();
-    const proxy = await cuttingProxy(new URL(schema.url), 'silence');
-    t.teardown(() => proxy.close());
-    const store = await openPostgresEventStore(proxy.url(schema.url), { pollIntervalMs: 10, callTimeoutMs: 1_000 });
-    t.teardown(() => store.close());
-    proxy.silent = true;
-    const started = Date.now();
-    const failed = await store.append('silent', [{ type: 'Written', data: {} }], NO_STREAM).then(() => undefined, (error: unknown) => error);
-    t.ok(failed instanceof StorageUnavailable, `StorageUnavailable: ${String(failed)}`);
-    t.ok(Date.now() - started < 6_000, `answered in ${Date.now() - started} ms`);
-    proxy.silent = false;
-    const later = await store.append('silent-after', [{ type: 'Written', data: {} }], NO_STREAM);
-    t.ok(later.position > 0n, 'appends go through once the server answers again');
-    t.equal((await store.readStream('silent')).length <= 1, true, 'the unanswered append is in the log at most once');
-  });
+  t.test(
+    'a server that does not answer: calls fail with StorageUnavailable within the call deadline, and the store recovers',
+    async (t) => {
+      const { schema, open } = await scratch(t, 'silent');
+      await open();
+      const proxy = await cuttingProxy(new URL(schema.url), 'silence');
+      t.teardown(() => proxy.close());
+      const store = await openPostgresEventStore(proxy.url(schema.url), { pollIntervalMs: 10, callTimeoutMs: 1_000 });
+      t.teardown(() => store.close());
+      proxy.silent = true;
+      const started = Date.now();
+      const failed = await store.append('silent', [{ type: 'Written', data: {} }], NO_STREAM).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      t.ok(failed instanceof StorageUnavailable, `StorageUnavailable: ${String(failed)}`);
+      t.ok(Date.now() - started < 6_000, `answered in ${Date.now() - started} ms`);
+      proxy.silent = false;
+      const later = await store.append('silent-after', [{ type: 'Written', data: {} }], NO_STREAM);
+      t.ok(later.position > 0n, 'appends go through once the server answers again');
+      t.equal((await store.readStream('silent')).length <= 1, true, 'the unanswered append is in the log at most once');
+    },
+  );
 
   t.test('an unreachable server at start: opening fails with StorageUnavailable naming the log', async (t) => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const error = await openPostgresEventStore(`postgres://postgres@127.0.0.1:${port}/orders`, { callTimeoutMs: 2_000 }).then(() => undefined, (e: unknown) => e);
+    const error = await openPostgresEventStore(`postgres://postgres@127.0.0.1:${port}/orders`, { callTimeoutMs: 2_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     t.ok(error instanceof StorageUnavailable);
     t.match(String(error), /PostgreSQL event log/);
   });

@@ -69,7 +69,7 @@ t.test('every page the ring serves equals the page read from SQL; ranges it does
       }
     }
   }
-  t.equal(fromRing.length, 20 * 21 / 2 * 9, 'every range within 11..30');
+  t.equal(fromRing.length, ((20 * 21) / 2) * 9, 'every range within 11..30');
   t.strictSame(fromRing, fromSql, 'the same events, of the same types, as many');
 });
 
@@ -84,7 +84,11 @@ t.test('a gap in positions (another process committed between two commits of thi
   recent.add(rows.slice(6)); // positions 5 and 6 were another process's
   t.equal(recent.page(0n, 10n, 100, undefined), undefined, 'across the gap: from SQL');
   t.equal(recent.page(5n, 10n, 100, undefined), undefined, 'the missing ones: from SQL');
-  t.strictSame(recent.page(6n, 10n, 100, undefined)?.map(snapshot), sqlPage(rows, 6n, 10n, 100).map(snapshot), 'after the gap: from memory');
+  t.strictSame(
+    recent.page(6n, 10n, 100, undefined)?.map(snapshot),
+    sqlPage(rows, 6n, 10n, 100).map(snapshot),
+    'after the gap: from memory',
+  );
   recent.clear();
   t.equal(recent.page(6n, 10n, 100, undefined), undefined, 'cleared: from SQL');
 });
@@ -121,8 +125,11 @@ t.test('subscribers see the log exactly while this store and another connection 
   });
   for (let round = 0; round < 40; round++) {
     const store = round % 5 === 4 ? remote : local;
-    await Promise.all(Array.from({ length: 1 + (round % 3) }, (_, k) =>
-      store.append(`s${(round + k) % 6}`, [ev(TYPES[(round + k) % 3]!, { round, k }), ev('C', { round })], ANY)));
+    await Promise.all(
+      Array.from({ length: 1 + (round % 3) }, (_, k) =>
+        store.append(`s${(round + k) % 6}`, [ev(TYPES[(round + k) % 3]!, { round, k }), ev('C', { round })], ANY),
+      ),
+    );
   }
   const log = await local.readAll();
   const deadline = Date.now() + 10_000;

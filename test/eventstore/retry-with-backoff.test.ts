@@ -10,22 +10,43 @@ t.test('the pauses double from the first one', async (t) => {
 });
 
 t.test('the pauses stop growing at the ceiling: 60 s unless told otherwise', async (t) => {
-  t.strictSame([6, 7, 8, 100].map((failures) => backoffDelay(failures, { firstDelayMs: 1000 })), [32_000, 60_000, 60_000, 60_000]);
-  t.strictSame([1, 2, 3, 4, 50].map((failures) => backoffDelay(failures, { firstDelayMs: 40, maxDelayMs: 200 })), [40, 80, 160, 200, 200]);
+  t.strictSame(
+    [6, 7, 8, 100].map((failures) => backoffDelay(failures, { firstDelayMs: 1000 })),
+    [32_000, 60_000, 60_000, 60_000],
+  );
+  t.strictSame(
+    [1, 2, 3, 4, 50].map((failures) => backoffDelay(failures, { firstDelayMs: 40, maxDelayMs: 200 })),
+    [40, 80, 160, 200, 200],
+  );
   t.equal(backoffDelay(10_000, { firstDelayMs: 1, maxDelayMs: 5000 }), 5000, 'a very long run of failures is still a finite pause');
   t.equal(backoffDelay(1, { firstDelayMs: 500, maxDelayMs: 100 }), 100, 'a first pause above the ceiling is cut to it');
 });
 
 t.test('without jitter randomness is never asked for', async (t) => {
-  t.equal(backoffDelay(3, { firstDelayMs: 10, jitter: 0 }, () => t.fail('random called') as never), 40);
+  t.equal(
+    backoffDelay(3, { firstDelayMs: 10, jitter: 0 }, () => t.fail('random called') as never),
+    40,
+  );
 });
 
 t.test('jitter draws each pause within its share of the top of the doubled pause', async (t) => {
   const schedule = { firstDelayMs: 40, maxDelayMs: 200, jitter: 0.5 };
   // ceilings 40, 80, 160, 200: half jitter picks within [ceiling / 2, ceiling]
-  t.strictSame([1, 2, 3, 4].map((failures) => backoffDelay(failures, schedule, () => 0)), [20, 40, 80, 100], 'the lowest draw: the bottom of the range');
-  t.strictSame([1, 2, 3, 4].map((failures) => backoffDelay(failures, schedule, () => 0.999_999)), [40, 80, 160, 200], 'the highest draw: the ceiling');
-  t.equal(backoffDelay(3, schedule, () => 0.5), 120, 'a middle draw: the middle');
+  t.strictSame(
+    [1, 2, 3, 4].map((failures) => backoffDelay(failures, schedule, () => 0)),
+    [20, 40, 80, 100],
+    'the lowest draw: the bottom of the range',
+  );
+  t.strictSame(
+    [1, 2, 3, 4].map((failures) => backoffDelay(failures, schedule, () => 0.999_999)),
+    [40, 80, 160, 200],
+    'the highest draw: the ceiling',
+  );
+  t.equal(
+    backoffDelay(3, schedule, () => 0.5),
+    120,
+    'a middle draw: the middle',
+  );
   const outside: string[] = [];
   const spread = new Set<number>();
   for (let i = 0; i < 400; i++) {
@@ -37,7 +58,11 @@ t.test('jitter draws each pause within its share of the top of the doubled pause
   }
   t.strictSame(outside, [], 'Math.random: every pause within [70 %, 100 %] of its ceiling');
   t.ok(spread.size > 10, 'and the pauses differ: the jitter spreads them');
-  t.equal(backoffDelay(2, { firstDelayMs: 100, jitter: 1 }, () => 0), 0, 'full jitter may retry at once');
+  t.equal(
+    backoffDelay(2, { firstDelayMs: 100, jitter: 1 }, () => 0),
+    0,
+    'full jitter may retry at once',
+  );
 });
 
 t.test('the loop tries until an attempt succeeds, pausing on the schedule', async (t) => {
@@ -54,7 +79,11 @@ t.test('the loop tries until an attempt succeeds, pausing on the schedule', asyn
   );
   t.strictSame(result, { value: 'stored' });
   t.equal(calls, 4);
-  t.strictSame(told, [['failure 1', 1, 5], ['failure 2', 2, 10], ['failure 3', 3, 12]]);
+  t.strictSame(told, [
+    ['failure 1', 1, 5],
+    ['failure 2', 2, 10],
+    ['failure 3', 3, 12],
+  ]);
   t.ok(performance.now() - started >= 5 + 10 + 12 - 3, 'it waited the pauses it announced');
 });
 
@@ -66,10 +95,13 @@ t.test('an abort ends a long pause at once, and no further attempt is made', asy
   const controller = new AbortController();
   let calls = 0;
   const started = performance.now();
-  const running = retryWithBackoff(async () => {
-    calls += 1;
-    throw new Error('down');
-  }, { firstDelayMs: 60_000, signal: controller.signal });
+  const running = retryWithBackoff(
+    async () => {
+      calls += 1;
+      throw new Error('down');
+    },
+    { firstDelayMs: 60_000, signal: controller.signal },
+  );
   setTimeout(() => controller.abort(), 20);
   t.equal(await running, undefined, 'aborted: no value, and no error either');
   t.equal(calls, 1);
@@ -78,10 +110,13 @@ t.test('an abort ends a long pause at once, and no further attempt is made', asy
 
 t.test('an attempt that fails because of the abort is not announced as a failure', async (t) => {
   const controller = new AbortController();
-  const result = await retryWithBackoff(async () => {
-    controller.abort();
-    throw new Error('cut short by shutdown');
-  }, { firstDelayMs: 10, signal: controller.signal, onFailure: () => t.fail('announced') });
+  const result = await retryWithBackoff(
+    async () => {
+      controller.abort();
+      throw new Error('cut short by shutdown');
+    },
+    { firstDelayMs: 10, signal: controller.signal, onFailure: () => t.fail('announced') },
+  );
   t.equal(result, undefined);
 });
 

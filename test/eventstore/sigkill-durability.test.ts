@@ -51,7 +51,10 @@ t.test('every acknowledged append survives SIGKILL', async (t) => {
   const log = await store.readAll();
 
   // The log is consistent: positions rise, ids are unique, each stream's revisions run 0, 1, 2, ...
-  t.ok(log.every((e, i) => i === 0 || e.position > log[i - 1]!.position), 'positions strictly increase');
+  t.ok(
+    log.every((e, i) => i === 0 || e.position > log[i - 1]!.position),
+    'positions strictly increase',
+  );
   t.equal(new Set(log.map((e) => e.id)).size, log.length, 'event ids are unique');
   const streams = new Map<string, bigint[]>();
   for (const e of log) {
@@ -60,7 +63,11 @@ t.test('every acknowledged append survives SIGKILL', async (t) => {
     else streams.set(e.stream, [e.revision]);
   }
   const gaps = [...streams].filter(([, revisions]) => revisions.some((r, i) => r !== BigInt(i)));
-  t.strictSame(gaps.map(([name]) => name), [], 'revisions are contiguous from 0 in every stream');
+  t.strictSame(
+    gaps.map(([name]) => name),
+    [],
+    'revisions are contiguous from 0 in every stream',
+  );
 
   // Every acknowledged append is stored, whole: its last revision is there, so (contiguity) all of it is.
   const missing = acks.filter((ack) => BigInt(streams.get(ack.stream)?.length ?? 0) <= ack.nextRevision);
@@ -68,7 +75,11 @@ t.test('every acknowledged append survives SIGKILL', async (t) => {
   // Beyond its last ack a writer can have committed at most the one append it had in flight (<= 3 events).
   const lastAcked = new Map(acks.map((ack) => [ack.stream, ack.nextRevision])); // acks of a stream arrive in order
   const overshoot = [...streams].filter(([name, revisions]) => BigInt(revisions.length - 1) - (lastAcked.get(name) ?? -1n) > 3n);
-  t.strictSame(overshoot.map(([name]) => name), [], 'nothing stored beyond the one in-flight append per writer');
+  t.strictSame(
+    overshoot.map(([name]) => name),
+    [],
+    'nothing stored beyond the one in-flight append per writer',
+  );
 
   const ackedEvents = acks.reduce((sum, ack) => sum + ack.count, 0);
   t.ok(log.length >= ackedEvents, 'stored >= acknowledged');

@@ -36,7 +36,11 @@ async function dirFor(t: TapTest): Promise<string> {
 }
 
 const ev = (type: string, data: unknown = {}) => ({ type, data });
-const settle = <T>(p: Promise<T>) => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 const snapshot = (e: RecordedEvent) => ({ ...e, recordedAt: e.recordedAt.getTime() });
 
 t.test('the file is created in the directory, in WAL mode with synchronous=NORMAL (the store fsyncs the -wal file itself)', async (t) => {
@@ -55,7 +59,8 @@ t.test('an append is acknowledged, and its events read or handed to a subscriber
   // Each fsync waits here until the test lets it return.
   const held: (() => void)[] = [];
   let holding = true;
-  const fileSync = (_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => (holding ? held.push(() => done(null)) : done(null));
+  const fileSync = (_fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+    holding ? held.push(() => done(null)) : done(null);
   const store = openSqliteEventStore(dir, { fileSync, pollIntervalMs: 10 });
   const releaseAll = () => {
     holding = false;
@@ -159,9 +164,18 @@ t.test('appends issued in one tick are written in one transaction, in call order
   const results = await Promise.all(appends);
   t.equal(store.stats.commits - commits, 1, 'one commit for 203 appends');
   const positions = results.map((r) => r.position);
-  t.ok(positions.every((p, i) => i === 0 || p > positions[i - 1]!), 'positions follow call order');
-  t.strictSame(results.slice(200).map((r) => r.nextRevision), [0n, 2n, 3n]);
-  t.strictSame((await store.readStream('same')).map((e) => e.type), ['A', 'B', 'C', 'D']);
+  t.ok(
+    positions.every((p, i) => i === 0 || p > positions[i - 1]!),
+    'positions follow call order',
+  );
+  t.strictSame(
+    results.slice(200).map((r) => r.nextRevision),
+    [0n, 2n, 3n],
+  );
+  t.strictSame(
+    (await store.readStream('same')).map((e) => e.type),
+    ['A', 'B', 'C', 'D'],
+  );
   t.equal((await store.readAll()).length, 204);
 });
 
@@ -179,12 +193,22 @@ t.test('a failed expected-revision check in a batch fails alone', async (t) => {
   ]);
   t.equal(store.stats.commits - commits, 1, 'all in one commit');
   t.ok(a && 'value' in a && e && 'value' in e, 'the good appends succeed');
-  for (const [outcome, actual] of [[b, 0n], [c, 'no_stream'], [d, 0n]] as const) {
+  for (const [outcome, actual] of [
+    [b, 0n],
+    [c, 'no_stream'],
+    [d, 0n],
+  ] as const) {
     const error = outcome && 'error' in outcome ? outcome.error : undefined;
     t.ok(error instanceof WrongExpectedRevision && error.actual === actual, `fails with actual ${actual}`);
   }
-  t.strictSame((await store.readStream('fresh')).map((x) => x.type), ['A', 'E']);
-  t.strictSame((await store.readStream('existing')).map((x) => x.type), ['Old']);
+  t.strictSame(
+    (await store.readStream('fresh')).map((x) => x.type),
+    ['A', 'E'],
+  );
+  t.strictSame(
+    (await store.readStream('existing')).map((x) => x.type),
+    ['Old'],
+  );
   t.strictSame(await store.readStream('missing'), []);
 });
 
@@ -224,7 +248,10 @@ t.test('close() writes the queued appends, then refuses work', async (t) => {
   await store.close(); // twice is fine
   const reopened = openSqliteEventStore(dir);
   t.teardown(() => reopened.close());
-  t.strictSame((await reopened.readStream('s')).map((e) => e.type), ['Queued']);
+  t.strictSame(
+    (await reopened.readStream('s')).map((e) => e.type),
+    ['Queued'],
+  );
 });
 
 t.test('close() stops subscriptions, waiting for a running handler', async (t) => {
@@ -267,11 +294,18 @@ t.test('subscriptions pick up appends made through another connection by polling
   await subscription.stop();
   t.equal(delivered.length, 400, 'every event once');
   t.equal(new Set(delivered.map((e) => e.id)).size, 400, 'no duplicates');
-  t.ok(delivered.every((e, i) => i === 0 || e.position > delivered[i - 1]!.position), 'in log order');
-  t.strictSame(delivered.map((e) => e.id), (await reader.readAll()).map((e) => e.id), 'the whole log');
+  t.ok(
+    delivered.every((e, i) => i === 0 || e.position > delivered[i - 1]!.position),
+    'in log order',
+  );
+  t.strictSame(
+    delivered.map((e) => e.id),
+    (await reader.readAll()).map((e) => e.id),
+    'the whole log',
+  );
 });
 
-t.test('a subscription woken by its own store\'s commits still gets another connection\'s, before and after them', async (t) => {
+t.test("a subscription woken by its own store's commits still gets another connection's, before and after them", async (t) => {
   const dir = await dirFor(t);
   const local = openSqliteEventStore(dir, { pollIntervalMs: 30, pageSize: 5 });
   const remote = openSqliteEventStore(dir);
@@ -303,7 +337,10 @@ t.test('a type-filtered subscription moves past non-matching events', async (t) 
   const deadline = Date.now() + 5_000;
   while (delivered.length < 2 && Date.now() < deadline) await sleep(5);
   await subscription.stop();
-  t.strictSame(delivered.map((e) => (e.data as { i: number }).i), [37, 99]);
+  t.strictSame(
+    delivered.map((e) => (e.data as { i: number }).i),
+    [37, 99],
+  );
 });
 
 t.test('recordedAt keeps the commit time; all appends of one commit share it', async (t) => {

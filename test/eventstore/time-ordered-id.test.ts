@@ -16,6 +16,9 @@ t.test('ids of later milliseconds sort after earlier ones; none repeats, across 
   for (let ms = 0; ms < 1000; ms++) for (let i = 0; i < 5; i++) ids.push(timeOrderedId(1_790_000_000_000 + ms));
   t.equal(new Set(ids).size, ids.length, `${ids.length} ids, all different`);
   const byMillisecond = (id: string) => id.slice(0, 13);
-  t.ok(ids.every((id, i) => i === 0 || byMillisecond(ids[i - 1]!) <= byMillisecond(id)), 'in the order made, by millisecond');
+  t.ok(
+    ids.every((id, i) => i === 0 || byMillisecond(ids[i - 1]!) <= byMillisecond(id)),
+    'in the order made, by millisecond',
+  );
   t.strictSame([...ids].sort().map(byMillisecond), ids.map(byMillisecond), 'sorting them keeps the milliseconds in order');
 });

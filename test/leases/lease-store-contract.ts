@@ -35,7 +35,10 @@ export function leaseStoreContract(t: TapTest, name: string, storage: () => Prom
         await body(t, opened, (suffix) => prefix + suffix);
       });
 
-    test('a free key is taken; another holder is refused while the lease runs, and the holder renews', async (t, { first, second }, key) => {
+    test('a free key is taken; another holder is refused while the lease runs, and the holder renews', async (t, {
+      first,
+      second,
+    }, key) => {
       const k = key('order');
       t.equal(await first.take(k, 'a', 1000, 2000), true);
       t.equal(await second.take(k, 'b', 1500, 2500), false, 'held by a');
@@ -91,7 +94,7 @@ export function leaseStoreContract(t: TapTest, name: string, storage: () => Prom
       t.equal(await first.take(k, 'c', 2100, 3000), true, 'taken after the release');
       t.equal(await second.take(k, 'd', 3000, 4000), true, 'and taken over when c dies');
     });
-  
+
     test('who holds a key: the holder while its lease runs, no one once it ran out or was let go', async (t, { first, second }, key) => {
       const k = key('order');
       t.equal(await second.holderOf(k, 1000), undefined, 'a key never taken');

@@ -26,5 +26,9 @@ if (url) {
     });
   }
 } else {
-  t.test('mongodb: lease store contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});
+  t.test(
+    'mongodb: lease store contract',
+    { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' },
+    async () => {},
+  );
 }

@@ -12,7 +12,8 @@ t.test('collects when the event loop is idle and the heap has grown since, once'
   // The first collection counts from an empty heap: grow it past the threshold first.
   const start = getHeapStatistics().total_heap_size;
   const held: { i: number; text: string }[] = [];
-  for (let i = 0; getHeapStatistics().total_heap_size < Math.max(start, GROWN) + GROWN; i++) held.push({ i, text: `object ${i} `.repeat(16) });
+  for (let i = 0; getHeapStatistics().total_heap_size < Math.max(start, GROWN) + GROWN; i++)
+    held.push({ i, text: `object ${i} `.repeat(16) });
   await sleep(400);
   t.equal(collections, 1, `one collection once idle, with ${held.length} objects on the heap`);
   await sleep(400);
@@ -25,11 +26,13 @@ t.test('does not collect while the event loop is busy', async (t) => {
   t.teardown(stop);
   const until = Date.now() + 400;
   while (Date.now() < until) {
-    await new Promise<void>((resolve) => setImmediate(() => {
-      const end = performance.now() + 5;
-      while (performance.now() < end);
-      resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const end = performance.now() + 5;
+        while (performance.now() < end);
+        resolve();
+      }),
+    );
   }
   t.equal(collections, 0, 'busy throughout');
   await sleep(300);

@@ -15,7 +15,14 @@ function planned(orderId: number, plannedAt = '2026-11-25T10:00:00.123456'): Ord
     id: randomUUID(),
     stream: `order:Acme%20Group:PO-${orderId}`,
     type: 'OrderPlanned',
-    data: { order_id: orderId, service_ref: serviceRefFor(orderId), reference: `PO-${orderId}`, company_group: 'Acme Group', plan: emptyPlan(), planned_at: plannedAt },
+    data: {
+      order_id: orderId,
+      service_ref: serviceRefFor(orderId),
+      reference: `PO-${orderId}`,
+      company_group: 'Acme Group',
+      plan: emptyPlan(),
+      planned_at: plannedAt,
+    },
     revision: 1n,
     position: BigInt(orderId),
     recordedAt: new Date('2026-11-25T10:00:00.200Z'),
@@ -51,40 +58,68 @@ t.test('messages the publisher builds keep the contract', async (t) => {
 t.test('the key: missing, not a service_ref, or not the order of the value', async (t) => {
   t.strictSame(checkReadyMessage({ ...good, key: null }), ["key: missing; expected the order's service_ref"]);
   t.strictSame(checkReadyMessage({ ...good, key: '42' }), ['key: "42" does not match ^SO-[0-9]{6,}$']);
-  t.strictSame(checkReadyMessage({ ...good, key: Buffer.from('SO-000043') }), ['key: "SO-000043" differs from value.data.order_id "SO-000042"']);
+  t.strictSame(checkReadyMessage({ ...good, key: Buffer.from('SO-000043') }), [
+    'key: "SO-000043" differs from value.data.order_id "SO-000042"',
+  ]);
 });
 
 t.test('the headers: wrong values, missing, repeated, not the envelope id', async (t) => {
   t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-type': Buffer.from('packing_instructions.created') } }), [
     'headers["event-type"]: expected "packing_instructions.ready", got "packing_instructions.created"',
   ]);
-  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'content-type': 'text/plain' } }), ['headers["content-type"]: expected "application/json", got "text/plain"']);
+  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'content-type': 'text/plain' } }), [
+    'headers["content-type"]: expected "application/json", got "text/plain"',
+  ]);
   const { 'event-id': _dropped, ...noId } = good.headers;
   t.strictSame(checkReadyMessage({ ...good, headers: noId }), ['headers: missing "event-id"']);
-  t.strictSame(checkReadyMessage({ ...good, headers: undefined }), ['headers: missing "event-id"', 'headers: missing "event-type"', 'headers: missing "content-type"']);
-  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-id': [good.headers['event-id'], good.headers['event-id']] } }), [
-    'headers["event-id"]: occurs 2 times; expected once',
+  t.strictSame(checkReadyMessage({ ...good, headers: undefined }), [
     'headers: missing "event-id"',
+    'headers: missing "event-type"',
+    'headers: missing "content-type"',
   ]);
+  t.strictSame(
+    checkReadyMessage({ ...good, headers: { ...good.headers, 'event-id': [good.headers['event-id'], good.headers['event-id']] } }),
+    ['headers["event-id"]: occurs 2 times; expected once', 'headers: missing "event-id"'],
+  );
   const otherId = `evt_${randomUUID()}`;
-  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-id': otherId } }), [`headers["event-id"]: "${otherId}" differs from value.id "${envelope.id}"`]);
+  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-id': otherId } }), [
+    `headers["event-id"]: "${otherId}" differs from value.id "${envelope.id}"`,
+  ]);
   t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-id': 'evt_1' } }), [
     `headers["event-id"]: "evt_1" does not match ^evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`,
   ]);
-  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, traceparent: 'added by a proxy' } }), [], 'other headers are allowed');
+  t.strictSame(
+    checkReadyMessage({ ...good, headers: { ...good.headers, traceparent: 'added by a proxy' } }),
+    [],
+    'other headers are allowed',
+  );
 });
 
 t.test('the value: missing, not JSON, a field missing, an extra field, a wrong value', async (t) => {
-  t.strictSame(checkReadyMessage({ ...good, value: null }), ['value: missing (a tombstone); expected the packing_instructions.ready envelope as JSON']);
+  t.strictSame(checkReadyMessage({ ...good, value: null }), [
+    'value: missing (a tombstone); expected the packing_instructions.ready envelope as JSON',
+  ]);
   t.match(checkReadyMessage({ ...good, value: '{"id":' }), [/^value: not JSON \(/]);
   const { reference: _reference, ...dataWithoutReference } = envelope.data;
   t.strictSame(checkReadyMessage(withValue({ ...envelope, data: dataWithoutReference })), ['value.data: missing "reference"']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, colour: 'red' })), ['value: unexpected field "colour"; the contract has no such field']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, plan: emptyPlan() } })), ['value.data: unexpected field "plan"; the contract has no such field']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, type: 'packing_instructions.created' })), ['value.type: expected "packing_instructions.ready", got "packing_instructions.created"']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-11-25T11:00:00+01:00' })), ['value.timestamp: "2026-11-25T11:00:00+01:00" does not match ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-13-45T10:00:00Z' })), ['value.timestamp: "2026-13-45T10:00:00Z" is not a date-time']);
-  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, reference: 4711 } })), ['value.data.reference: expected string, got number']);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, colour: 'red' })), [
+    'value: unexpected field "colour"; the contract has no such field',
+  ]);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, plan: emptyPlan() } })), [
+    'value.data: unexpected field "plan"; the contract has no such field',
+  ]);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, type: 'packing_instructions.created' })), [
+    'value.type: expected "packing_instructions.ready", got "packing_instructions.created"',
+  ]);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-11-25T11:00:00+01:00' })), [
+    'value.timestamp: "2026-11-25T11:00:00+01:00" does not match ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$',
+  ]);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, timestamp: '2026-13-45T10:00:00Z' })), [
+    'value.timestamp: "2026-13-45T10:00:00Z" is not a date-time',
+  ]);
+  t.strictSame(checkReadyMessage(withValue({ ...envelope, data: { ...envelope.data, reference: 4711 } })), [
+    'value.data.reference: expected string, got number',
+  ]);
   t.strictSame(checkReadyMessage(withValue([envelope])), ['value: expected object, got array']);
 });
 

@@ -3,7 +3,14 @@
 import t from 'tap';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import {
-  emailOutcomeEvent, foldDeliveryOutcomes, kafkaPublishedEvent, MAX_DETAIL, MAX_QUEUED_PER_EVENT, webhookOutcomeEvent, webhooksQueuedEvents, type JournalEvent,
+  emailOutcomeEvent,
+  foldDeliveryOutcomes,
+  kafkaPublishedEvent,
+  MAX_DETAIL,
+  MAX_QUEUED_PER_EVENT,
+  webhookOutcomeEvent,
+  webhooksQueuedEvents,
+  type JournalEvent,
 } from '../../src/notifications/delivery-outcomes.js';
 import { restoreDeliveries } from '../../src/notifications/restore-deliveries.js';
 import { readyEnvelopeBody } from '../../src/notifications/ready-envelope.js';
@@ -29,25 +36,40 @@ t.test('given queued deliveries and their outcomes, the fold restores each state
   ];
   const folded = foldDeliveryOutcomes(events);
   t.strictSame(folded.checkpoints, { webhooks: 5n, email: 2n, kafka: 2n });
-  t.strictSame(folded.webhooks.map((w) => [w.envelopeId, w.url, w.state, w.attempts, w.lastStatus, w.lastError]), [
-    ['evt_1', A, 'delivered', 1, 200, null],
-    ['evt_1', B, 'failed', 4, 503, 'HTTP 503'],
-    ['evt_2', A, 'pending', 0, null, null],
-  ]);
-  t.strictSame(folded.emails.map((e) => [e.eventId, e.result, e.position]), [['e1', 'sent', 1n], ['e2', 'skipped', 2n]]);
+  t.strictSame(
+    folded.webhooks.map((w) => [w.envelopeId, w.url, w.state, w.attempts, w.lastStatus, w.lastError]),
+    [
+      ['evt_1', A, 'delivered', 1, 200, null],
+      ['evt_1', B, 'failed', 4, 503, 'HTTP 503'],
+      ['evt_2', A, 'pending', 0, null, null],
+    ],
+  );
+  t.strictSame(
+    folded.emails.map((e) => [e.eventId, e.result, e.position]),
+    [
+      ['e1', 'sent', 1n],
+      ['e2', 'skipped', 2n],
+    ],
+  );
 
   t.strictSame(foldDeliveryOutcomes([...events].reverse()), folded, 'independent of order');
   t.strictSame(foldDeliveryOutcomes([...events, ...events]), folded, 'duplicates (a journal entry appended twice) change nothing');
 });
 
-t.test('delivered wins over failed (an attempt of a replica whose lease ran out); an outcome whose queueing was lost still counts', async (t) => {
-  const folded = foldDeliveryOutcomes([
-    ...webhookOutcomeEvent(queued(7, A), 2, { result: 'delivered', status: 204 }),
-    ...webhookOutcomeEvent(queued(7, A), 1, { result: 'failed', status: 500, error: 'late record' }),
-  ]);
-  t.strictSame(folded.webhooks.map((w) => [w.envelopeId, w.eventPosition, w.state]), [['evt_7', 7n, 'delivered']]);
-  t.strictSame(folded.checkpoints, {}, 'no WebhooksQueued: no checkpoint');
-});
+t.test(
+  'delivered wins over failed (an attempt of a replica whose lease ran out); an outcome whose queueing was lost still counts',
+  async (t) => {
+    const folded = foldDeliveryOutcomes([
+      ...webhookOutcomeEvent(queued(7, A), 2, { result: 'delivered', status: 204 }),
+      ...webhookOutcomeEvent(queued(7, A), 1, { result: 'failed', status: 500, error: 'late record' }),
+    ]);
+    t.strictSame(
+      folded.webhooks.map((w) => [w.envelopeId, w.eventPosition, w.state]),
+      [['evt_7', 7n, 'delivered']],
+    );
+    t.strictSame(folded.checkpoints, {}, 'no WebhooksQueued: no checkpoint');
+  },
+);
 
 t.test('unknown types and malformed data are passed over', async (t) => {
   const folded = foldDeliveryOutcomes([
@@ -65,36 +87,57 @@ t.test('events stay small: long reasons are cut, large batches split', async (t)
   t.equal((failed!.data as { error: string }).error.length, MAX_DETAIL);
   const email = emailOutcomeEvent({ eventId: 'e', serviceRef: 'SO-1', result: 'failed', detail: 'y'.repeat(10_000), messageId: null }, 1n);
   t.equal((email.data as { detail: string }).detail.length, MAX_DETAIL);
-  const many = webhooksQueuedEvents(Array.from({ length: 250 }, (_, i) => queued(i + 1, A)), 250n);
-  t.strictSame(many.map((e) => (e.data as { deliveries: unknown[] }).deliveries.length), [MAX_QUEUED_PER_EVENT, MAX_QUEUED_PER_EVENT, 50]);
+  const many = webhooksQueuedEvents(
+    Array.from({ length: 250 }, (_, i) => queued(i + 1, A)),
+    250n,
+  );
+  t.strictSame(
+    many.map((e) => (e.data as { deliveries: unknown[] }).deliveries.length),
+    [MAX_QUEUED_PER_EVENT, MAX_QUEUED_PER_EVENT, 50],
+  );
   t.ok(many.every((e) => (e.data as { through: string }).through === '250'));
   t.notOk(JSON.stringify(many).includes('order_id'), 'no order_id: the order read model passes over these events');
 });
 
-t.test('restore: a delivery queued and not yet sent when the store was lost is queued again with its body; a restored store is not restored twice', async (t) => {
-  const dir = await tempDataDir(t, 'restore-pending');
-  const store = openSqliteEventStore(dir);
-  t.teardown(() => store.close());
-  const planned = await appendPlannedOrder(store, { orderId: 1 });
-  const envelopeId = `evt_${planned.id}`;
-  const journal = [
-    ...webhooksQueuedEvents([{ envelopeId, eventPosition: planned.position, url: A }, { envelopeId, eventPosition: planned.position, url: B }], planned.position),
-    ...webhookOutcomeEvent({ envelopeId, eventPosition: planned.position, url: A }, 1, { result: 'delivered', status: 200 }),
-  ];
-  for (const event of journal) await store.append(event.stream, [{ type: event.type, data: event.data }], ANY);
+t.test(
+  'restore: a delivery queued and not yet sent when the store was lost is queued again with its body; a restored store is not restored twice',
+  async (t) => {
+    const dir = await tempDataDir(t, 'restore-pending');
+    const store = openSqliteEventStore(dir);
+    t.teardown(() => store.close());
+    const planned = await appendPlannedOrder(store, { orderId: 1 });
+    const envelopeId = `evt_${planned.id}`;
+    const journal = [
+      ...webhooksQueuedEvents(
+        [
+          { envelopeId, eventPosition: planned.position, url: A },
+          { envelopeId, eventPosition: planned.position, url: B },
+        ],
+        planned.position,
+      ),
+      ...webhookOutcomeEvent({ envelopeId, eventPosition: planned.position, url: A }, 1, { result: 'delivered', status: 200 }),
+    ];
+    for (const event of journal) await store.append(event.stream, [{ type: event.type, data: event.data }], ANY);
 
-  const deliveries = openSqliteDeliveryStore(dir);
-  t.teardown(() => deliveries.close());
-  const logs: string[] = [];
-  const summary = await restoreDeliveries(store, deliveries, (message) => logs.push(message));
-  t.match(summary, { webhooks: 2, pendingWebhooks: 1, emails: 0, checkpoints: { webhooks: planned.position } });
-  const rows = await deliveries.webhookReport.deliveries();
-  t.strictSame(rows.map((r) => [r.url, r.state]), [[A, 'delivered'], [B, 'pending']]);
-  t.equal(rows[1]!.body, readyEnvelopeBody(planned), 'the body derived from the event, as when it was first queued');
-  t.equal(rows[1]!.companyGroup, planned.data.company_group);
-  t.equal(logs.length, 1, 'logged');
-  t.equal(await restoreDeliveries(store, deliveries, () => undefined), undefined, 'a store that is not empty is left alone');
-});
+    const deliveries = openSqliteDeliveryStore(dir);
+    t.teardown(() => deliveries.close());
+    const logs: string[] = [];
+    const summary = await restoreDeliveries(store, deliveries, (message) => logs.push(message));
+    t.match(summary, { webhooks: 2, pendingWebhooks: 1, emails: 0, checkpoints: { webhooks: planned.position } });
+    const rows = await deliveries.webhookReport.deliveries();
+    t.strictSame(
+      rows.map((r) => [r.url, r.state]),
+      [
+        [A, 'delivered'],
+        [B, 'pending'],
+      ],
+    );
+    t.equal(rows[1]!.body, readyEnvelopeBody(planned), 'the body derived from the event, as when it was first queued');
+    t.equal(rows[1]!.companyGroup, planned.data.company_group);
+    t.equal(logs.length, 1, 'logged');
+    t.equal(await restoreDeliveries(store, deliveries, () => undefined), undefined, 'a store that is not empty is left alone');
+  },
+);
 
 t.test('restore: nothing to do on a new log', async (t) => {
   const dir = await tempDataDir(t, 'restore-nothing');

@@ -14,10 +14,18 @@ export interface OpenedDeliveryStore {
 }
 
 const delivery = (n: number, url = 'http://127.0.0.1:1/hook'): NewWebhookDelivery => ({
-  envelopeId: `evt_${n}`, eventPosition: BigInt(n * 10), companyGroup: 'Acme Group', url, body: `{"n":${n}}`,
+  envelopeId: `evt_${n}`,
+  eventPosition: BigInt(n * 10),
+  companyGroup: 'Acme Group',
+  url,
+  body: `{"n":${n}}`,
 });
 type Body = (t: TapTest, opened: OpenedDeliveryStore) => Promise<void>;
-const journalEvent = (type: string, n: number): JournalEvent => ({ stream: 'notifications-test', type, data: { n, position: String(2n ** 60n + BigInt(n)) } });
+const journalEvent = (type: string, n: number): JournalEvent => ({
+  stream: 'notifications-test',
+  type,
+  data: { n, position: String(2n ** 60n + BigInt(n)) },
+});
 
 export function deliveryStoreContract(t: TapTest, name: string, open: () => Promise<OpenedDeliveryStore>): void {
   t.test(`${name}: delivery store contract`, async (t) => {
@@ -50,12 +58,16 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       await store.webhooks.enqueue([delivery(1), delivery(1, 'http://127.0.0.1:2/other'), delivery(2)], 20n, 1000);
       await store.webhooks.enqueue([delivery(1), delivery(3)], 30n, 2000);
       const rows = await store.webhookReport.deliveries();
-      t.strictSame(rows.map((row) => [row.envelopeId, row.url, row.state, row.attempts, row.nextAttemptAt]), [
-        ['evt_1', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
-        ['evt_1', 'http://127.0.0.1:2/other', 'pending', 0, 1000],
-        ['evt_2', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
-        ['evt_3', 'http://127.0.0.1:1/hook', 'pending', 0, 2000],
-      ], 'the repeated one is left as it was');
+      t.strictSame(
+        rows.map((row) => [row.envelopeId, row.url, row.state, row.attempts, row.nextAttemptAt]),
+        [
+          ['evt_1', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
+          ['evt_1', 'http://127.0.0.1:2/other', 'pending', 0, 1000],
+          ['evt_2', 'http://127.0.0.1:1/hook', 'pending', 0, 1000],
+          ['evt_3', 'http://127.0.0.1:1/hook', 'pending', 0, 2000],
+        ],
+        'the repeated one is left as it was',
+      );
       t.ok(rows[0]!.id < rows[1]!.id && rows[1]!.id < rows[2]!.id && rows[2]!.id < rows[3]!.id, 'ids in insertion order');
       t.equal(rows[0]!.eventPosition, 10n);
       t.equal(rows[0]!.body, '{"n":1}');
@@ -85,8 +97,21 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
       await store.webhooks.enqueue([delivery(4)], 40n, 30_000);
-      const claims = await Promise.all([store.webhooks.claimDue(30_000, 40_000), other.webhooks.claimDue(30_000, 40_000), store.webhooks.claimDue(30_000, 40_000), other.webhooks.claimDue(30_000, 40_000), store.webhooks.claimDue(30_000, 40_000)]);
-      t.strictSame(claims.map((c) => c?.envelopeId).filter(Boolean).sort(), ['evt_1', 'evt_2', 'evt_3', 'evt_4'], 'five claims at once: four deliveries, each once');
+      const claims = await Promise.all([
+        store.webhooks.claimDue(30_000, 40_000),
+        other.webhooks.claimDue(30_000, 40_000),
+        store.webhooks.claimDue(30_000, 40_000),
+        other.webhooks.claimDue(30_000, 40_000),
+        store.webhooks.claimDue(30_000, 40_000),
+      ]);
+      t.strictSame(
+        claims
+          .map((c) => c?.envelopeId)
+          .filter(Boolean)
+          .sort(),
+        ['evt_1', 'evt_2', 'evt_3', 'evt_4'],
+        'five claims at once: four deliveries, each once',
+      );
       // The same delivery due again (its lease ran out), claimed by five at once, several times over.
       for (const at of [40_000, 50_000, 60_000]) {
         const again = await Promise.all([store, other, store, other, store].map((s) => s.webhooks.claimDue(at, at + 10_000)));
@@ -94,7 +119,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       }
     });
 
-    test('two replicas enqueueing at once, as both follow the log: every delivery recorded once, under an id of its own', async (t, { store, second }) => {
+    test('two replicas enqueueing at once, as both follow the log: every delivery recorded once, under an id of its own', async (t, {
+      store,
+      second,
+    }) => {
       const other = await second();
       t.teardown(() => other.close());
       // Batches of different sizes that overlap, as two followers of one log cut it: the same envelope
@@ -110,17 +138,26 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ]);
       }
       const rows = await store.webhookReport.deliveries();
-      t.strictSame(rows.map((row) => row.envelopeId).sort(), Array.from({ length: n }, (_, i) => `evt_${i + 1}`).sort(), `each of the ${n} deliveries is there, once`);
+      t.strictSame(
+        rows.map((row) => row.envelopeId).sort(),
+        Array.from({ length: n }, (_, i) => `evt_${i + 1}`).sort(),
+        `each of the ${n} deliveries is there, once`,
+      );
       t.equal(new Set(rows.map((row) => row.id)).size, rows.length, 'no two share an id');
     });
 
     test('an e-mail or Kafka claim whose lease ran out, taken over by five at once: one holder', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      for (const [kind, leases] of [['e-mail', 'emailLeases'], ['Kafka', 'kafkaLeases']] as const) {
+      for (const [kind, leases] of [
+        ['e-mail', 'emailLeases'],
+        ['Kafka', 'kafkaLeases'],
+      ] as const) {
         t.equal(await store[leases].take('evt-9', 'first', 1000, 2000), true);
         for (const at of [2000, 3000, 4000, 5000]) {
-          const takers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].take('evt-9', `${holder}${at}`, at, at + 1000)));
+          const takers = await Promise.all(
+            ['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].take('evt-9', `${holder}${at}`, at, at + 1000)),
+          );
           t.equal(takers.filter(Boolean).length, 1, `${kind}: the lease ran out at ${at}; one of five takes it over`);
         }
       }
@@ -129,53 +166,112 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     test('attempts: delivered and failed are final, a retry is due again; each attempt kept; outcomes journaled', async (t, { store }) => {
       await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
       const [a, b, c] = await store.webhookReport.deliveries();
-      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12.4, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } });
-      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } }, [journalEvent('Delivered', 1)]);
-      await store.webhooks.recordAttempt({ deliveryId: b!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'failed', status: 410, error: 'HTTP 410' } }, [journalEvent('Failed', 2)]);
-      await store.webhooks.recordAttempt({ deliveryId: c!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'retry', status: null, error: 'ECONNREFUSED', nextAttemptAt: 50_000 } });
+      await store.webhooks.recordAttempt({
+        deliveryId: a!.id,
+        attempt: 1,
+        at: 1000,
+        durationMs: 12.4,
+        outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 },
+      });
+      await store.webhooks.recordAttempt(
+        { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
+        [journalEvent('Delivered', 1)],
+      );
+      await store.webhooks.recordAttempt(
+        { deliveryId: b!.id, attempt: 1, at: 1000, durationMs: 3, outcome: { result: 'failed', status: 410, error: 'HTTP 410' } },
+        [journalEvent('Failed', 2)],
+      );
+      await store.webhooks.recordAttempt({
+        deliveryId: c!.id,
+        attempt: 1,
+        at: 1000,
+        durationMs: 3,
+        outcome: { result: 'retry', status: null, error: 'ECONNREFUSED', nextAttemptAt: 50_000 },
+      });
       // Recorded after the delivery was settled (a replica whose lease ran out): ignored.
-      await store.webhooks.recordAttempt({ deliveryId: a!.id, attempt: 3, at: 40_000, durationMs: 3, outcome: { result: 'failed', status: 500, error: 'late' } });
+      await store.webhooks.recordAttempt({
+        deliveryId: a!.id,
+        attempt: 3,
+        at: 40_000,
+        durationMs: 3,
+        outcome: { result: 'failed', status: 500, error: 'late' },
+      });
       const rows = await store.webhookReport.deliveries();
-      t.strictSame(rows.map((row) => [row.state, row.attempts, row.lastStatus, row.lastError]), [
-        ['delivered', 2, 200, null],
-        ['failed', 1, 410, 'HTTP 410'],
-        ['pending', 1, null, 'ECONNREFUSED'],
-      ]);
+      t.strictSame(
+        rows.map((row) => [row.state, row.attempts, row.lastStatus, row.lastError]),
+        [
+          ['delivered', 2, 200, null],
+          ['failed', 1, 410, 'HTTP 410'],
+          ['pending', 1, null, 'ECONNREFUSED'],
+        ],
+      );
       t.equal(rows[2]!.nextAttemptAt, 50_000, 'a retry is due when its outcome says');
       t.strictSame(await store.webhookReport.attempts(a!.id), [
-        { deliveryId: a!.id, attempt: 1, at: 1000, durationMs: 12, outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 } },
+        {
+          deliveryId: a!.id,
+          attempt: 1,
+          at: 1000,
+          durationMs: 12,
+          outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 31_000 },
+        },
         { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
       ]);
-      t.equal(await store.webhooks.claimDue(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId), 'evt_3', 'only the pending one is ever claimed again');
+      t.equal(
+        await store.webhooks.claimDue(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId),
+        'evt_3',
+        'only the pending one is ever claimed again',
+      );
       t.strictSame(await store.webhookReport.counts(), { pending: 1, delivered: 1, failed: 1 });
       const journal = await store.journal.claim('me', 0, 1, 100);
-      t.strictSame(journal.map((entry) => entry.type), ['Delivered', 'Failed'], 'the journal events of the recorded outcomes, in order');
+      t.strictSame(
+        journal.map((entry) => entry.type),
+        ['Delivered', 'Failed'],
+        'the journal events of the recorded outcomes, in order',
+      );
     });
 
-    test('the e-mail claim: one holder at a time across two connections, taken over when its lease runs out', async (t, { store: first, second }) => {
+    test('the e-mail claim: one holder at a time across two connections, taken over when its lease runs out', async (t, {
+      store: first,
+      second,
+    }) => {
       const other = await second();
       t.teardown(() => other.close());
       t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 2000, 7000), true, 'the holder may claim again (a retry after a transient failure)');
+      t.equal(
+        await first.emailLeases.take('evt-1', 'replica-a', 2000, 7000),
+        true,
+        'the holder may claim again (a retry after a transient failure)',
+      );
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
       t.equal(await first.emailLeases.take('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
       t.equal(await first.emailLeases.take('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
-      const racers = await Promise.all([first.emailLeases.take('evt-3', 'x', 1, 100), other.emailLeases.take('evt-3', 'y', 1, 100), first.emailLeases.take('evt-3', 'z', 1, 100)]);
+      const racers = await Promise.all([
+        first.emailLeases.take('evt-3', 'x', 1, 100),
+        other.emailLeases.take('evt-3', 'y', 1, 100),
+        first.emailLeases.take('evt-3', 'z', 1, 100),
+      ]);
       t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
     });
 
     test('a holder that stops cleanly lets go of its claims: the others take them at once', async (t, { store: first, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await first.emails.record({ eventId: 'evt-0', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 1n, [journalEvent('EmailSent', 1), journalEvent('EmailSent', 2)]);
+      await first.emails.record({ eventId: 'evt-0', serviceRef: 'SO-1', result: 'sent', detail: '250', messageId: null }, 1n, [
+        journalEvent('EmailSent', 1),
+        journalEvent('EmailSent', 2),
+      ]);
       t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
       t.equal((await first.journal.claim('replica-a', 1000, 30_000, 100)).length, 2);
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
-      await Promise.all([first.emailLeases.releaseAll('replica-a'), first.kafkaLeases.releaseAll('replica-a'), first.journal.release('replica-a')]);
+      await Promise.all([
+        first.emailLeases.releaseAll('replica-a'),
+        first.kafkaLeases.releaseAll('replica-a'),
+        first.journal.release('replica-a'),
+      ]);
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
       t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
       t.equal((await other.journal.claim('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
@@ -183,7 +279,13 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     });
 
     test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
-      const record = { eventId: 'evt-1', serviceRef: 'SO-000001', result: 'sent' as const, detail: '250 OK', messageId: '<evt_1@localhost>' };
+      const record = {
+        eventId: 'evt-1',
+        serviceRef: 'SO-000001',
+        result: 'sent' as const,
+        detail: '250 OK',
+        messageId: '<evt_1@localhost>',
+      };
       t.equal(await store.emails.find('evt-1'), undefined);
       await store.emails.record(record, 10n, [journalEvent('EmailSent', 1)]);
       await store.emails.record({ ...record, result: 'failed', detail: 'again' }, 11n);
@@ -192,7 +294,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       const other = await second();
       t.teardown(() => other.close());
       t.strictSame(await other.emails.find('evt-1'), record, 'seen by another connection');
-      t.strictSame((await other.journal.claim('me', 0, 1, 100)).map((entry) => entry.type), ['EmailSent']);
+      t.strictSame(
+        (await other.journal.claim('me', 0, 1, 100)).map((entry) => entry.type),
+        ['EmailSent'],
+      );
     });
 
     test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
@@ -216,18 +321,36 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       const other = await second();
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
-      await store.emails.record({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [journalEvent('NotSent', 3)]);
+      await store.emails.record({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [
+        journalEvent('NotSent', 3),
+      ]);
       const taken = await store.journal.claim('a', 1000, 5000, 2);
-      t.strictSame(taken.map((entry) => [entry.stream, entry.type, entry.data]), [
-        ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
-        ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
-      ], 'at most the limit, data as written');
+      t.strictSame(
+        taken.map((entry) => [entry.stream, entry.type, entry.data]),
+        [
+          ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
+          ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
+        ],
+        'at most the limit, data as written',
+      );
       const rest = await other.journal.claim('b', 1000, 5000, 10);
-      t.strictSame(rest.map((entry) => entry.type), ['NotSent'], 'another holder gets only what is free');
-      t.strictSame(await other.journal.claim('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)), ['NotSent'], 'a holder may take its own again (after a failed append)');
+      t.strictSame(
+        rest.map((entry) => entry.type),
+        ['NotSent'],
+        'another holder gets only what is free',
+      );
+      t.strictSame(
+        await other.journal.claim('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)),
+        ['NotSent'],
+        'a holder may take its own again (after a failed append)',
+      );
       t.strictSame(await other.journal.claim('c', 4999, 9000, 10), [], 'all held');
       await store.journal.appended(taken.map((entry) => entry.id));
-      t.strictSame((await other.journal.claim('c', 5000, 9000, 10)).map((entry) => entry.type), ['NotSent'], 'appended ones are gone; a lapsed hold is taken over');
+      t.strictSame(
+        (await other.journal.claim('c', 5000, 9000, 10)).map((entry) => entry.type),
+        ['NotSent'],
+        'appended ones are gone; a lapsed hold is taken over',
+      );
       await other.journal.appended(rest.map((entry) => entry.id));
       t.strictSame(await store.journal.claim('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
     });
@@ -235,44 +358,107 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     test('journal entries claimed by five at once, and again once their leases ran out: each by one', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      await store.webhooks.enqueue([], 10n, 1000, [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)));
+      await store.webhooks.enqueue(
+        [],
+        10n,
+        1000,
+        [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)),
+      );
       for (const at of [1000, 6000, 11_000]) {
-        const takes = await Promise.all([0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).journal.claim(`h${i}-${at}`, at, at + 5000, 10)));
+        const takes = await Promise.all(
+          [0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).journal.claim(`h${i}-${at}`, at, at + 5000, 10)),
+        );
         const ids = takes.flat().map((entry) => entry.id);
         t.equal(new Set(ids).size, ids.length, `at ${at}: no entry taken twice`);
         t.equal(ids.length, 6, `at ${at}: every entry taken`);
       }
     });
 
-    test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, { store, second }) => {
+    test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, {
+      store,
+      second,
+    }) => {
       const state = {
         checkpoints: { webhooks: 30n, email: 2n ** 61n, kafka: 25n },
         webhooks: [
-          { envelopeId: 'evt_1', eventPosition: 10n, url: 'http://127.0.0.1:1/hook', state: 'delivered' as const, attempts: 2, lastStatus: 200, lastError: null, companyGroup: '', body: '' },
-          { envelopeId: 'evt_2', eventPosition: 20n, url: 'http://127.0.0.1:1/hook', state: 'failed' as const, attempts: 1, lastStatus: 410, lastError: 'HTTP 410', companyGroup: '', body: '' },
-          { envelopeId: 'evt_3', eventPosition: 30n, url: 'http://127.0.0.1:1/hook', state: 'pending' as const, attempts: 0, lastStatus: null, lastError: null, companyGroup: 'Acme Group', body: '{"n":3}' },
+          {
+            envelopeId: 'evt_1',
+            eventPosition: 10n,
+            url: 'http://127.0.0.1:1/hook',
+            state: 'delivered' as const,
+            attempts: 2,
+            lastStatus: 200,
+            lastError: null,
+            companyGroup: '',
+            body: '',
+          },
+          {
+            envelopeId: 'evt_2',
+            eventPosition: 20n,
+            url: 'http://127.0.0.1:1/hook',
+            state: 'failed' as const,
+            attempts: 1,
+            lastStatus: 410,
+            lastError: 'HTTP 410',
+            companyGroup: '',
+            body: '',
+          },
+          {
+            envelopeId: 'evt_3',
+            eventPosition: 30n,
+            url: 'http://127.0.0.1:1/hook',
+            state: 'pending' as const,
+            attempts: 0,
+            lastStatus: null,
+            lastError: null,
+            companyGroup: 'Acme Group',
+            body: '{"n":3}',
+          },
         ],
-        emails: [{ eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written' as const, detail: '/tmp/x.eml', messageId: '<m@x>', position: 90n }],
+        emails: [
+          {
+            eventId: 'evt-9',
+            serviceRef: 'SO-000009',
+            result: 'written' as const,
+            detail: '/tmp/x.eml',
+            messageId: '<m@x>',
+            position: 90n,
+          },
+        ],
       };
       await store.restore.restore(state);
       const other = await second();
       t.teardown(() => other.close());
       await other.restore.restore(state); // a second replica restoring at the same start
       const rows = await other.webhookReport.deliveries();
-      t.strictSame(rows.map((row) => [row.envelopeId, row.state, row.attempts, row.lastStatus, row.body]), [
-        ['evt_1', 'delivered', 2, 200, ''],
-        ['evt_2', 'failed', 1, 410, ''],
-        ['evt_3', 'pending', 0, null, '{"n":3}'],
-      ], 'once each');
+      t.strictSame(
+        rows.map((row) => [row.envelopeId, row.state, row.attempts, row.lastStatus, row.body]),
+        [
+          ['evt_1', 'delivered', 2, 200, ''],
+          ['evt_2', 'failed', 1, 410, ''],
+          ['evt_3', 'pending', 0, null, '{"n":3}'],
+        ],
+        'once each',
+      );
       const due = await other.webhooks.claimDue(Date.now() + 1000, Date.now() + 60_000);
       t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
       t.equal(due?.companyGroup, 'Acme Group');
-      t.strictSame(await store.emails.find('evt-9'), { eventId: 'evt-9', serviceRef: 'SO-000009', result: 'written', detail: '/tmp/x.eml', messageId: '<m@x>' });
+      t.strictSame(await store.emails.find('evt-9'), {
+        eventId: 'evt-9',
+        serviceRef: 'SO-000009',
+        result: 'written',
+        detail: '/tmp/x.eml',
+        messageId: '<m@x>',
+      });
       t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n);
       t.equal(await store.checkpoints.checkpoint(EMAIL), 2n ** 61n);
       t.equal(await store.checkpoints.checkpoint(KAFKA), 25n);
       t.equal(await store.restore.isEmpty(), false);
-      await store.restore.restore({ ...state, checkpoints: { webhooks: 5n }, webhooks: [{ ...state.webhooks[0]!, state: 'pending' as const }] });
+      await store.restore.restore({
+        ...state,
+        checkpoints: { webhooks: 5n },
+        webhooks: [{ ...state.webhooks[0]!, state: 'pending' as const }],
+      });
       t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n, 'a checkpoint never goes back');
       t.equal((await store.webhookReport.deliveries())[0]!.state, 'delivered', 'what is there is left alone');
     });

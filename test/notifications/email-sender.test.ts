@@ -49,7 +49,12 @@ async function setup(t: Tap): Promise<Setup> {
     async start(masterData, overrides = {}) {
       const deliveries = openSqliteDeliveryStore(dir);
       const consumer = await startEmailSender({
-        store, deliveries, dataDir: dir, masterData: () => masterData, from: 'Orders <orders@acme.example>', retryDelayMs: 20,
+        store,
+        deliveries,
+        dataDir: dir,
+        masterData: () => masterData,
+        from: 'Orders <orders@acme.example>',
+        retryDelayMs: 20,
         renderPdf: async (events) => {
           rendered.push(events);
           return FAKE_PDF;
@@ -58,7 +63,15 @@ async function setup(t: Tap): Promise<Setup> {
         ...overrides,
       });
       let stopped = false;
-      const handle = { stop: async () => { if (!stopped) { stopped = true; await consumer.stop(); await deliveries.close(); } } };
+      const handle = {
+        stop: async () => {
+          if (!stopped) {
+            stopped = true;
+            await consumer.stop();
+            await deliveries.close();
+          }
+        },
+      };
       running.push(handle);
       return handle;
     },
@@ -85,17 +98,29 @@ t.test('over SMTP: To, Cc, subject and the PDF attached; recorded, and not sent 
     extraCcRecipients: ['audit@globex.example', 'LOGISTICS@acme.example'],
   });
   // A later event of the order must not change the PDF of the plan being announced.
-  await store.append(event.stream, [{ type: 'PackingInstructionsDownloaded', data: { order_id: 1, downloaded_at: '2026-11-20T10:00:00.000000' } }], ANY);
+  await store.append(
+    event.stream,
+    [{ type: 'PackingInstructionsDownloaded', data: { order_id: 1, downloaded_at: '2026-11-20T10:00:00.000000' } }],
+    ANY,
+  );
 
   const first = await start(masterDataWith(group), { smtpUrl: smtp.url });
   await waitFor('the e-mail', () => smtp.received.length === 1);
   await waitFor('the record', async () => (await record(event.id)) !== undefined);
 
   const [mail] = smtp.received;
-  t.strictSame(mail!.rcptTo.sort(), ['audit@globex.example', 'buyer@globex.example', 'logistics@acme.example'], 'SMTP envelope: every recipient once');
+  t.strictSame(
+    mail!.rcptTo.sort(),
+    ['audit@globex.example', 'buyer@globex.example', 'logistics@acme.example'],
+    'SMTP envelope: every recipient once',
+  );
   t.equal(mail!.mailFrom, 'orders@acme.example');
   const parsed = parseMail(mail!.raw);
-  t.strictSame(addresses(parsed.headers.get('to')), ['logistics@acme.example', 'buyer@globex.example'], 'To: group notification_emails, then extra_recipients');
+  t.strictSame(
+    addresses(parsed.headers.get('to')),
+    ['logistics@acme.example', 'buyer@globex.example'],
+    'To: group notification_emails, then extra_recipients',
+  );
   t.strictSame(addresses(parsed.headers.get('cc')), ['audit@globex.example'], 'Cc: extra_cc_recipients, without one already in To');
   t.equal(parsed.headers.get('subject'), 'Packing instructions ready: SO-000001 (reference PO-1)');
   t.equal(parsed.headers.get('message-id'), `<evt_${event.id}@acme.example>`, 'Message-ID derived from the event');
@@ -103,9 +128,16 @@ t.test('over SMTP: To, Cc, subject and the PDF attached; recorded, and not sent 
   t.equal(pdf?.filename, 'packing-instructions-SO-000001.pdf');
   t.match(pdf?.contentType, /^application\/pdf/);
   t.ok(pdf?.content.equals(FAKE_PDF), 'the attachment decodes to the rendered PDF, byte for byte');
-  t.ok(parsed.parts.some((part) => /^text\/plain/.test(part.headers.get('content-type') ?? '') && part.body.includes('SO-000001')), 'a short text body');
+  t.ok(
+    parsed.parts.some((part) => /^text\/plain/.test(part.headers.get('content-type') ?? '') && part.body.includes('SO-000001')),
+    'a short text body',
+  );
 
-  t.strictSame(rendered[0]?.map((e) => e.type), ['OrderSubmitted', 'OrderPlanned'], 'renderPdf got the stream up to the OrderPlanned');
+  t.strictSame(
+    rendered[0]?.map((e) => e.type),
+    ['OrderSubmitted', 'OrderPlanned'],
+    'renderPdf got the stream up to the OrderPlanned',
+  );
   t.match(await record(event.id), { result: 'sent', serviceRef: 'SO-000001', messageId: `<evt_${event.id}@acme.example>`, detail: /^250/ });
 
   await first.stop();
@@ -145,7 +177,7 @@ t.test('send_email false: nothing is sent; the orders after it still are', async
   const quiet = await appendPlannedOrder(store, { orderId: 3, sendEmail: false, extraRecipients: ['buyer@globex.example'] });
   const next = await appendPlannedOrder(store, { orderId: 4 });
   await start(masterDataWith(group), { smtpUrl: smtp.url });
-  await waitFor('the second order\'s record', async () => (await record(next.id)) !== undefined);
+  await waitFor("the second order's record", async () => (await record(next.id)) !== undefined);
   await sleep(100);
   t.equal(smtp.received.length, 1, 'only the order that asked for it');
   t.match(parseMail(smtp.received[0]!.raw).headers.get('subject'), /SO-000004/);
@@ -162,7 +194,10 @@ t.test('no recipients at all: skipped, and the reason logged', async (t) => {
   await waitFor('the record', async () => (await record(event.id)) !== undefined);
   t.equal(smtp.received.length, 0);
   t.match(await record(event.id), { result: 'skipped', detail: /no recipients/ });
-  t.ok(logs.some((line) => /SO-000005.*no recipients/.test(line)), 'logged');
+  t.ok(
+    logs.some((line) => /SO-000005.*no recipients/.test(line)),
+    'logged',
+  );
 });
 
 t.test('a transient SMTP refusal (451) is retried; a permanent one (550) is recorded and passed over', async (t) => {
@@ -180,9 +215,18 @@ t.test('a transient SMTP refusal (451) is retried; a permanent one (550) is reco
   t.match(await record(six.id), { result: 'sent' }, '451: tried again and sent');
   t.match(await record(seven.id), { result: 'failed', detail: /550/ }, '550: recorded as failed');
   t.match(await record(eight.id), { result: 'sent' }, 'the next order is not held up');
-  t.strictSame(smtp.received.map((mail) => /SO-\d+/.exec(parseMail(mail.raw).headers.get('subject') ?? '')?.[0]), ['SO-000006', 'SO-000008']);
-  t.ok(logs.some((line) => /failed \(1 time\(s\)\)/.test(line)), 'the transient failure is logged');
-  t.ok(logs.some((line) => /SO-000007 rejected by the SMTP server/.test(line)), 'the permanent one too');
+  t.strictSame(
+    smtp.received.map((mail) => /SO-\d+/.exec(parseMail(mail.raw).headers.get('subject') ?? '')?.[0]),
+    ['SO-000006', 'SO-000008'],
+  );
+  t.ok(
+    logs.some((line) => /failed \(1 time\(s\)\)/.test(line)),
+    'the transient failure is logged',
+  );
+  t.ok(
+    logs.some((line) => /SO-000007 rejected by the SMTP server/.test(line)),
+    'the permanent one too',
+  );
 });
 
 t.test('a PDF that cannot be rendered is recorded as failed and does not hold up the next e-mail', async (t) => {

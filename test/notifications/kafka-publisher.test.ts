@@ -22,7 +22,14 @@ const planned: OrderPlannedEvent = {
   id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
   stream: 'order:Acme%20Group:PO-9',
   type: 'OrderPlanned',
-  data: { order_id: 9, service_ref: 'SO-000009', reference: 'PO-9', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.000001' },
+  data: {
+    order_id: 9,
+    service_ref: 'SO-000009',
+    reference: 'PO-9',
+    company_group: 'Acme Group',
+    plan: emptyPlan(),
+    planned_at: '2026-11-20T09:15:03.000001',
+  },
   revision: 1n,
   position: 17n,
   recordedAt: new Date('2026-11-20T09:15:03.100Z'),
@@ -37,7 +44,11 @@ t.test('the record of an OrderPlanned: topic, key, value, headers, acks', async 
   t.strictSame(record.messages[0], {
     key: 'SO-000009',
     value: readyEnvelopeBody(planned),
-    headers: { 'event-id': 'evt_5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f', 'event-type': 'packing_instructions.ready', 'content-type': 'application/json' },
+    headers: {
+      'event-id': 'evt_5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
+      'event-type': 'packing_instructions.ready',
+      'content-type': 'application/json',
+    },
   });
   t.strictSame(JSON.parse(String(record.messages[0]!.value)), {
     id: 'evt_5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',
@@ -48,7 +59,10 @@ t.test('the record of an OrderPlanned: topic, key, value, headers, acks', async 
   t.equal(DEFAULT_KAFKA_TOPIC, 'orders.packing-instructions');
 });
 
-const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 
 t.test(
   'publishes to a real broker, once per event across a restart',
@@ -71,7 +85,15 @@ t.test(
     const deliveries = openSqliteDeliveryStore(dir);
     t.teardown(() => deliveries.close());
     // Errors only: a new broker answers the first InitProducerId with a retriable error, logged as a warning.
-    const start = () => startKafkaPublisher({ store, deliveries, brokers, topic, retryDelayMs: 100, log: (m, _e, level) => void (level === 'warn' || logs.push(m)) });
+    const start = () =>
+      startKafkaPublisher({
+        store,
+        deliveries,
+        brokers,
+        topic,
+        retryDelayMs: 100,
+        log: (m, _e, level) => void (level === 'warn' || logs.push(m)),
+      });
 
     const received: KafkaMessage[] = [];
     const consumer = kafka.consumer({ groupId: `notifications-test-${randomUUID()}` });
@@ -95,17 +117,38 @@ t.test(
     await sleep(1000);
 
     t.equal(received.length, 4, 'a restart publishes only what came after the checkpoint');
-    t.strictSame(received.map((m) => m.key?.toString()), ['SO-000001', 'SO-000002', 'SO-000003', 'SO-000004'], 'keyed by service_ref, in order');
-    t.strictSame(received.map((m) => m.headers?.['event-id']?.toString()), events.map((e) => `evt_${e.id}`), 'event id in a header');
-    t.strictSame(received.map((m) => m.value?.toString()), events.map((e) => readyEnvelopeBody(e)), 'the envelope as value');
+    t.strictSame(
+      received.map((m) => m.key?.toString()),
+      ['SO-000001', 'SO-000002', 'SO-000003', 'SO-000004'],
+      'keyed by service_ref, in order',
+    );
+    t.strictSame(
+      received.map((m) => m.headers?.['event-id']?.toString()),
+      events.map((e) => `evt_${e.id}`),
+      'event id in a header',
+    );
+    t.strictSame(
+      received.map((m) => m.value?.toString()),
+      events.map((e) => readyEnvelopeBody(e)),
+      'the envelope as value',
+    );
     t.strictSame(logs, [], 'nothing went wrong');
   },
 );
 
 t.test('kafkajs log lines carry their reason; error answers of a broker, which kafkajs retries, are warnings', async (t) => {
-  const entry = (namespace: string, level: logLevel, message: string, error?: string): LogEntry =>
-    ({ namespace, level, label: 'ERROR', log: { timestamp: '', logger: 'kafkajs', message, ...(error ? { error } : {}) } });
-  const coordinator = entry('Connection', logLevel.ERROR, 'Response InitProducerId(key: 22, version: 1)', 'The coordinator is not available');
+  const entry = (namespace: string, level: logLevel, message: string, error?: string): LogEntry => ({
+    namespace,
+    level,
+    label: 'ERROR',
+    log: { timestamp: '', logger: 'kafkajs', message, ...(error ? { error } : {}) },
+  });
+  const coordinator = entry(
+    'Connection',
+    logLevel.ERROR,
+    'Response InitProducerId(key: 22, version: 1)',
+    'The coordinator is not available',
+  );
   t.equal(kafkaLogLine(coordinator), 'kafka (Connection): Response InitProducerId(key: 22, version: 1): The coordinator is not available');
   t.equal(kafkaLogLevel(coordinator), 'warn');
   t.equal(kafkaLogLevel(entry('Producer', logLevel.ERROR, 'Failed to send messages')), 'error');
@@ -154,11 +197,20 @@ t.test('two publishers on one delivery store (two connections to one file) publi
   const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
   t.teardown(() => store.close());
   const sent: { eventId: string; by: string }[] = [];
-  const publishers = await Promise.all(['a', 'b'].map(async (by) => {
-    const deliveries = openSqliteDeliveryStore(dir);
-    const publisher = await startKafkaPublisher({ store, deliveries, brokers: [], producer: fakeProducer(sent, by), retryDelayMs: 50, log: () => undefined });
-    return { deliveries, publisher };
-  }));
+  const publishers = await Promise.all(
+    ['a', 'b'].map(async (by) => {
+      const deliveries = openSqliteDeliveryStore(dir);
+      const publisher = await startKafkaPublisher({
+        store,
+        deliveries,
+        brokers: [],
+        producer: fakeProducer(sent, by),
+        retryDelayMs: 50,
+        log: () => undefined,
+      });
+      return { deliveries, publisher };
+    }),
+  );
   t.teardown(async () => {
     for (const { publisher, deliveries } of publishers) {
       await publisher.stop();
@@ -174,9 +226,17 @@ t.test('two publishers on one delivery store (two connections to one file) publi
   await sleep(300); // time for a duplicate, had one been sent
   t.equal(sent.length, 30, 'no event published twice');
   t.strictSame(sent.map((m) => m.eventId).sort(), events.map((e) => `evt_${e.id}`).sort(), 'every event published');
-  t.equal(await publishers[0]!.deliveries.checkpoints.checkpoint(KAFKA), events.at(-1)!.position, 'the shared checkpoint reached the last event');
+  t.equal(
+    await publishers[0]!.deliveries.checkpoints.checkpoint(KAFKA),
+    events.at(-1)!.position,
+    'the shared checkpoint reached the last event',
+  );
   const order = sent.map((m) => m.eventId);
-  t.strictSame(order, events.map((e) => `evt_${e.id}`), 'in log order across both publishers');
+  t.strictSame(
+    order,
+    events.map((e) => `evt_${e.id}`),
+    'in log order across both publishers',
+  );
   t.comment(`published by a: ${sent.filter((m) => m.by === 'a').length}, by b: ${sent.filter((m) => m.by === 'b').length}`);
 });
 
@@ -192,10 +252,22 @@ t.test('an upgrade: the kafka checkpoint of the checkpoint store is taken over w
   const deliveries = openSqliteDeliveryStore(dir);
   t.teardown(() => deliveries.close());
   const sent: { eventId: string; by: string }[] = [];
-  const publisher = await startKafkaPublisher({ store, deliveries, legacyCheckpoints: legacy, brokers: [], producer: fakeProducer(sent, 'a'), retryDelayMs: 50, log: () => undefined });
+  const publisher = await startKafkaPublisher({
+    store,
+    deliveries,
+    legacyCheckpoints: legacy,
+    brokers: [],
+    producer: fakeProducer(sent, 'a'),
+    retryDelayMs: 50,
+    log: () => undefined,
+  });
   t.teardown(() => publisher.stop());
   await waitFor('the third event published', () => sent.length >= 1, 5000);
   await sleep(200);
-  t.strictSame(sent.map((m) => m.eventId), [`evt_${events[2]!.id}`], 'only what came after the old checkpoint');
+  t.strictSame(
+    sent.map((m) => m.eventId),
+    [`evt_${events[2]!.id}`],
+    'only what came after the old checkpoint',
+  );
   t.equal(await deliveries.checkpoints.checkpoint(KAFKA), events[2]!.position, 'the checkpoint now lives in the delivery store');
 });

@@ -28,7 +28,11 @@ if (url) {
     };
   });
 } else {
-  t.test('mongodb: delivery store contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});
+  t.test(
+    'mongodb: delivery store contract',
+    { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' },
+    async () => {},
+  );
 }
 
 t.test('with no server: opening fails, promptly', async (t) => {

@@ -2,8 +2,20 @@ import t from 'tap';
 import { notificationsConfigFromEnv } from '../../src/config.js';
 
 t.test('defaults: no Kafka, no SMTP (outbox), the default topic', async (t) => {
-  t.strictSame(notificationsConfigFromEnv({}), { kafkaBrokers: undefined, kafkaTopic: 'orders.packing-instructions', kafkaPartitions: 6, kafkaReplicationFactor: undefined, smtpUrl: undefined, mailFrom: undefined, webhookRetryDelaysMs: undefined });
-  t.strictSame(notificationsConfigFromEnv({ KAFKA_BROKERS: ' ', ORDERS_SMTP_URL: '', ORDERS_KAFKA_TOPIC: '' }).kafkaBrokers, undefined, 'empty is unset');
+  t.strictSame(notificationsConfigFromEnv({}), {
+    kafkaBrokers: undefined,
+    kafkaTopic: 'orders.packing-instructions',
+    kafkaPartitions: 6,
+    kafkaReplicationFactor: undefined,
+    smtpUrl: undefined,
+    mailFrom: undefined,
+    webhookRetryDelaysMs: undefined,
+  });
+  t.strictSame(
+    notificationsConfigFromEnv({ KAFKA_BROKERS: ' ', ORDERS_SMTP_URL: '', ORDERS_KAFKA_TOPIC: '' }).kafkaBrokers,
+    undefined,
+    'empty is unset',
+  );
 });
 
 t.test('everything set', async (t) => {
@@ -17,13 +29,24 @@ t.test('everything set', async (t) => {
       ORDERS_MAIL_FROM: 'Orders <orders@acme.example>',
       ORDERS_WEBHOOK_RETRY_DELAYS_MS: '1000, 5000,60000',
     }),
-    { kafkaBrokers: ['kafka-1:9092', 'kafka-2:9092'], kafkaTopic: 'orders.events', kafkaPartitions: 12, kafkaReplicationFactor: 3, smtpUrl: 'smtp://mail.example:587', mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [1000, 5000, 60000] },
+    {
+      kafkaBrokers: ['kafka-1:9092', 'kafka-2:9092'],
+      kafkaTopic: 'orders.events',
+      kafkaPartitions: 12,
+      kafkaReplicationFactor: 3,
+      smtpUrl: 'smtp://mail.example:587',
+      mailFrom: 'Orders <orders@acme.example>',
+      webhookRetryDelaysMs: [1000, 5000, 60000],
+    },
   );
 });
 
 t.test('partitions and replication factor that are not whole numbers in range are refused at start-up', async (t) => {
   t.throws(() => notificationsConfigFromEnv({ ORDERS_KAFKA_PARTITIONS: '0' }), /ORDERS_KAFKA_PARTITIONS must be a whole number from 1/);
-  t.throws(() => notificationsConfigFromEnv({ ORDERS_KAFKA_REPLICATION_FACTOR: 'three' }), /ORDERS_KAFKA_REPLICATION_FACTOR must be a whole number/);
+  t.throws(
+    () => notificationsConfigFromEnv({ ORDERS_KAFKA_REPLICATION_FACTOR: 'three' }),
+    /ORDERS_KAFKA_REPLICATION_FACTOR must be a whole number/,
+  );
 });
 
 t.test('retry delays that are not whole milliseconds are refused at start-up', async (t) => {

@@ -10,27 +10,38 @@ import { waitFor } from './support/wait-for.js';
 
 const URL_OF_200 = `http://127.0.0.1:1/${'p'.repeat(200)}`;
 
-t.test('a large backlog (1.5 MB of WebhooksQueued) goes out in appends under a 1 MiB limit, in order, and the journal empties', async (t) => {
-  const dir = await tempDataDir(t, 'journal-large');
-  const store = openSqliteEventStore(dir, { maxAppendBytes: 1024 * 1024 });
-  t.teardown(() => store.close());
-  const deliveries = openSqliteDeliveryStore(dir);
-  t.teardown(() => deliveries.close());
-  for (let batch = 0; batch < 60; batch++) {
-    const queued = Array.from({ length: 100 }, (_, i) => ({ envelopeId: `evt_${batch}_${i}`, eventPosition: BigInt(batch * 100 + i), url: URL_OF_200 }));
-    await deliveries.webhooks.enqueue([], BigInt(batch * 100 + 99), 0, webhooksQueuedEvents(queued, BigInt(batch * 100 + 99)));
-  }
-  const logs: string[] = [];
-  const journal = startOutcomeJournal({ store, deliveries, pollIntervalMs: 20, log: (message) => logs.push(message) });
-  t.teardown(() => journal.stop());
-  await waitFor('60 events in the log', async () => (await store.readStream(WEBHOOK_OUTCOMES_STREAM)).length >= 60, 20_000);
-  const events = await store.readStream(WEBHOOK_OUTCOMES_STREAM);
-  t.equal(events.length, 60, 'each journaled once');
-  t.strictSame(events.map((e) => (e.data as { through: string }).through), Array.from({ length: 60 }, (_, b) => String(b * 100 + 99)), 'in journal order');
-  t.ok(new Set(events.map((e) => e.position)).size > 5, 'in several appends');
-  t.strictSame(await deliveries.journal.claim('x', Date.now(), Date.now() + 1, 10), [], 'the journal is empty');
-  t.strictSame(logs, [], 'no append refused');
-});
+t.test(
+  'a large backlog (1.5 MB of WebhooksQueued) goes out in appends under a 1 MiB limit, in order, and the journal empties',
+  async (t) => {
+    const dir = await tempDataDir(t, 'journal-large');
+    const store = openSqliteEventStore(dir, { maxAppendBytes: 1024 * 1024 });
+    t.teardown(() => store.close());
+    const deliveries = openSqliteDeliveryStore(dir);
+    t.teardown(() => deliveries.close());
+    for (let batch = 0; batch < 60; batch++) {
+      const queued = Array.from({ length: 100 }, (_, i) => ({
+        envelopeId: `evt_${batch}_${i}`,
+        eventPosition: BigInt(batch * 100 + i),
+        url: URL_OF_200,
+      }));
+      await deliveries.webhooks.enqueue([], BigInt(batch * 100 + 99), 0, webhooksQueuedEvents(queued, BigInt(batch * 100 + 99)));
+    }
+    const logs: string[] = [];
+    const journal = startOutcomeJournal({ store, deliveries, pollIntervalMs: 20, log: (message) => logs.push(message) });
+    t.teardown(() => journal.stop());
+    await waitFor('60 events in the log', async () => (await store.readStream(WEBHOOK_OUTCOMES_STREAM)).length >= 60, 20_000);
+    const events = await store.readStream(WEBHOOK_OUTCOMES_STREAM);
+    t.equal(events.length, 60, 'each journaled once');
+    t.strictSame(
+      events.map((e) => (e.data as { through: string }).through),
+      Array.from({ length: 60 }, (_, b) => String(b * 100 + 99)),
+      'in journal order',
+    );
+    t.ok(new Set(events.map((e) => e.position)).size > 5, 'in several appends');
+    t.strictSame(await deliveries.journal.claim('x', Date.now(), Date.now() + 1, 10), [], 'the journal is empty');
+    t.strictSame(logs, [], 'no append refused');
+  },
+);
 
 t.test('two replicas appending one journal: every entry reaches the log once', async (t) => {
   const dir = await tempDataDir(t, 'journal-two');
@@ -41,7 +52,10 @@ t.test('two replicas appending one journal: every entry reaches the log once', a
     await a.close();
     await b.close();
   });
-  const journals = [startOutcomeJournal({ store, deliveries: a, pollIntervalMs: 5, log: () => undefined }), startOutcomeJournal({ store, deliveries: b, pollIntervalMs: 5, log: () => undefined })];
+  const journals = [
+    startOutcomeJournal({ store, deliveries: a, pollIntervalMs: 5, log: () => undefined }),
+    startOutcomeJournal({ store, deliveries: b, pollIntervalMs: 5, log: () => undefined }),
+  ];
   for (let i = 0; i < 300; i++) {
     await (i % 2 ? a : b).webhooks.enqueue([], BigInt(i), 0, webhooksQueuedEvents([], BigInt(i)));
     journals[i % 2]!.wake();

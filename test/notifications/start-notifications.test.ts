@@ -18,7 +18,10 @@ t.test('startNotifications without Kafka or SMTP: a webhook and an .eml per plan
   t.teardown(() => store.close());
   const receiver = await startWebhookReceiver(SECRET, () => 200);
   t.teardown(() => receiver.close());
-  const masterData = masterDataWith({ notification_emails: ['logistics@acme.example'], webhooks: [{ url: receiver.url(), secret: SECRET }] });
+  const masterData = masterDataWith({
+    notification_emails: ['logistics@acme.example'],
+    webhooks: [{ url: receiver.url(), secret: SECRET }],
+  });
   const deliveries = openSqliteDeliveryStore(dir);
   const checkpoints = openSqliteCheckpointStore(dir);
   t.teardown(async () => {

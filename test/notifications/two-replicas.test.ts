@@ -67,12 +67,20 @@ async function twoReplicas(t: TapTest, servers?: ReplicaServers): Promise<void> 
     await sleep(10);
   }
   const kafka = () => [...kafkaBy[0], ...kafkaBy[1]];
-  await waitFor(`all ${ORDERS} orders on every channel`, () => ids.every((id) => webhooks.includes(id) && emails().includes(id) && kafka().includes(id)), 30_000);
+  await waitFor(
+    `all ${ORDERS} orders on every channel`,
+    () => ids.every((id) => webhooks.includes(id) && emails().includes(id) && kafka().includes(id)),
+    30_000,
+  );
   // Long enough for a second replica's duplicate to arrive, had it sent one.
   await sleep(1000);
   t.same(await Promise.all(replicas.map((replica) => replica.stop())), [0, 0], 'both replicas stop cleanly');
 
-  for (const [channel, sent] of [['webhooks', webhooks], ['e-mails', emails()], ['Kafka messages', kafka()]] as const) {
+  for (const [channel, sent] of [
+    ['webhooks', webhooks],
+    ['e-mails', emails()],
+    ['Kafka messages', kafka()],
+  ] as const) {
     t.strictSame(duplicates(sent), [], `no ${channel} sent twice`);
     t.strictSame([...sent].sort(), [...ids].sort(), `every order's ${channel} once`);
   }
@@ -82,7 +90,11 @@ async function twoReplicas(t: TapTest, servers?: ReplicaServers): Promise<void> 
   const rows = await records.webhookReport.deliveries();
   t.equal(rows.length, ORDERS, 'one delivery row per event, though both replicas read every event');
   const odd = rows.filter((row) => row.state !== 'delivered' || row.attempts !== 1);
-  t.strictSame(odd.map((row) => `${row.envelopeId}: ${row.state} after ${row.attempts} attempt(s), last ${row.lastStatus} ${row.lastError ?? ''}`), [], 'each delivered on its first attempt');
+  t.strictSame(
+    odd.map((row) => `${row.envelopeId}: ${row.state} after ${row.attempts} attempt(s), last ${row.lastStatus} ${row.lastError ?? ''}`),
+    [],
+    'each delivered on its first attempt',
+  );
   if (odd.length > 0) for (const replica of replicas) t.comment(replica.logs());
   const delivered = (await store.readStream('notifications-webhooks')).filter((event) => event.type === 'WebhookDelivered');
   t.equal(delivered.length, ORDERS, 'and each delivery in the log once');
@@ -91,9 +103,23 @@ async function twoReplicas(t: TapTest, servers?: ReplicaServers): Promise<void> 
 t.test('two processes on one data directory: every webhook, e-mail and Kafka message exactly once', (t) => twoReplicas(t));
 
 const mongodbUrl = process.env.MONGODB_URL;
-const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 t.test(
   'the same on MongoDB and a real Kafka broker: every webhook, e-mail and Kafka message exactly once',
-  { skip: !mongodbUrl || kafkaBrokers.length === 0 ? 'MONGODB_URL and KAFKA_BROKERS are not both set: no test servers (scripts/test-servers/test-servers start)' : false },
-  (t) => twoReplicas(t, { mongodbUrl: mongodbUrl!, database: `replicas_${randomUUID().slice(0, 8)}`, kafkaBrokers, topic: `orders.replicas-${randomUUID().slice(0, 8)}` }),
+  {
+    skip:
+      !mongodbUrl || kafkaBrokers.length === 0
+        ? 'MONGODB_URL and KAFKA_BROKERS are not both set: no test servers (scripts/test-servers/test-servers start)'
+        : false,
+  },
+  (t) =>
+    twoReplicas(t, {
+      mongodbUrl: mongodbUrl!,
+      database: `replicas_${randomUUID().slice(0, 8)}`,
+      kafkaBrokers,
+      topic: `orders.replicas-${randomUUID().slice(0, 8)}`,
+    }),
 );

@@ -39,11 +39,25 @@ async function setup(t: Tap): Promise<Setup> {
     async start(masterData, overrides = {}) {
       const deliveries = openSqliteDeliveryStore(dir);
       const consumer = await startWebhookDelivery({
-        store, deliveries, masterData: () => masterData, retryDelaysMs: [30, 30, 30], timeoutMs: 2000, pollIntervalMs: 50,
-        log: (message) => logs.push(message), ...overrides,
+        store,
+        deliveries,
+        masterData: () => masterData,
+        retryDelaysMs: [30, 30, 30],
+        timeoutMs: 2000,
+        pollIntervalMs: 50,
+        log: (message) => logs.push(message),
+        ...overrides,
       });
       const once = { stopped: false };
-      const handle = { stop: async () => { if (!once.stopped) { once.stopped = true; await consumer.stop(); await deliveries.close(); } } };
+      const handle = {
+        stop: async () => {
+          if (!once.stopped) {
+            once.stopped = true;
+            await consumer.stop();
+            await deliveries.close();
+          }
+        },
+      };
       running.push(handle);
       return handle;
     },
@@ -94,7 +108,13 @@ t.test('503 then 200: redelivered with the same id and body, delivered, never se
   const [row] = await records.webhookReport.deliveries();
   t.match(row, { state: 'delivered', attempts: 2, lastStatus: 200, lastError: null, url: receiver.url(), envelopeId: `evt_${event.id}` });
   const attempts = await records.webhookReport.attempts(row!.id);
-  t.strictSame(attempts.map((attempt) => [attempt.attempt, attempt.outcome.result, attempt.outcome.status]), [[1, 'retry', 503], [2, 'delivered', 200]]);
+  t.strictSame(
+    attempts.map((attempt) => [attempt.attempt, attempt.outcome.result, attempt.outcome.status]),
+    [
+      [1, 'retry', 503],
+      [2, 'delivered', 200],
+    ],
+  );
   t.equal(await records.checkpoints.checkpoint(WEBHOOKS), event.position, 'the checkpoint moved with the enqueue');
 
   await first.stop();
@@ -140,7 +160,10 @@ t.test('408 and 429 are retried, never sooner than Retry-After asks; failures ar
   await waitFor('delivered', async () => (await deliveries())[0]?.state === 'delivered');
   const [first, second, third] = receiver.received;
   t.strictSame([first?.answer, second?.answer, third?.answer], [408, 429, 200]);
-  t.ok(third!.receivedAt - second!.receivedAt >= 950, `the 429's Retry-After: 1 held the retry back 1 s, not the 30 ms schedule (${third!.receivedAt - second!.receivedAt} ms)`);
+  t.ok(
+    third!.receivedAt - second!.receivedAt >= 950,
+    `the 429's Retry-After: 1 held the retry back 1 s, not the 30 ms schedule (${third!.receivedAt - second!.receivedAt} ms)`,
+  );
   t.ok(second!.receivedAt - first!.receivedAt < 900, 'the 408 was retried on the schedule');
   t.strictSame(levels, ['warn', 'warn'], 'each failed attempt at warn');
 });
@@ -152,7 +175,10 @@ t.test('a timeout is retried', async (t) => {
   await start(masterDataWith({ webhooks: [{ url: receiver.url(), secret: SECRET }] }), { timeoutMs: 500 });
   await appendPlannedOrder(store, { orderId: 3 });
   await waitFor('delivered', async () => (await deliveries())[0]?.state === 'delivered');
-  t.strictSame(receiver.received.map((r) => r.answer), ['hang', 200]);
+  t.strictSame(
+    receiver.received.map((r) => r.answer),
+    ['hang', 200],
+  );
   t.equal(receiver.received[1]!.id, receiver.received[0]!.id);
   t.match((await deliveries())[0], { attempts: 2 });
 });
@@ -165,9 +191,16 @@ t.test('after 4 failed attempts (5xx, dropped connection) the delivery is failed
   await appendPlannedOrder(store, { orderId: 4 });
   await waitFor('failed', async () => (await deliveries())[0]?.state === 'failed');
   await sleep(200);
-  t.strictSame(receiver.received.map((r) => r.answer), [500, 'drop', 502, 503], 'exactly 4 attempts');
+  t.strictSame(
+    receiver.received.map((r) => r.answer),
+    [500, 'drop', 502, 503],
+    'exactly 4 attempts',
+  );
   t.match((await deliveries())[0], { state: 'failed', attempts: 4, lastStatus: 503, lastError: /HTTP 503.*giving up/ });
-  t.ok(logs.some((line) => /failed for good after attempt 4/.test(line)), 'the final failure is logged');
+  t.ok(
+    logs.some((line) => /failed for good after attempt 4/.test(line)),
+    'the final failure is logged',
+  );
 });
 
 t.test('connection refused is retried like a 5xx', async (t) => {
@@ -181,12 +214,17 @@ t.test('connection refused is retried like a 5xx', async (t) => {
   t.match((await deliveries())[0], { state: 'failed', attempts: 4, lastStatus: null, lastError: /ECONNREFUSED|fetch failed/ });
 });
 
-t.test('every endpoint of the order\'s group gets the event, other groups none', async (t) => {
+t.test("every endpoint of the order's group gets the event, other groups none", async (t) => {
   const { store, start, deliveries } = await setup(t);
   const receiver = await startWebhookReceiver(SECRET, () => 200);
   t.teardown(() => receiver.close());
   const masterData = masterDataWith(
-    { webhooks: [{ url: receiver.url('/a'), secret: SECRET }, { url: receiver.url('/b'), secret: SECRET }] },
+    {
+      webhooks: [
+        { url: receiver.url('/a'), secret: SECRET },
+        { url: receiver.url('/b'), secret: SECRET },
+      ],
+    },
     { name: 'Other Group', webhooks: [{ url: receiver.url('/other'), secret: SECRET }] },
     { name: 'Quiet Group' },
   );
@@ -206,16 +244,26 @@ t.test('the secret is read from master data at each attempt', async (t) => {
   const masterData = masterDataWith({ webhooks: [{ url: '', secret: SECRET }] });
   let receiverSecret = SECRET;
   // The first attempt is answered 503 and the secret rotated (in master data and at the receiver) in between.
-  const receiver = await startWebhookReceiver(() => receiverSecret, () => {
-    if (receiverSecret === rotated) return 200;
-    receiverSecret = rotated;
-    masterData.groups.get('Acme Group')!.webhooks[0]!.secret = rotated;
-    return 503;
-  });
+  const receiver = await startWebhookReceiver(
+    () => receiverSecret,
+    () => {
+      if (receiverSecret === rotated) return 200;
+      receiverSecret = rotated;
+      masterData.groups.get('Acme Group')!.webhooks[0]!.secret = rotated;
+      return 503;
+    },
+  );
   t.teardown(() => receiver.close());
   masterData.groups.get('Acme Group')!.webhooks[0]!.url = receiver.url();
   await start(masterData);
   await appendPlannedOrder(store, { orderId: 8 });
   await waitFor('delivered', async () => (await deliveries())[0]?.state === 'delivered');
-  t.strictSame(receiver.received.map((r) => [r.answer, r.verified]), [[503, true], [200, true]], 'the retry is signed with the new secret');
+  t.strictSame(
+    receiver.received.map((r) => [r.answer, r.verified]),
+    [
+      [503, true],
+      [200, true],
+    ],
+    'the retry is signed with the new secret',
+  );
 });

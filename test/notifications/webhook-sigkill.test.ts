@@ -86,7 +86,11 @@ t.test('SIGKILL mid-delivery, restart: every event acknowledged, none twice but 
 
   await startChild();
   const [, signal1] = await runs[0]!.exit;
-  t.equal(signal1, 'SIGKILL', `run 1 was killed before its ${KILL_BEFORE_ANSWER_AT}th request was answered (stderr: ${runs[0]!.stderr.join('').trim() || 'empty'})`);
+  t.equal(
+    signal1,
+    'SIGKILL',
+    `run 1 was killed before its ${KILL_BEFORE_ANSWER_AT}th request was answered (stderr: ${runs[0]!.stderr.join('').trim() || 'empty'})`,
+  );
   await startChild();
   const [, signal2] = await runs[1]!.exit;
   t.equal(signal2, 'SIGKILL', `run 2 was killed right after request ${KILL_AFTER_ANSWER_AT} was answered 200`);
@@ -97,26 +101,38 @@ t.test('SIGKILL mid-delivery, restart: every event acknowledged, none twice but 
   // claim runs out: wait until the child has recorded every delivery, then a little for stray resends.
   const records = openSqliteDeliveryStore(dir);
   t.teardown(() => records.close());
-  await waitFor('every delivery recorded as delivered', async () => {
-    const rows = await records.webhookReport.deliveries();
-    return rows.length === ORDERS && rows.every((row) => row.state === 'delivered');
-  }, 15_000);
+  await waitFor(
+    'every delivery recorded as delivered',
+    async () => {
+      const rows = await records.webhookReport.deliveries();
+      return rows.length === ORDERS && rows.every((row) => row.state === 'delivered');
+    },
+    15_000,
+  );
   await sleep(200);
   child!.kill('SIGTERM');
   const [code3] = await runs[2]!.exit;
   t.equal(code3, 0, 'run 3 stops cleanly on SIGTERM');
 
-  t.ok(receiver.received.every((request) => request.verified), 'every request carried a valid signature');
+  t.ok(
+    receiver.received.every((request) => request.verified),
+    'every request carried a valid signature',
+  );
   t.equal(acks.size, ORDERS, 'every event was acknowledged');
   t.ok(droppedId && acks.get(droppedId) === 1, 'the delivery cut off by kill 1 was sent again after the restart and acknowledged once');
   const twice = [...acks].filter(([, count]) => count > 1).map(([id]) => id);
-  t.ok(twice.every((id) => id === ackedAtKillId), 'no event but the one acknowledged as run 2 died was acknowledged twice');
+  t.ok(
+    twice.every((id) => id === ackedAtKillId),
+    'no event but the one acknowledged as run 2 died was acknowledged twice',
+  );
   t.ok((acks.get(ackedAtKillId!) ?? 0) <= 2, 'and that one at most twice');
   const rows = await records.webhookReport.deliveries();
   for (const id of twice) {
     const row = rows.find((candidate) => candidate.envelopeId === id);
     const attempts = row ? await records.webhookReport.attempts(row.id) : [];
-    t.comment(`acked twice: ${id}${id === ackedAtKillId ? ' (acked at kill 2)' : ''}; recorded attempts: ${JSON.stringify(attempts.map((a) => a.outcome))}`);
+    t.comment(
+      `acked twice: ${id}${id === ackedAtKillId ? ' (acked at kill 2)' : ''}; recorded attempts: ${JSON.stringify(attempts.map((a) => a.outcome))}`,
+    );
   }
   t.comment(
     `${receiver.received.length} requests for ${ORDERS} events; acknowledged twice: ${twice.length} ` +
@@ -124,6 +140,13 @@ t.test('SIGKILL mid-delivery, restart: every event acknowledged, none twice but 
   );
 
   t.equal(rows.length, ORDERS, 'one delivery row per event: nothing queued twice across the kills');
-  t.ok(rows.every((row) => row.state === 'delivered'), 'all delivered');
-  t.equal(rows.find((row) => row.envelopeId === droppedId)?.attempts, 1, 'the killed attempt left no record; the one after the restart did');
+  t.ok(
+    rows.every((row) => row.state === 'delivered'),
+    'all delivered',
+  );
+  t.equal(
+    rows.find((row) => row.envelopeId === droppedId)?.attempts,
+    1,
+    'the killed attempt left no record; the one after the restart did',
+  );
 });

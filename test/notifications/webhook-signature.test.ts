@@ -14,7 +14,9 @@ t.test('the Standard Webhooks test vector', async (t) => {
   const id = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
   const timestamp = 1614265330;
   const body = '{"test": 2432232314}';
-  const independent = createHmac('sha256', Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64');
+  const independent = createHmac('sha256', Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest('base64');
   t.equal(independent, 'g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=', 'the value published with the spec');
   t.equal(signWebhook(id, timestamp, body, SECRET), `v1,${independent}`);
   t.strictSame(webhookHeaders(id, timestamp, body, SECRET), {
@@ -26,7 +28,9 @@ t.test('the Standard Webhooks test vector', async (t) => {
 
 t.test('non-ASCII bodies are signed as their UTF-8 bytes', async (t) => {
   const body = '{"reference":"Müller-🚚"}';
-  const independent = createHmac('sha256', webhookSigningKey(SECRET)).update(Buffer.from(`evt_1.1700000000.${body}`, 'utf8')).digest('base64');
+  const independent = createHmac('sha256', webhookSigningKey(SECRET))
+    .update(Buffer.from(`evt_1.1700000000.${body}`, 'utf8'))
+    .digest('base64');
   t.equal(signWebhook('evt_1', 1700000000, body, SECRET), `v1,${independent}`);
 });
 
@@ -39,7 +43,14 @@ const planned: OrderPlannedEvent = {
   id: '0b6f3c1e-8f0a-4d1e-9d7e-2f1a3b4c5d6e',
   stream: 'order:Acme%20Group:PO-7',
   type: 'OrderPlanned',
-  data: { order_id: 7, service_ref: 'SO-000007', reference: 'PO-7', company_group: 'Acme Group', plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.654321' },
+  data: {
+    order_id: 7,
+    service_ref: 'SO-000007',
+    reference: 'PO-7',
+    company_group: 'Acme Group',
+    plan: emptyPlan(),
+    planned_at: '2026-11-20T09:15:03.654321',
+  },
   revision: 1n,
   position: 42n,
   recordedAt: new Date('2026-11-20T09:15:03.700Z'),
@@ -50,7 +61,7 @@ t.test('the packing_instructions.ready envelope', async (t) => {
     readyEnvelopeBody(planned),
     '{"id":"evt_0b6f3c1e-8f0a-4d1e-9d7e-2f1a3b4c5d6e","type":"packing_instructions.ready","timestamp":"2026-11-20T09:15:03.654321Z",' +
       '"data":{"order_id":"SO-000007","reference":"PO-7"}}',
-    'id from the event, ISO 8601 UTC timestamp, service_ref as order_id, in the issue\'s field order',
+    "id from the event, ISO 8601 UTC timestamp, service_ref as order_id, in the issue's field order",
   );
   t.equal(readyEnvelopeBody({ ...planned }), readyEnvelopeBody(planned), 'the same bytes every time');
   const odd = { ...planned, data: { ...planned.data, planned_at: 'yesterday' } } as RecordedEvent as OrderPlannedEvent;

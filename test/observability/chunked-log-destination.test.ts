@@ -37,7 +37,13 @@ function playedFd(options: { maxPerWrite?: number; outcomes?: Outcome[] } = {}) 
       return length;
     },
   };
-  return { io, calls, syncCalls, text: () => Buffer.concat(received).toString('utf8'), release: () => held.splice(0).forEach((finish) => finish()) };
+  return {
+    io,
+    calls,
+    syncCalls,
+    text: () => Buffer.concat(received).toString('utf8'),
+    release: () => held.splice(0).forEach((finish) => finish()),
+  };
 }
 
 const flushed = (destination: { flush(callback: () => void): void }) => new Promise<void>((resolve) => destination.flush(resolve));
@@ -49,7 +55,10 @@ t.test('lines reach the descriptor in order, byte for byte, a chunk in one write
   for (const line of lines) destination.write(line);
   await sleep(20);
   t.ok(fd.calls.length >= 1, 'the chunks the later lines did not fit are written without waiting for the delay');
-  t.ok(fd.calls.every((bytes) => bytes <= 64), 'no write is larger than a chunk');
+  t.ok(
+    fd.calls.every((bytes) => bytes <= 64),
+    'no write is larger than a chunk',
+  );
   await flushed(destination);
   t.equal(fd.text(), lines.join(''), 'every line, in order, multi-byte characters intact');
   t.ok(fd.calls.length < lines.length, `several lines share a write (${fd.calls.length} writes for ${lines.length} lines)`);
@@ -99,7 +108,12 @@ t.test('a full non-blocking pipe (EAGAIN) delays lines and loses none', async (t
 
 t.test('a descriptor that refuses (EPIPE) drops its chunk, and the count is said once lines get through again', async (t) => {
   const fd = playedFd({ outcomes: ['EPIPE'] });
-  const destination = chunkedLogDestination(1, { chunkBytes: 64, maxDelayMs: 60_000, io: fd.io, droppedNotice: (count) => `dropped ${count}\n` });
+  const destination = chunkedLogDestination(1, {
+    chunkBytes: 64,
+    maxDelayMs: 60_000,
+    io: fd.io,
+    droppedNotice: (count) => `dropped ${count}\n`,
+  });
   destination.write('lost 1\n');
   destination.write('lost 2\n');
   await flushed(destination);
@@ -110,7 +124,13 @@ t.test('a descriptor that refuses (EPIPE) drops its chunk, and the count is said
 
 t.test('while the descriptor does not drain, memory stops at maxQueuedBytes: later lines are counted, not kept', async (t) => {
   const fd = playedFd({ outcomes: ['hold'] });
-  const destination = chunkedLogDestination(1, { chunkBytes: 16, maxDelayMs: 60_000, maxQueuedBytes: 40, io: fd.io, droppedNotice: (count) => `dropped ${count}\n` });
+  const destination = chunkedLogDestination(1, {
+    chunkBytes: 16,
+    maxDelayMs: 60_000,
+    maxQueuedBytes: 40,
+    io: fd.io,
+    droppedNotice: (count) => `dropped ${count}\n`,
+  });
   const lines = Array.from({ length: 30 }, (_, i) => `l${String(i).padStart(2, '0')}\n`); // 4 bytes each
   for (const line of lines) destination.write(line);
   const done = flushed(destination);
@@ -121,7 +141,11 @@ t.test('while the descriptor does not drain, memory stops at maxQueuedBytes: lat
   const kept = text.split('\n').filter((line) => line.startsWith('l'));
   t.ok(dropped > 0, `some lines were dropped (${dropped})`);
   t.equal(kept.length + dropped, lines.length, 'every line is either written or counted');
-  t.same(kept, lines.slice(0, kept.length).map((line) => line.trimEnd()), 'the lines kept are the first ones, in order');
+  t.same(
+    kept,
+    lines.slice(0, kept.length).map((line) => line.trimEnd()),
+    'the lines kept are the first ones, in order',
+  );
   t.ok(kept.length * 4 <= 40 + 16 + 16, `no more was kept than the bound allows (${kept.length * 4} bytes)`);
 });
 
@@ -144,7 +168,17 @@ t.test("a pino logger on it keeps pino's lines and their order; flushLogs resolv
   logger.info('one');
   logger.warn('two');
   await flushLogs(logger);
-  t.same(fd.text().trimEnd().split('\n').map((line) => JSON.parse(line)), [{ level: 30, msg: 'one' }, { level: 40, msg: 'two' }]);
+  t.same(
+    fd
+      .text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+    [
+      { level: 30, msg: 'one' },
+      { level: 40, msg: 'two' },
+    ],
+  );
 });
 
 t.test('a real process: every line reaches its stdout pipe in order, including those queued when it calls process.exit', async (t) => {
@@ -159,7 +193,14 @@ t.test('a real process: every line reaches its stdout pipe in order, including t
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   const [code] = (await once(child, 'close')) as [number];
   t.equal(code, 0);
-  const numbers = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { n: number }).n);
+  const numbers = Buffer.concat(chunks)
+    .toString('utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { n: number }).n);
   t.equal(numbers.length, 3000, 'every line');
-  t.ok(numbers.every((n, i) => n === i), 'in order');
+  t.ok(
+    numbers.every((n, i) => n === i),
+    'in order',
+  );
 });

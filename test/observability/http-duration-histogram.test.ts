@@ -21,7 +21,11 @@ const requests: [string, string, number, number][] = [
   ['GET', '/route/with "quotes" and \\ backslash/', 200, 0.02],
 ];
 
-const lines = (text: string) => text.split('\n').filter((line) => line !== '').sort();
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .sort();
 
 t.test('the same text as prom-client for the same observations', async (t) => {
   const theirs = new Registry();
@@ -34,8 +38,14 @@ t.test('the same text as prom-client for the same observations', async (t) => {
   }
   const expected = lines(await theirs.metrics());
   t.same(lines(await ours.metrics()), expected);
-  t.ok(expected.includes(`${name}_count{method="GET",route="/api/v1/orders/detailed-orders/:id/",status="200"} 3`), 'the reference counted what was observed');
-  t.ok(expected.includes(`${name}_bucket{le="0.001",method="POST",route="/api/v1/orders/submit-order/",status="201"} 1`), 'a value on a bound falls in that bucket');
+  t.ok(
+    expected.includes(`${name}_count{method="GET",route="/api/v1/orders/detailed-orders/:id/",status="200"} 3`),
+    'the reference counted what was observed',
+  );
+  t.ok(
+    expected.includes(`${name}_bucket{le="0.001",method="POST",route="/api/v1/orders/submit-order/",status="201"} 1`),
+    'a value on a bound falls in that bucket',
+  );
 });
 
 t.test('reset forgets every series', async (t) => {

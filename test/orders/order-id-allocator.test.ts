@@ -17,7 +17,10 @@ t.test('the first id after a start reads the last id only, however many were tak
   });
   const taken = 5000;
   for (let start = 1; start <= taken; start += 1000) {
-    const events = Array.from({ length: 1000 }, (_, i) => ({ type: 'OrderIdAllocated', data: { order_id: start + i, service_ref: serviceRefFor(start + i) } }));
+    const events = Array.from({ length: 1000 }, (_, i) => ({
+      type: 'OrderIdAllocated',
+      data: { order_id: start + i, service_ref: serviceRefFor(start + i) },
+    }));
     await store.append(ORDER_IDS_STREAM, events, start === 1 ? NO_STREAM : exactly(BigInt(start - 2)));
   }
 
@@ -35,7 +38,11 @@ t.test('the first id after a start reads the last id only, however many were tak
   t.strictSame(streamsRead, [], 'the order-ids stream is never read whole');
 
   // Another process took the next id meanwhile: the conflict says where to go on from.
-  await store.append(ORDER_IDS_STREAM, [{ type: 'OrderIdAllocated', data: { order_id: taken + 2, service_ref: serviceRefFor(taken + 2) } }], exactly(BigInt(taken)));
+  await store.append(
+    ORDER_IDS_STREAM,
+    [{ type: 'OrderIdAllocated', data: { order_id: taken + 2, service_ref: serviceRefFor(taken + 2) } }],
+    exactly(BigInt(taken)),
+  );
   t.equal((await allocate()).order_id, taken + 3, 'no id twice');
   t.strictSame(streamsRead, []);
 });
@@ -68,15 +75,24 @@ t.test('concurrent ids in one process: each once, taken together, with no confli
   const { store: counting, counts } = counted(store);
   const allocate = orderIdAllocator(counting);
   const ids: number[] = [];
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    for (let i = 0; i < 25; i++) ids.push((await allocate()).order_id);
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = 0; i < 25; i++) ids.push((await allocate()).order_id);
+    }),
+  );
   t.equal(new Set(ids).size, 400, '400 ids, each once');
   t.equal(counts.conflicts, 0, 'no conflict');
   t.ok(counts.appends < 400 / 4, `ids asked for together go in one append (${counts.appends} appends for 400 ids)`);
   const stored = (await store.readStream(ORDER_IDS_STREAM)).map((event) => (event.data as { order_id: number }).order_id);
-  t.strictSame(stored, Array.from({ length: stored.length }, (_, i) => i + 1), 'the stream holds ids 1, 2, 3, ...');
-  t.ok(ids.every((id) => id <= stored.length), 'every id handed out is in the stream');
+  t.strictSame(
+    stored,
+    Array.from({ length: stored.length }, (_, i) => i + 1),
+    'the stream holds ids 1, 2, 3, ...',
+  );
+  t.ok(
+    ids.every((id) => id <= stored.length),
+    'every id handed out is in the stream',
+  );
   t.ok(stored.length - ids.length <= MAX_AHEAD, `at most ${MAX_AHEAD} ids kept ahead (${stored.length - ids.length})`);
 });
 
@@ -95,7 +111,10 @@ t.test('one caller at a time keeps nothing ahead: consecutive ids, one append ea
     clock += 2.5; // 400 a second: more than one client waiting for each answer can send (each waits for an fsync)
     ids.push((await allocate()).order_id);
   }
-  t.strictSame(ids, Array.from({ length: 20 }, (_, i) => i + 1));
+  t.strictSame(
+    ids,
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
   t.equal(counts.appends, 20);
   t.equal((await store.readStream(ORDER_IDS_STREAM)).length, 20, 'no id taken that was not handed out');
 });
@@ -111,7 +130,11 @@ t.test('a burst is served from ids kept ahead, in the order asked; once it ends,
   const { store: counting, counts } = counted(store);
   const allocate = orderIdAllocator(counting, { now: () => clock });
   const burst = await Promise.all(Array.from({ length: 300 }, () => allocate()));
-  t.strictSame(burst.map((id) => id.order_id), Array.from({ length: 300 }, (_, i) => i + 1), 'ids 1 to 300 in the order asked');
+  t.strictSame(
+    burst.map((id) => id.order_id),
+    Array.from({ length: 300 }, (_, i) => i + 1),
+    'ids 1 to 300 in the order asked',
+  );
   t.ok(counts.appends <= 300 / 10, `most callers served without an append of their own (${counts.appends} appends)`);
   const afterBurst = (await store.readStream(ORDER_IDS_STREAM)).length;
   t.ok(afterBurst > 300 && afterBurst - 300 <= MAX_AHEAD, `ids kept ahead, at most ${MAX_AHEAD} (${afterBurst - 300})`);
@@ -122,7 +145,11 @@ t.test('a burst is served from ids kept ahead, in the order asked; once it ends,
     clock += 1000;
     trickle.push((await allocate()).order_id);
   }
-  t.strictSame(trickle, Array.from({ length: MAX_AHEAD + 10 }, (_, i) => 301 + i), 'the trickle goes on from 301');
+  t.strictSame(
+    trickle,
+    Array.from({ length: MAX_AHEAD + 10 }, (_, i) => 301 + i),
+    'the trickle goes on from 301',
+  );
   const stored = (await store.readStream(ORDER_IDS_STREAM)).length;
   t.equal(stored, trickle.at(-1), 'the stream ends at the last id handed out: nothing kept ahead');
 });
@@ -137,9 +164,11 @@ t.test('two processes racing on one log: no id twice, gaps only where ids were k
   const racers = stores.map((store) => counted(store));
   const allocators = racers.map(({ store }) => orderIdAllocator(store));
   const ids: number[] = [];
-  await Promise.all(Array.from({ length: 16 }, async (_, writer) => {
-    for (let i = 0; i < 20; i++) ids.push((await allocators[writer % 2]!()).order_id);
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, writer) => {
+      for (let i = 0; i < 20; i++) ids.push((await allocators[writer % 2]!()).order_id);
+    }),
+  );
   t.equal(new Set(ids).size, 320, '320 ids, each once');
   const stored = (await stores[0]!.readStream(ORDER_IDS_STREAM)).length;
   t.ok(Math.max(...ids) <= stored && stored - 320 <= 2 * MAX_AHEAD, `at most ${MAX_AHEAD} kept ahead per process (${stored - 320} in all)`);

@@ -39,10 +39,18 @@ function setUp(t: Test, { burst }: { burst: boolean }) {
   });
   const allocate: OrderIdAllocator = orderIdAllocator(counting, { now: () => 0 });
   const md = masterData();
-  const deps: SubmitOrderDependencies = { store: counting, masterData: () => md, allocateOrderId: allocate, visible: async () => undefined };
+  const deps: SubmitOrderDependencies = {
+    store: counting,
+    masterData: () => md,
+    allocateOrderId: allocate,
+    visible: async () => undefined,
+  };
   const logLength = async () => (await store.readAll()).length;
   return {
-    deps, reads, logLength, allocate,
+    deps,
+    reads,
+    logLength,
+    allocate,
     async start() {
       // a burst of ids taken at once leaves MAX_AHEAD kept ahead (ids 1-100 go to the burst)
       if (burst) await Promise.all(Array.from({ length: 100 }, () => allocate()));
@@ -74,8 +82,19 @@ for (const burst of [true, false]) {
     t.match(taken, { errors: { reference: [/already/] } }, 'a taken reference is refused');
     t.equal(await logLength(), before, 'a refusal records nothing');
 
-    const bad = await submitOrder(deps, GROUP, normalizedAcmeOrder({ reference: 'R-1', order_items: [{ item: 'NO-SUCH-SKU', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' }] }));
-    t.match(bad, { ok: false, errors: { reference: [/already/], order_items: {} } }, 'an order refused on its own account also names the taken reference');
+    const bad = await submitOrder(
+      deps,
+      GROUP,
+      normalizedAcmeOrder({
+        reference: 'R-1',
+        order_items: [{ item: 'NO-SUCH-SKU', quantity: '1.000000', purchase_order: '', line_item_number: '', notes: '' }],
+      }),
+    );
+    t.match(
+      bad,
+      { ok: false, errors: { reference: [/already/], order_items: {} } },
+      'an order refused on its own account also names the taken reference',
+    );
     t.equal(await logLength(), before);
 
     const next = await submitOrder(deps, GROUP, normalizedAcmeOrder({ reference: 'R-2' }));
@@ -87,7 +106,10 @@ t.test('the allocator hands a given-back id out first, and keeps at most MAX_AHE
   const { allocate, start } = setUp(t, { burst: true });
   await start();
   const ids = [allocate.kept()!, allocate.kept()!];
-  t.strictSame(ids.map((id) => id.order_id), [101, 102]);
+  t.strictSame(
+    ids.map((id) => id.order_id),
+    [101, 102],
+  );
   allocate.giveBack(ids[0]!);
   t.equal((await allocate()).order_id, 101, 'given back, handed out first');
   let kept = 0;
@@ -96,17 +118,24 @@ t.test('the allocator hands a given-back id out first, and keeps at most MAX_AHE
 });
 
 for (const burst of [true, false]) {
-  t.test(`a retry answers once the read models show the stored order, as the first submit did (${burst ? 'ids kept ahead' : 'stream read first'})`, async (t) => {
-    const { deps, start } = setUp(t, { burst });
-    await start();
-    const waited: bigint[] = [];
-    const watched: SubmitOrderDependencies = { ...deps, visible: async (position) => void waited.push(position) };
-    const order = normalizedAcmeOrder({ reference: 'R-9' });
-    const first = await submitOrder(watched, GROUP, order);
-    t.equal(waited.length, 1, 'the first submit waited for its order to be visible');
-    const last = (await deps.store.readLastEvent(orderStream(GROUP, 'R-9')))?.position;
-    const retry = await submitOrder(watched, GROUP, order);
-    t.match(retry, { ok: true, order_id: (first as { order_id: number }).order_id, retry: true });
-    t.strictSame(waited, [waited[0]!, last!], "the retry waited for the order's last event too: its first answer may have been lost before the order was visible");
-  });
+  t.test(
+    `a retry answers once the read models show the stored order, as the first submit did (${burst ? 'ids kept ahead' : 'stream read first'})`,
+    async (t) => {
+      const { deps, start } = setUp(t, { burst });
+      await start();
+      const waited: bigint[] = [];
+      const watched: SubmitOrderDependencies = { ...deps, visible: async (position) => void waited.push(position) };
+      const order = normalizedAcmeOrder({ reference: 'R-9' });
+      const first = await submitOrder(watched, GROUP, order);
+      t.equal(waited.length, 1, 'the first submit waited for its order to be visible');
+      const last = (await deps.store.readLastEvent(orderStream(GROUP, 'R-9')))?.position;
+      const retry = await submitOrder(watched, GROUP, order);
+      t.match(retry, { ok: true, order_id: (first as { order_id: number }).order_id, retry: true });
+      t.strictSame(
+        waited,
+        [waited[0]!, last!],
+        "the retry waited for the order's last event too: its first answer may have been lost before the order was visible",
+      );
+    },
+  );
 }

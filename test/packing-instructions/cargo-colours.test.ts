@@ -21,8 +21,15 @@ t.test('a pallet wears its SKU colour, a mixed pallet grey', async (t) => {
   const colours = new CargoColours();
   const unit = (sku: string) => ({ sku, purchase_order: '', line_item_number: '', x: 0, y: 0, z: 0, l: 1, w: 1, h: 1 });
   const pallet = (skus: string[]) => ({
-    pallet_index: 'AP1', pallet_code: 'EUR', length_mm: 1200, width_mm: 800, height_mm: 1000, weight_g: 1,
-    units: skus.map(unit), layers: [], contents: [],
+    pallet_index: 'AP1',
+    pallet_code: 'EUR',
+    length_mm: 1200,
+    width_mm: 800,
+    height_mm: 1000,
+    weight_g: 1,
+    units: skus.map(unit),
+    layers: [],
+    contents: [],
   });
   t.equal(colours.pallet(pallet(['A', 'A'])), colours.of('sku', 'A'));
   t.equal(colours.pallet(pallet(['A', 'B'])), MIXED_PALLET_COLOUR);

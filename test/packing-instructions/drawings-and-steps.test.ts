@@ -28,14 +28,25 @@ t.test('boxes are painted far to near: back before door, far side before near si
   t.same(paintingOrder([]), []);
 });
 
-function placement(loading_order: number, kind: ContainerPlacement['kind'], ref: string, at: Partial<ContainerPlacement>): ContainerPlacement {
+function placement(
+  loading_order: number,
+  kind: ContainerPlacement['kind'],
+  ref: string,
+  at: Partial<ContainerPlacement>,
+): ContainerPlacement {
   return { kind, ref, x: 0, y: 0, z: 0, l: 1200, w: 800, h: 1000, weight_g: 1000, loading_order, ...at };
 }
 
 function containerOf(placements: ContainerPlacement[]): PlannedContainer {
   const inner_mm = { l: 12000, w: 2350, h: 2390 };
   return {
-    code: '40ft', index: 1, inner_mm, payload_g: 26_000_000, placements, volume_utilization: 0, weight_utilization: 0,
+    code: '40ft',
+    index: 1,
+    inner_mm,
+    payload_g: 26_000_000,
+    placements,
+    volume_utilization: 0,
+    weight_utilization: 0,
     ...containerCogFigures(placements, inner_mm),
   };
 }
@@ -49,14 +60,24 @@ t.test('loading steps say what goes where in words, row by row from the back wal
     placement(5, 'pallet', 'AP5', { x: 1200, z: 1000 }),
     placement(6, 'loose_box', 'Carton #1', { x: 2400, y: 775, l: 600, w: 800, h: 400 }),
   ]);
-  t.same(loadingRows(c).map((r) => r.map((p) => p.loading_order)), [[1, 2], [3, 4, 5], [6]]);
-  t.same(loadingSteps(c).map((s) => s.description), [
-    'Row 1: 2 pallets AP1, AP2, left and right, on the floor, against the back wall',
-    'Row 2: 3 pallets AP3, AP4, AP5, left and right, 2 high, against row 1',
-    'Row 3: 1 box Carton #1, in the middle, on the floor, against row 2',
-  ]);
+  t.same(
+    loadingRows(c).map((r) => r.map((p) => p.loading_order)),
+    [[1, 2], [3, 4, 5], [6]],
+  );
+  t.same(
+    loadingSteps(c).map((s) => s.description),
+    [
+      'Row 1: 2 pallets AP1, AP2, left and right, on the floor, against the back wall',
+      'Row 2: 3 pallets AP3, AP4, AP5, left and right, 2 high, against row 1',
+      'Row 3: 1 box Carton #1, in the middle, on the floor, against row 2',
+    ],
+  );
   const blocks = loadingSteps(c, 2);
-  t.same(blocks.map((s) => s.name), ['Rows 1-2', 'Row 3'], 'past the limit, rows merge into blocks');
+  t.same(
+    blocks.map((s) => s.name),
+    ['Rows 1-2', 'Row 3'],
+    'past the limit, rows merge into blocks',
+  );
 });
 
 t.test('colours: a pallet wears its SKU colour, rows their own, the same as the viewer gets', async (t) => {

@@ -13,16 +13,19 @@ const threadsAt = (nice: number) =>
     }
   }).length;
 
-t.test('the PDF render thread runs at the niceness it is given, the main thread as it was', { skip: process.platform !== 'linux' && 'setpriority per thread is Linux-only' }, async (t) => {
-  const before = niceOf('/proc/thread-self/stat');
-  const target = Math.min(19, before + 5);
-  t.ok(target > before, 'this test runs below the nicest niceness');
-  const already = threadsAt(target);
-  const renderer = new PdfRenderer(1, target);
-  t.teardown(() => renderer.close());
-  const deadline = Date.now() + 20_000;
-  while (threadsAt(target) === already && Date.now() < deadline) await sleep(20);
-  t.equal(threadsAt(target), already + 1, 'one more thread runs at that niceness: the render thread');
-  t.equal(niceOf('/proc/thread-self/stat'), before, 'the main thread as it was');
-});
-
+t.test(
+  'the PDF render thread runs at the niceness it is given, the main thread as it was',
+  { skip: process.platform !== 'linux' && 'setpriority per thread is Linux-only' },
+  async (t) => {
+    const before = niceOf('/proc/thread-self/stat');
+    const target = Math.min(19, before + 5);
+    t.ok(target > before, 'this test runs below the nicest niceness');
+    const already = threadsAt(target);
+    const renderer = new PdfRenderer(1, target);
+    t.teardown(() => renderer.close());
+    const deadline = Date.now() + 20_000;
+    while (threadsAt(target) === already && Date.now() < deadline) await sleep(20);
+    t.equal(threadsAt(target), already + 1, 'one more thread runs at that niceness: the render thread');
+    t.equal(niceOf('/proc/thread-self/stat'), before, 'the main thread as it was');
+  },
+);

@@ -10,7 +10,19 @@ import { locatePallets, summarizePlan } from '../../src/packing-instructions/pla
 import { buildPallet, samplePlan, submittedOrder } from './sample-orders.js';
 
 function placement(loading_order: number, at: Partial<ContainerPlacement>): ContainerPlacement {
-  return { kind: 'loose_box', ref: `Box #${loading_order}`, x: 0, y: 0, z: 0, l: 600, w: 400, h: 400, weight_g: 1000, loading_order, ...at };
+  return {
+    kind: 'loose_box',
+    ref: `Box #${loading_order}`,
+    x: 0,
+    y: 0,
+    z: 0,
+    l: 600,
+    w: 400,
+    h: 400,
+    weight_g: 1000,
+    loading_order,
+    ...at,
+  };
 }
 
 t.test('the summary counts what is loaded against what was submitted', async (t) => {
@@ -52,7 +64,14 @@ t.test('keys run A..Z then AA, AB, one per SKU', async (t) => {
   t.same([0, 1, 25, 26, 27, 51, 52, 701, 702].map(keyFor), ['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
   const pallet = samplePlan().pallets[1];
   t.ok(pallet);
-  if (pallet) t.same([...skuKeys(pallet)], [['SKU-2002', 'A'], ['SKU-3003', 'B']]);
+  if (pallet)
+    t.same(
+      [...skuKeys(pallet)],
+      [
+        ['SKU-2002', 'A'],
+        ['SKU-3003', 'B'],
+      ],
+    );
 });
 
 t.test('units sharing a base height form a layer, bottom first, filled row by row', async (t) => {
@@ -66,35 +85,80 @@ t.test('units sharing a base height form a layer, bottom first, filled row by ro
   t.same(
     layers.map((l) => [l.number, l.baseZ, l.units.map((u) => [u.x, u.y])]),
     [
-      [1, 0, [[0, 0], [0, 400]]],
-      [2, 250, [[0, 0], [400, 0]]],
+      [
+        1,
+        0,
+        [
+          [0, 0],
+          [0, 400],
+        ],
+      ],
+      [
+        2,
+        250,
+        [
+          [0, 0],
+          [400, 0],
+        ],
+      ],
     ],
   );
   const ap2 = buildPallet('AP2', [
     { unit: { sku: 'X', purchase_order: '', line_item_number: '', l: 600, w: 400, h: 300, g: 1 }, layers: 2 },
     { unit: { sku: 'Y', purchase_order: '', line_item_number: '', l: 300, w: 200, h: 150, g: 1 }, layers: 1, take: 5 },
   ]);
-  t.same(palletLayers(ap2.units).map((l) => [l.baseZ, l.units.length]), [[0, 4], [300, 4], [600, 5]]);
+  t.same(
+    palletLayers(ap2.units).map((l) => [l.baseZ, l.units.length]),
+    [
+      [0, 4],
+      [300, 4],
+      [600, 5],
+    ],
+  );
 });
 
 t.test('a layer with a strip of smaller cartons in columns as tall as the layer is one layer to build', async (t) => {
   const big = { sku: 'BIG', purchase_order: '', line_item_number: '', l: 500, w: 500, h: 400 };
   const small = { sku: 'SMALL', purchase_order: '', line_item_number: '', l: 150, w: 300, h: 200 };
   const layer = (z: number) => [
-    { ...big, x: 0, y: 0, z }, { ...big, x: 500, y: 0, z },
-    { ...small, x: 1000, y: 0, z }, { ...small, x: 1000, y: 0, z: z + 200 },
-    { ...small, x: 1000, y: 300, z }, { ...small, x: 1000, y: 300, z: z + 200 },
+    { ...big, x: 0, y: 0, z },
+    { ...big, x: 500, y: 0, z },
+    { ...small, x: 1000, y: 0, z },
+    { ...small, x: 1000, y: 0, z: z + 200 },
+    { ...small, x: 1000, y: 300, z },
+    { ...small, x: 1000, y: 300, z: z + 200 },
   ];
   const layers = palletLayers([...layer(0), ...layer(400)]);
-  t.same(layers.map((l) => [l.number, l.baseZ, l.units.length]), [[1, 0, 6], [2, 400, 6]], 'two layers of 400 mm, not four');
-  t.same(layerColumns(layers[0]!.units).map((c) => [c.unit.sku, c.high]), [['BIG', 1], ['BIG', 1], ['SMALL', 2], ['SMALL', 2]]);
+  t.same(
+    layers.map((l) => [l.number, l.baseZ, l.units.length]),
+    [
+      [1, 0, 6],
+      [2, 400, 6],
+    ],
+    'two layers of 400 mm, not four',
+  );
+  t.same(
+    layerColumns(layers[0]!.units).map((c) => [c.unit.sku, c.high]),
+    [
+      ['BIG', 1],
+      ['BIG', 1],
+      ['SMALL', 2],
+      ['SMALL', 2],
+    ],
+  );
 
   // a carton on two others of another footprint is not a column: drawn by base height as before
   const bridging = [
-    { ...big, x: 0, y: 0, z: 0 }, { ...small, x: 500, y: 0, z: 0 }, { ...small, x: 500, y: 0, z: 200 },
+    { ...big, x: 0, y: 0, z: 0 },
+    { ...small, x: 500, y: 0, z: 0 },
+    { ...small, x: 500, y: 0, z: 200 },
     { ...small, x: 500, y: 300, z: 200, l: 300, w: 150 },
   ];
-  t.same(palletLayers(bridging).map((l) => l.baseZ), [0, 200], 'by base height when a cut layer is not whole columns');
+  t.same(
+    palletLayers(bridging).map((l) => l.baseZ),
+    [0, 200],
+    'by base height when a cut layer is not whole columns',
+  );
 });
 
 t.test('what a placement stands on: overlapping footprints whose top is its base', async (t) => {
@@ -118,14 +182,20 @@ t.test('top view: a stack is one spot; side view: a row across the width is one 
   const top = topViewSpots([a, b, c, d], 2352);
   t.same(
     top.map((s) => s.members.map((m) => m.placement.loading_order)),
-    [[1, 2], [3, 4]],
+    [
+      [1, 2],
+      [3, 4],
+    ],
   );
   t.same(top[0]?.outline, { left: 0, top: 2352 - 400, width: 600, height: 400 }, 'y = 0 is the lower edge of the top view');
 
   const side = sideViewSpots([a, b, c, d], 2698);
   t.same(
     side.map((s) => s.members.map((m) => m.placement.loading_order)),
-    [[3, 1], [4, 2]],
+    [
+      [3, 1],
+      [4, 2],
+    ],
     'the far side first, so the near one is drawn over it',
   );
   t.same(side[1]?.outline, { left: 0, top: 2698 - 800, width: 600, height: 400 }, 'the spot spans the taller member');

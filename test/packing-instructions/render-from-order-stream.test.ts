@@ -23,7 +23,14 @@ function recorded<E extends { type: string; data: unknown }>(revision: number, e
 const submitted = (): OrderSubmitted => ({ type: 'OrderSubmitted', data: submittedOrder() });
 const planned = (plan: OrderPlan): OrderPlanned<OrderPlan> => ({
   type: 'OrderPlanned',
-  data: { order_id: 42, service_ref: 'SO-000042', reference: 'PO-2026-0042', company_group: 'acme', plan, planned_at: '2026-11-20T09:16:00.000000' },
+  data: {
+    order_id: 42,
+    service_ref: 'SO-000042',
+    reference: 'PO-2026-0042',
+    company_group: 'acme',
+    plan,
+    planned_at: '2026-11-20T09:16:00.000000',
+  },
 });
 const failed = (reason: string): OrderPlanningFailed => ({
   type: 'OrderPlanningFailed',
@@ -42,9 +49,12 @@ t.test('renders the order as submitted with the latest plan of its stream', asyn
     recorded(3, planned(replanned)),
   ];
   // Given out of order on purpose: the stream's revisions decide which plan is the latest.
-  const pdf = await renderFromOrderStream([events[3], events[0], events[2], events[1]].filter((e) => e !== undefined), {
-    generatedAt: GENERATED_AT,
-  });
+  const pdf = await renderFromOrderStream(
+    [events[3], events[0], events[2], events[1]].filter((e) => e !== undefined),
+    {
+      generatedAt: GENERATED_AT,
+    },
+  );
   const { text } = await readPdfText(pdf, { first: 2 });
   t.match(text, 'Container 40ft #1');
   t.notMatch(text, 'Container 40ft-HC #1', 'the earlier plan is not used');
@@ -66,5 +76,8 @@ t.test('an order without a plan has no packing instructions, and says why', asyn
 t.test('events that are not an order stream, or a stored plan of another shape, fail with their reason', async (t) => {
   await t.rejects(renderFromOrderStream([]), /no OrderSubmitted/);
   const broken = recorded(1, { type: 'OrderPlanned', data: { plan: { containers: [] } } });
-  await t.rejects(renderFromOrderStream([recorded(0, submitted()), broken]), /SO-000042: the stored plan has no pallets, containers and unplaced lists/);
+  await t.rejects(
+    renderFromOrderStream([recorded(0, submitted()), broken]),
+    /SO-000042: the stored plan has no pallets, containers and unplaced lists/,
+  );
 });

@@ -40,7 +40,11 @@ t.test('a realistic order renders as a readable packing-instructions PDF', async
   // 3 pallets 217 + 205 + 217 kg, 2 crates of 450 kg, 12 x 18.5 kg and 3 x 6.25 kg.
   t.match(first, row('Total loaded weight', '1,779.8 kg'));
   t.match(first, 'NOT LOADED: 1 item(s) could not be placed');
-  t.match(first, row('Pre-built pallet', 'Tall press frame', '1', 'Too large for every container type of the order.'), 'the unplaced reason is on page 1');
+  t.match(
+    first,
+    row('Pre-built pallet', 'Tall press frame', '1', 'Too large for every container type of the order.'),
+    'the unplaced reason is on page 1',
+  );
 
   t.match(text, 'Container 40ft-HC #1');
   t.match(text, 'Container 20ft #1');
@@ -95,18 +99,24 @@ t.test('a large plan (3 containers, 40 pallets, 300 loose boxes) continues its t
   t.same(drawnOn('Carton #300').length, 1, 'its last row is drawn');
   t.ok(drawnOn('#').length > 3 + continued.length - 1, 'column headers repeat on every continued page');
   t.equal(drawnOn('Carton type 120').length, 1, 'the last submitted loose box row is drawn');
-  t.ok(render.drawn.some((d) => d.text === 'Contents of AP40 (continued)'), 'a 128-line pallet continues its contents table');
+  t.ok(
+    render.drawn.some((d) => d.text === 'Contents of AP40 (continued)'),
+    'a 128-line pallet continues its contents table',
+  );
   t.ok(
     render.drawn.some((d) => d.text.endsWith('footprints show the key of the contents table.')),
     'SKUs too long for their footprints are drawn by key',
   );
-  t.ok(render.drawn.some((d) => d.text === '16 units: H x 16'), 'and the layer captions count by key');
+  t.ok(
+    render.drawn.some((d) => d.text === '16 units: H x 16'),
+    'and the layer captions count by key',
+  );
   for (let i = 1; i <= 40; i++) t.equal(drawnOn(`Pallet AP${i} (EUR)`).length, 1, `AP${i} has its section`);
 
   t.equal(render.drawn.filter((d) => /^AP\d+$/.test(d.text) && d.text.length > 0).length >= 40, true, 'a placard per pallet');
   const { pages } = await readPdfText(render.pdf, { last: 1 });
   const last = pages[0] ?? '';
-  t.match(last, 'AP40', 'the last page is the last pallet\'s placard');
+  t.match(last, 'AP40', "the last page is the last pallet's placard");
   t.match(last, 'SO-000042/AP40', 'with its code under the QR code');
   t.match(last, `Page ${render.pagesInDocument} of ${render.pagesInDocument}`);
 });
@@ -121,7 +131,11 @@ t.test('an order with neither pre-builts, loose boxes nor a plan that loads anyt
   t.equal(render.pagesInDocument, 1, 'just the order and its summary');
   const { text } = await readPdfText(render.pdf);
   t.match(text, row('Containers used', '0 (none)'));
-  t.match(text, row('SKU units', 'SKU-1001', '48', 'The lane has no pallet type to build pallets on.'), 'planner reason codes read as sentences');
+  t.match(
+    text,
+    row('SKU units', 'SKU-1001', '48', 'The lane has no pallet type to build pallets on.'),
+    'planner reason codes read as sentences',
+  );
 });
 
 t.test('lane units: lengths and weights are shown in the lane units', async (t) => {
@@ -158,19 +172,34 @@ t.test('placements too small to number in the drawing are pointed to the loading
   const note = render.drawn.find((d) => d.text.endsWith('too small to number in the drawing: see the loading sequence below.'));
   t.ok(note, 'the container page says where the missing numbers are');
   t.match(note?.text ?? '', /^120 placement\(s\)/);
-  t.ok(render.drawn.some((d) => d.text === 'Sample cube #120'), 'and the sequence lists every one');
+  t.ok(
+    render.drawn.some((d) => d.text === 'Sample cube #120'),
+    'and the sequence lists every one',
+  );
   t.same(outOfBounds(render), []);
 });
 
 t.test('a booked container the cargo does not need gets a page that says so, and the summary counts it', async (t) => {
   const plan = samplePlan();
-  const spare = { ...structuredClone(plan.containers[1]!), index: 3, placements: [], volume_utilization: 0, weight_utilization: 0, cargo_weight_g: 0, center_of_gravity_mm: null, within_cog_limits: true };
+  const spare = {
+    ...structuredClone(plan.containers[1]!),
+    index: 3,
+    placements: [],
+    volume_utilization: 0,
+    weight_utilization: 0,
+    cargo_weight_g: 0,
+    center_of_gravity_mm: null,
+    within_cog_limits: true,
+  };
   plan.containers.push(spare);
   const pdf = await renderPackingInstructions({ submitted: submittedOrder(), plan, generatedAt: GENERATED_AT });
   const { text, pages } = await readPdfText(pdf);
   t.match(text, /3 \(1 x 40ft-HC, 2 x 20ft\), 1 booked and not needed/, 'the summary');
   const page = pages.find((p) => /Container 20ft #3/.test(p)) ?? '';
   t.match(page, /0 placements/);
-  t.match(page, /Booked by the order, not needed: the cargo fits in the other containers\. Nothing to load; the booking can\s+be released\./);
+  t.match(
+    page,
+    /Booked by the order, not needed: the cargo fits in the other containers\. Nothing to load; the booking can\s+be released\./,
+  );
   t.notMatch(page, /Loading sequence|Centre of gravity/, 'no drawings, steps or sequence for an empty container');
 });

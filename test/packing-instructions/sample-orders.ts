@@ -137,7 +137,17 @@ export function buildPallet(index: string, layers: { unit: UnitSpec; layers: num
       for (let i = 0; i < along; i++) {
         for (let j = 0; j < across; j++) {
           if (take !== undefined && placed >= take) continue;
-          units.push({ sku: unit.sku, purchase_order: unit.purchase_order, line_item_number: unit.line_item_number, x: i * unit.l, y: j * unit.w, z, l: unit.l, w: unit.w, h: unit.h });
+          units.push({
+            sku: unit.sku,
+            purchase_order: unit.purchase_order,
+            line_item_number: unit.line_item_number,
+            x: i * unit.l,
+            y: j * unit.w,
+            z,
+            l: unit.l,
+            w: unit.w,
+            h: unit.h,
+          });
           grams += unit.g;
           placed += 1;
         }
@@ -183,7 +193,17 @@ function container(spec: typeof HC40, index: number, placements: Omit<ContainerP
 }
 
 function palletPlacement(pallet: PlannedPallet, x: number, y: number): Omit<ContainerPlacement, 'loading_order'> {
-  return { kind: 'pallet', ref: pallet.pallet_index, x, y, z: 0, l: pallet.length_mm, w: pallet.width_mm, h: pallet.height_mm, weight_g: pallet.weight_g };
+  return {
+    kind: 'pallet',
+    ref: pallet.pallet_index,
+    x,
+    y,
+    z: 0,
+    l: pallet.length_mm,
+    w: pallet.width_mm,
+    h: pallet.height_mm,
+    weight_g: pallet.weight_g,
+  };
 }
 
 /** Boxes in columns of `perStack`, `across` columns wide, from x0 towards the door. */
@@ -242,11 +262,22 @@ export function samplePlan(): OrderPlan {
 export function largeOrder(): { submitted: OrderSubmitted['data']; plan: OrderPlan } {
   const pallets: PlannedPallet[] = [];
   for (let i = 1; i <= 40; i++) {
-    const sku = (n: number): UnitSpec => ({ ...SKU_1001, sku: `SKU-${1000 + ((i * 7 + n) % 90)}`, purchase_order: `PO-${100 + i}`, line_item_number: String(n) });
+    const sku = (n: number): UnitSpec => ({
+      ...SKU_1001,
+      sku: `SKU-${1000 + ((i * 7 + n) % 90)}`,
+      purchase_order: `PO-${100 + i}`,
+      line_item_number: String(n),
+    });
     pallets.push(
       i === 40
         ? // One pallet of 64 different lines: its contents table has to run onto the next page.
-          buildPallet(`AP${i}`, Array.from({ length: 8 }, (_, n) => ({ unit: { ...SKU_3003, sku: `MIXED-ASSORTMENT-SKU-${n}`, line_item_number: String(n) }, layers: 1 })))
+          buildPallet(
+            `AP${i}`,
+            Array.from({ length: 8 }, (_, n) => ({
+              unit: { ...SKU_3003, sku: `MIXED-ASSORTMENT-SKU-${n}`, line_item_number: String(n) },
+              layers: 1,
+            })),
+          )
         : buildPallet(`AP${i}`, [
             { unit: sku(1), layers: 2 },
             { unit: { ...SKU_2002, sku: sku(2).sku, purchase_order: `PO-${100 + i}` }, layers: 1 },
@@ -261,17 +292,26 @@ export function largeOrder(): { submitted: OrderSubmitted['data']; plan: OrderPl
       u.purchase_order = `PO-MIX-${Math.floor(n / 16)}`;
       u.line_item_number = String(n);
     });
-    mixed.contents = mixed.units.map((u) => ({ sku: u.sku, purchase_order: u.purchase_order, line_item_number: u.line_item_number, quantity: 1 }));
+    mixed.contents = mixed.units.map((u) => ({
+      sku: u.sku,
+      purchase_order: u.purchase_order,
+      line_item_number: u.line_item_number,
+      quantity: 1,
+    }));
   }
 
-  const rows = (offset: number) => (pallet: PlannedPallet, n: number) => palletPlacement(pallet, Math.floor(n / 2) * 1200, (n % 2) * 800 + offset);
+  const rows = (offset: number) => (pallet: PlannedPallet, n: number) =>
+    palletPlacement(pallet, Math.floor(n / 2) * 1200, (n % 2) * 800 + offset);
   const containers = [
     container(HC40, 1, pallets.slice(0, 20).map(rows(0))),
     container(HC40, 2, pallets.slice(20, 40).map(rows(0))),
     container(HC40, 3, boxStacks('Carton', 300, { l: 600, w: 400, h: 400, g: 12_000 }, 0, 6, 5)),
   ];
   const looseBoxes = Array.from({ length: 120 }, (_, i) =>
-    looseBox(`Carton type ${i + 1}`, 600, 400, 400, 12, i < 60 ? 3 : 2, { purchase_order: `PO-${500 + i}`, line_item_number: String(i % 9) }),
+    looseBox(`Carton type ${i + 1}`, 600, 400, 400, 12, i < 60 ? 3 : 2, {
+      purchase_order: `PO-${500 + i}`,
+      line_item_number: String(i % 9),
+    }),
   );
   const submitted = submittedOrder({
     reference: 'BIG-2026-7',

@@ -58,9 +58,19 @@ t.test('planner codes read as sentences; unknown ones still show', async (t) => 
 t.test('text is split into runs of one font each, the first font that has the character', async (t) => {
   const runs = (text: string) => fontRuns(text).map((r) => [r.text, fontName(r.family, false), r.rightToLeft]);
   t.same(runs('PO-1 Müller & Søn'), [['PO-1 Müller & Søn', 'NotoSans', false]]);
-  t.same(runs('PO-日本-1'), [['PO-', 'NotoSans', false], ['日本-1', 'NotoSansJP', false]], 'digits and dashes stay with the run they follow');
+  t.same(
+    runs('PO-日本-1'),
+    [
+      ['PO-', 'NotoSans', false],
+      ['日本-1', 'NotoSansJP', false],
+    ],
+    'digits and dashes stay with the run they follow',
+  );
   t.same(runs('ООО Ромашка'), [['ООО Ромашка', 'NotoSans', false]], 'Cyrillic is in the first font');
-  t.same(runs('Al Waha شركة الواحة'), [['Al Waha ', 'NotoSans', false], ['شركة الواحة', 'NotoSansArabic', true]]);
+  t.same(runs('Al Waha شركة الواحة'), [
+    ['Al Waha ', 'NotoSans', false],
+    ['شركة الواحة', 'NotoSansArabic', true],
+  ]);
   t.same(runs('서울 무역'), [['서울 무역', 'NotoSansKR', false]]);
   t.same(runs('东莞贸易有限公司'), [['东莞贸易有限公司', 'NotoSansSC', false]], 'simplified Chinese the Japanese font lacks, in one font');
   t.same(runs('a\tb\u0007c'), [['a b?c', 'NotoSans', false]], 'tabs print as spaces, control characters as "?"');

@@ -20,11 +20,23 @@ function check(bin: [number, number, number], cargo: WireBoxType[], seed: number
 
 const brCargo = (instance: number, types: number): WireBoxType[] =>
   generateBrInstance(instance, types).types.map((b) => ({
-    l: b.dims[0], w: b.dims[1], h: b.dims[2], weightG: 0, count: b.count,
-    orientations: brOrientations(b), policy: StackPolicy.Free, canTop: true, stackClass: 0,
+    l: b.dims[0],
+    w: b.dims[1],
+    h: b.dims[2],
+    weightG: 0,
+    count: b.count,
+    orientations: brOrientations(b),
+    policy: StackPolicy.Free,
+    canTop: true,
+    stackClass: 0,
   }));
 
-for (const [instance, types, pairs] of [[1, 3, 0], [7, 20, 0], [13, 50, 4000], [99, 100, 4000]] as const) {
+for (const [instance, types, pairs] of [
+  [1, 3, 0],
+  [7, 20, 0],
+  [13, 50, 4000],
+  [99, 100, 4000],
+] as const) {
   t.test(`BR cargo of ${types} types${pairs ? ' with pair blocks' : ''}: the grouped scan finds what the plain scan finds`, async (t) => {
     const r = check([587, 233, 220], brCargo(instance, types), instance, pairs);
     t.equal(r.ran, 3000);
@@ -37,9 +49,39 @@ for (const [instance, types, pairs] of [[1, 3, 0], [7, 20, 0], [13, 50, 4000], [
 
 t.test('pallet cargo in mm: the grouped scan finds what the plain scan finds', async (t) => {
   const cargo: WireBoxType[] = [
-    { l: 400, w: 300, h: 250, weightG: 8000, count: 120, orientations: UPRIGHT_ORIENTATIONS, policy: StackPolicy.Free, canTop: true, stackClass: 0 },
-    { l: 333, w: 211, h: 170, weightG: 3000, count: 250, orientations: ANY_ORIENTATION, policy: StackPolicy.Free, canTop: true, stackClass: 0 },
-    { l: 597, w: 397, h: 311, weightG: 15000, count: 33, orientations: UPRIGHT_ORIENTATIONS, policy: StackPolicy.Free, canTop: true, stackClass: 0 },
+    {
+      l: 400,
+      w: 300,
+      h: 250,
+      weightG: 8000,
+      count: 120,
+      orientations: UPRIGHT_ORIENTATIONS,
+      policy: StackPolicy.Free,
+      canTop: true,
+      stackClass: 0,
+    },
+    {
+      l: 333,
+      w: 211,
+      h: 170,
+      weightG: 3000,
+      count: 250,
+      orientations: ANY_ORIENTATION,
+      policy: StackPolicy.Free,
+      canTop: true,
+      stackClass: 0,
+    },
+    {
+      l: 597,
+      w: 397,
+      h: 311,
+      weightG: 15000,
+      count: 33,
+      orientations: UPRIGHT_ORIENTATIONS,
+      policy: StackPolicy.Free,
+      canTop: true,
+      stackClass: 0,
+    },
   ];
   const r = check([1200, 800, 1900], cargo, 5, 0);
   t.equal(r.mismatches, 0);
@@ -49,7 +91,11 @@ t.test('pallet cargo in mm: the grouped scan finds what the plain scan finds', a
 
 // The fit cache (assembly/fit-cache.ts) lists the blocks a space size admits once and reads the
 // list after: the same searches with and without it must load exactly alike.
-for (const [instance, types, pairs] of [[2, 3, 0], [9, 30, 4000], [55, 80, 4000]] as const) {
+for (const [instance, types, pairs] of [
+  [2, 3, 0],
+  [9, 30, 4000],
+  [55, 80, 4000],
+] as const) {
   t.test(`BR cargo of ${types} types: searches with the fit cache and reused greedy runs load exactly as without`, async (t) => {
     const input = [587, 233, 220, instance, 3000, pairs];
     pushCargo(input, brCargo(instance, types));

@@ -21,11 +21,22 @@ function check(bin: [number, number, number], cargo: WireBoxType[], seed: number
 
 const brCargo = (instance: number, types: number): WireBoxType[] =>
   generateBrInstance(instance, types).types.map((b) => ({
-    l: b.dims[0], w: b.dims[1], h: b.dims[2], weightG: 0, count: b.count,
-    orientations: brOrientations(b), policy: StackPolicy.Free, canTop: true, stackClass: 0,
+    l: b.dims[0],
+    w: b.dims[1],
+    h: b.dims[2],
+    weightG: 0,
+    count: b.count,
+    orientations: brOrientations(b),
+    policy: StackPolicy.Free,
+    canTop: true,
+    stackClass: 0,
   }));
 
-for (const [instance, types] of [[3, 30], [13, 60], [99, 100]] as const) {
+for (const [instance, types] of [
+  [3, 30],
+  [13, 60],
+  [99, 100],
+] as const) {
   t.test(`BR cargo of ${types} types: every composite block holds`, async (t) => {
     const r = check([587, 233, 220], brCargo(instance, types), instance, true);
     t.ok(r.composites > 10, `${r.composites} composites`);
@@ -44,7 +55,15 @@ t.test('without stacking, no composite has a part on another', async (t) => {
 
 t.test('two boxes of one footprint make the stacked pairs and nothing side by side', async (t) => {
   const box = (h: number): WireBoxType => ({
-    l: 50, w: 40, h, weightG: 0, count: 1, orientations: UPRIGHT_ORIENTATIONS, policy: StackPolicy.Free, canTop: true, stackClass: 0,
+    l: 50,
+    w: 40,
+    h,
+    weightG: 0,
+    count: 1,
+    orientations: UPRIGHT_ORIENTATIONS,
+    policy: StackPolicy.Free,
+    canTop: true,
+    stackClass: 0,
   });
   // each on the other, both ways round in the plane; the heights differ, so none side by side
   const r = check([200, 200, 200], [box(30), box(20)], 1, true);
@@ -54,10 +73,35 @@ t.test('two boxes of one footprint make the stacked pairs and nothing side by si
 });
 
 t.test('nothing stands on a box that may carry nothing', async (t) => {
-  const r = check([200, 200, 200], [
-    { l: 50, w: 40, h: 30, weightG: 0, count: 1, orientations: UPRIGHT_ORIENTATIONS, policy: StackPolicy.None, canTop: true, stackClass: 0 },
-    { l: 50, w: 40, h: 20, weightG: 0, count: 1, orientations: UPRIGHT_ORIENTATIONS, policy: StackPolicy.Free, canTop: true, stackClass: 0 },
-  ], 1, true);
+  const r = check(
+    [200, 200, 200],
+    [
+      {
+        l: 50,
+        w: 40,
+        h: 30,
+        weightG: 0,
+        count: 1,
+        orientations: UPRIGHT_ORIENTATIONS,
+        policy: StackPolicy.None,
+        canTop: true,
+        stackClass: 0,
+      },
+      {
+        l: 50,
+        w: 40,
+        h: 20,
+        weightG: 0,
+        count: 1,
+        orientations: UPRIGHT_ORIENTATIONS,
+        policy: StackPolicy.Free,
+        canTop: true,
+        stackClass: 0,
+      },
+    ],
+    1,
+    true,
+  );
   // only the free box may be the bottom part
   t.equal(r.composites, 2);
   t.equal(r.failing, 0);

@@ -10,19 +10,28 @@ import { EUR, GMA, item, lane, line, order } from './fixtures.js';
 
 function seeded(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 const random = seeded(42);
-const items = Array.from({ length: 30 }, (_, i) => item(
-  `SKU-${i}`, 20 + Math.floor(random() * 40), 15 + Math.floor(random() * 30), 10 + Math.floor(random() * 30),
-  Math.round((1 + random() * 15) * 10) / 10, random() < 0.4,
-));
+const items = Array.from({ length: 30 }, (_, i) =>
+  item(
+    `SKU-${i}`,
+    20 + Math.floor(random() * 40),
+    15 + Math.floor(random() * 30),
+    10 + Math.floor(random() * 30),
+    Math.round((1 + random() * 15) * 10) / 10,
+    random() < 0.4,
+  ),
+);
 
 function anOrder(k: number) {
   const skus = 3 + Math.floor(random() * 6);
   const picked = [...items].sort(() => random() - 0.5).slice(0, skus);
-  return order({ reference: `O-${k}`, order_items: picked.map((it) => line(it.sku, Math.max(1, Math.floor((500 / skus) * (0.5 + random()))))) });
+  return order({
+    reference: `O-${k}`,
+    order_items: picked.map((it) => line(it.sku, Math.max(1, Math.floor((500 / skus) * (0.5 + random()))))),
+  });
 }
 
 const wasm = new PlannerWasm();

@@ -38,7 +38,7 @@ function checkSpots(t: Test, spots: readonly LayerSpot[], X: number, Y: number, 
   t.same(problems.slice(0, 5), [], `${spots.length} spots on the deck, none overlapping`);
 }
 
-t.test('known layers: the issue\'s cartons on EUR and GMA decks', async (t) => {
+t.test("known layers: the issue's cartons on EUR and GMA decks", async (t) => {
   t.equal(bestGuillotineLayer(1219, 1016, 300, 250).length, 16, '30 x 25 cm on GMA: 4 x 4');
   t.equal(bestGuillotineLayer(1219, 1016, 500, 500).length, 4, '50 x 50 cm on GMA');
   t.equal(bestGuillotineLayer(1200, 800, 500, 500).length, 2, '50 x 50 cm on EUR');

@@ -9,9 +9,11 @@ import type { PlannedPallet } from '../../src/plan-contract/plan-types.js';
 import { item, lane, line, order, GMA } from './fixtures.js';
 import { planChecked } from './plan.js';
 
-const demo = (JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
-  company_groups: { lanes: LaneDocument[] }[];
-}).company_groups[0]!.lanes[0]!;
+const demo = (
+  JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
+    company_groups: { lanes: LaneDocument[] }[];
+  }
+).company_groups[0]!.lanes[0]!;
 
 /** The pallet cut where no unit crosses: the layers a person builds, bottom first. */
 function builtLayers(p: PlannedPallet): PlannedPallet['units'][] {
@@ -24,7 +26,10 @@ t.test("the demo lane's 6,000 units: mixed pallets of whole layers, 136 pallets 
     lane: demo,
     order: order({
       order_items: ['SKU-1001', 'SKU-1002', 'SKU-1003', 'SKU-1004'].map((sku) => line(sku, 1500)),
-      order_containers: [{ code: '40ft-HC', count: 5 }, { code: '20ft', count: 5 }],
+      order_containers: [
+        { code: '40ft-HC', count: 5 },
+        { code: '20ft', count: 5 },
+      ],
     }),
   });
   t.same(plan.unplaced, [], 'nothing unplaced');
@@ -74,6 +79,9 @@ t.test('two SKUs whose layer heights add up share pallets: 3 x 40 cm + 2 x 30 cm
   for (const p of plan.pallets) {
     const layers = builtLayers(p);
     t.equal(layers.length, 5, `${p.pallet_index}: five layers`);
-    t.ok(layers.every((l) => l.length === perLayer && new Set(l.map((u) => u.sku)).size === 1), `${p.pallet_index}: whole single-SKU layers`);
+    t.ok(
+      layers.every((l) => l.length === perLayer && new Set(l.map((u) => u.sku)).size === 1),
+      `${p.pallet_index}: whole single-SKU layers`,
+    );
   }
 });

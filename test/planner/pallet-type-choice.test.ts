@@ -7,9 +7,11 @@ import type { LaneDocument } from '../../src/master-data/master-data-document.js
 import { EUR, GMA, item, lane, line, order } from './fixtures.js';
 import { planChecked } from './plan.js';
 
-const demo = (JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
-  company_groups: { lanes: LaneDocument[] }[];
-}).company_groups[0]!.lanes[0]!;
+const demo = (
+  JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
+    company_groups: { lanes: LaneDocument[] }[];
+  }
+).company_groups[0]!.lanes[0]!;
 
 const codes = (pallets: readonly { pallet_code: string }[]): Record<string, number> => {
   const n: Record<string, number> = {};
@@ -23,8 +25,14 @@ t.test('SKU-1004 (50 x 50 x 40 cm, upright): 20 to a GMA pallet, and GMA is pick
   for (const p of plan.pallets) {
     t.equal(p.units.length, 20);
     t.equal(p.layers.length, 5, 'five layers');
-    t.ok(p.layers.every((l) => l.unit_indexes.length === 4), 'four a layer');
-    t.ok(p.units.every((u) => u.h === 400), 'upright');
+    t.ok(
+      p.layers.every((l) => l.unit_indexes.length === 4),
+      'four a layer',
+    );
+    t.ok(
+      p.units.every((u) => u.h === 400),
+      'upright',
+    );
   }
 });
 
@@ -36,7 +44,10 @@ t.test('1,280 units of 40 x 30 x 25 cm, 9 kg: 16 GMA pallets, 16 a layer on the 
   for (const p of plan.pallets) {
     t.equal(p.units.length, 80);
     t.equal(p.layers.length, 5);
-    t.ok(p.units.every((u) => u.h === 400 && Math.min(u.l, u.w) === 250 && Math.max(u.l, u.w) === 300), 'standing on the 30 x 25 face');
+    t.ok(
+      p.units.every((u) => u.h === 400 && Math.min(u.l, u.w) === 250 && Math.max(u.l, u.w) === 300),
+      'standing on the 30 x 25 face',
+    );
   }
   t.equal(plan.containers.length, 1);
 });
@@ -63,23 +74,31 @@ t.test('a tie keeps the default pallet type', async (t) => {
 
 t.test('a unit only one type takes goes on that type', async (t) => {
   // 110 x 100 cm: over an EUR deck's 80 cm width, within a GMA deck
-  const input = { lane: lane([item('WIDE', 110, 100, 30, 20, true), item('A', 40, 30, 25, 9)], [EUR, GMA]), order: order({ order_items: [line('WIDE', 6), line('A', 10)] }) };
+  const input = {
+    lane: lane([item('WIDE', 110, 100, 30, 20, true), item('A', 40, 30, 25, 9)], [EUR, GMA]),
+    order: order({ order_items: [line('WIDE', 6), line('A', 10)] }),
+  };
   const plan = planChecked(t, input);
   t.same(plan.unplaced, []);
   t.ok(plan.pallets.filter((p) => p.contents.some((c) => c.sku === 'WIDE')).every((p) => p.pallet_code === 'GMA'));
 });
 
-t.test('the demo lane\'s big mixed order: 1,500 of each SKU', async (t) => {
+t.test("the demo lane's big mixed order: 1,500 of each SKU", async (t) => {
   const input = {
     lane: demo,
     order: order({
       order_items: ['SKU-1001', 'SKU-1002', 'SKU-1003', 'SKU-1004'].map((sku) => line(sku, 1500)),
-      order_containers: [{ code: '40ft-HC', count: 20 }, { code: '20ft', count: 5 }],
+      order_containers: [
+        { code: '40ft-HC', count: 20 },
+        { code: '20ft', count: 5 },
+      ],
     }),
   };
   const plan = planChecked(t, input);
   const ratio = plan.pallets.length / plan.metrics.pallet_lower_bound;
-  t.comment(`${plan.pallets.length} pallets (${JSON.stringify(codes(plan.pallets))}), lower bound ${plan.metrics.pallet_lower_bound}: ${ratio.toFixed(3)}; ${plan.containers.length} containers`);
+  t.comment(
+    `${plan.pallets.length} pallets (${JSON.stringify(codes(plan.pallets))}), lower bound ${plan.metrics.pallet_lower_bound}: ${ratio.toFixed(3)}; ${plan.containers.length} containers`,
+  );
   t.equal(plan.metrics.units_palletized, 6000);
   // SKU-1004 alone needs 75 pallets (20 at most on GMA, 10 on EUR) where its volume share is 59, and
   // the space it leaves beside its layers only SKU-1003 fits: whole layers stacked to the load height

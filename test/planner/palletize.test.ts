@@ -8,10 +8,18 @@ const boxes = lane([item('A', 40, 30, 25, 9.5), item('B', 60, 40, 30, 14, true),
 
 t.test('a SKU with several pallets worth gets whole single-SKU pallets in layers', async (t) => {
   const plan = planChecked(t, { lane: boxes, order: order({ order_items: [line('A', 200)] }) });
-  t.same(plan.pallets.map((p) => p.pallet_index), plan.pallets.map((_, k) => `AP${k + 1}`));
+  t.same(
+    plan.pallets.map((p) => p.pallet_index),
+    plan.pallets.map((_, k) => `AP${k + 1}`),
+  );
   const full = plan.pallets.filter((p) => p.units.length === plan.pallets[0]!.units.length);
   t.ok(full.length >= 2, 'at least two identical full pallets');
-  for (const p of plan.pallets) t.same(p.contents.map((c) => c.sku), ['A'], `${p.pallet_index} holds one SKU`);
+  for (const p of plan.pallets)
+    t.same(
+      p.contents.map((c) => c.sku),
+      ['A'],
+      `${p.pallet_index} holds one SKU`,
+    );
   const first = plan.pallets[0]!;
   t.ok(first.layers.length >= 5, 'units stand in layers');
   const base = first.layers[0]!;
@@ -19,7 +27,10 @@ t.test('a SKU with several pallets worth gets whole single-SKU pallets in layers
   const baseArea = base.unit_indexes.reduce((s, i) => s + first.units[i]!.l * first.units[i]!.w, 0);
   t.ok(baseArea >= 0.85 * 1200 * 800, `the bottom layer covers ${baseArea} of the deck`);
   t.equal(plan.metrics.pallet_count, plan.pallets.length);
-  t.ok(plan.pallets.length <= plan.metrics.pallet_lower_bound + 1, `${plan.pallets.length} pallets, lower bound ${plan.metrics.pallet_lower_bound}`);
+  t.ok(
+    plan.pallets.length <= plan.metrics.pallet_lower_bound + 1,
+    `${plan.pallets.length} pallets, lower bound ${plan.metrics.pallet_lower_bound}`,
+  );
 });
 
 t.test('contents group by SKU, purchase order and line item with summed quantities', async (t) => {
@@ -28,14 +39,22 @@ t.test('contents group by SKU, purchase order and line item with summed quantiti
     order: order({ order_items: [line('C', 30, 'PO-1', '1'), line('C', 25, 'PO-2', '1'), line('A', 12, 'PO-1', '2')] }),
   });
   const totals = new Map<string, number>();
-  for (const p of plan.pallets) for (const c of p.contents) totals.set(`${c.sku}/${c.purchase_order}/${c.line_item_number}`, (totals.get(`${c.sku}/${c.purchase_order}/${c.line_item_number}`) ?? 0) + c.quantity);
+  for (const p of plan.pallets)
+    for (const c of p.contents)
+      totals.set(
+        `${c.sku}/${c.purchase_order}/${c.line_item_number}`,
+        (totals.get(`${c.sku}/${c.purchase_order}/${c.line_item_number}`) ?? 0) + c.quantity,
+      );
   t.same(Object.fromEntries(totals), { 'C/PO-1/1': 30, 'C/PO-2/1': 25, 'A/PO-1/2': 12 });
   t.equal(plan.pallets.length, 1, 'a small order makes one mixed pallet');
 });
 
 t.test('a fractional quantity ships as the next whole unit', async (t) => {
   const plan = planChecked(t, { lane: boxes, order: order({ order_items: [line('A', '12.250000')] }) });
-  t.equal(plan.pallets.reduce((s, p) => s + p.units.length, 0), 13);
+  t.equal(
+    plan.pallets.reduce((s, p) => s + p.units.length, 0),
+    13,
+  );
   t.equal(plan.metrics.units, 13);
 });
 
@@ -76,7 +95,11 @@ t.test('the pallet code option picks the lane pallet type', async (t) => {
 });
 
 t.test('lanes in inches and pounds', async (t) => {
-  const inches = lane([item('IN', 16, 12, 10, 20)], [{ code: 'GMA', length: 48, width: 40, height: 6, weight: 45, max_height: 80, max_weight: 2800 }], { length: 'in', weight: 'lb' });
+  const inches = lane(
+    [item('IN', 16, 12, 10, 20)],
+    [{ code: 'GMA', length: 48, width: 40, height: 6, weight: 45, max_height: 80, max_weight: 2800 }],
+    { length: 'in', weight: 'lb' },
+  );
   const plan = planChecked(t, { lane: inches, order: order({ order_items: [line('IN', 60)] }) });
   t.equal(plan.pallets[0]!.length_mm, 1219);
   t.ok(plan.pallets.every((p) => p.height_mm <= 2032));
@@ -88,10 +111,20 @@ t.test('units that cannot be palletized are reported, not dropped', async (t) =>
     order: order({ order_items: [line('BIG', 2), line('HEAVY', 1), line('GHOST', 3), line('OK', 4)] }),
   });
   t.same(
-    plan.unplaced.filter((u) => u.kind === 'unit').map((u) => [u.ref, u.count, u.reason]).sort(),
-    [['BIG', 2, 'too_large_for_pallet'], ['GHOST', 3, 'no_item_master_data'], ['HEAVY', 1, 'over_pallet_max_weight']],
+    plan.unplaced
+      .filter((u) => u.kind === 'unit')
+      .map((u) => [u.ref, u.count, u.reason])
+      .sort(),
+    [
+      ['BIG', 2, 'too_large_for_pallet'],
+      ['GHOST', 3, 'no_item_master_data'],
+      ['HEAVY', 1, 'over_pallet_max_weight'],
+    ],
   );
-  t.equal(plan.pallets.reduce((s, p) => s + p.units.length, 0), 4);
+  t.equal(
+    plan.pallets.reduce((s, p) => s + p.units.length, 0),
+    4,
+  );
 });
 
 t.test('a large order of many SKUs: every unit on a pallet, near the lower bound', async (t) => {
@@ -99,7 +132,10 @@ t.test('a large order of many SKUs: every unit on a pallet, near the lower bound
   const plan = planChecked(t, input);
   t.equal(plan.metrics.units_palletized, plan.metrics.units);
   t.same(plan.unplaced, []);
-  t.ok(plan.pallets.length <= Math.ceil(plan.metrics.pallet_lower_bound * 1.2), `${plan.pallets.length} pallets, lower bound ${plan.metrics.pallet_lower_bound}`);
+  t.ok(
+    plan.pallets.length <= Math.ceil(plan.metrics.pallet_lower_bound * 1.2),
+    `${plan.pallets.length} pallets, lower bound ${plan.metrics.pallet_lower_bound}`,
+  );
 });
 
 t.test('same input and seed, same plan', async (t) => {
@@ -112,7 +148,10 @@ t.test('same input and seed, same plan', async (t) => {
 });
 
 t.test('cartons too small to list layer by layer still go on pallets, by the block search', async (t) => {
-  const plan = planChecked(t, { lane: lane([item('TINY', 0.5, 0.5, 0.5, 0.001), item('A', 40, 30, 25, 9.5)]), order: order({ order_items: [line('TINY', 300), line('A', 10)] }) });
+  const plan = planChecked(t, {
+    lane: lane([item('TINY', 0.5, 0.5, 0.5, 0.001), item('A', 40, 30, 25, 9.5)]),
+    order: order({ order_items: [line('TINY', 300), line('A', 10)] }),
+  });
   t.equal(plan.metrics.units_palletized, 310);
   t.same(plan.unplaced, []);
 });

@@ -24,7 +24,10 @@ t.test('an order planned again is answered from the caches, with the same plan',
   const first = cold(t, input);
   const again = planChecked(t, input);
   t.same(withoutTiming(again), withoutTiming(first));
-  t.ok(again.metrics.caches!.palletize.hits > 0 && again.metrics.caches!.palletize.hits === again.metrics.caches!.palletize.lookups, `every palletizing job answered from the cache (${JSON.stringify(again.metrics.caches)})`);
+  t.ok(
+    again.metrics.caches!.palletize.hits > 0 && again.metrics.caches!.palletize.hits === again.metrics.caches!.palletize.lookups,
+    `every palletizing job answered from the cache (${JSON.stringify(again.metrics.caches)})`,
+  );
   t.ok(again.metrics.caches!.load.hits > 0, 'the loading too');
   t.same(again.metrics.search_exits, { all_placed: 0, effort: 0, widest_beam: 0, time_limit: 0 }, 'no search ran');
   t.ok(first.metrics.caches!.layers.lookups > 0, 'the layers of the items were looked up');
@@ -45,19 +48,27 @@ for (const [change, after] of [
     planChecked(t, old);
     const warm = planChecked(t, changed);
     t.same(withoutTiming(warm), fresh, 'the plan a thread with empty caches makes');
-    t.ok(warm.metrics.caches!.layers.hits > 0, `the items that did not change still come from the cache (${JSON.stringify(warm.metrics.caches)})`);
+    t.ok(
+      warm.metrics.caches!.layers.hits > 0,
+      `the items that did not change still come from the cache (${JSON.stringify(warm.metrics.caches)})`,
+    );
   });
 }
 
 t.test('the change matters: the old and the new item plan differently', async (t) => {
-  const plans = [before, item('B', 50, 40, 30, 14, true), item('B', 60, 40, 30, 41, true)].map((b) => JSON.stringify(withoutTiming(cold(t, { lane: catalogue(b), order: anOrder }))));
+  const plans = [before, item('B', 50, 40, 30, 14, true), item('B', 60, 40, 30, 41, true)].map((b) =>
+    JSON.stringify(withoutTiming(cold(t, { lane: catalogue(b), order: anOrder }))),
+  );
   t.equal(new Set(plans).size, plans.length, 'three items, three plans: a cache that ignored the change would be caught above');
 });
 
 t.test('a job the time limit cut short is not kept', async (t) => {
   clearPlannerCaches();
   const wasm = new PlannerWasm();
-  const input = plannerInput({ lane: lane(Array.from({ length: 40 }, (_, i) => item(`S${i}`, 11 + i, 9 + (i % 7), 7 + (i % 5), 1))), order: order({ order_items: Array.from({ length: 40 }, (_, i) => line(`S${i}`, 150)) }) });
+  const input = plannerInput({
+    lane: lane(Array.from({ length: 40 }, (_, i) => item(`S${i}`, 11 + i, 9 + (i % 7), 7 + (i % 5), 1))),
+    order: order({ order_items: Array.from({ length: 40 }, (_, i) => line(`S${i}`, 150)) }),
+  });
   const wire = [1200, 800, 2056, 1_475_000, 1, 1e9, 1, -1, 1, input.items.length];
   for (const it of input.items) wire.push(it.l, it.w, it.h, it.weightG, 150, 63, 0, 1, 0);
   const answer = wasm.run('palletize', Int32Array.from(wire));

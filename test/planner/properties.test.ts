@@ -21,21 +21,47 @@ const round2 = (v: number): number => Math.round(v * 100) / 100;
 const cm = (lo: number, hi: number) => fc.integer({ min: lo * 10, max: hi * 10 }).map((v) => v / 10);
 
 const palletType = fc.record({
-  length: cm(80, 130), width: cm(60, 120), height: cm(10, 16), weight: cm(15, 30), max_height: cm(120, 240), max_weight: cm(600, 1600),
+  length: cm(80, 130),
+  width: cm(60, 120),
+  height: cm(10, 16),
+  weight: cm(15, 30),
+  max_height: cm(120, 240),
+  max_weight: cm(600, 1600),
 });
 const sku = fc.record({ length: cm(5, 70), width: cm(5, 60), height: cm(3, 60), weight: cm(0.2, 60), upright: fc.boolean() });
 const flags = fc.record({
-  double_stacked_bottom: fc.boolean(), double_stacked_top: fc.boolean(), rotation_x: fc.boolean(), rotation_y: fc.boolean(), rotation_z: fc.boolean(),
+  double_stacked_bottom: fc.boolean(),
+  double_stacked_top: fc.boolean(),
+  rotation_x: fc.boolean(),
+  rotation_y: fc.boolean(),
+  rotation_z: fc.boolean(),
 });
-const preBuiltRow = fc.record({ l: cm(60, 130), w: cm(60, 130), h: cm(50, 200), weight: cm(50, 800), count: fc.integer({ min: 1, max: 6 }), flags });
-const looseRow = fc.record({ l: cm(10, 150), w: cm(10, 120), h: cm(10, 120), weight: cm(1, 300), count: fc.integer({ min: 1, max: 20 }), flags });
+const preBuiltRow = fc.record({
+  l: cm(60, 130),
+  w: cm(60, 130),
+  h: cm(50, 200),
+  weight: cm(50, 800),
+  count: fc.integer({ min: 1, max: 6 }),
+  flags,
+});
+const looseRow = fc.record({
+  l: cm(10, 150),
+  w: cm(10, 120),
+  h: cm(10, 120),
+  weight: cm(1, 300),
+  count: fc.integer({ min: 1, max: 20 }),
+  flags,
+});
 
 const randomOrder = fc.record({
   length: fc.constantFrom<LengthUnit>('mm', 'cm', 'in'),
   weight: fc.constantFrom<WeightUnit>('kg', 'lb'),
   pallet: palletType,
   skus: fc.array(sku, { minLength: 0, maxLength: 6 }),
-  quantities: fc.array(fc.tuple(fc.integer({ min: 1, max: 150 }), fc.boolean(), fc.constantFrom('', 'PO-1', 'PO-2')), { minLength: 6, maxLength: 6 }),
+  quantities: fc.array(fc.tuple(fc.integer({ min: 1, max: 150 }), fc.boolean(), fc.constantFrom('', 'PO-1', 'PO-2')), {
+    minLength: 6,
+    maxLength: 6,
+  }),
   ghost: fc.boolean(),
   preBuilts: fc.array(preBuiltRow, { maxLength: 2 }),
   loose: fc.array(looseRow, { maxLength: 3 }),
@@ -61,12 +87,22 @@ function leftWithRoom(plan: OrderPlan, payload: SubmitOrderPayload, unitsPerMm: 
       size = { l: p.length_mm, w: p.width_mm, h: p.height_mm, g: p.weight_g, turns: true };
     } else if (u.kind === 'pre_built') {
       const b = payload.pre_builts.find((x) => x.name === u.ref)!;
-      size = { l: Number(b.length) / unitsPerMm, w: Number(b.width) / unitsPerMm, h: Number(b.height) / unitsPerMm, g: Number(b.weight) / unitsPerG, turns: b.rotation_x };
+      size = {
+        l: Number(b.length) / unitsPerMm,
+        w: Number(b.width) / unitsPerMm,
+        h: Number(b.height) / unitsPerMm,
+        g: Number(b.weight) / unitsPerG,
+        turns: b.rotation_x,
+      };
     }
     if (!size) continue;
     const s = size;
-    const holder = free.find((c) => s.h + 1 <= c.inner_mm.h && s.g + 1 <= c.payload_kg * 1000
-      && ((s.l + 1 <= c.inner_mm.l && s.w + 1 <= c.inner_mm.w) || (s.turns && s.w + 1 <= c.inner_mm.l && s.l + 1 <= c.inner_mm.w)));
+    const holder = free.find(
+      (c) =>
+        s.h + 1 <= c.inner_mm.h &&
+        s.g + 1 <= c.payload_kg * 1000 &&
+        ((s.l + 1 <= c.inner_mm.l && s.w + 1 <= c.inner_mm.w) || (s.turns && s.w + 1 <= c.inner_mm.l && s.l + 1 <= c.inner_mm.w)),
+    );
     if (holder) missed.push(`${u.kind} ${u.ref} left behind, a ${holder.code} is unused`);
   }
   return missed;
@@ -79,10 +115,31 @@ t.test('every plan of a random order passes the validator', async (t) => {
       const wt = (v: number): number => round2(v * WEIGHT_PER_KG[r.weight]);
       const p = r.pallet;
       const lane: LaneDocument = {
-        id: 1, supplier: 'S', consignee: 'C', transportation_modes: ['OceanFCL'], units: { length: r.length, weight: r.weight },
-        pallet_types: [{ code: 'P', length: len(p.length), width: len(p.width), height: len(p.height), weight: wt(p.weight), max_height: len(p.max_height), max_weight: wt(p.max_weight) }],
+        id: 1,
+        supplier: 'S',
+        consignee: 'C',
+        transportation_modes: ['OceanFCL'],
+        units: { length: r.length, weight: r.weight },
+        pallet_types: [
+          {
+            code: 'P',
+            length: len(p.length),
+            width: len(p.width),
+            height: len(p.height),
+            weight: wt(p.weight),
+            max_height: len(p.max_height),
+            max_weight: wt(p.max_weight),
+          },
+        ],
         container_codes: [...CONTAINER_CODES],
-        items: r.skus.map((s, i) => ({ sku: `S${i}`, length: len(s.length), width: len(s.width), height: len(s.height), weight: wt(s.weight), upright: s.upright })),
+        items: r.skus.map((s, i) => ({
+          sku: `S${i}`,
+          length: len(s.length),
+          width: len(s.width),
+          height: len(s.height),
+          weight: wt(s.weight),
+          upright: s.upright,
+        })),
       };
       const items = r.skus.map((_, i) => {
         const [q, fractional, po] = r.quantities[i]!;
@@ -91,14 +148,23 @@ t.test('every plan of a random order passes the validator', async (t) => {
       if (r.ghost) items.push(line('NO-SUCH-SKU', 3));
       const payload: SubmitOrderPayload = order({
         order_items: items,
-        pre_builts: r.preBuilts.map((b, i) => preBuilt(`PB${i}`, len(b.l), len(b.w), len(b.h), wt(b.weight), b.count, {
-          double_stacked_bottom: b.flags.double_stacked_bottom, double_stacked_top: b.flags.double_stacked_top, rotation_x: b.flags.rotation_x })),
+        pre_builts: r.preBuilts.map((b, i) =>
+          preBuilt(`PB${i}`, len(b.l), len(b.w), len(b.h), wt(b.weight), b.count, {
+            double_stacked_bottom: b.flags.double_stacked_bottom,
+            double_stacked_top: b.flags.double_stacked_top,
+            rotation_x: b.flags.rotation_x,
+          }),
+        ),
         loose_boxes: r.loose.map((b, i) => looseBox(`LB${i}`, len(b.l), len(b.w), len(b.h), wt(b.weight), b.count, b.flags)),
         order_containers: r.containers.map((code, i) => ({ code, count: r.counts[i]! })),
       });
       if (payload.order_items.length + payload.pre_builts.length + payload.loose_boxes.length === 0) return;
       const plan = planChecked(t, { lane, order: payload, seed: r.seed }, 300);
-      t.same(leftWithRoom(plan, payload, LENGTH_PER_CM[r.length] / 10, WEIGHT_PER_KG[r.weight] / 1000), [], 'nothing left behind while a listed container that holds it is unused');
+      t.same(
+        leftWithRoom(plan, payload, LENGTH_PER_CM[r.length] / 10, WEIGHT_PER_KG[r.weight] / 1000),
+        [],
+        'nothing left behind while a listed container that holds it is unused',
+      );
       return plan.pallets.every((x) => x.units.length > 0);
     }),
     { seed: SEED, numRuns: RUNS },

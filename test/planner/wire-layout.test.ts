@@ -72,8 +72,12 @@ t.test('the boxes the planner writes are the boxes the host reads: a count, then
 });
 
 t.test('the stacking policies have the same numbers on both sides', async (t) => {
-  const planner = Object.fromEntries([...source('assembly/cargo.ts').matchAll(/POLICY_(\w+): i32 = (\d+)/g)].map(([, name, value]) => [name, Number(value)]));
-  const hostPolicies = Object.fromEntries([...block(host, /enum StackPolicy \{/).matchAll(/(\w+) = (\d+)/g)].map(([, name, value]) => [name!.toUpperCase(), Number(value)]));
+  const planner = Object.fromEntries(
+    [...source('assembly/cargo.ts').matchAll(/POLICY_(\w+): i32 = (\d+)/g)].map(([, name, value]) => [name, Number(value)]),
+  );
+  const hostPolicies = Object.fromEntries(
+    [...block(host, /enum StackPolicy \{/).matchAll(/(\w+) = (\d+)/g)].map(([, name, value]) => [name!.toUpperCase(), Number(value)]),
+  );
   t.ok(Object.keys(planner).length > 0);
   t.same(hostPolicies, planner);
 });

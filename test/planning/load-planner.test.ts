@@ -9,7 +9,11 @@ import { planChecked, withoutTiming } from '../planner/plan.js';
 t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serializable', async (t) => {
   const planner = new LoadPlanner({ threads: 2 });
   t.teardown(() => planner.close());
-  const input = { lane: lane([item('A', 40, 30, 25, 9.5), item('B', 30, 20, 20, 3, true)]), order: order({ order_items: [line('A', 90), line('B', 70)] }), seed: 3 };
+  const input = {
+    lane: lane([item('A', 40, 30, 25, 9.5), item('B', 30, 20, 20, 3, true)]),
+    order: order({ order_items: [line('A', 90), line('B', 70)] }),
+    seed: 3,
+  };
   const [a, b] = await Promise.all([planner.plan(plannerInput(input)), planner.plan(plannerInput(input))]);
   t.same(validatePlan(input, a), []);
   t.same(withoutTiming(a), withoutTiming(b), 'two workers, same plan');
@@ -31,7 +35,11 @@ t.test('the time limit stops a large plan early with a valid plan', async (t) =>
   t.ok(plan.metrics.time_limited, 'the plan says the limit cut it short');
   t.ok(ms < 10_000, `answered in ${ms.toFixed(0)} ms, well short of an effort-bound plan`);
   t.same(validatePlan(input, plan), []);
-  t.equal(plan.pallets.reduce((s, p) => s + p.units.length, 0), plan.metrics.units, 'still every unit on a pallet');
+  t.equal(
+    plan.pallets.reduce((s, p) => s + p.units.length, 0),
+    plan.metrics.units,
+    'still every unit on a pallet',
+  );
 });
 
 t.test('a closed planner refuses new plans', async (t) => {

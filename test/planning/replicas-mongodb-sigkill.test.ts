@@ -4,4 +4,6 @@ import t from 'tap';
 import { killedReplica } from './support/planning-scenarios.js';
 
 const skip = process.env.MONGODB_URL ? false : 'MONGODB_URL is not set: no test servers (scripts/test-servers/test-servers start)';
-t.test('on MongoDB, SIGKILL of a replica holding claims: its orders are planned by the others once', { skip }, (t) => killedReplica(t, true));
+t.test('on MongoDB, SIGKILL of a replica holding claims: its orders are planned by the others once', { skip }, (t) =>
+  killedReplica(t, true),
+);

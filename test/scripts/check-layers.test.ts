@@ -16,7 +16,10 @@ function plant(t: Test, tree: Record<string, string[]>): string {
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   for (const [path, imports] of Object.entries(tree)) {
     mkdirSync(join(root, dirname(path)), { recursive: true });
-    writeFileSync(join(root, path), `${imports.map((target, i) => `import ${target.startsWith('type:') ? 'type ' : ''}{ x${i} } from '${target.replace(/^type:/, '')}';`).join('\n')}\nexport const x = 1;\n`);
+    writeFileSync(
+      join(root, path),
+      `${imports.map((target, i) => `import ${target.startsWith('type:') ? 'type ' : ''}{ x${i} } from '${target.replace(/^type:/, '')}';`).join('\n')}\nexport const x = 1;\n`,
+    );
   }
   return root;
 }
@@ -42,41 +45,58 @@ t.test('a chain of folders passes', async (t) => {
 t.test('a loop through three folders fails, each arrow with an import that makes it', async (t) => {
   const run = check(plant(t, { ...chain, 'src/storage/store.ts': ['../orders/order.js'] }));
   t.equal(run.status, 1);
-  t.match(run.stderr, 'a loop through 3 folders: src/orders -> src/planner -> src/storage -> src/orders: '
-    + 'src/orders -> src/planner (src/orders/order.ts imports src/planner/plan.js); '
-    + 'src/planner -> src/storage (src/planner/plan.ts imports src/storage/store.js); '
-    + 'src/storage -> src/orders (src/storage/store.ts imports src/orders/order.js)');
+  t.match(
+    run.stderr,
+    'a loop through 3 folders: src/orders -> src/planner -> src/storage -> src/orders: ' +
+      'src/orders -> src/planner (src/orders/order.ts imports src/planner/plan.js); ' +
+      'src/planner -> src/storage (src/planner/plan.ts imports src/storage/store.js); ' +
+      'src/storage -> src/orders (src/storage/store.ts imports src/orders/order.js)',
+  );
   t.notMatch(run.stderr, / and src\/\w+ import each other/, 'no two of the folders import each other');
-  t.match(run.stderr, 'files import each other in a loop: src/orders/order.ts -> src/planner/plan.ts -> src/storage/store.ts -> src/orders/order.ts', 'the same loop, file by file');
+  t.match(
+    run.stderr,
+    'files import each other in a loop: src/orders/order.ts -> src/planner/plan.ts -> src/storage/store.ts -> src/orders/order.ts',
+    'the same loop, file by file',
+  );
   t.match(run.stdout, /2 problem\(s\)/);
 });
 
 t.test('a loop through four folders is found, the folders in order from the first by name', async (t) => {
-  const run = check(plant(t, {
-    'src/d/d.ts': ['../a/a.js'],
-    'src/c/c.ts': ['../d/d.js'],
-    'src/b/b.ts': ['../c/c.js'],
-    'src/a/a.ts': ['../b/b.js'],
-  }));
+  const run = check(
+    plant(t, {
+      'src/d/d.ts': ['../a/a.js'],
+      'src/c/c.ts': ['../d/d.js'],
+      'src/b/b.ts': ['../c/c.js'],
+      'src/a/a.ts': ['../b/b.js'],
+    }),
+  );
   t.equal(run.status, 1);
   t.match(run.stderr, /a loop through 4 folders: src\/a -> src\/b -> src\/c -> src\/d -> src\/a:/);
 });
 
 t.test('a loop inside a larger tangle names the tangle too', async (t) => {
-  const run = check(plant(t, {
-    ...chain,
-    'src/storage/store.ts': ['../orders/order.js', '../wal/wal.js'],
-    'src/wal/wal.ts': ['../storage/store.js'],
-  }));
+  const run = check(
+    plant(t, {
+      ...chain,
+      'src/storage/store.ts': ['../orders/order.js', '../wal/wal.js'],
+      'src/wal/wal.ts': ['../storage/store.js'],
+    }),
+  );
   t.equal(run.status, 1);
-  t.match(run.stderr, /a loop through 3 folders: src\/orders -> src\/planner -> src\/storage -> src\/orders: .*\(one of the loops among 4 folders that reach one another: src\/orders, src\/planner, src\/storage, src\/wal\)/);
+  t.match(
+    run.stderr,
+    /a loop through 3 folders: src\/orders -> src\/planner -> src\/storage -> src\/orders: .*\(one of the loops among 4 folders that reach one another: src\/orders, src\/planner, src\/storage, src\/wal\)/,
+  );
   t.match(run.stderr, /src\/storage and src\/wal import each other/);
 });
 
 t.test('two folders importing each other are reported as before, not as a loop', async (t) => {
   const run = check(plant(t, { ...chain, 'src/planner/plan.ts': ['../storage/store.js', '../orders/order.js'] }));
   t.equal(run.status, 1);
-  t.match(run.stderr, 'src/orders and src/planner import each other: src/orders/order.ts imports src/planner/plan.js; src/planner/plan.ts imports src/orders/order.js');
+  t.match(
+    run.stderr,
+    'src/orders and src/planner import each other: src/orders/order.ts imports src/planner/plan.js; src/planner/plan.ts imports src/orders/order.js',
+  );
   t.notMatch(run.stderr, /a loop through/);
 });
 
@@ -91,7 +111,11 @@ const projections = {
   'src/orders/order-events.ts': [] as string[],
   'src/plan-contract/plan-storage.ts': [] as string[],
   'src/eventstore/event-store.ts': [] as string[],
-  'projections/order-view.ts': ['../src/orders/order-events.js', '../src/plan-contract/plan-storage.js', 'type:../src/eventstore/event-store.js'],
+  'projections/order-view.ts': [
+    '../src/orders/order-events.js',
+    '../src/plan-contract/plan-storage.js',
+    'type:../src/eventstore/event-store.js',
+  ],
   'projections/fold.ts': ['./order-view.js'],
   'src/orders/read-model/store.ts': ['../../../projections/fold.js'],
 };
@@ -103,10 +127,16 @@ t.test('projections standing on the domain, the read model on the projections, p
 });
 
 t.test('a projection that imports a store, or a value from the log, fails', async (t) => {
-  const run = check(plant(t, {
-    ...projections,
-    'projections/order-view.ts': ['../src/orders/order-events.js', '../src/orders/read-model/store.js', '../src/eventstore/event-store.js'],
-  }));
+  const run = check(
+    plant(t, {
+      ...projections,
+      'projections/order-view.ts': [
+        '../src/orders/order-events.js',
+        '../src/orders/read-model/store.js',
+        '../src/eventstore/event-store.js',
+      ],
+    }),
+  );
   t.equal(run.status, 1);
   t.match(run.stderr, 'projections/order-view.ts imports src/orders/read-model/store.js: projections/ stands only on');
   t.match(run.stderr, 'projections/order-view.ts imports src/eventstore/event-store.js: projections/ stands only on');
@@ -116,16 +146,42 @@ t.test('a projection that imports a store, or a value from the log, fails', asyn
 t.test('a domain file that imports a projection fails', async (t) => {
   const run = check(plant(t, { ...projections, 'src/plan-contract/plan-storage.ts': ['../../projections/fold.js'] }));
   t.equal(run.status, 1);
-  t.match(run.stderr, 'src/plan-contract/plan-storage.ts imports projections/fold.js: the domain must not import the projections built on it');
+  t.match(
+    run.stderr,
+    'src/plan-contract/plan-storage.ts imports projections/fold.js: the domain must not import the projections built on it',
+  );
 });
 
-t.test('two files of one folder importing each other fail, type-only imports too; a file importing one that imports a third passes', async (t) => {
-  const passes = check(plant(t, { ...chain, 'src/orders/view.ts': ['./order.js'], 'src/orders/order.ts': ['../planner/plan.js', './rules.js'], 'src/orders/rules.ts': [] }));
-  t.equal(passes.status, 0, passes.stderr);
-  const loop = check(plant(t, { ...chain, 'src/orders/view.ts': ['./order.js'], 'src/orders/order.ts': ['../planner/plan.js', 'type:./view.js'] }));
-  t.equal(loop.status, 1);
-  t.match(loop.stderr, 'files import each other in a loop: src/orders/order.ts -> src/orders/view.ts -> src/orders/order.ts');
-  const longer = check(plant(t, { ...chain, 'src/orders/a.ts': ['./b.js'], 'src/orders/b.ts': ['./c.js'], 'src/orders/c.ts': ['./a.js', './d.js'], 'src/orders/d.ts': ['./b.js'] }));
-  t.equal(longer.status, 1);
-  t.match(longer.stderr, /files import each other in a loop: src\/orders\/a\.ts -> src\/orders\/b\.ts -> src\/orders\/c\.ts -> src\/orders\/a\.ts \(one of the loops among 4 files that reach one another: src\/orders\/a\.ts, src\/orders\/b\.ts, src\/orders\/c\.ts, src\/orders\/d\.ts\)/);
-});
+t.test(
+  'two files of one folder importing each other fail, type-only imports too; a file importing one that imports a third passes',
+  async (t) => {
+    const passes = check(
+      plant(t, {
+        ...chain,
+        'src/orders/view.ts': ['./order.js'],
+        'src/orders/order.ts': ['../planner/plan.js', './rules.js'],
+        'src/orders/rules.ts': [],
+      }),
+    );
+    t.equal(passes.status, 0, passes.stderr);
+    const loop = check(
+      plant(t, { ...chain, 'src/orders/view.ts': ['./order.js'], 'src/orders/order.ts': ['../planner/plan.js', 'type:./view.js'] }),
+    );
+    t.equal(loop.status, 1);
+    t.match(loop.stderr, 'files import each other in a loop: src/orders/order.ts -> src/orders/view.ts -> src/orders/order.ts');
+    const longer = check(
+      plant(t, {
+        ...chain,
+        'src/orders/a.ts': ['./b.js'],
+        'src/orders/b.ts': ['./c.js'],
+        'src/orders/c.ts': ['./a.js', './d.js'],
+        'src/orders/d.ts': ['./b.js'],
+      }),
+    );
+    t.equal(longer.status, 1);
+    t.match(
+      longer.stderr,
+      /files import each other in a loop: src\/orders\/a\.ts -> src\/orders\/b\.ts -> src\/orders\/c\.ts -> src\/orders\/a\.ts \(one of the loops among 4 files that reach one another: src\/orders\/a\.ts, src\/orders\/b\.ts, src\/orders\/c\.ts, src\/orders\/d\.ts\)/,
+    );
+  },
+);

@@ -63,7 +63,11 @@ async function startDamagedAndCompare(t: Test, dir: string, damagedOrders: numbe
   const after = await everythingServed(started.url, REFERENCES);
   for (const [path, answer] of Object.entries(before)) t.equal(after[path], answer, `${path}: as before the damage`);
   t.equal(await repairsCounted(started.url), damagedOrders, 'the repair counter says how many orders were repaired');
-  t.same(Object.values(after).filter((answer) => answer.startsWith('500')), [], 'never a 500');
+  t.same(
+    Object.values(after).filter((answer) => answer.startsWith('500')),
+    [],
+    'never a 500',
+  );
   t.equal(await stopChild(started.child), 0);
   return started.output();
 }
@@ -84,10 +88,21 @@ t.test('a field name, a quantity and a stream name flipped: served as before, on
   t.equal(quickCheck(file), 'ok', 'SQLite finds the pages sound');
 
   const output = await startDamagedAndCompare(t, dir, 3);
-  for (const id of [1, 2, 3]) t.match(output, new RegExp(`"level":40[^\\n]*"order_id":${id}[^\\n]*order ${id}: its [a-z ]+ document in the read model does not match its checksum: repaired from the log`));
+  for (const id of [1, 2, 3])
+    t.match(
+      output,
+      new RegExp(
+        `"level":40[^\\n]*"order_id":${id}[^\\n]*order ${id}: its [a-z ]+ document in the read model does not match its checksum: repaired from the log`,
+      ),
+    );
 });
 
-for (const [seed, flips] of [[1, 4], [2, 16], [3, 64], [4, 64]] as const) {
+for (const [seed, flips] of [
+  [1, 4],
+  [2, 16],
+  [3, 64],
+  [4, 64],
+] as const) {
   t.test(`seed ${seed}: ${flips} random bytes flipped inside rows: served exactly as before or not at all, never a 500`, async (t) => {
     const dir = copyOfData(t);
     const file = join(dir, 'read-models.db');
@@ -102,7 +117,9 @@ for (const [seed, flips] of [[1, 4], [2, 16], [3, 64], [4, 64]] as const) {
     }
     writeFileSync(file, bytes);
     t.equal(quickCheck(file), 'ok', 'SQLite finds the pages sound');
-    const damaged = new Set(spans.filter((s) => !bytes.subarray(s.start, s.end).equals(pristine.subarray(s.start, s.end))).map((s) => s.orderId));
+    const damaged = new Set(
+      spans.filter((s) => !bytes.subarray(s.start, s.end).equals(pristine.subarray(s.start, s.end))).map((s) => s.orderId),
+    );
     t.ok(damaged.size > 0, `orders damaged: ${[...damaged].join(', ')}`);
     await startDamagedAndCompare(t, dir, damaged.size);
   });
@@ -111,7 +128,9 @@ for (const [seed, flips] of [[1, 4], [2, 16], [3, 64], [4, 64]] as const) {
 t.test('rows edited by hand, valid JSON with their checksums recomputed: the scrubber repairs them within one pass', async (t) => {
   const dir = copyOfData(t);
   const db = new Database(join(dir, 'read-models.db'));
-  const row = db.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const row = db
+    .prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1')
+    .get()!;
   const view = row.view.replace('"ROT-1"', '"ROT-X"');
   t.not(view, row.view);
   db.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
@@ -124,12 +143,23 @@ t.test('rows edited by hand, valid JSON with their checksums recomputed: the scr
   const started = await startChild(dir, { ORDERS_SCRUB_ORDERS_PER_SECOND: '200' });
   if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
   await eventually(async () => (await metric(started.url, 'orders_read_model_scrub_passes')) >= 1, 20_000, 50);
-  t.ok((await metric(started.url, 'orders_read_model_scrub_last_full_pass_seconds')) > Date.now() / 1000 - 60, 'the last full pass is in /metrics');
+  t.ok(
+    (await metric(started.url, 'orders_read_model_scrub_last_full_pass_seconds')) > Date.now() / 1000 - 60,
+    'the last full pass is in /metrics',
+  );
   const after = await everythingServed(started.url, REFERENCES);
   for (const [path, answer] of Object.entries(before)) t.equal(after[path], answer, `${path}: as the log has it`);
   t.equal(await repairsCounted(started.url), 2, 'both repairs counted');
   const ready = (await (await fetch(started.url.origin + '/readyz')).json()) as { findings: Record<string, string> };
-  t.match(ready.findings.read_model_scrub, /order [12]: its (order|pallet contents) differed from the log; repaired/, '/readyz shows the last finding');
+  t.match(
+    ready.findings.read_model_scrub,
+    /order [12]: its (order|pallet contents) differed from the log; repaired/,
+    '/readyz shows the last finding',
+  );
   t.equal(await stopChild(started.child), 0);
-  for (const id of [1, 2]) t.match(started.output(), new RegExp(`"level":40[^\\n]*order ${id}: its [a-z ]+ in the read model differed from the log: repaired by the scrubber`));
+  for (const id of [1, 2])
+    t.match(
+      started.output(),
+      new RegExp(`"level":40[^\\n]*order ${id}: its [a-z ]+ in the read model differed from the log: repaired by the scrubber`),
+    );
 });

@@ -36,7 +36,6 @@ function copyOfData(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
-
 /** Random bytes over every page but the first (the header and schema stay readable, as after a torn disk). */
 function damagePages(file: string): void {
   const size = statSync(file).size;
@@ -62,7 +61,11 @@ t.test('read-models.db with random bytes: rebuilt from the log at start, the ord
   await eventually(async () => (await get(started.url, '/api/v1/orders/detailed-orders/2/')).status === 200);
   t.equal(((await (await get(started.url, '/api/v1/orders/detailed-orders/2/')).json()) as { reference: string }).reference, 'DMG-2');
   t.equal(await stopChild(started.child), 0, 'and the process runs on until told to stop');
-  t.match(started.output(), /"level":50[^\n]*read-models\.db is damaged[^"]*: replacing it, to be rebuilt from the log/, 'the damage is logged as an error');
+  t.match(
+    started.output(),
+    /"level":50[^\n]*read-models\.db is damaged[^"]*: replacing it, to be rebuilt from the log/,
+    'the damage is logged as an error',
+  );
 });
 
 t.test('read-models.db replaced by random bytes, header and all: rebuilt from the log at start', async (t) => {
@@ -100,7 +103,9 @@ t.test('read-model checkpoint past the log: rebuilt, and a new order is found at
 t.test('notifications.db of another log: start-up stops with a one-line reason rather than skip or repeat announcements', async (t) => {
   const dir = copyOfData(t);
   const db = new Database(join(dir, 'notifications.db'));
-  db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id').run('evt-of-another-log');
+  db.prepare('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id').run(
+    'evt-of-another-log',
+  );
   db.close();
   const started = await startChild(dir);
   if ('child' in started) {
@@ -153,33 +158,40 @@ t.test('an older events.db than the read model (lost orders): start-up stops rat
   t.match(started.stderr, /^Not starting: .*read-models\.db holds order 2 but the last order id in .*events\.db is 1/);
 });
 
-t.test('damage found while running: the read that meets it is answered from the log, the read model rebuilt, no 5xx, no crash', async (t) => {
-  const dir = copyOfData(t);
-  const started = await startChild(dir);
-  if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
-  const sound = await get(started.url, '/api/v1/orders/detailed-orders/1/');
-  t.equal(sound.status, 200);
-  const served = await sound.text();
-  const listed = await (await get(started.url, '/api/v1/orders/detailed-orders/')).text();
+t.test(
+  'damage found while running: the read that meets it is answered from the log, the read model rebuilt, no 5xx, no crash',
+  async (t) => {
+    const dir = copyOfData(t);
+    const started = await startChild(dir);
+    if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
+    const sound = await get(started.url, '/api/v1/orders/detailed-orders/1/');
+    t.equal(sound.status, 200);
+    const served = await sound.text();
+    const listed = await (await get(started.url, '/api/v1/orders/detailed-orders/')).text();
 
-  // Everything into the main file, then damage it, then write through another connection so that the
-  // service's connection drops its page cache and reads the damaged pages.
-  const file = join(dir, 'read-models.db');
-  const other = new Database(file);
-  other.pragma('wal_checkpoint(TRUNCATE)');
-  damagePages(file);
-  other.exec('CREATE TABLE touch (x)');
-  other.close();
+    // Everything into the main file, then damage it, then write through another connection so that the
+    // service's connection drops its page cache and reads the damaged pages.
+    const file = join(dir, 'read-models.db');
+    const other = new Database(file);
+    other.pragma('wal_checkpoint(TRUNCATE)');
+    damagePages(file);
+    other.exec('CREATE TABLE touch (x)');
+    other.close();
 
-  const answered = await get(started.url, '/api/v1/orders/detailed-orders/1/');
-  t.equal(answered.status, 200, 'the read that meets the damage is answered');
-  t.equal(await answered.text(), served, 'from the log, exactly as before');
-  const list = await get(started.url, '/api/v1/orders/detailed-orders/');
-  t.equal(list.status, 200, 'the list waits for the rebuilt read model');
-  t.equal((await list.text()).replaceAll(started.url.host, 'HOST'), listed.replaceAll(started.url.host, 'HOST'), 'and answers as before');
-  t.equal(await stopChild(started.child), 0, 'the process did not crash');
-  t.match(started.output(), /"level":50[^\n]*read-models\.db is damaged[^\n]*rebuilding the read model from the log/, 'an error is logged');
-});
+    const answered = await get(started.url, '/api/v1/orders/detailed-orders/1/');
+    t.equal(answered.status, 200, 'the read that meets the damage is answered');
+    t.equal(await answered.text(), served, 'from the log, exactly as before');
+    const list = await get(started.url, '/api/v1/orders/detailed-orders/');
+    t.equal(list.status, 200, 'the list waits for the rebuilt read model');
+    t.equal((await list.text()).replaceAll(started.url.host, 'HOST'), listed.replaceAll(started.url.host, 'HOST'), 'and answers as before');
+    t.equal(await stopChild(started.child), 0, 'the process did not crash');
+    t.match(
+      started.output(),
+      /"level":50[^\n]*read-models\.db is damaged[^\n]*rebuilding the read model from the log/,
+      'an error is logged',
+    );
+  },
+);
 
 t.test('npm run replay on a damaged file says which one, without a stack trace', async (t) => {
   const dir = copyOfData(t);

@@ -25,7 +25,13 @@ t.before(async () => {
 /** Runs the service on the directory; a start that listens is stopped at once and reported as such. */
 function start(dataDir: string): Promise<{ started: boolean; exitCode: number | null; stderr: string }> {
   const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'warn' }),
+    env: embeddedEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+      LOG_LEVEL: 'warn',
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -87,14 +93,18 @@ for (const name of SQLITE_FILES) {
       t.notOk(started, 'does not start');
       t.not(exitCode, 0, 'exits non-zero');
       t.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
-      t.match(stderr, new RegExp(`^Not starting: \\S*${name.replace('.', '\\.')} is damaged \\(.*\\): .+`), 'naming the file, what is wrong and what to do');
+      t.match(
+        stderr,
+        new RegExp(`^Not starting: \\S*${name.replace('.', '\\.')} is damaged \\(.*\\): .+`),
+        'naming the file, what is wrong and what to do',
+      );
     });
   }
 }
 
 const secrets: Record<string, (file: string) => void> = {
   'not hex': (file) => writeFileSync(file, 'not a secret at all\n'),
-  'empty': (file) => writeFileSync(file, ''),
+  empty: (file) => writeFileSync(file, ''),
   'a directory': (file) => mkdirSync(file),
 };
 

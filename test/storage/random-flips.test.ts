@@ -19,38 +19,51 @@ t.before(async () => {
 });
 
 for (const file of FILES) {
-  for (const [seed, flips] of [[11, 1], [12, 8], [13, 64], [14, 2], [15, 4]] as const) {
-    t.test(`${file}, seed ${seed}: ${flips} random bytes flipped anywhere: one line and an exit, or exactly what was served before`, async (t) => {
-      const dir = copyOfData(t);
-      const path = join(dir, file);
-      const bytes = readFileSync(path);
-      const next = seededRandom(seed * 1000 + FILES.indexOf(file));
-      const offsets: number[] = [];
-      for (let i = 0; i < flips; i++) {
-        const at = Math.floor(next() * bytes.length);
-        bytes[at]! ^= 1 + Math.floor(next() * 255);
-        offsets.push(at);
-      }
-      writeFileSync(path, bytes);
-      t.comment(`flipped at ${offsets.slice(0, 8).join(', ')}${offsets.length > 8 ? ', ...' : ''} of ${bytes.length} bytes`);
+  for (const [seed, flips] of [
+    [11, 1],
+    [12, 8],
+    [13, 64],
+    [14, 2],
+    [15, 4],
+  ] as const) {
+    t.test(
+      `${file}, seed ${seed}: ${flips} random bytes flipped anywhere: one line and an exit, or exactly what was served before`,
+      async (t) => {
+        const dir = copyOfData(t);
+        const path = join(dir, file);
+        const bytes = readFileSync(path);
+        const next = seededRandom(seed * 1000 + FILES.indexOf(file));
+        const offsets: number[] = [];
+        for (let i = 0; i < flips; i++) {
+          const at = Math.floor(next() * bytes.length);
+          bytes[at]! ^= 1 + Math.floor(next() * 255);
+          offsets.push(at);
+        }
+        writeFileSync(path, bytes);
+        t.comment(`flipped at ${offsets.slice(0, 8).join(', ')}${offsets.length > 8 ? ', ...' : ''} of ${bytes.length} bytes`);
 
-      const started = await startChild(dir);
-      if (!('child' in started)) {
-        const lines = started.stderr.trim().split('\n');
-        t.equal(lines.length, 1, `refused with one line: ${started.stderr.trim()}`);
-        t.notMatch(started.stderr, /^\s+at /m, 'no stack trace');
-        t.not(started.exitCode, 0, 'a non-zero exit');
-        return;
-      }
-      const after = await everythingServed(started.url, REFERENCES);
-      for (const [request, answer] of Object.entries(before)) {
-        const got = after[request]!;
-        // The read model is derived: while it is rebuilt, its answers come from the log (read-model-flips.test.ts).
-        if (got.startsWith('503 ') && file !== 'read-models.db') t.pass(`${request}: 503, the truth not readable now`);
-        else t.equal(got, answer, `${request}: as before the damage`);
-      }
-      t.same(Object.values(after).filter((answer) => answer.startsWith('500')), [], 'never a 500');
-      t.equal(await stopChild(started.child), 0, 'stops cleanly');
-    });
+        const started = await startChild(dir);
+        if (!('child' in started)) {
+          const lines = started.stderr.trim().split('\n');
+          t.equal(lines.length, 1, `refused with one line: ${started.stderr.trim()}`);
+          t.notMatch(started.stderr, /^\s+at /m, 'no stack trace');
+          t.not(started.exitCode, 0, 'a non-zero exit');
+          return;
+        }
+        const after = await everythingServed(started.url, REFERENCES);
+        for (const [request, answer] of Object.entries(before)) {
+          const got = after[request]!;
+          // The read model is derived: while it is rebuilt, its answers come from the log (read-model-flips.test.ts).
+          if (got.startsWith('503 ') && file !== 'read-models.db') t.pass(`${request}: 503, the truth not readable now`);
+          else t.equal(got, answer, `${request}: as before the damage`);
+        }
+        t.same(
+          Object.values(after).filter((answer) => answer.startsWith('500')),
+          [],
+          'never a 500',
+        );
+        t.equal(await stopChild(started.child), 0, 'stops cleanly');
+      },
+    );
   }
 }

@@ -71,7 +71,11 @@ t.test('seeds', async (t) => {
       if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
       const after = await everythingServed(started.url, REFERENCES);
       const wrong = Object.keys(before).filter((request) => after[request] !== before[request]);
-      t.same(wrong.map((request) => `${request}: ${after[request]!.slice(0, 200)}`), [], `all ${Object.keys(before).length} answers exactly as before`);
+      t.same(
+        wrong.map((request) => `${request}: ${after[request]!.slice(0, 200)}`),
+        [],
+        `all ${Object.keys(before).length} answers exactly as before`,
+      );
       const metrics = await (await fetch(`${started.url.origin}/metrics`)).text();
       const rebuilds = Number(WHOLE_REBUILDS.exec(metrics)?.[1] ?? 0);
       t.equal(await stopChild(started.child), 0, 'stops cleanly');
@@ -80,7 +84,9 @@ t.test('seeds', async (t) => {
       const atQuery = /rebuilding the read model from the log/.test(output);
       const atStart = /replacing it, to be rebuilt/.test(output);
       if (atQuery) metAtQuery++;
-      t.comment(`${atQuery ? 'damage met by a query: rebuilt from the log' : atStart ? 'refused at start: rebuilt from the log' : 'no damage met'}; orders_read_model_repairs_total{document="whole read model"} ${rebuilds}`);
+      t.comment(
+        `${atQuery ? 'damage met by a query: rebuilt from the log' : atStart ? 'refused at start: rebuilt from the log' : 'no damage met'}; orders_read_model_repairs_total{document="whole read model"} ${rebuilds}`,
+      );
       t.equal(rebuilds > 0, atQuery || atStart, 'each rebuild of the whole read model is counted');
     });
   }

@@ -14,7 +14,11 @@ try {
     for (;;) {
       const last = await store.readLastEvent(stream);
       try {
-        await store.append(stream, [{ type: 'Incremented', data: { writer, k, value: last ? Number(last.revision) + 2 : 1 } }], last ? exactly(last.revision) : NO_STREAM);
+        await store.append(
+          stream,
+          [{ type: 'Incremented', data: { writer, k, value: last ? Number(last.revision) + 2 : 1 } }],
+          last ? exactly(last.revision) : NO_STREAM,
+        );
         break;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevision)) throw error;

@@ -16,7 +16,6 @@ export async function dropDatabase(url: string, dbName: string): Promise<void> {
   }
 }
 
-
 /** The same server's URL naming another database (the path of `mongodb://host:port/<database>?options`). */
 export function databaseUrl(url: string, database: string): string {
   return url.replace(/\/[^/?]*(\?|$)/, `/${database}$1`);

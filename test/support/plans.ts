@@ -7,6 +7,14 @@ export function emptyPlan(plannerMs = 0): OrderPlan {
     pallets: [],
     containers: [],
     unplaced: [],
-    metrics: { planner_ms: plannerMs, pallet_count: 0, container_count: 0, pallet_lower_bound: 0, units: 0, units_palletized: 0, time_limited: false },
+    metrics: {
+      planner_ms: plannerMs,
+      pallet_count: 0,
+      container_count: 0,
+      pallet_lower_bound: 0,
+      units: 0,
+      units_palletized: 0,
+      time_limited: false,
+    },
   };
 }

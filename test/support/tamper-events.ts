@@ -31,7 +31,10 @@ export function tamper(dataDir: string, how: Tampering, position: number): void 
         const { last } = db.prepare('SELECT max(position) AS last FROM events').get() as { last: number };
         for (let p = last; p >= position; p--) db.prepare('UPDATE events SET position = position + 1 WHERE position = ?').run(p);
         db.prepare(`INSERT INTO events (position, id, stream, revision, type, data, recorded_at, hash)
-          SELECT ?, 'forged-' || id, 'forged', 0, type, data, recorded_at, hash FROM events WHERE position = ?`).run(position, position - 1);
+          SELECT ?, 'forged-' || id, 'forged', 0, type, data, recorded_at, hash FROM events WHERE position = ?`).run(
+          position,
+          position - 1,
+        );
         break;
       }
       case 'reordered': {

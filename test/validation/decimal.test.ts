@@ -6,10 +6,13 @@ const DIMENSION: DecimalRule = { maxDigits: 12, exclusiveMinimum: '0' };
 const WEIGHT: DecimalRule = { maxDigits: 15, exclusiveMinimum: '0' };
 const QUANTITY: DecimalRule = { maxDigits: 15, minimum: '0.01' };
 
-const SYNTAX = 'Enter a plain decimal number such as "120.5" or 120.5: digits with an optional "." and decimals; no "+", spaces, exponent or hex.';
+const SYNTAX =
+  'Enter a plain decimal number such as "120.5" or 120.5: digits with an optional "." and decimals; no "+", spaces, exponent or hex.';
 const DECIMALS = 'Ensure that there are no more than 6 decimal places.';
-const DIMENSION_DIGITS = 'Ensure that there are no more than 6 digits before the decimal point (at most 12 digits in total, 6 of them decimals).';
-const WEIGHT_DIGITS = 'Ensure that there are no more than 9 digits before the decimal point (at most 15 digits in total, 6 of them decimals).';
+const DIMENSION_DIGITS =
+  'Ensure that there are no more than 6 digits before the decimal point (at most 12 digits in total, 6 of them decimals).';
+const WEIGHT_DIGITS =
+  'Ensure that there are no more than 9 digits before the decimal point (at most 15 digits in total, 6 of them decimals).';
 
 t.test('normalizes strings and numbers to exactly six decimals', async (t) => {
   const cases: [string | number, string][] = [
@@ -30,7 +33,11 @@ t.test('12 digits with 6 decimals is the most a dimension takes; 13 is refused',
   t.strictSame(parseDecimal('123456.123456', DIMENSION), { ok: true, value: '123456.123456' });
   t.strictSame(parseDecimal(999999.999999, DIMENSION), { ok: true, value: '999999.999999' });
   t.strictSame(parseDecimal('1234567.123456', DIMENSION), { ok: false, errors: [DIMENSION_DIGITS] });
-  t.strictSame(parseDecimal('1234567', DIMENSION), { ok: false, errors: [DIMENSION_DIGITS] }, 'seven whole digits need 13 with the six stored decimals');
+  t.strictSame(
+    parseDecimal('1234567', DIMENSION),
+    { ok: false, errors: [DIMENSION_DIGITS] },
+    'seven whole digits need 13 with the six stored decimals',
+  );
   t.strictSame(parseDecimal(1234567, DIMENSION), { ok: false, errors: [DIMENSION_DIGITS] });
 });
 
@@ -85,7 +92,10 @@ t.test('refuses NaN, infinities and non-numbers', async (t) => {
     t.strictSame(parseDecimal(input, DIMENSION), { ok: false, errors: ['Expected a finite number.'] }, String(input));
   }
   for (const input of [true, null, undefined, {}, []]) {
-    t.strictSame(parseDecimal(input, DIMENSION), { ok: false, errors: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'] });
+    t.strictSame(parseDecimal(input, DIMENSION), {
+      ok: false,
+      errors: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'],
+    });
   }
 });
 

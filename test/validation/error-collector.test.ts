@@ -40,7 +40,10 @@ t.test('a message about a list that already has element errors goes one level up
   const collector = new FieldErrorCollector({ shipment_skus: [{}], order_items: [] });
   collector.add(['shipment_skus', 0, 'item'], 'Required.');
   collector.add(['shipment_skus'], 'Send either order_items or shipment_skus.');
-  t.strictSame(collector.errors, { shipment_skus: [{ item: ['Required.'] }], non_field_errors: ['shipment_skus: Send either order_items or shipment_skus.'] });
+  t.strictSame(collector.errors, {
+    shipment_skus: [{ item: ['Required.'] }],
+    non_field_errors: ['shipment_skus: Send either order_items or shipment_skus.'],
+  });
 });
 
 t.test('an element error under a field that holds messages is kept, prefixed with its path', async (t) => {

@@ -130,9 +130,13 @@ t.test('a group name is required and not blank', async (t) => {
 });
 
 t.test('group names are unique', async (t) => {
-  refused(t, { company_groups: [group(), group({ api_keys: [], lanes: [] })] }, {
-    company_groups: [{}, { name: ['Company group "Acme Group" is already defined at company_groups[0]; group names are unique.'] }],
-  });
+  refused(
+    t,
+    { company_groups: [group(), group({ api_keys: [], lanes: [] })] },
+    {
+      company_groups: [{}, { name: ['Company group "Acme Group" is already defined at company_groups[0]; group names are unique.'] }],
+    },
+  );
 });
 
 for (const field of ['api_keys', 'lanes']) {
@@ -147,7 +151,9 @@ for (const field of ['api_keys', 'lanes']) {
 
 t.test('an API key has at least 16 characters: 16 taken, 15 refused', async (t) => {
   accepted(t, withGroup({ api_keys: [{ name: 'k', key: 'k'.repeat(16) }] }));
-  refused(t, withGroup({ api_keys: [{ name: 'k', key: 'k'.repeat(15) }] }), { company_groups: [{ api_keys: [{ key: ['Ensure this field has at least 16 characters.'] }] }] });
+  refused(t, withGroup({ api_keys: [{ name: 'k', key: 'k'.repeat(15) }] }), {
+    company_groups: [{ api_keys: [{ key: ['Ensure this field has at least 16 characters.'] }] }],
+  });
 });
 
 t.test('an API key is printable ASCII without spaces, as the Authorization header needs', async (t) => {
@@ -162,11 +168,28 @@ t.test('an API key name is required and not blank', async (t) => {
 });
 
 t.test('API keys are unique across the document, and the key is not echoed', async (t) => {
-  refused(t, {
-    company_groups: [group(), group({ name: 'Other Group', api_keys: [{ name: 'a', key: 'other-demo-key-0001' }, { name: 'b', key: 'acme-demo-key-0001' }], lanes: [] })],
-  }, {
-    company_groups: [{}, { api_keys: [{}, { key: ['This key is already given at company_groups[0].api_keys[0]; every API key must be unique.'] }] }],
-  });
+  refused(
+    t,
+    {
+      company_groups: [
+        group(),
+        group({
+          name: 'Other Group',
+          api_keys: [
+            { name: 'a', key: 'other-demo-key-0001' },
+            { name: 'b', key: 'acme-demo-key-0001' },
+          ],
+          lanes: [],
+        }),
+      ],
+    },
+    {
+      company_groups: [
+        {},
+        { api_keys: [{}, { key: ['This key is already given at company_groups[0].api_keys[0]; every API key must be unique.'] }] },
+      ],
+    },
+  );
 });
 
 // ---------------------------------------------------------------- e-mails and webhooks
@@ -182,7 +205,9 @@ t.test('a webhook url is an absolute http or https URL', async (t) => {
   accepted(t, withGroup({ webhooks: [{ url: 'http://erp.acme.example:8080/hooks?x=1', secret }] }));
   for (const url of ['ftp://erp.acme.example/hooks', '/hooks/orders', 'erp.acme.example/hooks', 'https://', 'not a url']) {
     refused(t, withGroup({ webhooks: [{ url, secret }] }), {
-      company_groups: [{ webhooks: [{ url: ['Enter an absolute http:// or https:// URL, such as https://erp.example.com/hooks/orders.'] }] }],
+      company_groups: [
+        { webhooks: [{ url: ['Enter an absolute http:// or https:// URL, such as https://erp.example.com/hooks/orders.'] }] },
+      ],
     });
   }
 });
@@ -190,7 +215,15 @@ t.test('a webhook url is an absolute http or https URL', async (t) => {
 t.test('a webhook secret is whsec_ + base64 of at least 16 bytes', async (t) => {
   const url = 'https://erp.acme.example/hooks/orders';
   const secretOf = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;
-  const bad = { company_groups: [{ webhooks: [{ secret: ['Enter a secret of the form "whsec_" followed by standard base64 (with "=" padding) of at least 16 bytes.'] }] }] };
+  const bad = {
+    company_groups: [
+      {
+        webhooks: [
+          { secret: ['Enter a secret of the form "whsec_" followed by standard base64 (with "=" padding) of at least 16 bytes.'] },
+        ],
+      },
+    ],
+  };
   accepted(t, withGroup({ webhooks: [{ url, secret: secretOf(16) }] }));
   accepted(t, withGroup({ webhooks: [{ url, secret: secretOf(17) }] }));
   refused(t, withGroup({ webhooks: [{ url, secret: secretOf(15) }] }), bad);
@@ -208,11 +241,18 @@ t.test('a lane id is a positive integer', async (t) => {
 });
 
 t.test('lane ids are unique across the whole document', async (t) => {
-  refused(t, {
-    company_groups: [group(), group({ name: 'Other Group', api_keys: [], lanes: [lane({ supplier: 'Other', id: 101 })] })],
-  }, {
-    company_groups: [{}, { lanes: [{ id: ['Lane id 101 is already used at company_groups[0].lanes[0]; lane ids are unique across the document.'] }] }],
-  });
+  refused(
+    t,
+    {
+      company_groups: [group(), group({ name: 'Other Group', api_keys: [], lanes: [lane({ supplier: 'Other', id: 101 })] })],
+    },
+    {
+      company_groups: [
+        {},
+        { lanes: [{ id: ['Lane id 101 is already used at company_groups[0].lanes[0]; lane ids are unique across the document.'] }] },
+      ],
+    },
+  );
 });
 
 t.test('supplier and consignee are required and not blank', async (t) => {
@@ -221,15 +261,28 @@ t.test('supplier and consignee are required and not blank', async (t) => {
 
 t.test('a (supplier, consignee) pair is one lane within a group', async (t) => {
   refused(t, withGroup({ lanes: [lane(), lane({ id: 102 })] }), {
-    company_groups: [{
-      lanes: [{}, { non_field_errors: ['Supplier "Acme Supplier Ltd" and consignee "Globex Consignee GmbH" already form lanes[0] of this group; a pair identifies one lane.'] }],
-    }],
+    company_groups: [
+      {
+        lanes: [
+          {},
+          {
+            non_field_errors: [
+              'Supplier "Acme Supplier Ltd" and consignee "Globex Consignee GmbH" already form lanes[0] of this group; a pair identifies one lane.',
+            ],
+          },
+        ],
+      },
+    ],
   });
 });
 
 t.test('transportation_modes is a non-empty list of unique, non-blank names', async (t) => {
   refused(t, withLane({ transportation_modes: [] }), laneErrors({ transportation_modes: [NOT_EMPTY] }));
-  refused(t, withLane({ transportation_modes: ['OceanFCL', 'Air', 'OceanFCL'] }), laneErrors({ transportation_modes: { 2: ['Duplicate value "OceanFCL": list each value once.'] } }));
+  refused(
+    t,
+    withLane({ transportation_modes: ['OceanFCL', 'Air', 'OceanFCL'] }),
+    laneErrors({ transportation_modes: { 2: ['Duplicate value "OceanFCL": list each value once.'] } }),
+  );
   refused(t, withLane({ transportation_modes: ['OceanFCL', ''] }), laneErrors({ transportation_modes: { 1: [BLANK] } }));
   refused(t, withLane({ transportation_modes: 'OceanFCL' }), laneErrors({ transportation_modes: ['Expected a list.'] }));
 });
@@ -237,9 +290,13 @@ t.test('transportation_modes is a non-empty list of unique, non-blank names', as
 t.test('units: length mm, cm or in; weight kg or lb', async (t) => {
   accepted(t, withLane({ units: { length: 'in', weight: 'lb' } }));
   accepted(t, withLane({ units: { length: 'mm', weight: 'kg' } }));
-  refused(t, withLane({ units: { length: 'm', weight: 'g' } }), laneErrors({
-    units: { length: ['"m" is not a valid choice; use one of: mm, cm, in.'], weight: ['"g" is not a valid choice; use one of: kg, lb.'] },
-  }));
+  refused(
+    t,
+    withLane({ units: { length: 'm', weight: 'g' } }),
+    laneErrors({
+      units: { length: ['"m" is not a valid choice; use one of: mm, cm, in.'], weight: ['"g" is not a valid choice; use one of: kg, lb.'] },
+    }),
+  );
   refused(t, withLane({ units: 'cm/kg' }), laneErrors({ units: ['Expected an object.'] }));
   refused(t, withLane({ units: { length: 'cm' } }), laneErrors({ units: { weight: [REQUIRED] } }));
 });
@@ -251,9 +308,13 @@ const eur = (overrides: Json = {}): Json => ({ ...lane().pallet_types[0], ...ove
 t.test('pallet_types is not empty', async (t) => refused(t, withLane({ pallet_types: [] }), laneErrors({ pallet_types: [NOT_EMPTY] })));
 
 t.test('pallet type codes are unique within the lane', async (t) => {
-  refused(t, withLane({ pallet_types: [eur(), eur({ code: 'IND' }), eur()] }), laneErrors({
-    pallet_types: [{}, {}, { code: ['Pallet type code "EUR" is already used at pallet_types[0] of this lane.'] }],
-  }));
+  refused(
+    t,
+    withLane({ pallet_types: [eur(), eur({ code: 'IND' }), eur()] }),
+    laneErrors({
+      pallet_types: [{}, {}, { code: ['Pallet type code "EUR" is already used at pallet_types[0] of this lane.'] }],
+    }),
+  );
 });
 
 for (const field of ['length', 'width', 'height', 'weight', 'max_height', 'max_weight']) {
@@ -264,26 +325,48 @@ for (const field of ['length', 'width', 'height', 'weight', 'max_height', 'max_w
 }
 
 t.test('max_height is greater than the pallet height', async (t) => {
-  refused(t, withLane({ pallet_types: [eur({ height: 14.4, max_height: 14.4 })] }), laneErrors({
-    pallet_types: [{ max_height: ["Ensure max_height is greater than the empty pallet's height (14.4); it is the loaded pallet's total height."] }],
-  }));
+  refused(
+    t,
+    withLane({ pallet_types: [eur({ height: 14.4, max_height: 14.4 })] }),
+    laneErrors({
+      pallet_types: [
+        { max_height: ["Ensure max_height is greater than the empty pallet's height (14.4); it is the loaded pallet's total height."] },
+      ],
+    }),
+  );
   accepted(t, withLane({ pallet_types: [eur({ height: 14.4, max_height: 14.5 })] }));
 });
 
 t.test('max_weight is greater than the pallet weight', async (t) => {
-  refused(t, withLane({ pallet_types: [eur({ weight: 25, max_weight: 20 })] }), laneErrors({
-    pallet_types: [{ max_weight: ["Ensure max_weight is greater than the empty pallet's weight (25); it is the loaded pallet's total weight."] }],
-  }));
+  refused(
+    t,
+    withLane({ pallet_types: [eur({ weight: 25, max_weight: 20 })] }),
+    laneErrors({
+      pallet_types: [
+        { max_weight: ["Ensure max_weight is greater than the empty pallet's weight (25); it is the loaded pallet's total weight."] },
+      ],
+    }),
+  );
 });
 
 // ---------------------------------------------------------------- container codes
 
 t.test('container_codes is a non-empty list of unique known codes', async (t) => {
   refused(t, withLane({ container_codes: [] }), laneErrors({ container_codes: [NOT_EMPTY] }));
-  refused(t, withLane({ container_codes: ['40ft', '53ft'] }), laneErrors({
-    container_codes: { 1: ['"53ft" is not a valid choice; use one of: 20ft, 40ft, 40ft-HC, 45ft-HC, 20ft-RF, 40ft-HC RF, 20ft-OT, 40ft-OT.'] },
-  }));
-  refused(t, withLane({ container_codes: ['40ft', '20ft', '40ft'] }), laneErrors({ container_codes: { 2: ['Duplicate value "40ft": list each value once.'] } }));
+  refused(
+    t,
+    withLane({ container_codes: ['40ft', '53ft'] }),
+    laneErrors({
+      container_codes: {
+        1: ['"53ft" is not a valid choice; use one of: 20ft, 40ft, 40ft-HC, 45ft-HC, 20ft-RF, 40ft-HC RF, 20ft-OT, 40ft-OT.'],
+      },
+    }),
+  );
+  refused(
+    t,
+    withLane({ container_codes: ['40ft', '20ft', '40ft'] }),
+    laneErrors({ container_codes: { 2: ['Duplicate value "40ft": list each value once.'] } }),
+  );
 });
 
 // ---------------------------------------------------------------- items
@@ -292,7 +375,11 @@ const sku = (overrides: Json = {}): Json => ({ sku: 'SKU-1', length: 10, width: 
 
 t.test('an item sku is required, not blank and unique within the lane', async (t) => {
   refused(t, withLane({ items: [sku({ sku: '' })] }), laneErrors({ items: [{ sku: [BLANK] }] }));
-  refused(t, withLane({ items: [sku(), sku({ sku: 'SKU-2' }), sku()] }), laneErrors({ items: [{}, {}, { sku: ['SKU "SKU-1" is already defined at items[0] of this lane.'] }] }));
+  refused(
+    t,
+    withLane({ items: [sku(), sku({ sku: 'SKU-2' }), sku()] }),
+    laneErrors({ items: [{}, {}, { sku: ['SKU "SKU-1" is already defined at items[0] of this lane.'] }] }),
+  );
 });
 
 for (const field of ['length', 'width', 'height', 'weight']) {
@@ -302,7 +389,9 @@ for (const field of ['length', 'width', 'height', 'weight']) {
   });
 }
 
-t.test('item upright is a boolean', async (t) => refused(t, withLane({ items: [sku({ upright: 'yes' })] }), laneErrors({ items: [{ upright: ['Expected true or false.'] }] })));
+t.test('item upright is a boolean', async (t) =>
+  refused(t, withLane({ items: [sku({ upright: 'yes' })] }), laneErrors({ items: [{ upright: ['Expected true or false.'] }] })),
+);
 
 t.test('errors deep in the document nest by index with {} for the good elements', async (t) => {
   refused(t, withGroup({ lanes: [lane(), lane({ id: 102, consignee: 'Initech', items: [sku({ weight: -2 })] })] }), {
@@ -311,30 +400,45 @@ t.test('errors deep in the document nest by index with {} for the good elements'
 });
 
 t.test('every error of a document is reported at once', async (t) => {
-  refused(t, {
-    company_groups: [
-      group({ notification_emails: ['x'], lanes: [lane({ units: { length: 'yd', weight: 'kg' }, items: [sku({ height: 0 })] })] }),
-      group({ api_keys: [{ name: 'short', key: 'short' }], lanes: [lane({ consignee: 'Initech' })] }),
-    ],
-  }, {
-    company_groups: [
-      { notification_emails: { 0: ['Enter a valid e-mail address, such as name@example.com.'] }, lanes: [{ units: { length: ['"yd" is not a valid choice; use one of: mm, cm, in.'] }, items: [{ height: [GT0] }] }] },
-      {
-        api_keys: [{ key: ['Ensure this field has at least 16 characters.'] }],
-        name: ['Company group "Acme Group" is already defined at company_groups[0]; group names are unique.'],
-        lanes: [{ id: ['Lane id 101 is already used at company_groups[0].lanes[0]; lane ids are unique across the document.'] }],
-      },
-    ],
-  });
+  refused(
+    t,
+    {
+      company_groups: [
+        group({ notification_emails: ['x'], lanes: [lane({ units: { length: 'yd', weight: 'kg' }, items: [sku({ height: 0 })] })] }),
+        group({ api_keys: [{ name: 'short', key: 'short' }], lanes: [lane({ consignee: 'Initech' })] }),
+      ],
+    },
+    {
+      company_groups: [
+        {
+          notification_emails: { 0: ['Enter a valid e-mail address, such as name@example.com.'] },
+          lanes: [{ units: { length: ['"yd" is not a valid choice; use one of: mm, cm, in.'] }, items: [{ height: [GT0] }] }],
+        },
+        {
+          api_keys: [{ key: ['Ensure this field has at least 16 characters.'] }],
+          name: ['Company group "Acme Group" is already defined at company_groups[0]; group names are unique.'],
+          lanes: [{ id: ['Lane id 101 is already used at company_groups[0].lanes[0]; lane ids are unique across the document.'] }],
+        },
+      ],
+    },
+  );
 });
 
 t.test('consolidation_window_seconds: absent or a whole number of seconds from 1 to 604,800', async (t) => {
   t.equal(accepted(t, specExample()).company_groups[0]!.lanes[0]!.consolidation_window_seconds, undefined, 'absent: no consolidation');
   t.equal(accepted(t, withLane({ consolidation_window_seconds: 1 })).company_groups[0]!.lanes[0]!.consolidation_window_seconds, 1);
-  t.equal(accepted(t, withLane({ consolidation_window_seconds: 604_800 })).company_groups[0]!.lanes[0]!.consolidation_window_seconds, 604_800);
+  t.equal(
+    accepted(t, withLane({ consolidation_window_seconds: 604_800 })).company_groups[0]!.lanes[0]!.consolidation_window_seconds,
+    604_800,
+  );
   for (const bad of [0, -5, 604_801, 2.5, '60', null, true]) {
     const result = validateMasterDataDocument(withLane({ consolidation_window_seconds: bad }));
     t.notOk(result.ok, `${JSON.stringify(bad)} is refused`);
-    if (!result.ok) t.match(result.errors, { company_groups: [{ lanes: [{ consolidation_window_seconds: [String] }] }] }, `${JSON.stringify(bad)}: the error names the field`);
+    if (!result.ok)
+      t.match(
+        result.errors,
+        { company_groups: [{ lanes: [{ consolidation_window_seconds: [String] }] }] },
+        `${JSON.stringify(bad)}: the error names the field`,
+      );
   }
 });

@@ -12,7 +12,9 @@ type Json = Record<string, any>;
 const doc = buildOpenApiDocument() as Json;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-  Object.entries(item as Json).filter(([method]) => METHODS.includes(method)).map(([method, operation]) => ({ path, method, operation: operation as Json })),
+  Object.entries(item as Json)
+    .filter(([method]) => METHODS.includes(method))
+    .map(([method, operation]) => ({ path, method, operation: operation as Json })),
 );
 
 function resolvePointer(root: unknown, ref: string): unknown {
@@ -117,7 +119,11 @@ t.test('list query parameters: page, page_size (capped at 100, not refused), pag
   t.match(byName.page_size.description, /capped to 100/);
   t.equal(byName.page_size.schema.default, 10);
   t.equal(byName.page.schema.default, 1);
-  t.strictSame(refsIn(list.operation.responses['200']).sort(), ['#/components/schemas/Order', '#/components/schemas/OrderList'], 'envelope or array');
+  t.strictSame(
+    refsIn(list.operation.responses['200']).sort(),
+    ['#/components/schemas/Order', '#/components/schemas/OrderList'],
+    'envelope or array',
+  );
 });
 
 t.test('order lookups take ?order= and the download answers application/pdf', async (t) => {
@@ -130,11 +136,22 @@ t.test('order lookups take ?order= and the download answers application/pdf', as
 });
 
 t.test('authentication: an apiKey scheme in the Authorization header, required except for this document and operations', async (t) => {
-  t.strictSame(doc.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Api-Key <key>' });
+  t.strictSame(doc.components.securitySchemes.ApiKey, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'Api-Key <key>',
+  });
   t.strictSame(doc.security, [{ ApiKey: [] }]);
   for (const { path, operation } of operations) {
     // The audit public key too: whoever is handed a digest or an export must be able to check it (docs/auditing.md).
-    if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json' || path === '/api/v1/asyncapi.json' || path === '/api/v1/audit/public-key') t.strictSame(operation.security, [], `${path} is public`);
+    if (
+      !path.startsWith('/api/v1/') ||
+      path === '/api/v1/openapi.json' ||
+      path === '/api/v1/asyncapi.json' ||
+      path === '/api/v1/audit/public-key'
+    )
+      t.strictSame(operation.security, [], `${path} is public`);
     else t.equal(operation.security, undefined, `${path} uses the global requirement`);
   }
 });
@@ -161,10 +178,23 @@ t.test('the request bodies are the schemas the service validates with', async (t
 
 t.test('the published request schema agrees with the validator on shape', async (t) => {
   const published = ajv.compile(doc.components.schemas.SubmitOrderRequest);
-  const good = { supplier_name: 'S', consignee_name: 'C', reference: 'R', transportation_mode: 'TruckFTL', boxes: [{ name: 'B', length: 1, width: '1.5', height: 1, weight: 2, count: 1 }], order_containers: [{ code: '20ft' }] };
+  const good = {
+    supplier_name: 'S',
+    consignee_name: 'C',
+    reference: 'R',
+    transportation_mode: 'TruckFTL',
+    boxes: [{ name: 'B', length: 1, width: '1.5', height: 1, weight: 2, count: 1 }],
+    order_containers: [{ code: '20ft' }],
+  };
   t.ok(validateSubmitOrder(good).ok);
   t.ok(published(good), JSON.stringify(published.errors));
-  for (const bad of [{ ...good, colour: 'red' }, { ...good, reference: 'R'.repeat(65) }, { ...good, order_containers: { code: '20ft' } }, { ...good, boxes: [{ ...good.boxes[0], rotation_x: true }] }, { ...good, boxes: [{ ...good.boxes[0], weight: '1.1234567' }] }]) {
+  for (const bad of [
+    { ...good, colour: 'red' },
+    { ...good, reference: 'R'.repeat(65) },
+    { ...good, order_containers: { code: '20ft' } },
+    { ...good, boxes: [{ ...good.boxes[0], rotation_x: true }] },
+    { ...good, boxes: [{ ...good.boxes[0], weight: '1.1234567' }] },
+  ]) {
     t.notOk(validateSubmitOrder(bad).ok);
     t.notOk(published(bad), JSON.stringify(bad));
   }

@@ -3,7 +3,14 @@
 import t from 'tap';
 import { MasterDataAppliedSchema } from '../../src/master-data/master-data-schema.js';
 import {
-  ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderLookupErrorSchema, OrderViewSchema, PalletContentsSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
+  ErrorDetailSchema,
+  OrderHistorySchema,
+  OrderListSchema,
+  OrderLookupErrorSchema,
+  OrderViewSchema,
+  PalletContentsSchema,
+  SubmitOrderCreatedSchema,
+  ValidationErrorSchema,
 } from '../../src/orders/order-view-schema.js';
 import type { OrderView } from '../../src/orders/order-view.js';
 import { validateSubmitOrder } from '../../src/orders/validate-submit-order.js';
@@ -63,37 +70,70 @@ t.test('timestamps have microseconds and no zone designator', async (t) => {
 });
 
 t.test('the list envelope: count, next and previous URLs or null, results', async (t) => {
-  t.ok(valid(OrderListSchema, { count: 11, next: 'http://localhost:8000/api/v1/orders/detailed-orders/?page=2', previous: null, results: [view()] }));
+  t.ok(
+    valid(OrderListSchema, {
+      count: 11,
+      next: 'http://localhost:8000/api/v1/orders/detailed-orders/?page=2',
+      previous: null,
+      results: [view()],
+    }),
+  );
   t.ok(valid(OrderListSchema, { count: 0, next: null, previous: null, results: [] }));
   t.notOk(valid(OrderListSchema, { count: 0, next: null, results: [] }), 'previous is always present');
 });
 
 t.test('the submit 201 body', async (t) => {
-  t.ok(valid(SubmitOrderCreatedSchema, { message: 'Order has been created and will be processed shortly', order_id: 1, service_ref: 'ORD-000001' }));
+  t.ok(
+    valid(SubmitOrderCreatedSchema, {
+      message: 'Order has been created and will be processed shortly',
+      order_id: 1,
+      service_ref: 'ORD-000001',
+    }),
+  );
   t.notOk(valid(SubmitOrderCreatedSchema, { message: 'ok', order_id: '1', service_ref: 'ORD-000001' }));
 });
 
 t.test('pallet contents: pallets with their grouped contents', async (t) => {
-  const pallets = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'SKU-1001', purchase_order: '', line_item_number: '', quantity: 40 }] }];
+  const pallets = [
+    { pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'SKU-1001', purchase_order: '', line_item_number: '', quantity: 40 }] },
+  ];
   t.ok(valid(PalletContentsSchema, pallets));
   t.ok(valid(PalletContentsSchema, []));
-  t.notOk(valid(PalletContentsSchema, [{ ...pallets[0], contents: [{ sku: 'SKU-1001', purchase_order: '', line_item_number: '', quantity: 2.5 }] }]));
+  t.notOk(
+    valid(PalletContentsSchema, [
+      { ...pallets[0], contents: [{ sku: 'SKU-1001', purchase_order: '', line_item_number: '', quantity: 2.5 }] },
+    ]),
+  );
 });
 
 t.test('error bodies: detail, field errors, order lookup errors', async (t) => {
   t.ok(valid(ErrorDetailSchema, { detail: 'Invalid API key.' }));
   t.notOk(valid(ErrorDetailSchema, { message: 'Invalid API key.' }));
-  t.ok(valid(ValidationErrorSchema, { order_items: [{}, { quantity: ['Ensure this value is greater than or equal to 0.01.'] }], extra_recipients: { 1: ['Bad.'] } }));
+  t.ok(
+    valid(ValidationErrorSchema, {
+      order_items: [{}, { quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
+      extra_recipients: { 1: ['Bad.'] },
+    }),
+  );
   t.ok(valid(OrderLookupErrorSchema, { order: ['No order matches this reference.'] }));
 });
 
 t.test('the master-data 200 body counts changes by kind', async (t) => {
-  t.ok(valid(MasterDataAppliedSchema, { applied: true, changes: { CompanyGroupDefined: 1, ApiKeyIssued: 1, LaneDefined: 1, ItemDefined: 2 } }));
+  t.ok(
+    valid(MasterDataAppliedSchema, { applied: true, changes: { CompanyGroupDefined: 1, ApiKeyIssued: 1, LaneDefined: 1, ItemDefined: 2 } }),
+  );
   t.notOk(valid(MasterDataAppliedSchema, { applied: true, changes: { LaneAdded: 1 } }));
 });
 
 t.test('order history: events with their log position as a decimal string', async (t) => {
-  const event = { event_id: '0b9f2c1e-8d4a-4c57-9a43-0f1f7e0c2d11', type: 'OrderSubmitted', timestamp: '2026-11-20T09:15:02.123Z', position: '18446744073709551615', revision: 0, data: { order_id: 1 } };
+  const event = {
+    event_id: '0b9f2c1e-8d4a-4c57-9a43-0f1f7e0c2d11',
+    type: 'OrderSubmitted',
+    timestamp: '2026-11-20T09:15:02.123Z',
+    position: '18446744073709551615',
+    revision: 0,
+    data: { order_id: 1 },
+  };
   t.ok(valid(OrderHistorySchema, [event]), JSON.stringify(validatorFor(OrderHistorySchema).errors));
   t.notOk(valid(OrderHistorySchema, [{ ...event, position: 12 }]));
 });

@@ -25,7 +25,15 @@ const without = (field: string): Body => {
   return body;
 };
 const item = (overrides: Body = {}): Body => ({ item: 'SKU-1001', quantity: 5, ...overrides });
-const preBuilt = (overrides: Body = {}): Body => ({ name: 'P1', length: '120', width: '80', height: '150', weight: '400', count: 2, ...overrides });
+const preBuilt = (overrides: Body = {}): Body => ({
+  name: 'P1',
+  length: '120',
+  width: '80',
+  height: '150',
+  weight: '400',
+  count: 2,
+  ...overrides,
+});
 const looseBox = (overrides: Body = {}): Body => ({ name: 'B1', length: 40, width: 30, height: 20, weight: 5, count: 3, ...overrides });
 const withPreBuilt = (overrides: Body) => order({ pre_builts: [preBuilt(), preBuilt(overrides)] });
 const withLooseBox = (overrides: Body) => order({ loose_boxes: [looseBox(overrides)] });
@@ -40,11 +48,15 @@ const GT0 = 'Ensure this value is greater than 0.';
 const WHOLE = 'Expected a whole number.';
 const BOOLEAN = 'Expected true or false.';
 const DECIMALS = 'Ensure that there are no more than 6 decimal places.';
-const DIMENSION_DIGITS = 'Ensure that there are no more than 6 digits before the decimal point (at most 12 digits in total, 6 of them decimals).';
-const WEIGHT_DIGITS = 'Ensure that there are no more than 9 digits before the decimal point (at most 15 digits in total, 6 of them decimals).';
-const SYNTAX = 'Enter a plain decimal number such as "120.5" or 120.5: digits with an optional "." and decimals; no "+", spaces, exponent or hex.';
+const DIMENSION_DIGITS =
+  'Ensure that there are no more than 6 digits before the decimal point (at most 12 digits in total, 6 of them decimals).';
+const WEIGHT_DIGITS =
+  'Ensure that there are no more than 9 digits before the decimal point (at most 15 digits in total, 6 of them decimals).';
+const SYNTAX =
+  'Enter a plain decimal number such as "120.5" or 120.5: digits with an optional "." and decimals; no "+", spaces, exponent or hex.';
 const EMAIL = 'Enter a valid e-mail address, such as name@example.com.';
-const NO_CARGO = 'Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).';
+const NO_CARGO =
+  'Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).';
 const ROTATIONS_XYZ = 'send rotation_x, rotation_y and rotation_z together.';
 
 function refused(t: Assert, body: unknown, expected: FieldErrors): void {
@@ -72,15 +84,37 @@ t.test('a minimal order comes back with every default filled in', async (t) => {
 });
 
 t.test('pre-built pallet defaults: no items, not stackable, rotation_x true', async (t) => {
-  const value = accepted(t, order({ order_items: undefined, pre_builts: [preBuilt({ length: 120.5, width: '80', height: '14.4', weight: 12 })] }));
-  t.strictSame(value.pre_builts, [{
-    name: 'P1', length: '120.500000', width: '80.000000', height: '14.400000', weight: '12.000000', count: 2,
-    prebuiltitem_set: [], double_stacked_bottom: false, double_stacked_top: false, rotation_x: true,
-  }]);
+  const value = accepted(
+    t,
+    order({ order_items: undefined, pre_builts: [preBuilt({ length: 120.5, width: '80', height: '14.4', weight: 12 })] }),
+  );
+  t.strictSame(value.pre_builts, [
+    {
+      name: 'P1',
+      length: '120.500000',
+      width: '80.000000',
+      height: '14.400000',
+      weight: '12.000000',
+      count: 2,
+      prebuiltitem_set: [],
+      double_stacked_bottom: false,
+      double_stacked_top: false,
+      rotation_x: true,
+    },
+  ]);
 });
 
 t.test('pre-built item defaults: empty strings and packages null', async (t) => {
-  const value = accepted(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 3 }, { quantity: 1, packages: 2, purchase_order: 'PO-9', line_item_number: '7' }, { quantity: 1, packages: null }] }));
+  const value = accepted(
+    t,
+    withPreBuilt({
+      prebuiltitem_set: [
+        { quantity: 3 },
+        { quantity: 1, packages: 2, purchase_order: 'PO-9', line_item_number: '7' },
+        { quantity: 1, packages: null },
+      ],
+    }),
+  );
   t.strictSame(value.pre_builts[1]?.prebuiltitem_set, [
     { purchase_order: '', line_item_number: '', quantity: 3, packages: null },
     { purchase_order: 'PO-9', line_item_number: '7', quantity: 1, packages: 2 },
@@ -90,30 +124,74 @@ t.test('pre-built item defaults: empty strings and packages null', async (t) => 
 
 t.test('loose box defaults: rotations true, product counts null, strings empty', async (t) => {
   const value = accepted(t, withLooseBox({}));
-  t.strictSame(value.loose_boxes, [{
-    name: 'B1', length: '40.000000', width: '30.000000', height: '20.000000', weight: '5.000000', count: 3,
-    purchase_order: '', line_item_number: '', product_quantity: null, product_packages: null,
-    double_stacked_bottom: false, double_stacked_top: false, rotation_x: true, rotation_y: true, rotation_z: true,
-  }]);
+  t.strictSame(value.loose_boxes, [
+    {
+      name: 'B1',
+      length: '40.000000',
+      width: '30.000000',
+      height: '20.000000',
+      weight: '5.000000',
+      count: 3,
+      purchase_order: '',
+      line_item_number: '',
+      product_quantity: null,
+      product_packages: null,
+      double_stacked_bottom: false,
+      double_stacked_top: false,
+      rotation_x: true,
+      rotation_y: true,
+      rotation_z: true,
+    },
+  ]);
 });
 
 t.test('values given are kept: flags, counts, notes, recipients', async (t) => {
-  const value = accepted(t, order({
-    shipment_type: 'dangerous_goods',
-    order_items: [item({ purchase_order: 'PO-1', line_item_number: '10', notes: 'fragile' })],
-    loose_boxes: [looseBox({ rotation_x: false, rotation_y: false, rotation_z: false, double_stacked_bottom: true, double_stacked_top: true, product_quantity: 12, product_packages: null })],
-    pre_builts: [preBuilt({ rotation_x: false, double_stacked_top: true })],
-    order_containers: [{ code: '20ft', count: 1 }, { code: '40ft-HC RF' }],
-    customer_notes: 'Call before delivery',
-    send_email: false,
-    extra_recipients: ['ops@globex.example'],
-    extra_cc_recipients: ['cc@globex.example', 'x@münchen.de'],
-  }));
+  const value = accepted(
+    t,
+    order({
+      shipment_type: 'dangerous_goods',
+      order_items: [item({ purchase_order: 'PO-1', line_item_number: '10', notes: 'fragile' })],
+      loose_boxes: [
+        looseBox({
+          rotation_x: false,
+          rotation_y: false,
+          rotation_z: false,
+          double_stacked_bottom: true,
+          double_stacked_top: true,
+          product_quantity: 12,
+          product_packages: null,
+        }),
+      ],
+      pre_builts: [preBuilt({ rotation_x: false, double_stacked_top: true })],
+      order_containers: [{ code: '20ft', count: 1 }, { code: '40ft-HC RF' }],
+      customer_notes: 'Call before delivery',
+      send_email: false,
+      extra_recipients: ['ops@globex.example'],
+      extra_cc_recipients: ['cc@globex.example', 'x@münchen.de'],
+    }),
+  );
   t.equal(value.shipment_type, 'dangerous_goods');
-  t.strictSame(value.order_items, [{ item: 'SKU-1001', quantity: '5.000000', purchase_order: 'PO-1', line_item_number: '10', notes: 'fragile' }]);
-  t.match(value.loose_boxes[0], { rotation_x: false, rotation_y: false, rotation_z: false, double_stacked_bottom: true, double_stacked_top: true, product_quantity: 12, product_packages: null });
+  t.strictSame(value.order_items, [
+    { item: 'SKU-1001', quantity: '5.000000', purchase_order: 'PO-1', line_item_number: '10', notes: 'fragile' },
+  ]);
+  t.match(value.loose_boxes[0], {
+    rotation_x: false,
+    rotation_y: false,
+    rotation_z: false,
+    double_stacked_bottom: true,
+    double_stacked_top: true,
+    product_quantity: 12,
+    product_packages: null,
+  });
   t.match(value.pre_builts[0], { rotation_x: false, double_stacked_top: true, double_stacked_bottom: false });
-  t.strictSame(value.order_containers, [{ code: '20ft', count: 1, exact: true }, { code: '40ft-HC RF', count: 5 }], 'a count given is booked exactly (spec 2.8); none given, up to 5');
+  t.strictSame(
+    value.order_containers,
+    [
+      { code: '20ft', count: 1, exact: true },
+      { code: '40ft-HC RF', count: 5 },
+    ],
+    'a count given is booked exactly (spec 2.8); none given, up to 5',
+  );
   t.equal(value.customer_notes, 'Call before delivery');
   t.equal(value.send_email, false);
   t.strictSame(value.extra_recipients, ['ops@globex.example']);
@@ -129,19 +207,28 @@ t.test('aliases shipment_skus, pallets and boxes arrive under their canonical na
 });
 
 t.test('decimals are normalized to six decimals, from strings and numbers', async (t) => {
-  const value = accepted(t, order({
-    order_items: [item({ quantity: '120.5' }), item({ quantity: 12 }), item({ quantity: 0.1 }), item({ quantity: '007.25' })],
-  }));
-  t.strictSame(value.order_items.map((line) => line.quantity), ['120.500000', '12.000000', '0.100000', '7.250000']);
+  const value = accepted(
+    t,
+    order({
+      order_items: [item({ quantity: '120.5' }), item({ quantity: 12 }), item({ quantity: 0.1 }), item({ quantity: '007.25' })],
+    }),
+  );
+  t.strictSame(
+    value.order_items.map((line) => line.quantity),
+    ['120.500000', '12.000000', '0.100000', '7.250000'],
+  );
 });
 
 t.test('limits hold at their boundary: 64 characters, 0.01, 12 and 15 digits, 6 decimals', async (t) => {
-  const value = accepted(t, order({
-    reference: 'R'.repeat(64),
-    order_items: [item({ quantity: 0.01, purchase_order: 'P'.repeat(64), line_item_number: 'L'.repeat(64) })],
-    pre_builts: [preBuilt({ name: 'N'.repeat(64), length: '123456.123456', width: 999999.999999, weight: '123456789.123456' })],
-    loose_boxes: [looseBox({ name: 'B'.repeat(64), height: '0.000001', weight: 123456789.123456 })],
-  }));
+  const value = accepted(
+    t,
+    order({
+      reference: 'R'.repeat(64),
+      order_items: [item({ quantity: 0.01, purchase_order: 'P'.repeat(64), line_item_number: 'L'.repeat(64) })],
+      pre_builts: [preBuilt({ name: 'N'.repeat(64), length: '123456.123456', width: 999999.999999, weight: '123456789.123456' })],
+      loose_boxes: [looseBox({ name: 'B'.repeat(64), height: '0.000001', weight: 123456789.123456 })],
+    }),
+  );
   t.equal(value.order_items[0]?.quantity, '0.010000');
   t.equal(value.pre_builts[0]?.length, '123456.123456');
   t.equal(value.pre_builts[0]?.width, '999999.999999');
@@ -153,7 +240,10 @@ t.test('limits hold at their boundary: 64 characters, 0.01, 12 and 15 digits, 6 
 t.test('every container code of spec 2.8 is accepted', async (t) => {
   const codes = ['20ft', '40ft', '40ft-HC', '45ft-HC', '20ft-RF', '40ft-HC RF', '20ft-OT', '40ft-OT'];
   const value = accepted(t, order({ order_containers: codes.map((code) => ({ code })) }));
-  t.strictSame(value.order_containers.map((container) => container.code), codes);
+  t.strictSame(
+    value.order_containers.map((container) => container.code),
+    codes,
+  );
 });
 
 t.test('TruckFTL and cargo of one kind only (pre-builts or loose boxes) are accepted', async (t) => {
@@ -201,13 +291,19 @@ t.test('reference: 64 characters are taken, 65 are refused', async (t) => {
 t.test('reference must be a string', async (t) => refused(t, order({ reference: 12345 }), { reference: ['Expected a string.'] }));
 
 t.test('transportation_mode is OceanFCL or TruckFTL, case-sensitive', async (t) => {
-  refused(t, order({ transportation_mode: 'Air' }), { transportation_mode: ['"Air" is not a valid choice; use one of: OceanFCL, TruckFTL.'] });
-  refused(t, order({ transportation_mode: 'oceanfcl' }), { transportation_mode: ['"oceanfcl" is not a valid choice; use one of: OceanFCL, TruckFTL.'] });
+  refused(t, order({ transportation_mode: 'Air' }), {
+    transportation_mode: ['"Air" is not a valid choice; use one of: OceanFCL, TruckFTL.'],
+  });
+  refused(t, order({ transportation_mode: 'oceanfcl' }), {
+    transportation_mode: ['"oceanfcl" is not a valid choice; use one of: OceanFCL, TruckFTL.'],
+  });
 });
 
 t.test('shipment_type is one of normal, dangerous_goods, dedicated_container', async (t) => {
   accepted(t, order({ shipment_type: 'dedicated_container' }));
-  refused(t, order({ shipment_type: 'express' }), { shipment_type: ['"express" is not a valid choice; use one of: normal, dangerous_goods, dedicated_container.'] });
+  refused(t, order({ shipment_type: 'express' }), {
+    shipment_type: ['"express" is not a valid choice; use one of: normal, dangerous_goods, dedicated_container.'],
+  });
 });
 
 t.test('unknown fields are refused, not dropped', async (t) => refused(t, order({ refrence: 'typo' }), { refrence: [UNKNOWN] }));
@@ -218,24 +314,37 @@ t.test('fields named __proto__ or constructor are unknown fields like any other,
   const top = validateSubmitOrder({ ...order(), ...body });
   t.equal(JSON.stringify(top.ok ? null : top.errors), '{"__proto__":["Unknown field."],"constructor":["Unknown field."]}');
   const nested = validateSubmitOrder(order({ order_items: [{ ...item(), ...body }] }));
-  t.equal(JSON.stringify(nested.ok ? null : nested.errors), '{"order_items":[{"__proto__":["Unknown field."],"constructor":["Unknown field."]}]}');
+  t.equal(
+    JSON.stringify(nested.ok ? null : nested.errors),
+    '{"order_items":[{"__proto__":["Unknown field."],"constructor":["Unknown field."]}]}',
+  );
   t.equal(({} as Record<string, unknown>).polluted, undefined);
   t.equal(({} as Record<string, unknown>).non_field_errors, undefined);
 });
 
 t.test('a long bad value is shortened in the message', async (t) => {
-  refused(t, order({ transportation_mode: 'X'.repeat(1000) }), { transportation_mode: [`"${'X'.repeat(76)}... is not a valid choice; use one of: OceanFCL, TruckFTL.`] });
+  refused(t, order({ transportation_mode: 'X'.repeat(1000) }), {
+    transportation_mode: [`"${'X'.repeat(76)}... is not a valid choice; use one of: OceanFCL, TruckFTL.`],
+  });
 });
 
-t.test('customer_notes is a string or null', async (t) => refused(t, order({ customer_notes: 5 }), { customer_notes: ['Expected a string or null.'] }));
+t.test('customer_notes is a string or null', async (t) =>
+  refused(t, order({ customer_notes: 5 }), { customer_notes: ['Expected a string or null.'] }),
+);
 
 t.test('send_email is a boolean', async (t) => refused(t, order({ send_email: 'yes' }), { send_email: [BOOLEAN] }));
 
 // ---------------------------------------------------------------- aliases and cargo
 
-for (const [alias, canonical, element] of [['shipment_skus', 'order_items', item()], ['pallets', 'pre_builts', preBuilt()], ['boxes', 'loose_boxes', looseBox()]] as const) {
+for (const [alias, canonical, element] of [
+  ['shipment_skus', 'order_items', item()],
+  ['pallets', 'pre_builts', preBuilt()],
+  ['boxes', 'loose_boxes', looseBox()],
+] as const) {
   t.test(`${canonical} and its alias ${alias} together are refused, naming the alias`, async (t) => {
-    refused(t, order({ [canonical]: [element], [alias]: [element] }), { [alias]: [`Send either ${canonical} or its alias ${alias}, not both.`] });
+    refused(t, order({ [canonical]: [element], [alias]: [element] }), {
+      [alias]: [`Send either ${canonical} or its alias ${alias}, not both.`],
+    });
   });
 }
 
@@ -244,7 +353,9 @@ t.test('errors inside an alias are reported under the alias', async (t) => {
     shipment_skus: [{}, { quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
   });
   refused(t, order({ pallets: [preBuilt({ count: 0 })] }), { pallets: [{ count: [MIN1] }] });
-  refused(t, order({ boxes: [looseBox({ shipment_type: 'normal' })] }), { boxes: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside boxes elements.'] }] });
+  refused(t, order({ boxes: [looseBox({ shipment_type: 'normal' })] }), {
+    boxes: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside boxes elements.'] }],
+  });
 });
 
 t.test('at least one kind of cargo', async (t) => refused(t, without('order_items'), { non_field_errors: [NO_CARGO] }));
@@ -255,25 +366,36 @@ t.test('empty cargo lists are no cargo', async (t) => {
 });
 
 t.test('a cargo field that is not a list gets its own message and no cargo message', async (t) => {
-  refused(t, order({ order_items: { item: 'SKU-1001', quantity: 1 } }), { order_items: ['Expected a list, not a single object: wrap it in [ ].'] });
+  refused(t, order({ order_items: { item: 'SKU-1001', quantity: 1 } }), {
+    order_items: ['Expected a list, not a single object: wrap it in [ ].'],
+  });
   refused(t, order({ order_items: 'SKU-1001' }), { order_items: ['Expected a list.'] });
 });
 
 // ---------------------------------------------------------------- order_containers
 
 t.test('order_containers is a list, never a single object', async (t) => {
-  refused(t, order({ order_containers: { code: '40ft' } }), { order_containers: ['Expected a list, not a single object: wrap it in [ ].'] });
-});
-
-t.test('order_containers may not be empty', async (t) => refused(t, order({ order_containers: [] }), { order_containers: ['This list may not be empty.'] }));
-
-t.test('container code must be one of the eight', async (t) => {
-  refused(t, order({ order_containers: [{ code: '40ft' }, { code: '10ft' }] }), {
-    order_containers: [{}, { code: ['"10ft" is not a valid choice; use one of: 20ft, 40ft, 40ft-HC, 45ft-HC, 20ft-RF, 40ft-HC RF, 20ft-OT, 40ft-OT.'] }],
+  refused(t, order({ order_containers: { code: '40ft' } }), {
+    order_containers: ['Expected a list, not a single object: wrap it in [ ].'],
   });
 });
 
-t.test('container code is required', async (t) => refused(t, order({ order_containers: [{ count: 2 }] }), { order_containers: [{ code: [REQUIRED] }] }));
+t.test('order_containers may not be empty', async (t) =>
+  refused(t, order({ order_containers: [] }), { order_containers: ['This list may not be empty.'] }),
+);
+
+t.test('container code must be one of the eight', async (t) => {
+  refused(t, order({ order_containers: [{ code: '40ft' }, { code: '10ft' }] }), {
+    order_containers: [
+      {},
+      { code: ['"10ft" is not a valid choice; use one of: 20ft, 40ft, 40ft-HC, 45ft-HC, 20ft-RF, 40ft-HC RF, 20ft-OT, 40ft-OT.'] },
+    ],
+  });
+});
+
+t.test('container code is required', async (t) =>
+  refused(t, order({ order_containers: [{ count: 2 }] }), { order_containers: [{ code: [REQUIRED] }] }),
+);
 
 t.test('a container code may not repeat; the error is on each repeat', async (t) => {
   const repeated = (code: string) => `Container code "${code}" is listed more than once; list each code once, with its count.`;
@@ -289,7 +411,9 @@ t.test('container count is an integer of at least 1', async (t) => {
   refused(t, order({ order_containers: [{ code: '40ft', count: '5' }] }), { order_containers: [{ count: [WHOLE] }] });
 });
 
-t.test('unknown fields in a container are refused', async (t) => refused(t, order({ order_containers: [{ code: '40ft', qty: 2 }] }), { order_containers: [{ qty: [UNKNOWN] }] }));
+t.test('unknown fields in a container are refused', async (t) =>
+  refused(t, order({ order_containers: [{ code: '40ft', qty: 2 }] }), { order_containers: [{ qty: [UNKNOWN] }] }),
+);
 
 // ---------------------------------------------------------------- order_items
 
@@ -302,14 +426,22 @@ t.test('order item needs a non-blank item', async (t) => {
   refused(t, order({ order_items: [item({ item: '' })] }), { order_items: [{ item: [BLANK] }] });
 });
 
-t.test('order item needs a quantity', async (t) => refused(t, order({ order_items: [{ item: 'SKU-1001' }] }), { order_items: [{ quantity: [REQUIRED] }] }));
+t.test('order item needs a quantity', async (t) =>
+  refused(t, order({ order_items: [{ item: 'SKU-1001' }] }), { order_items: [{ quantity: [REQUIRED] }] }),
+);
 
 t.test('order item quantity: 0.01 is taken, 0.009 is refused', async (t) => {
   accepted(t, order({ order_items: [item({ quantity: 0.01 })] }));
   accepted(t, order({ order_items: [item({ quantity: '0.01' })] }));
-  refused(t, order({ order_items: [item(), item({ quantity: 0.009 })] }), { order_items: [{}, { quantity: ['Ensure this value is greater than or equal to 0.01.'] }] });
-  refused(t, order({ order_items: [item({ quantity: '0.009' })] }), { order_items: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }] });
-  refused(t, order({ order_items: [item({ quantity: -3 })] }), { order_items: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }] });
+  refused(t, order({ order_items: [item(), item({ quantity: 0.009 })] }), {
+    order_items: [{}, { quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
+  });
+  refused(t, order({ order_items: [item({ quantity: '0.009' })] }), {
+    order_items: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
+  });
+  refused(t, order({ order_items: [item({ quantity: -3 })] }), {
+    order_items: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
+  });
 });
 
 t.test('order item quantity has at most 6 decimals', async (t) => {
@@ -318,7 +450,9 @@ t.test('order item quantity has at most 6 decimals', async (t) => {
 
 t.test('order item quantity is a number or a decimal string', async (t) => {
   refused(t, order({ order_items: [item({ quantity: 'ten' })] }), { order_items: [{ quantity: [SYNTAX] }] });
-  refused(t, order({ order_items: [item({ quantity: true })] }), { order_items: [{ quantity: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'] }] });
+  refused(t, order({ order_items: [item({ quantity: true })] }), {
+    order_items: [{ quantity: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'] }],
+  });
 });
 
 for (const field of ['purchase_order', 'line_item_number']) {
@@ -331,9 +465,13 @@ for (const field of ['purchase_order', 'line_item_number']) {
   });
 }
 
-t.test('order item notes is a string', async (t) => refused(t, order({ order_items: [item({ notes: 1 })] }), { order_items: [{ notes: ['Expected a string.'] }] }));
+t.test('order item notes is a string', async (t) =>
+  refused(t, order({ order_items: [item({ notes: 1 })] }), { order_items: [{ notes: ['Expected a string.'] }] }),
+);
 
-t.test('unknown fields in an order item are refused', async (t) => refused(t, order({ order_items: [item({ qty: 1 })] }), { order_items: [{ qty: [UNKNOWN] }] }));
+t.test('unknown fields in an order item are refused', async (t) =>
+  refused(t, order({ order_items: [item({ qty: 1 })] }), { order_items: [{ qty: [UNKNOWN] }] }),
+);
 
 // ---------------------------------------------------------------- pre_builts
 
@@ -345,7 +483,9 @@ t.test('pre-built name: required, not blank, 64 characters taken, 65 refused', a
 });
 
 for (const field of ['length', 'width', 'height', 'weight', 'count']) {
-  t.test(`pre-built ${field} is required`, async (t) => refused(t, withPreBuilt({ [field]: undefined }), { pre_builts: [{}, { [field]: [REQUIRED] }] }));
+  t.test(`pre-built ${field} is required`, async (t) =>
+    refused(t, withPreBuilt({ [field]: undefined }), { pre_builts: [{}, { [field]: [REQUIRED] }] }),
+  );
 }
 
 for (const field of ['length', 'width', 'height']) {
@@ -377,7 +517,9 @@ t.test('decimals refuse "+", white space, hex and exponents; numbers refuse what
 });
 
 t.test('a decimal of the wrong type says what is expected', async (t) => {
-  refused(t, withPreBuilt({ height: null }), { pre_builts: [{}, { height: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'] }] });
+  refused(t, withPreBuilt({ height: null }), {
+    pre_builts: [{}, { height: ['Expected a decimal number, as a string such as "120.5" or a JSON number.'] }],
+  });
 });
 
 t.test('pre-built count is an integer of at least 1', async (t) => {
@@ -386,10 +528,14 @@ t.test('pre-built count is an integer of at least 1', async (t) => {
 });
 
 t.test('shipment_type is refused inside pre_builts, saying where it belongs', async (t) => {
-  refused(t, withPreBuilt({ shipment_type: 'normal' }), { pre_builts: [{}, { shipment_type: ['shipment_type belongs at the top level of the order, not inside pre_builts elements.'] }] });
+  refused(t, withPreBuilt({ shipment_type: 'normal' }), {
+    pre_builts: [{}, { shipment_type: ['shipment_type belongs at the top level of the order, not inside pre_builts elements.'] }],
+  });
 });
 
-t.test('unknown fields in a pre-built are refused', async (t) => refused(t, withPreBuilt({ rotation_y: true }), { pre_builts: [{}, { rotation_y: [UNKNOWN] }] }));
+t.test('unknown fields in a pre-built are refused', async (t) =>
+  refused(t, withPreBuilt({ rotation_y: true }), { pre_builts: [{}, { rotation_y: [UNKNOWN] }] }),
+);
 
 t.test('pre-built flags are booleans', async (t) => {
   refused(t, withPreBuilt({ double_stacked_bottom: 'yes', double_stacked_top: 1, rotation_x: null }), {
@@ -398,32 +544,50 @@ t.test('pre-built flags are booleans', async (t) => {
 });
 
 t.test('prebuiltitem_set is a list of objects', async (t) => {
-  refused(t, withPreBuilt({ prebuiltitem_set: { quantity: 1 } }), { pre_builts: [{}, { prebuiltitem_set: ['Expected a list, not a single object: wrap it in [ ].'] }] });
-  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1 }, 7] }), { pre_builts: [{}, { prebuiltitem_set: [{}, { non_field_errors: ['Expected an object.'] }] }] });
+  refused(t, withPreBuilt({ prebuiltitem_set: { quantity: 1 } }), {
+    pre_builts: [{}, { prebuiltitem_set: ['Expected a list, not a single object: wrap it in [ ].'] }],
+  });
+  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1 }, 7] }), {
+    pre_builts: [{}, { prebuiltitem_set: [{}, { non_field_errors: ['Expected an object.'] }] }],
+  });
 });
 
 t.test('pre-built item quantity is required, an integer of at least 1', async (t) => {
   refused(t, withPreBuilt({ prebuiltitem_set: [{ packages: 2 }] }), { pre_builts: [{}, { prebuiltitem_set: [{ quantity: [REQUIRED] }] }] });
-  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1 }, { quantity: 0 }] }), { pre_builts: [{}, { prebuiltitem_set: [{}, { quantity: [MIN1] }] }] });
+  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1 }, { quantity: 0 }] }), {
+    pre_builts: [{}, { prebuiltitem_set: [{}, { quantity: [MIN1] }] }],
+  });
   refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1.5 }] }), { pre_builts: [{}, { prebuiltitem_set: [{ quantity: [WHOLE] }] }] });
 });
 
 t.test('pre-built item packages is an integer of at least 1 when set', async (t) => {
-  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 3, packages: 0 }] }), { pre_builts: [{}, { prebuiltitem_set: [{ packages: [MIN1] }] }] });
-  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 3, packages: '2' }] }), { pre_builts: [{}, { prebuiltitem_set: [{ packages: ['Expected a whole number or null.'] }] }] });
+  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 3, packages: 0 }] }), {
+    pre_builts: [{}, { prebuiltitem_set: [{ packages: [MIN1] }] }],
+  });
+  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 3, packages: '2' }] }), {
+    pre_builts: [{}, { prebuiltitem_set: [{ packages: ['Expected a whole number or null.'] }] }],
+  });
 });
 
 for (const field of ['purchase_order', 'line_item_number']) {
   t.test(`pre-built item ${field}: 64 characters, no "&", no ","`, async (t) => {
     accepted(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'X'.repeat(64) }] }));
-    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'X'.repeat(65) }] }), { pre_builts: [{}, { prebuiltitem_set: [{ [field]: [MAX64] }] }] });
-    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'a&b' }] }), { pre_builts: [{}, { prebuiltitem_set: [{ [field]: [NO_AMP] }] }] });
-    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'a,b' }] }), { pre_builts: [{}, { prebuiltitem_set: [{ [field]: [NO_AMP] }] }] });
+    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'X'.repeat(65) }] }), {
+      pre_builts: [{}, { prebuiltitem_set: [{ [field]: [MAX64] }] }],
+    });
+    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'a&b' }] }), {
+      pre_builts: [{}, { prebuiltitem_set: [{ [field]: [NO_AMP] }] }],
+    });
+    refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, [field]: 'a,b' }] }), {
+      pre_builts: [{}, { prebuiltitem_set: [{ [field]: [NO_AMP] }] }],
+    });
   });
 }
 
 t.test('unknown fields in a pre-built item are refused', async (t) => {
-  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, sku: 'SKU-1' }] }), { pre_builts: [{}, { prebuiltitem_set: [{ sku: [UNKNOWN] }] }] });
+  refused(t, withPreBuilt({ prebuiltitem_set: [{ quantity: 1, sku: 'SKU-1' }] }), {
+    pre_builts: [{}, { prebuiltitem_set: [{ sku: [UNKNOWN] }] }],
+  });
 });
 
 // ---------------------------------------------------------------- loose_boxes
@@ -440,7 +604,9 @@ t.test('loose box dimensions and weight follow the pre-built limits', async (t) 
   refused(t, withLooseBox({ weight: '1.0000001' }), { loose_boxes: [{ weight: [DECIMALS] }] });
 });
 
-t.test('loose box count is an integer of at least 1', async (t) => refused(t, withLooseBox({ count: 0 }), { loose_boxes: [{ count: [MIN1] }] }));
+t.test('loose box count is an integer of at least 1', async (t) =>
+  refused(t, withLooseBox({ count: 0 }), { loose_boxes: [{ count: [MIN1] }] }),
+);
 
 for (const field of ['product_quantity', 'product_packages']) {
   t.test(`loose box ${field} is an integer of at least 1 when set, null when not`, async (t) => {
@@ -462,10 +628,12 @@ for (const field of ['purchase_order', 'line_item_number']) {
 
 t.test('rotation flags come all three together; the missing ones are named', async (t) => {
   refused(t, withLooseBox({ rotation_x: false }), {
-    loose_boxes: [{
-      rotation_y: [`This field is required when rotation_x is sent: ${ROTATIONS_XYZ}`],
-      rotation_z: [`This field is required when rotation_x is sent: ${ROTATIONS_XYZ}`],
-    }],
+    loose_boxes: [
+      {
+        rotation_y: [`This field is required when rotation_x is sent: ${ROTATIONS_XYZ}`],
+        rotation_z: [`This field is required when rotation_x is sent: ${ROTATIONS_XYZ}`],
+      },
+    ],
   });
   refused(t, withLooseBox({ rotation_x: true, rotation_z: false }), {
     loose_boxes: [{ rotation_y: [`This field is required when rotation_x and rotation_z are sent: ${ROTATIONS_XYZ}`] }],
@@ -477,10 +645,14 @@ t.test('rotation flags are booleans', async (t) => {
 });
 
 t.test('shipment_type is refused inside loose_boxes, saying where it belongs', async (t) => {
-  refused(t, withLooseBox({ shipment_type: 'dangerous_goods' }), { loose_boxes: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside loose_boxes elements.'] }] });
+  refused(t, withLooseBox({ shipment_type: 'dangerous_goods' }), {
+    loose_boxes: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside loose_boxes elements.'] }],
+  });
 });
 
-t.test('unknown fields in a loose box are refused', async (t) => refused(t, withLooseBox({ colour: 'brown' }), { loose_boxes: [{ colour: [UNKNOWN] }] }));
+t.test('unknown fields in a loose box are refused', async (t) =>
+  refused(t, withLooseBox({ colour: 'brown' }), { loose_boxes: [{ colour: [UNKNOWN] }] }),
+);
 
 // ---------------------------------------------------------------- recipients
 
@@ -495,25 +667,29 @@ for (const field of ['extra_recipients', 'extra_cc_recipients']) {
 // ---------------------------------------------------------------- all at once
 
 t.test('every error of a payload is reported at once', async (t) => {
-  refused(t, {
-    supplier_name: 'Acme Supplier Ltd',
-    reference: 'R'.repeat(65),
-    transportation_mode: 'Air',
-    shipment_skus: [item({ quantity: 0 })],
-    order_items: [item()],
-    pallets: [preBuilt({ shipment_type: 'normal', weight: 0 })],
-    order_containers: [{ code: '40ft' }, { code: '40ft' }],
-    extra_recipients: ['nope'],
-    colour: 'red',
-  }, {
-    consignee_name: [REQUIRED],
-    colour: [UNKNOWN],
-    reference: [MAX64],
-    transportation_mode: ['"Air" is not a valid choice; use one of: OceanFCL, TruckFTL.'],
-    non_field_errors: ['shipment_skus: Send either order_items or its alias shipment_skus, not both.'],
-    shipment_skus: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
-    pallets: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside pallets elements.'], weight: [GT0] }],
-    order_containers: [{}, { code: ['Container code "40ft" is listed more than once; list each code once, with its count.'] }],
-    extra_recipients: { 0: [EMAIL] },
-  });
+  refused(
+    t,
+    {
+      supplier_name: 'Acme Supplier Ltd',
+      reference: 'R'.repeat(65),
+      transportation_mode: 'Air',
+      shipment_skus: [item({ quantity: 0 })],
+      order_items: [item()],
+      pallets: [preBuilt({ shipment_type: 'normal', weight: 0 })],
+      order_containers: [{ code: '40ft' }, { code: '40ft' }],
+      extra_recipients: ['nope'],
+      colour: 'red',
+    },
+    {
+      consignee_name: [REQUIRED],
+      colour: [UNKNOWN],
+      reference: [MAX64],
+      transportation_mode: ['"Air" is not a valid choice; use one of: OceanFCL, TruckFTL.'],
+      non_field_errors: ['shipment_skus: Send either order_items or its alias shipment_skus, not both.'],
+      shipment_skus: [{ quantity: ['Ensure this value is greater than or equal to 0.01.'] }],
+      pallets: [{ shipment_type: ['shipment_type belongs at the top level of the order, not inside pallets elements.'], weight: [GT0] }],
+      order_containers: [{}, { code: ['Container code "40ft" is listed more than once; list each code once, with its count.'] }],
+      extra_recipients: { 0: [EMAIL] },
+    },
+  );
 });

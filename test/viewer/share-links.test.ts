@@ -20,7 +20,15 @@ t.test('a token verifies for its order until it expires, and for nothing else', 
   t.notOk(verifyShareToken(secret, 'SO-000002', token, now), 'another order');
   t.notOk(verifyShareToken(Buffer.alloc(32, 8), 'SO-000001', token, now), 'another secret');
   t.notOk(verifyShareToken(secret, 'SO-000001', `${inAnHour + 1}.${token.split('.')[1]}`, now), 'expiry changed');
-  for (const bad of [undefined, ['a', 'b'], '', token + 'A', token.slice(1), `0.${token.split('.')[1]}`, `${'9'.repeat(20)}.${token.split('.')[1]}`]) {
+  for (const bad of [
+    undefined,
+    ['a', 'b'],
+    '',
+    token + 'A',
+    token.slice(1),
+    `0.${token.split('.')[1]}`,
+    `${'9'.repeat(20)}.${token.split('.')[1]}`,
+  ]) {
     t.notOk(verifyShareToken(secret, 'SO-000001', bad, now), `refused: ${JSON.stringify(bad)?.slice(0, 40)}`);
   }
 });
@@ -57,7 +65,12 @@ t.test('ORDERS_PUBLIC_URL and ORDERS_SHARE_LINK_DAYS', async (t) => {
   t.equal(configFromEnv({}).shareLinkDays, 30);
   t.equal(configFromEnv({ ORDERS_PUBLIC_URL: 'https://orders.example.com/' }).publicUrl, 'https://orders.example.com');
   t.equal(configFromEnv({ ORDERS_PUBLIC_URL: 'http://10.1.2.3:8000/orders/' }).publicUrl, 'http://10.1.2.3:8000/orders');
-  for (const bad of ['orders.example.com', 'ftp://orders.example.com', 'https://orders.example.com/?a=1', 'https://user:pw@orders.example.com']) {
+  for (const bad of [
+    'orders.example.com',
+    'ftp://orders.example.com',
+    'https://orders.example.com/?a=1',
+    'https://user:pw@orders.example.com',
+  ]) {
     t.throws(() => configFromEnv({ ORDERS_PUBLIC_URL: bad }), /ORDERS_PUBLIC_URL/, bad);
   }
   t.equal(configFromEnv({ ORDERS_SHARE_LINK_DAYS: '7' }).shareLinkDays, 7);

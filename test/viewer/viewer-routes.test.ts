@@ -13,15 +13,23 @@ t.teardown(async () => {
   await service.stop();
   removeDataDir(service.dataDir);
 });
-const token = (serviceRef: string, expiresAt = Math.floor(Date.now() / 1000) + 600) => signShareToken(Buffer.from(SECRET), serviceRef, expiresAt);
+const token = (serviceRef: string, expiresAt = Math.floor(Date.now() / 1000) + 600) =>
+  signShareToken(Buffer.from(SECRET), serviceRef, expiresAt);
 const get = (path: string, method = 'GET') => fetch(service.url + path, { method });
 
 const created = await service.request('POST', '/api/v1/orders/submit-order/', {
-  body: acmeOrder({ reference: 'PO-</script><b>1', customer_notes: 'not on the page', loose_boxes: [{ name: 'Box "A" & <B>', length: 50, width: 40, height: 30, weight: 12, count: 2 }] }),
+  body: acmeOrder({
+    reference: 'PO-</script><b>1',
+    customer_notes: 'not on the page',
+    loose_boxes: [{ name: 'Box "A" & <B>', length: 50, width: 40, height: 30, weight: 12, count: 2 }],
+  }),
 });
 const serviceRef: string = created.body.service_ref;
 // Planning shares the machine with the rest of the suite (chromium among it): a minute, not 20 s.
-await eventually(async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned', 60_000);
+await eventually(
+  async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${created.body.order_id}/`)).body.status === 'planned',
+  60_000,
+);
 
 t.test('viewer_url is built on ORDERS_PUBLIC_URL', async (t) => {
   const plan = await service.request('GET', `/api/v1/orders/load-plan/?order=${serviceRef}`);
@@ -47,7 +55,10 @@ t.test('the page: strict headers, the plan as a data block that cannot break out
   t.match(html, 'PO-&#60;/script&#62;&#60;b&#62;1', 'the reference is escaped in the title');
   t.notMatch(html, 'not on the page');
 
-  for (const [name, type] of [['viewer.js', /javascript/], ['viewer.css', /css/]] as const) {
+  for (const [name, type] of [
+    ['viewer.js', /javascript/],
+    ['viewer.css', /css/],
+  ] as const) {
     const asset = await get(`/viewer-assets/${name}`);
     t.equal(asset.status, 200, name);
     t.match(asset.headers.get('content-type'), type);
@@ -82,7 +93,9 @@ t.test('the e-mail carries the viewer link', async (t) => {
       return false;
     }
   });
-  const eml = readFileSync(join(outbox, readdirSync(outbox).find(isEmail)!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const eml = readFileSync(join(outbox, readdirSync(outbox).find(isEmail)!), 'utf8')
+    .replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
   t.match(eml, new RegExp(`https://orders\\.example\\.com/ops/plans/${serviceRef}\\?token=\\d+\\.[\\w-]+`));
   t.notMatch(eml, ACME_KEY);
 });

@@ -38,7 +38,7 @@ t.test('a group that sends one job at a time, each as the last starts, still wai
   t.equal(queue.shift(), 'a1', 'A has nothing else waiting');
   queue.push('A', 'a2');
   queue.push('B', 'b1');
-  t.equal(queue.shift(), 'b1', "B never served goes before A, whose a1 was just served");
+  t.equal(queue.shift(), 'b1', 'B never served goes before A, whose a1 was just served');
   t.equal(queue.shift(), 'a2');
 });
 
@@ -47,7 +47,10 @@ t.test('a long line keeps its order while its front is trimmed', async (t) => {
   for (let i = 0; i < 5000; i++) queue.push('A', i);
   const out = drain(queue);
   t.equal(out.length, 5000);
-  t.ok(out.every((v, i) => v === i), 'every item once, in order');
+  t.ok(
+    out.every((v, i) => v === i),
+    'every item once, in order',
+  );
 });
 
 t.test('the completion mark is the last position up to which everything taken is finished', async (t) => {

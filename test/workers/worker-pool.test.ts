@@ -34,9 +34,11 @@ t.test("company groups take turns for the workers: one group's queue does not st
   await pool.run({ spin: false, value: 0 }, 5000); // the worker is up: the first job below starts at once
   const done: string[] = [];
   const job = (group: string, value: number): Promise<void> =>
-    pool.run<number>({ spin: false, value }, 5000, group).then(() => { done.push(`${group}${value}`); });
+    pool.run<number>({ spin: false, value }, 5000, group).then(() => {
+      done.push(`${group}${value}`);
+    });
   await Promise.all([job('A', 1), job('A', 2), job('A', 3), job('A', 4), job('B', 1), job('A', 5), job('B', 2)]);
-  t.strictSame(done, ['A1', 'B1', 'A2', 'B2', 'A3', 'A4', 'A5'], 'B waits for the job running, not for A\'s queue');
+  t.strictSame(done, ['A1', 'B1', 'A2', 'B2', 'A3', 'A4', 'A5'], "B waits for the job running, not for A's queue");
 });
 
 t.test('close() with time to finish lets the running job end and answer, then stops the worker', async (t) => {
@@ -64,7 +66,11 @@ t.test('close() without time to finish fails the running job at once', async (t)
 
 t.test('a pool closed while its worker compresses does not abort the process (Node 24 does when a thread dies inside zlib)', async (t) => {
   const script = fileURLToPath(new URL('./support/close-while-compressing.js', import.meta.url));
-  const child = spawnSync(process.execPath, [script], { env: { ...process.env, CLOSE_FINISH_MS: '5000', ROUNDS: '30' }, encoding: 'utf8', timeout: 120_000 });
+  const child = spawnSync(process.execPath, [script], {
+    env: { ...process.env, CLOSE_FINISH_MS: '5000', ROUNDS: '30' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   t.equal(child.signal, null, `no signal (stderr: ${child.stderr.slice(0, 300)})`);
   t.equal(child.status, 0);
   t.match(child.stdout, /closed 30 pools, 30 jobs finished/);

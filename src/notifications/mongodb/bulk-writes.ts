@@ -5,7 +5,10 @@ import { DUPLICATE_KEY } from '../../storage/mongodb-duplicate-key.js';
 const CHUNK = 1000;
 
 /** Every operation given must be idempotent (an upsert of `$setOnInsert`), since some are sent again. */
-export async function bulkIgnoringDuplicates<T extends { _id: unknown }>(collection: Collection<T>, operations: AnyBulkWriteOperation<T>[]): Promise<void> {
+export async function bulkIgnoringDuplicates<T extends { _id: unknown }>(
+  collection: Collection<T>,
+  operations: AnyBulkWriteOperation<T>[],
+): Promise<void> {
   for (let i = 0; i < operations.length; i += CHUNK) {
     let pending = operations.slice(i, i + CHUNK);
     while (pending.length > 0) {
@@ -31,7 +34,9 @@ function writeErrorsOf(error: MongoServerError): { code?: number; index?: number
 
 /** The index in its batch of the first operation a bulk write refused (0 when the error does not say). */
 function firstFailedIndex(error: unknown): number {
-  const indexes = writeErrorsOf(error as MongoServerError).map((entry) => entry.index).filter((index): index is number => typeof index === 'number');
+  const indexes = writeErrorsOf(error as MongoServerError)
+    .map((entry) => entry.index)
+    .filter((index): index is number => typeof index === 'number');
   return indexes.length > 0 ? Math.min(...indexes) : 0;
 }
 
@@ -40,5 +45,7 @@ function onlyDuplicates(error: unknown): boolean {
   if (!(error instanceof MongoServerError)) return false;
   const list = writeErrorsOf(error);
   if (list.length === 0) return error.code === DUPLICATE_KEY;
-  return list.every((entry: { code?: number }) => entry.code === DUPLICATE_KEY) && !(error as { writeConcernError?: unknown }).writeConcernError;
+  return (
+    list.every((entry: { code?: number }) => entry.code === DUPLICATE_KEY) && !(error as { writeConcernError?: unknown }).writeConcernError
+  );
 }

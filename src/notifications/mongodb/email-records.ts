@@ -10,7 +10,9 @@ export function mongoEmailRecords(collections: DeliveryCollections): EmailRecord
   return {
     async find(eventId) {
       const row = await emails.findOne({ _id: eventId });
-      return row ? { eventId: row._id, serviceRef: row.service_ref, result: row.result, detail: row.detail, messageId: row.message_id ?? null } : undefined;
+      return row
+        ? { eventId: row._id, serviceRef: row.service_ref, result: row.result, detail: row.detail, messageId: row.message_id ?? null }
+        : undefined;
     },
     async record(record, checkpoint, events = []) {
       await writeJournal(collections.journal, events);
@@ -22,6 +24,13 @@ export function mongoEmailRecords(collections: DeliveryCollections): EmailRecord
 
 /** The update that inserts an e-mail record and leaves one already there as it is. */
 export function emailInsert(record: EmailRecord, now: number): { $setOnInsert: Omit<EmailDoc, '_id'> } {
-  return { $setOnInsert: { service_ref: record.serviceRef, result: record.result, detail: record.detail, message_id: record.messageId, recorded_at: now } };
+  return {
+    $setOnInsert: {
+      service_ref: record.serviceRef,
+      result: record.result,
+      detail: record.detail,
+      message_id: record.messageId,
+      recorded_at: now,
+    },
+  };
 }
-

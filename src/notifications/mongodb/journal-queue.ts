@@ -13,7 +13,12 @@ export function mongoJournalQueue({ journal, markers }: DeliveryCollections): Jo
       const candidates = await journal.find({ $or: [{ lease_until: { $lte: now } }, { holder }] }, { sort: { _id: 1 }, limit }).toArray();
       const taken: JournalDoc[] = [];
       for (const entry of candidates) if (await takeEntry(journal, markers, entry, holder, now, leaseUntil)) taken.push(entry);
-      return taken.map((entry) => ({ id: entry._id.toHexString(), stream: entry.stream, type: entry.type, data: JSON.parse(entry.data) as unknown }));
+      return taken.map((entry) => ({
+        id: entry._id.toHexString(),
+        stream: entry.stream,
+        type: entry.type,
+        data: JSON.parse(entry.data) as unknown,
+      }));
     },
     async appended(ids) {
       if (ids.length === 0) return;
@@ -25,7 +30,14 @@ export function mongoJournalQueue({ journal, markers }: DeliveryCollections): Jo
   };
 }
 
-async function takeEntry(journal: Collection<JournalDoc>, markers: Collection<MarkerDoc>, entry: JournalDoc, holder: string, now: number, leaseUntil: number): Promise<boolean> {
+async function takeEntry(
+  journal: Collection<JournalDoc>,
+  markers: Collection<MarkerDoc>,
+  entry: JournalDoc,
+  holder: string,
+  now: number,
+  leaseUntil: number,
+): Promise<boolean> {
   const generation = Number(entry.generation ?? 0);
   const sameGeneration = entry.generation ?? { $exists: false };
   if (entry.holder === holder && entry.lease_until > now) {
@@ -33,7 +45,10 @@ async function takeEntry(journal: Collection<JournalDoc>, markers: Collection<Ma
     return (await journal.updateOne(asFound, { $set: { lease_until: leaseUntil } })).matchedCount === 1;
   }
   if (!(await firstToMark(markers, `journal:${entry._id.toHexString()}#${generation + 1}`, now))) return false;
-  const moved = await journal.updateOne({ _id: entry._id, generation: sameGeneration }, { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } });
+  const moved = await journal.updateOne(
+    { _id: entry._id, generation: sameGeneration },
+    { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },
+  );
   return moved.matchedCount === 1;
 }
 
@@ -41,7 +56,15 @@ async function takeEntry(journal: Collection<JournalDoc>, markers: Collection<Ma
 export async function writeJournal(journal: Collection<JournalDoc>, events: readonly JournalEvent[]): Promise<void> {
   if (events.length === 0) return;
   await journal.insertMany(
-    events.map((event) => ({ _id: new ObjectId(), stream: event.stream, type: event.type, data: JSON.stringify(event.data), holder: null, lease_until: 0, generation: 0 })),
+    events.map((event) => ({
+      _id: new ObjectId(),
+      stream: event.stream,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      holder: null,
+      lease_until: 0,
+      generation: 0,
+    })),
     { ordered: true },
   );
 }

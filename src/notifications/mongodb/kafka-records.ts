@@ -15,7 +15,10 @@ export function mongoKafkaRecords(collections: DeliveryCollections): KafkaRecord
     async recordPublished(eventIds, checkpoint, events = []) {
       await writeJournal(collections.journal, events);
       const now = Date.now();
-      await bulkIgnoringDuplicates(kafkaPublished, eventIds.map((id) => ({ updateOne: { filter: { _id: id }, update: { $setOnInsert: { recorded_at: now } }, upsert: true } })));
+      await bulkIgnoringDuplicates(
+        kafkaPublished,
+        eventIds.map((id) => ({ updateOne: { filter: { _id: id }, update: { $setOnInsert: { recorded_at: now } }, upsert: true } })),
+      );
       await saveCheckpoint(collections.checkpoints, KAFKA, checkpoint);
     },
   };

@@ -15,9 +15,12 @@ export function mongoRestore(collections: DeliveryCollections): DeliveryRestore 
     async restore(state) {
       const now = Date.now();
       await insertDeliveries(collections, state.webhooks, now);
-      await bulkIgnoringDuplicates(collections.emails, state.emails.map((email) => ({
-        updateOne: { filter: { _id: email.eventId }, update: emailInsert(email, now), upsert: true },
-      })));
+      await bulkIgnoringDuplicates(
+        collections.emails,
+        state.emails.map((email) => ({
+          updateOne: { filter: { _id: email.eventId }, update: emailInsert(email, now), upsert: true },
+        })),
+      );
       for (const [consumer, position] of Object.entries(state.checkpoints)) {
         if (position !== undefined) await saveCheckpoint(collections.checkpoints, consumer, position);
       }

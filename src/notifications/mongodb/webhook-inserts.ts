@@ -22,19 +22,33 @@ export interface DeliveryToInsert {
 /** A delivery already there for the same envelope and url is left as it is. */
 export async function insertDeliveries(collections: DeliveryCollections, rows: readonly DeliveryToInsert[], now: number): Promise<void> {
   const ids = await takeIds(collections, rows.length);
-  await bulkIgnoringDuplicates(collections.deliveries, rows.map((row, i) => ({
-    updateOne: {
-      filter: { envelope_id: row.envelopeId, url: row.url },
-      update: {
-        $setOnInsert: {
-          _id: ids[i]!, envelope_id: row.envelopeId, event_position: toStoredPosition(row.eventPosition), company_group: row.companyGroup, url: row.url,
-          body: row.body, state: row.state ?? 'pending', attempts: row.attempts ?? 0, next_attempt_at: now,
-          last_status: row.lastStatus ?? null, last_error: row.lastError ?? null, created_at: now, updated_at: now, attempt_log: [],
+  await bulkIgnoringDuplicates(
+    collections.deliveries,
+    rows.map((row, i) => ({
+      updateOne: {
+        filter: { envelope_id: row.envelopeId, url: row.url },
+        update: {
+          $setOnInsert: {
+            _id: ids[i]!,
+            envelope_id: row.envelopeId,
+            event_position: toStoredPosition(row.eventPosition),
+            company_group: row.companyGroup,
+            url: row.url,
+            body: row.body,
+            state: row.state ?? 'pending',
+            attempts: row.attempts ?? 0,
+            next_attempt_at: now,
+            last_status: row.lastStatus ?? null,
+            last_error: row.lastError ?? null,
+            created_at: now,
+            updated_at: now,
+            attempt_log: [],
+          },
         },
+        upsert: true,
       },
-      upsert: true,
-    },
-  })));
+    })),
+  );
 }
 
 // Ids are taken in ranges, each decided by inserting the document of its first id, which holds its

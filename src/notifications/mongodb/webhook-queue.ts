@@ -59,7 +59,9 @@ export function mongoWebhookQueue(collections: DeliveryCollections): WebhookQueu
       );
     },
     async nextDueAt() {
-      const [next] = await deliveries.find({ state: 'pending' }, { sort: { next_attempt_at: 1 }, limit: 1, projection: { next_attempt_at: 1 } }).toArray();
+      const [next] = await deliveries
+        .find({ state: 'pending' }, { sort: { next_attempt_at: 1 }, limit: 1, projection: { next_attempt_at: 1 } })
+        .toArray();
       return next ? Number(next.next_attempt_at) : undefined;
     },
   };

@@ -7,7 +7,9 @@ export function mongoWebhookReport({ deliveries }: DeliveryCollections): Webhook
   return {
     async counts() {
       const counts: Record<WebhookDeliveryState, number> = { pending: 0, delivered: 0, failed: 0 };
-      for (const row of await deliveries.aggregate<{ _id: WebhookDeliveryState; count: number }>([{ $group: { _id: '$state', count: { $sum: 1 } } }]).toArray()) {
+      for (const row of await deliveries
+        .aggregate<{ _id: WebhookDeliveryState; count: number }>([{ $group: { _id: '$state', count: { $sum: 1 } } }])
+        .toArray()) {
         counts[row._id] = Number(row.count);
       }
       return counts;

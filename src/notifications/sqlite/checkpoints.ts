@@ -6,7 +6,9 @@ export function sqliteCheckpoints(store: DeliveryDatabase): ConsumerCheckpoints 
   const { db, wal, guard } = store;
   const read = db.prepare<[string], bigint>('SELECT position FROM checkpoints WHERE consumer = ?').pluck();
   const readIdentity = db.prepare<[], string>('SELECT log_id FROM log_identity').pluck();
-  const bind = db.prepare<[string]>('INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id');
+  const bind = db.prepare<[string]>(
+    'INSERT INTO log_identity (only, log_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET log_id = excluded.log_id',
+  );
   return {
     async logIdentity() {
       guard();

@@ -28,7 +28,15 @@ export function sqliteEmailRecords(store: DeliveryDatabase): EmailRecords {
     async find(eventId) {
       guard();
       const row = read.get(eventId);
-      return row && { eventId: row.event_id, serviceRef: row.service_ref, result: row.result as EmailResult, detail: row.detail, messageId: row.message_id };
+      return (
+        row && {
+          eventId: row.event_id,
+          serviceRef: row.service_ref,
+          result: row.result as EmailResult,
+          detail: row.detail,
+          messageId: row.message_id,
+        }
+      );
     },
     async record(email, checkpoint, journal = []) {
       guard();

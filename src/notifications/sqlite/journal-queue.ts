@@ -4,7 +4,10 @@ import type { DeliveryDatabase } from './delivery-database.js';
 
 export function sqliteJournalQueue({ db, wal, guard }: DeliveryDatabase): JournalQueue {
   // One statement: choosing the entries and holding them cannot be split by another process.
-  const claim = db.prepare<{ holder: string; leaseUntil: number; now: number; limit: number }, { id: bigint; stream: string; type: string; data: string }>(`
+  const claim = db.prepare<
+    { holder: string; leaseUntil: number; now: number; limit: number },
+    { id: bigint; stream: string; type: string; data: string }
+  >(`
     UPDATE outcome_journal SET holder = @holder, lease_until = @leaseUntil
      WHERE id IN (SELECT id FROM outcome_journal WHERE lease_until <= @now OR holder = @holder ORDER BY id LIMIT @limit)
     RETURNING id, stream, type, data`);

@@ -6,7 +6,9 @@ import type { DeliveryDatabase } from './delivery-database.js';
 export function sqliteKafkaRecords(store: DeliveryDatabase): KafkaRecords {
   const { db, wal, guard } = store;
   const read = db.prepare<[string], bigint>('SELECT 1 FROM kafka_published WHERE event_id = ?').pluck();
-  const insert = db.prepare<[string, number]>('INSERT INTO kafka_published (event_id, recorded_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING');
+  const insert = db.prepare<[string, number]>(
+    'INSERT INTO kafka_published (event_id, recorded_at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING',
+  );
   const record = db.transaction((eventIds: readonly string[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
     for (const eventId of eventIds) insert.run(eventId, now);
     store.journal(journal);

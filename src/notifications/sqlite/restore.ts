@@ -13,11 +13,34 @@ export function sqliteRestore(store: DeliveryDatabase): DeliveryRestore {
     VALUES (@envelopeId, @eventPosition, @companyGroup, @url, @body, @state, @attempts, @now, @lastStatus, @lastError, @now, @now)
     ON CONFLICT (envelope_id, url) DO NOTHING`);
   const restore = db.transaction((state: RestoreState, now: number) => {
-    for (const { envelopeId, eventPosition, companyGroup, url, body, state: deliveryState, attempts, lastStatus, lastError } of state.webhooks) {
-      insertDelivery.run({ envelopeId, eventPosition, companyGroup, url, body, state: deliveryState, attempts, lastStatus, lastError, now });
+    for (const {
+      envelopeId,
+      eventPosition,
+      companyGroup,
+      url,
+      body,
+      state: deliveryState,
+      attempts,
+      lastStatus,
+      lastError,
+    } of state.webhooks) {
+      insertDelivery.run({
+        envelopeId,
+        eventPosition,
+        companyGroup,
+        url,
+        body,
+        state: deliveryState,
+        attempts,
+        lastStatus,
+        lastError,
+        now,
+      });
     }
-    for (const { eventId, serviceRef, result, detail, messageId } of state.emails) insertEmail.run({ eventId, serviceRef, result, detail, messageId, now });
-    for (const [consumer, position] of Object.entries(state.checkpoints)) if (position !== undefined) store.moveCheckpoint(consumer, position);
+    for (const { eventId, serviceRef, result, detail, messageId } of state.emails)
+      insertEmail.run({ eventId, serviceRef, result, detail, messageId, now });
+    for (const [consumer, position] of Object.entries(state.checkpoints))
+      if (position !== undefined) store.moveCheckpoint(consumer, position);
   });
   return {
     async isEmpty() {

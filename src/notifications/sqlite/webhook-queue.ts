@@ -24,23 +24,38 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
     VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
   const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
 
-  const enqueue = db.transaction((deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
-    for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
-    store.journal(journal);
-    store.moveCheckpoint(WEBHOOKS, checkpoint);
-  });
+  const enqueue = db.transaction(
+    (deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
+      for (const delivery of deliveries) insertDelivery.run({ ...delivery, now });
+      store.journal(journal);
+      store.moveCheckpoint(WEBHOOKS, checkpoint);
+    },
+  );
   const recordAttempt = db.transaction((attempt: RecordedAttempt, now: number, journal: readonly JournalEvent[]) => {
     const { outcome } = attempt;
     const state: WebhookDeliveryState = outcome.result === 'retry' ? 'pending' : outcome.result;
     const error = outcome.result === 'delivered' ? null : outcome.error;
     const nextAttemptAt = outcome.result === 'retry' ? outcome.nextAttemptAt : null;
-    const changed = updateDelivery.run({ id: attempt.deliveryId, state, nextAttemptAt: nextAttemptAt ?? now, status: outcome.status, error, now }).changes;
+    const changed = updateDelivery.run({
+      id: attempt.deliveryId,
+      state,
+      nextAttemptAt: nextAttemptAt ?? now,
+      status: outcome.status,
+      error,
+      now,
+    }).changes;
     // Settled already (by another replica's attempt): this one changes nothing.
     if (changed === 0) return;
     store.journal(journal);
     insertAttempt.run({
-      deliveryId: attempt.deliveryId, attempt: attempt.attempt, at: attempt.at, durationMs: Math.round(attempt.durationMs),
-      result: outcome.result, status: outcome.status, error, nextAttemptAt,
+      deliveryId: attempt.deliveryId,
+      attempt: attempt.attempt,
+      at: attempt.at,
+      durationMs: Math.round(attempt.durationMs),
+      result: outcome.result,
+      status: outcome.status,
+      error,
+      nextAttemptAt,
     });
   });
 

@@ -26,7 +26,8 @@ export interface AttemptRow {
   next_attempt_at: bigint | null;
 }
 
-export const DELIVERY_COLUMNS = 'id, envelope_id, event_position, company_group, url, body, state, attempts, next_attempt_at, last_status, last_error';
+export const DELIVERY_COLUMNS =
+  'id, envelope_id, event_position, company_group, url, body, state, attempts, next_attempt_at, last_status, last_error';
 
 export function toDelivery(row: DeliveryRow): StoredWebhookDelivery {
   return {
@@ -51,5 +52,11 @@ export function toAttempt(row: AttemptRow): RecordedAttempt {
   if (row.result === 'delivered') outcome = { result: 'delivered', status: status ?? 0 };
   else if (row.result === 'retry') outcome = { result: 'retry', status, error, nextAttemptAt: Number(row.next_attempt_at ?? 0n) };
   else outcome = { result: 'failed', status, error };
-  return { deliveryId: Number(row.delivery_id), attempt: Number(row.attempt), at: Number(row.at), durationMs: Number(row.duration_ms), outcome };
+  return {
+    deliveryId: Number(row.delivery_id),
+    attempt: Number(row.attempt),
+    at: Number(row.at),
+    durationMs: Number(row.duration_ms),
+    outcome,
+  };
 }

@@ -23,18 +23,20 @@ export function historyExportRoutes(router: Router, deps: { store: EventStore; o
     if (!order) return;
     const events = await deps.store.readStreamHashed(order.stream);
     const digest = await signedDigest(deps.store, deps.auditKey, { stream: order.stream, events });
-    const lines = events.map((event) => JSON.stringify({
-      position: event.position.toString(),
-      stream: event.stream,
-      revision: Number(event.revision),
-      type: event.type,
-      recorded_at_us: event.recordedAtMicros.toString(),
-      recorded_at: new Date(Number(event.recordedAtMicros / 1000n)).toISOString(),
-      // As stored: the hash is over these bytes, not over a re-serialized object.
-      data: event.data,
-      previous_hash: event.previousHash,
-      hash: event.hash,
-    }));
+    const lines = events.map((event) =>
+      JSON.stringify({
+        position: event.position.toString(),
+        stream: event.stream,
+        revision: Number(event.revision),
+        type: event.type,
+        recorded_at_us: event.recordedAtMicros.toString(),
+        recorded_at: new Date(Number(event.recordedAtMicros / 1000n)).toISOString(),
+        // As stored: the hash is over these bytes, not over a re-serialized object.
+        data: event.data,
+        previous_hash: event.previousHash,
+        hash: event.hash,
+      }),
+    );
     ctx.set('Content-Type', 'application/jsonl; charset=utf-8');
     ctx.body = [...lines, JSON.stringify({ digest })].join('\n') + '\n';
   });

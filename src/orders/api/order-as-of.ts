@@ -19,14 +19,25 @@ export function parseMoment(raw: string, now: Date): Date | string {
   const offsetMinutes = match[8] === 'Z' ? 0 : (match[8]!.startsWith('-') ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10]));
   const local = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second, millis));
   // Date.UTC rolls 31 February over into March: a date that does not come back the same does not exist.
-  const exists = local.getUTCFullYear() === year && local.getUTCMonth() === month! - 1 && local.getUTCDate() === day && hour! < 24 && minute! < 60 && second < 60 && Math.abs(offsetMinutes) <= 14 * 60;
+  const exists =
+    local.getUTCFullYear() === year &&
+    local.getUTCMonth() === month! - 1 &&
+    local.getUTCDate() === day &&
+    hour! < 24 &&
+    minute! < 60 &&
+    second < 60 &&
+    Math.abs(offsetMinutes) <= 14 * 60;
   if (!exists) return example;
   const moment = new Date(local.getTime() - offsetMinutes * 60_000);
   if (moment.getTime() > now.getTime()) return 'This moment is in the future; the order can only be shown as it was up to now.';
   return moment;
 }
 
-export async function retrieveAsOf(ctx: Context, deps: { orders: OrderReadModel; store: EventStore }, raw: string | string[]): Promise<void> {
+export async function retrieveAsOf(
+  ctx: Context,
+  deps: { orders: OrderReadModel; store: EventStore },
+  raw: string | string[],
+): Promise<void> {
   const moment = parseMoment(Array.isArray(raw) ? (raw[raw.length - 1] ?? '') : raw, new Date());
   if (typeof moment === 'string') {
     ctx.status = 400;

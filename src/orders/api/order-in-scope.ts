@@ -17,7 +17,10 @@ export function pathOrderId(ctx: Context): number | undefined {
 }
 
 /** The order of the path's id, or undefined after answering 404 (unknown) or 403 (another group's). */
-export async function orderInScope<T extends { company_group: string }>(ctx: Context, read: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
+export async function orderInScope<T extends { company_group: string }>(
+  ctx: Context,
+  read: (id: number) => Promise<T | undefined>,
+): Promise<T | undefined> {
   const id = pathOrderId(ctx);
   return inScope(ctx, id === undefined ? undefined : await read(id));
 }

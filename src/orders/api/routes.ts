@@ -8,12 +8,26 @@ import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handl
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { ALIASES } from '../submit-order-schema.js';
 import type { FieldErrors } from '../../validation/field-errors.js';
-import { bodyTooLarge, json, openApiPath, ref, refusals, respond, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
+import {
+  bodyTooLarge,
+  json,
+  openApiPath,
+  ref,
+  refusals,
+  respond,
+  unauthorized,
+  type ApiDescription,
+} from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
 import { retrieveAsOf } from './order-as-of.js';
 import { caller, inScope, ORDER_ID, orderInScope, pathOrderId } from './order-in-scope.js';
 import {
-  ErrorDetailSchema, OrderHistorySchema, OrderListSchema, OrderViewSchema, SubmitOrderCreatedSchema, ValidationErrorSchema,
+  ErrorDetailSchema,
+  OrderHistorySchema,
+  OrderListSchema,
+  OrderViewSchema,
+  SubmitOrderCreatedSchema,
+  ValidationErrorSchema,
 } from '../order-view-schema.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -31,7 +45,6 @@ export interface OrderRoutesDependencies extends SubmitOrderDependencies {
 }
 
 export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void {
-
   router.post(SUBMIT, async (ctx) => {
     const body = await readJsonObject(ctx);
     const validated = validateSubmitOrder(body);
@@ -40,11 +53,19 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     if (!result.ok) return badRequest(ctx, underNamesSent(result.errors, body));
     if (result.retry) {
       ctx.status = 200;
-      ctx.body = { message: 'This order was already created with this reference and the same content; nothing new was recorded', order_id: result.order_id, service_ref: result.service_ref };
+      ctx.body = {
+        message: 'This order was already created with this reference and the same content; nothing new was recorded',
+        order_id: result.order_id,
+        service_ref: result.service_ref,
+      };
       return;
     }
     ctx.status = 201;
-    ctx.body = { message: 'Order has been created and will be processed shortly', order_id: result.order_id, service_ref: result.service_ref };
+    ctx.body = {
+      message: 'Order has been created and will be processed shortly',
+      order_id: result.order_id,
+      service_ref: result.service_ref,
+    };
   });
 
   router.get(LIST, async (ctx) => {
@@ -77,7 +98,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     // A view the read model holds and can vouch for answers at once, without the read's awaits:
     // they were a good part of a retrieve's time (docs/benchmarks.md). The same scope rule applies.
     const id = pathOrderId(ctx);
-    const order = inScope(ctx, id === undefined ? undefined : deps.orders.cachedViewJson(id) ?? await deps.orders.getViewJson(id));
+    const order = inScope(ctx, id === undefined ? undefined : (deps.orders.cachedViewJson(id) ?? (await deps.orders.getViewJson(id))));
     if (!order) return;
     // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
     ctx.set('Content-Type', 'application/json; charset=utf-8');
@@ -100,7 +121,13 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
   });
 }
 
-export const orderIdParameter = { name: 'id', in: 'path', required: true, description: 'The order id (id of create or list).', schema: { type: 'integer', minimum: 1 } };
+export const orderIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The order id (id of create or list).',
+  schema: { type: 'integer', minimum: 1 },
+};
 export const orderNotVisible = {
   '403': respond("The order exists but is outside the API key's scope.", 'ErrorDetail'),
   '404': respond('No order has this id.', 'ErrorDetail'),
@@ -130,21 +157,56 @@ export const orderApi: ApiDescription = {
           'Limits: at most 1000 rows in each of order_items, pre_builts and loose_boxes, count and container count bounded, 20000 units to plan in all; text fields have maximum lengths; nesting is at most 8 levels; text must be well-formed Unicode (lone surrogates are refused).',
         requestBody: { required: true, ...json(ref('SubmitOrderRequest')) },
         responses: {
-          '200': { ...respond('A retry: this order (same reference, same content) was already recorded; nothing new was recorded, and these are its ids.', 'SubmitOrderCreated'), links: orderLinks },
+          '200': {
+            ...respond(
+              'A retry: this order (same reference, same content) was already recorded; nothing new was recorded, and these are its ids.',
+              'SubmitOrderCreated',
+            ),
+            links: orderLinks,
+          },
           '201': { ...respond('The order was recorded and will be processed shortly.', 'SubmitOrderCreated'), links: orderLinks },
           '400': refusals(
             'The body is not JSON, or the order is invalid: errors by field. Besides what the schema says, these are refused (the schema cannot say them): ' +
               "supplier_name and consignee_name that no lane of the key's company group connects; a transportation_mode the lane does not accept; " +
-              'an order_items SKU not in the lane\'s item master; a container code the lane does not enable, or listed twice; no non-empty cargo list; ' +
+              "an order_items SKU not in the lane's item master; a container code the lane does not enable, or listed twice; no non-empty cargo list; " +
               'more than 20000 units to plan; a reference already used by an order with other content.',
             'ValidationError',
             {
-              unknownLane: { summary: 'No lane connects the names sent', value: { supplier_name: ['No lane of your company group has the supplier "Acme Supplier" (names match exactly, case-sensitive).'] } },
-              unknownSku: { summary: "A SKU not in the lane's item master", value: { order_items: [{}, { item: ['SKU SKU-9 is not in the item master of lane 101.'] }] } },
-              modeNotOnLane: { summary: 'The lane does not accept the mode', value: { transportation_mode: ['Lane 102 does not accept OceanFCL; it accepts TruckFTL.'] } },
-              containerTwice: { summary: 'A container code listed twice', value: { order_containers: [{}, { code: ['Container code "40ft" is listed more than once; list each code once, with its count.'] }] } },
-              noCargo: { summary: 'No non-empty cargo list', value: { non_field_errors: ['Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).'] } },
-              referenceTaken: { summary: 'The reference is taken by an order with other content', value: { reference: ['An order with this reference already exists.'] } },
+              unknownLane: {
+                summary: 'No lane connects the names sent',
+                value: {
+                  supplier_name: ['No lane of your company group has the supplier "Acme Supplier" (names match exactly, case-sensitive).'],
+                },
+              },
+              unknownSku: {
+                summary: "A SKU not in the lane's item master",
+                value: { order_items: [{}, { item: ['SKU SKU-9 is not in the item master of lane 101.'] }] },
+              },
+              modeNotOnLane: {
+                summary: 'The lane does not accept the mode',
+                value: { transportation_mode: ['Lane 102 does not accept OceanFCL; it accepts TruckFTL.'] },
+              },
+              containerTwice: {
+                summary: 'A container code listed twice',
+                value: {
+                  order_containers: [
+                    {},
+                    { code: ['Container code "40ft" is listed more than once; list each code once, with its count.'] },
+                  ],
+                },
+              },
+              noCargo: {
+                summary: 'No non-empty cargo list',
+                value: {
+                  non_field_errors: [
+                    'Send at least one non-empty list of cargo: order_items (or shipment_skus), pre_builts (or pallets) or loose_boxes (or boxes).',
+                  ],
+                },
+              },
+              referenceTaken: {
+                summary: 'The reference is taken by an order with other content',
+                value: { reference: ['An order with this reference already exists.'] },
+              },
             },
           ),
           '401': unauthorized,
@@ -157,9 +219,15 @@ export const orderApi: ApiDescription = {
       get: {
         operationId: 'listOrders',
         summary: 'List orders',
-        description: 'Orders of the API key\'s company group, newest first. Orders outside its scope and consolidated child orders are omitted.',
+        description:
+          "Orders of the API key's company group, newest first. Orders outside its scope and consolidated child orders are omitted.",
         parameters: [
-          { name: 'page', in: 'query', description: `Page number, at most ${MAX_PAGE}.`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 } },
+          {
+            name: 'page',
+            in: 'query',
+            description: `Page number, at most ${MAX_PAGE}.`,
+            schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+          },
           {
             name: 'page_size',
             in: 'query',
@@ -167,8 +235,18 @@ export const orderApi: ApiDescription = {
             description: `Results per page, at least 1; a value above ${MAX_PAGE_SIZE} is accepted and capped to ${MAX_PAGE_SIZE} (the page then has a \`next\` link).`,
             schema: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE },
           },
-          { name: 'paginate', in: 'query', description: 'false returns a bare JSON array of orders instead of the envelope.', schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
-          { name: 'search', in: 'query', description: "Filters by the order's service_ref, related shipment references, or transportation mode name.", schema: { type: 'string' } },
+          {
+            name: 'paginate',
+            in: 'query',
+            description: 'false returns a bare JSON array of orders instead of the envelope.',
+            schema: { type: 'string', enum: ['true', 'false'], default: 'true' },
+          },
+          {
+            name: 'search',
+            in: 'query',
+            description: "Filters by the order's service_ref, related shipment references, or transportation mode name.",
+            schema: { type: 'string' },
+          },
         ],
         responses: {
           '200': {
@@ -202,7 +280,12 @@ export const orderApi: ApiDescription = {
           '400': refusals(
             'as_of is not an ISO 8601 date and time with a time zone, or is in the future (which the schema cannot say: the answer would change later): {"as_of": [message]}.',
             'ValidationError',
-            { future: { summary: 'as_of in the future', value: { as_of: ['2099-01-01T00:00:00.000Z is in the future; ask for a moment up to now.'] } } },
+            {
+              future: {
+                summary: 'as_of in the future',
+                value: { as_of: ['2099-01-01T00:00:00.000Z is in the future; ask for a moment up to now.'] },
+              },
+            },
           ),
           '401': unauthorized,
           '403': orderNotVisible['403'],
@@ -260,7 +343,8 @@ function parseListQuery(ctx: Context): ListQuery | { errors: Record<string, stri
   // Larger pages are capped rather than refused: a client asking for 500 gets 100 and a `next` link.
   const pageSize = Math.min(positive('page_size', DEFAULT_PAGE_SIZE, Infinity), MAX_PAGE_SIZE);
   const paginateRaw = single('paginate')?.toLowerCase();
-  if (paginateRaw !== undefined && paginateRaw !== 'true' && paginateRaw !== 'false') errors.paginate = ['Use paginate=false for a bare array, or leave it out.'];
+  if (paginateRaw !== undefined && paginateRaw !== 'true' && paginateRaw !== 'false')
+    errors.paginate = ['Use paginate=false for a bare array, or leave it out.'];
   const search = single('search')?.trim() || undefined;
   if (Object.keys(errors).length > 0) return { errors };
   return { page, pageSize, paginate: paginateRaw !== 'false', search };
@@ -282,7 +366,6 @@ function underNamesSent(errors: FieldErrors, body: Record<string, unknown>): Fie
   }
   return renamed;
 }
-
 
 function badRequest(ctx: Context, errors: object): void {
   ctx.status = 400;

@@ -26,7 +26,12 @@ const SERVICE_REF = new RegExp(SERVICE_REF_PATTERN);
  * `untrustedLog`: why the log cannot be trusted just now (its hash chain broken); the read then fails as
  * UnrepairableDocument (503) rather than serve a changed event.
  */
-export function logServedReadModel(inner: OrderReadModel, store: EventStore, state: ReadModelState, untrustedLog: () => string | undefined = () => undefined): OrderReadModel {
+export function logServedReadModel(
+  inner: OrderReadModel,
+  store: EventStore,
+  state: ReadModelState,
+  untrustedLog: () => string | undefined = () => undefined,
+): OrderReadModel {
   /** Damage of the read model's storage starts its rebuild, and is thrown on. */
   const noting = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -59,11 +64,25 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
     highestOrderId: () => noting(() => inner.highestOrderId()),
     repair: (id, events) => noting(() => inner.repair(id, events)),
     reset: () => inner.reset(),
-    getById: (id) => oneOrder(id, () => inner.getById(id), ({ order }) => order),
+    getById: (id) =>
+      oneOrder(
+        id,
+        () => inner.getById(id),
+        ({ order }) => order,
+      ),
     getViewJson: (id) =>
-      oneOrder(id, () => inner.getViewJson(id), ({ order }) => (order ? { company_group: order.company_group, viewJson: JSON.stringify(order.view) } : undefined)),
+      oneOrder(
+        id,
+        () => inner.getViewJson(id),
+        ({ order }) => (order ? { company_group: order.company_group, viewJson: JSON.stringify(order.view) } : undefined),
+      ),
     cachedViewJson: (id) => (state.current() ? inner.cachedViewJson(id) : undefined),
-    palletContents: (id) => oneOrder(id, () => inner.palletContents(id), ({ pallets }) => pallets),
+    palletContents: (id) =>
+      oneOrder(
+        id,
+        () => inner.palletContents(id),
+        ({ pallets }) => pallets,
+      ),
     async findNewest(companyGroup, value) {
       if (state.current()) {
         try {
@@ -89,8 +108,15 @@ export function logServedReadModel(inner: OrderReadModel, store: EventStore, sta
 }
 
 /** The read model's reads answered from the log, folded by the projections that build the read model. */
-function logReads(inner: OrderReadModel, store: EventStore, noting: <T>(call: () => Promise<T>) => Promise<T>, untrustedLog: () => string | undefined, streams: ReturnType<typeof orderStreamIndex>) {
-  const folded = (id: number, events: Parameters<typeof foldOrderDocuments>[1]): Documents => foldOrderDocuments(id, events, events.at(-1)?.position ?? -1n);
+function logReads(
+  inner: OrderReadModel,
+  store: EventStore,
+  noting: <T>(call: () => Promise<T>) => Promise<T>,
+  untrustedLog: () => string | undefined,
+  streams: ReturnType<typeof orderStreamIndex>,
+) {
+  const folded = (id: number, events: Parameters<typeof foldOrderDocuments>[1]): Documents =>
+    foldOrderDocuments(id, events, events.at(-1)?.position ?? -1n);
   const trusted = (id: number): void => {
     const distrust = untrustedLog();
     if (distrust) throw new UnrepairableDocument(id, new Error(distrust));

@@ -13,7 +13,14 @@ import type { Collection, Db, Filter, FindOptions, IndexDescription, MongoClient
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
-import { connectMongo, databaseName, ensureIndexes, fromStoredPosition, isMongoUnreachable, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
+import {
+  connectMongo,
+  databaseName,
+  ensureIndexes,
+  fromStoredPosition,
+  isMongoUnreachable,
+  toStoredPosition,
+} from '../../checkpoints/mongodb-checkpoint-store.js';
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
 import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
@@ -174,7 +181,9 @@ export async function applyProjection<D>(
   toRow: (id: number, document: D, position: bigint) => VersionedRow,
   kind: DamagedDocument['document'],
 ): Promise<void> {
-  const rows = await collection.find({ _id: { $in: [...byId.keys()] } }, { projection: { document: 1, position: 1, checksum: 1 } }).toArray();
+  const rows = await collection
+    .find({ _id: { $in: [...byId.keys()] } }, { projection: { document: 1, position: 1, checksum: 1 } })
+    .toArray();
   // A damaged document is not folded onto: DamagedDocument goes up, the document is repaired and the batch applied again.
   const stored = new Map(rows.map((row) => [row._id, { document: verified<D>(row, kind), position: fromStoredPosition(row.position) }]));
   await Promise.all([...byId].map(([id, events]) => applyToDocument(collection, id, events, stored.get(id), project, toRow)));
@@ -206,7 +215,8 @@ async function applyToDocument<D>(
         if (!isDuplicateKey(error) || (await collection.countDocuments({ _id: id }, { limit: 1 })) === 0) throw error;
       }
     }
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`order ${id}: its read-model document kept changing under this projector (${attempt} attempts)`);
+    if (attempt >= MAX_ATTEMPTS)
+      throw new Error(`order ${id}: its read-model document kept changing under this projector (${attempt} attempts)`);
     const fresh = await collection.findOne({ _id: id }, { projection: { document: 1, position: 1 } });
     stored = fresh ? { document: fresh.document as D, position: fromStoredPosition(fresh.position) } : undefined;
   }
@@ -217,7 +227,11 @@ async function applyToDocument<D>(
  * the server is away fails within `serverSelectionTimeoutMS` with StorageUnavailable, which requests
  * answer with 503 (the service passes ORDERS_VISIBLE_WITHIN_MS, its bound on waiting for read models).
  */
-export async function openMongoOrderReadModel(url: string, dbName?: string, options: { serverSelectionTimeoutMS?: number | undefined } = {}): Promise<OrderReadModel> {
+export async function openMongoOrderReadModel(
+  url: string,
+  dbName?: string,
+  options: { serverSelectionTimeoutMS?: number | undefined } = {},
+): Promise<OrderReadModel> {
   const client = await connectMongo(url, options);
   try {
     const db = client.db(databaseName(url, dbName));
@@ -256,7 +270,13 @@ function readModelCollections(db: Db) {
 }
 
 /** What the projector and the repairs write, and the checkpoint that says how far they got. */
-function projectionSide({ orders, ordersVersioned, palletsVersioned, pallets, checkpoints }: ReadModelCollections): Pick<OrderReadModel, ProjectionSide> {
+function projectionSide({
+  orders,
+  ordersVersioned,
+  palletsVersioned,
+  pallets,
+  checkpoints,
+}: ReadModelCollections): Pick<OrderReadModel, ProjectionSide> {
   const checkpoint = async (): Promise<bigint | undefined> => {
     const row = await checkpoints.findOne({ _id: PROJECTION });
     return row ? fromStoredPosition(row.position) : undefined;
@@ -264,7 +284,11 @@ function projectionSide({ orders, ordersVersioned, palletsVersioned, pallets, ch
 
   const moveCheckpoint = async (position: bigint, logId: string): Promise<void> => {
     const update = () =>
-      checkpoints.updateOne({ _id: PROJECTION }, { $max: { position: toStoredPosition(position) }, $setOnInsert: { log_id: logId } }, { upsert: true });
+      checkpoints.updateOne(
+        { _id: PROJECTION },
+        { $max: { position: toStoredPosition(position) }, $setOnInsert: { log_id: logId } },
+        { upsert: true },
+      );
     try {
       await update();
     } catch (error) {
@@ -371,7 +395,12 @@ function querySide({ orders, pallets }: ReadModelCollections): Omit<OrderReadMod
  * the checkpoint `upTo`: that apply is half-way (its checkpoint comes after its documents), and this
  * fold would take its events back out for good. False: the document is ahead, and was left alone.
  */
-async function replaceUpTo(collection: Collection<VersionedRow>, id: number, upTo: bigint, row: VersionedRow | undefined): Promise<boolean> {
+async function replaceUpTo(
+  collection: Collection<VersionedRow>,
+  id: number,
+  upTo: bigint,
+  row: VersionedRow | undefined,
+): Promise<boolean> {
   const notAhead = { _id: id, position: { $lte: toStoredPosition(upTo) } };
   if (!row) {
     if ((await collection.deleteOne(notAhead)).deletedCount === 1) return true;

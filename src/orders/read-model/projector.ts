@@ -54,7 +54,12 @@ const IDLE_POLL_MS = 1000;
 // safety net for an announcement lost: the announcement is what answers the waiter.
 const ANNOUNCED_WAIT_POLL_MS = 250;
 
-export async function startProjector(store: EventStore, readModel: ProjectedReadModel, onError: Log, options: ProjectorOptions = {}): Promise<Projector> {
+export async function startProjector(
+  store: EventStore,
+  readModel: ProjectedReadModel,
+  onError: Log,
+  options: ProjectorOptions = {},
+): Promise<Projector> {
   // A failure is retried (followLog), so a waiter waits for the retry rather than failing.
   const applied = new PositionWaiters((await readModel.checkpoint()) ?? -1n);
   // Built from empty: unavailable until it has reached what the log held when it started.
@@ -91,7 +96,9 @@ class LogProjector implements Projector {
   ) {
     this.#pollMs = options.checkpointPollMs ?? 20;
     this.#signals = options.lease ? store.progress : undefined;
-    this.#announce = this.#signals && progressAnnouncer(this.#signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
+    this.#announce =
+      this.#signals &&
+      progressAnnouncer(this.#signals, (error) => onError('order projection: announcing its progress failed', error, 'warn'));
   }
 
   get position(): bigint {
@@ -111,11 +118,21 @@ class LogProjector implements Projector {
     if (!this.options.lease) return this.#startFollowing();
     const { claims, key, holder, leaseMs } = this.options.lease;
     this.#lease = await holdSingletonLease({
-      claims, key, holder, leaseMs, log: this.onError,
+      claims,
+      key,
+      holder,
+      leaseMs,
+      log: this.onError,
       // A replica that cannot read the log (partitioned from it) would hold the read model still for everyone.
       able: () => answersWithin(this.store.headPosition(), Math.max(100, Math.floor(leaseMs / 3))),
       onChange: async (held) => {
-        this.onError(held ? 'order projection: this replica projects the read model now (it holds the lease)' : 'order projection: another replica projects the read model now', undefined, 'info');
+        this.onError(
+          held
+            ? 'order projection: this replica projects the read model now (it holds the lease)'
+            : 'order projection: another replica projects the read model now',
+          undefined,
+          'info',
+        );
         await (held ? this.#startFollowing() : this.#stopFollowing());
       },
     });

@@ -107,7 +107,9 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
     if (stopped) return;
     progress.passes++;
     progress.lastFullPassAt = new Date();
-    progress.lastFinding = lastDifference ?? `${progress.lastFullPassAt.toISOString()}: pass ${progress.passes} over ${progress.checked} orders found no difference`;
+    progress.lastFinding =
+      lastDifference ??
+      `${progress.lastFullPassAt.toISOString()}: pass ${progress.passes} over ${progress.checked} orders found no difference`;
   };
 
   const running = (async () => {
@@ -138,7 +140,12 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
  * what differed (nothing: none), or 'moved' when the read model moved meanwhile and the order must be
  * compared again.
  */
-async function compareWithLog(store: EventStore, readModel: OrderReadModel, id: number, streamHint: string | undefined): Promise<Differing[] | 'moved'> {
+async function compareWithLog(
+  store: EventStore,
+  readModel: OrderReadModel,
+  id: number,
+  streamHint: string | undefined,
+): Promise<Differing[] | 'moved'> {
   const checkpoint = await readModel.checkpoint();
   const [order, pallets] = await Promise.all([readModel.getById(id), readModel.palletContents(id)]);
   // An id the log did not name in this pass, with nothing stored: a hole in the ids, or an order the

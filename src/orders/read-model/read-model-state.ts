@@ -33,7 +33,11 @@ export interface ReadModelStateOptions {
  * `projectorOnceStarted` is asked for when needed: the projector is started after the read model this
  * state serves, and reads that model's checkpoint as it starts (damage found then is thrown, not rebuilt).
  */
-export function readModelState(store: EventStore, projectorOnceStarted: () => Projector | undefined, options: ReadModelStateOptions): ReadModelState {
+export function readModelState(
+  store: EventStore,
+  projectorOnceStarted: () => Projector | undefined,
+  options: ReadModelStateOptions,
+): ReadModelState {
   const projector = (): Projector => {
     const started = projectorOnceStarted();
     if (!started) throw new Error('the order projector has not started yet');

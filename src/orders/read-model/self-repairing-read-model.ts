@@ -14,7 +14,9 @@ export class UnrepairableDocument extends Error {
     readonly orderId: number,
     cause: unknown,
   ) {
-    super(`order ${orderId}: its read-model document is damaged and the event log could not be read to repair it (${(cause as Error)?.message ?? String(cause)})`);
+    super(
+      `order ${orderId}: its read-model document is damaged and the event log could not be read to repair it (${(cause as Error)?.message ?? String(cause)})`,
+    );
     this.name = 'UnrepairableDocument';
   }
 }

@@ -56,7 +56,11 @@ export interface SqliteReadModelOptions {
   quickCheck?: boolean;
 }
 
-export function openSqliteOrderReadModel(dataDir: string, fileName = 'read-models.db', options: SqliteReadModelOptions = {}): OrderReadModel {
+export function openSqliteOrderReadModel(
+  dataDir: string,
+  fileName = 'read-models.db',
+  options: SqliteReadModelOptions = {},
+): OrderReadModel {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, fileName);
   const remove = () => {
@@ -127,7 +131,8 @@ function openOrderTables(file: string, check: boolean): OrderTables {
     db.close();
     // Tables of this schema version that our own statements do not fit (a flipped byte in the schema
     // text: "no such column") were not written by this version: the file is damaged.
-    if (error instanceof Database.SqliteError && error.code === 'SQLITE_ERROR') throw new DamagedStorage(file, `its tables are not the ones this version makes: ${error.message}`);
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_ERROR')
+      throw new DamagedStorage(file, `its tables are not the ones this version makes: ${error.message}`);
     throw error;
   }
 }
@@ -135,7 +140,19 @@ function openOrderTables(file: string, check: boolean): OrderTables {
 function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
   createOrderTables(db, file, check);
   const statements = orderStatements(db);
-  const { readCheckpoint, maxId, byId, viewJsonById, palletsById, newestByReference, byServiceRef, countAll, countMatching, pageAll, pageMatching } = statements;
+  const {
+    readCheckpoint,
+    maxId,
+    byId,
+    viewJsonById,
+    palletsById,
+    newestByReference,
+    byServiceRef,
+    countAll,
+    countMatching,
+    pageAll,
+    pageMatching,
+  } = statements;
   const views = new ViewBodyCache(VIEW_CACHE_BYTES);
   const documents = orderDocuments(statements, views);
   const { parse, parsePallets, checkpoint } = documents;
@@ -179,7 +196,8 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       const row = viewJsonById.get(id);
       if (!row) return undefined;
       const [companyGroup, stream, view, checksum] = row;
-      if (!checksumMatches(checksum, [companyGroup, stream, view])) throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
+      if (!checksumMatches(checksum, [companyGroup, stream, view]))
+        throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
       const entry = { company_group: companyGroup, viewJson: view };
       views.set(id, entry);
       return entry;
@@ -200,7 +218,8 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       const row = byServiceRef.get(companyGroup, value) ?? newestByReference.get(companyGroup, value);
       const found = parse(row);
       // The columns looked up are outside the checksum: a row they find must be named so by its document.
-      if (found && found.view.service_ref !== value && found.view.reference !== value) throw new DamagedDocument(found.view.id, 'order', found.stream);
+      if (found && found.view.service_ref !== value && found.view.reference !== value)
+        throw new DamagedDocument(found.view.id, 'order', found.stream);
       return found;
     },
     async list({ companyGroup, search, offset, limit }: OrderListQuery) {
@@ -227,12 +246,18 @@ type OrderStatements = ReturnType<typeof orderStatements>;
 function orderStatements(db: Database.Database) {
   const COLUMNS = 'id, company_group, stream, view, checksum';
   return {
-    readCheckpoint: db.prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?').safeIntegers(true),
-    writeCheckpoint: db.prepare('INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position'),
+    readCheckpoint: db
+      .prepare<[string], { position: bigint; log_id: string }>('SELECT position, log_id FROM checkpoints WHERE projection = ?')
+      .safeIntegers(true),
+    writeCheckpoint: db.prepare(
+      'INSERT INTO checkpoints (projection, position, log_id) VALUES (?, ?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+    ),
     maxId: db.prepare<[], number | null>('SELECT max(id) FROM orders').pluck(),
     byId: db.prepare<[number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = ?`),
     // As an array of the columns retrieve needs: no object with named keys built per request.
-    viewJsonById: db.prepare<[number], [string, string, string, number]>('SELECT company_group, stream, view, checksum FROM orders WHERE id = ?').raw(true),
+    viewJsonById: db
+      .prepare<[number], [string, string, string, number]>('SELECT company_group, stream, view, checksum FROM orders WHERE id = ?')
+      .raw(true),
     streamById: db.prepare<[number], unknown>('SELECT stream FROM orders WHERE id = ?').pluck(),
     // A repair writes every column: any of them may be what was damaged.
     upsert: db.prepare(`
@@ -241,16 +266,28 @@ function orderStatements(db: Database.Database) {
         search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed`),
     deleteOrder: db.prepare('DELETE FROM orders WHERE id = ?'),
     palletsById: db.prepare<[number], PalletsRow>('SELECT document, checksum FROM pallet_contents WHERE id = ?'),
-    upsertPallets: db.prepare('INSERT INTO pallet_contents (id, document, checksum) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document, checksum = excluded.checksum'),
+    upsertPallets: db.prepare(
+      'INSERT INTO pallet_contents (id, document, checksum) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document, checksum = excluded.checksum',
+    ),
     deletePallets: db.prepare('DELETE FROM pallet_contents WHERE id = ?'),
-    newestByReference: db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`),
+    newestByReference: db.prepare<[string, string], OrderRow>(
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`,
+    ),
     byServiceRef: db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`),
     countAll: db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?'),
-    countOneMore: db.prepare('INSERT INTO order_counts (company_group, count) VALUES (?, 1) ON CONFLICT (company_group) DO UPDATE SET count = count + 1'),
+    countOneMore: db.prepare(
+      'INSERT INTO order_counts (company_group, count) VALUES (?, 1) ON CONFLICT (company_group) DO UPDATE SET count = count + 1',
+    ),
     countOneLess: db.prepare('UPDATE order_counts SET count = count - 1 WHERE company_group = ?'),
-    countMatching: db.prepare<[string, string], { count: number }>('SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0'),
-    pageAll: db.prepare<[string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`),
-    pageMatching: db.prepare<[string, string, number, number], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`),
+    countMatching: db.prepare<[string, string], { count: number }>(
+      'SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0',
+    ),
+    pageAll: db.prepare<[string, number, number], OrderRow>(
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ),
+    pageMatching: db.prepare<[string, string, number, number], OrderRow>(
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ),
   };
 }
 

@@ -65,7 +65,11 @@ export function generateBrSet(set: number, instances = 100): BrInstance[] {
 export function formatBrFile(instances: BrInstance[]): string {
   const lines = [`${instances.length}`];
   for (const inst of instances) {
-    lines.push(`${inst.instance} ${inst.seed ?? brSeed(inst.instance)}`, `${inst.container.l} ${inst.container.w} ${inst.container.h}`, `${inst.types.length}`);
+    lines.push(
+      `${inst.instance} ${inst.seed ?? brSeed(inst.instance)}`,
+      `${inst.container.l} ${inst.container.w} ${inst.container.h}`,
+      `${inst.types.length}`,
+    );
     for (const t of inst.types) {
       const flag = (k: number): number => (t.verticalOk[k] ? 1 : 0);
       lines.push(`${t.id} ${t.dims[0]} ${flag(0)} ${t.dims[1]} ${flag(1)} ${t.dims[2]} ${flag(2)} ${t.count}`);

@@ -29,8 +29,15 @@ export function packContainer(wasm: PlannerWasm, instance: BrInstance, options: 
   pushCargo(
     input,
     instance.types.map((t) => ({
-      l: t.dims[0], w: t.dims[1], h: t.dims[2], weightG: 0, count: t.count,
-      orientations: brOrientations(t), policy: StackPolicy.Free, canTop: true, stackClass: 0,
+      l: t.dims[0],
+      w: t.dims[1],
+      h: t.dims[2],
+      weightG: 0,
+      count: t.count,
+      orientations: brOrientations(t),
+      policy: StackPolicy.Free,
+      canTop: true,
+      stackClass: 0,
     })),
   );
   const reader = new WireReader(wasm.run('packContainer', Int32Array.from(input)));

@@ -25,7 +25,15 @@ export interface LooseBoxRow extends Row {
 export interface SubmittedCargo {
   lane: {
     units: { length: string; weight: string };
-    pallet_types: readonly { code: string; length: number; width: number; height: number; weight: number; max_height: number; max_weight: number }[];
+    pallet_types: readonly {
+      code: string;
+      length: number;
+      width: number;
+      height: number;
+      weight: number;
+      max_height: number;
+      max_weight: number;
+    }[];
     items: readonly { sku: string; length: number; width: number; height: number; weight: number; upright: boolean }[];
   };
   order: {

@@ -37,7 +37,8 @@ export function validateBrPacking(instance: BrInstance, placements: BrPlacement[
   placements.forEach((p, i) => {
     if (p.z === 0) return;
     const area = supportedArea(p, placements);
-    if (area !== p.l * p.w) violations.push(`box ${i} (type ${p.type} at ${p.x},${p.y},${p.z}): ${p.l * p.w - area} of its base unsupported`);
+    if (area !== p.l * p.w)
+      violations.push(`box ${i} (type ${p.type} at ${p.x},${p.y},${p.z}): ${p.l * p.w - area} of its base unsupported`);
   });
   return violations;
 }

@@ -64,8 +64,11 @@ function checkPallets(input: SubmittedCargo, plan: OrderPlan, mm: number, g: num
       v.push(`${at}: pallet code ${p.pallet_code} is no pallet type of the lane`);
       return;
     }
-    if (input.palletCode !== undefined && p.pallet_code !== input.palletCode) v.push(`${at}: pallet code ${p.pallet_code}, the input asked for ${input.palletCode}`);
-    const deckL = type.length * mm, deckW = type.width * mm, palletH = type.height * mm;
+    if (input.palletCode !== undefined && p.pallet_code !== input.palletCode)
+      v.push(`${at}: pallet code ${p.pallet_code}, the input asked for ${input.palletCode}`);
+    const deckL = type.length * mm,
+      deckW = type.width * mm,
+      palletH = type.height * mm;
     if (p.units.length === 0) v.push(`${at}: no units`);
     let top = 0;
     let unitWeight = 0;
@@ -81,8 +84,18 @@ function checkPallets(input: SubmittedCargo, plan: OrderPlan, mm: number, g: num
       if (u.x < 0 || u.y < 0 || u.z < 0 || u.x + u.l > deckL + EPS || u.y + u.w > deckW + EPS) v.push(`${where}: overhangs the deck`);
       const [L, W, H] = [item.length * mm, item.width * mm, item.height * mm];
       const options: [number, number, number][] = item.upright
-        ? [[L, W, H], [W, L, H]]
-        : [[L, W, H], [W, L, H], [L, H, W], [H, L, W], [W, H, L], [H, W, L]];
+        ? [
+            [L, W, H],
+            [W, L, H],
+          ]
+        : [
+            [L, W, H],
+            [W, L, H],
+            [L, H, W],
+            [H, L, W],
+            [W, H, L],
+            [H, W, L],
+          ];
       if (!matchesOneOf([u.l, u.w, u.h], options)) v.push(`${where}: sizes ${u.l}x${u.w}x${u.h} are no allowed orientation of the item`);
     });
     checkBoxes(at, p.units, v);
@@ -90,8 +103,10 @@ function checkPallets(input: SubmittedCargo, plan: OrderPlan, mm: number, g: num
     if (!roundedUpFrom(p.height_mm, palletH + top)) v.push(`${at}: height_mm ${p.height_mm}, computed ${palletH + top}`);
     const weight = type.weight * g + unitWeight;
     if (weight > type.max_weight * g + EPS) v.push(`${at}: ${weight} g, over max_weight of ${type.code}`);
-    if (p.weight_g < weight - EPS || p.weight_g > weight + p.units.length + 1 + EPS) v.push(`${at}: weight_g ${p.weight_g}, computed ${weight}`);
-    if (Math.abs(p.length_mm - deckL) >= 1 || Math.abs(p.width_mm - deckW) >= 1) v.push(`${at}: deck ${p.length_mm}x${p.width_mm}, expected ${deckL}x${deckW}`);
+    if (p.weight_g < weight - EPS || p.weight_g > weight + p.units.length + 1 + EPS)
+      v.push(`${at}: weight_g ${p.weight_g}, computed ${weight}`);
+    if (Math.abs(p.length_mm - deckL) >= 1 || Math.abs(p.width_mm - deckW) >= 1)
+      v.push(`${at}: deck ${p.length_mm}x${p.width_mm}, expected ${deckL}x${deckW}`);
     checkContents(p, v);
     checkLayers(at, p, v);
   });
@@ -123,7 +138,8 @@ function checkContents(p: PlannedPallet, v: string[]): void {
     if (listed.has(key)) v.push(`${p.pallet_index}: contents list ${key} twice`);
     listed.set(key, c.quantity);
   }
-  for (const [key, n] of counted) if (listed.get(key) !== n) v.push(`${p.pallet_index}: contents say ${listed.get(key) ?? 0} of ${key}, the pallet holds ${n}`);
+  for (const [key, n] of counted)
+    if (listed.get(key) !== n) v.push(`${p.pallet_index}: contents say ${listed.get(key) ?? 0} of ${key}, the pallet holds ${n}`);
   for (const key of listed.keys()) if (!counted.has(key)) v.push(`${p.pallet_index}: contents list ${key}, not on the pallet`);
 }
 
@@ -160,8 +176,14 @@ function cargoFacts(input: SubmittedCargo, plan: OrderPlan, mm: number, g: numbe
   const facts = new Map<string, CargoFacts>();
   for (const p of plan.pallets) {
     facts.set(`pallet:${p.pallet_index}`, {
-      kind: 'pallet', dims: [[p.length_mm, p.width_mm, p.height_mm], [p.width_mm, p.length_mm, p.height_mm]],
-      weightG: p.weight_g, bottom: false, top: false,
+      kind: 'pallet',
+      dims: [
+        [p.length_mm, p.width_mm, p.height_mm],
+        [p.width_mm, p.length_mm, p.height_mm],
+      ],
+      weightG: p.weight_g,
+      bottom: false,
+      top: false,
     });
   }
   const numbered = new Map<string, number>();
@@ -174,8 +196,17 @@ function cargoFacts(input: SubmittedCargo, plan: OrderPlan, mm: number, g: numbe
     const [L, W, H] = [Number(b.length) * mm, Number(b.width) * mm, Number(b.height) * mm];
     for (let i = 0; i < b.count; i++) {
       facts.set(`pre_built:${b.name} #${nextNumber(`pre_built:${b.name}`)}`, {
-        kind: 'pre_built', dims: b.rotation_x ? [[L, W, H], [W, L, H]] : [[L, W, H]], weightG: NaN,
-        exactWeightG: Number(b.weight) * g, bottom: b.double_stacked_bottom, top: b.double_stacked_top,
+        kind: 'pre_built',
+        dims: b.rotation_x
+          ? [
+              [L, W, H],
+              [W, L, H],
+            ]
+          : [[L, W, H]],
+        weightG: NaN,
+        exactWeightG: Number(b.weight) * g,
+        bottom: b.double_stacked_bottom,
+        top: b.double_stacked_top,
       });
     }
   }
@@ -183,8 +214,12 @@ function cargoFacts(input: SubmittedCargo, plan: OrderPlan, mm: number, g: numbe
     const [L, W, H] = [Number(b.length) * mm, Number(b.width) * mm, Number(b.height) * mm];
     for (let i = 0; i < b.count; i++) {
       facts.set(`loose_box:${b.name} #${nextNumber(`loose_box:${b.name}`)}`, {
-        kind: 'loose_box', dims: looseOptions(b, L, W, H), weightG: NaN, exactWeightG: Number(b.weight) * g,
-        bottom: b.double_stacked_bottom, top: b.double_stacked_top,
+        kind: 'loose_box',
+        dims: looseOptions(b, L, W, H),
+        weightG: NaN,
+        exactWeightG: Number(b.weight) * g,
+        bottom: b.double_stacked_bottom,
+        top: b.double_stacked_top,
       });
     }
   }
@@ -204,7 +239,12 @@ function checkContainers(input: SubmittedCargo, plan: OrderPlan, mm: number, g: 
       v.push(`${at}: unknown container code`);
       return;
     }
-    if (c.inner_mm.l !== spec.inner_mm.l || c.inner_mm.w !== spec.inner_mm.w || c.inner_mm.h !== spec.inner_mm.h || c.payload_g !== spec.payload_kg * 1000) {
+    if (
+      c.inner_mm.l !== spec.inner_mm.l ||
+      c.inner_mm.w !== spec.inner_mm.w ||
+      c.inner_mm.h !== spec.inner_mm.h ||
+      c.payload_g !== spec.payload_kg * 1000
+    ) {
       v.push(`${at}: inner size or payload differ from the catalog`);
     }
     let weight = 0;
@@ -221,8 +261,10 @@ function checkContainers(input: SubmittedCargo, plan: OrderPlan, mm: number, g: 
       }
       weight += p.weight_g;
       volume += p.l * p.w * p.h;
-      if (p.x < 0 || p.y < 0 || p.z < 0 || p.x + p.l > c.inner_mm.l || p.y + p.w > c.inner_mm.w || p.z + p.h > c.inner_mm.h) v.push(`${where}: outside the container`);
-      const dimsOk = f.kind === 'pallet' ? f.dims.some((d) => d[0] === p.l && d[1] === p.w && d[2] === p.h) : matchesOneOf([p.l, p.w, p.h], f.dims);
+      if (p.x < 0 || p.y < 0 || p.z < 0 || p.x + p.l > c.inner_mm.l || p.y + p.w > c.inner_mm.w || p.z + p.h > c.inner_mm.h)
+        v.push(`${where}: outside the container`);
+      const dimsOk =
+        f.kind === 'pallet' ? f.dims.some((d) => d[0] === p.l && d[1] === p.w && d[2] === p.h) : matchesOneOf([p.l, p.w, p.h], f.dims);
       if (!dimsOk) v.push(`${where}: sizes ${p.l}x${p.w}x${p.h} are no allowed orientation`);
       const weightOk = f.exactWeightG === undefined ? p.weight_g === f.weightG : roundedUpFrom(p.weight_g, f.exactWeightG);
       if (!weightOk) v.push(`${where}: weight ${p.weight_g} g differs from the order's`);
@@ -234,13 +276,16 @@ function checkContainers(input: SubmittedCargo, plan: OrderPlan, mm: number, g: 
     if (orders.some((o, i) => o !== i + 1)) v.push(`${at}: loading order is not 1..${c.placements.length}`);
     for (const p of c.placements) {
       for (const s of supportersOf(p, c.placements)) {
-        if ((s as ContainerPlacement).loading_order > p.loading_order) v.push(`${at}: ${p.ref} loads before ${(s as ContainerPlacement).ref}, which carries it`);
+        if ((s as ContainerPlacement).loading_order > p.loading_order)
+          v.push(`${at}: ${p.ref} loads before ${(s as ContainerPlacement).ref}, which carries it`);
       }
     }
     if (weight > c.payload_g + EPS) v.push(`${at}: ${weight} g, over the payload ${c.payload_g} g`);
     const innerVolume = c.inner_mm.l * c.inner_mm.w * c.inner_mm.h;
-    if (Math.abs(c.volume_utilization - volume / innerVolume) > 1e-9) v.push(`${at}: volume_utilization ${c.volume_utilization}, computed ${volume / innerVolume}`);
-    if (Math.abs(c.weight_utilization - weight / c.payload_g) > 1e-9) v.push(`${at}: weight_utilization ${c.weight_utilization}, computed ${weight / c.payload_g}`);
+    if (Math.abs(c.volume_utilization - volume / innerVolume) > 1e-9)
+      v.push(`${at}: volume_utilization ${c.volume_utilization}, computed ${volume / innerVolume}`);
+    if (Math.abs(c.weight_utilization - weight / c.payload_g) > 1e-9)
+      v.push(`${at}: weight_utilization ${c.weight_utilization}, computed ${weight / c.payload_g}`);
     checkCenterOfGravity(at, c, v);
   });
   const listed = new Map(input.order.order_containers.map((c) => [c.code as string, c]));
@@ -251,7 +296,8 @@ function checkContainers(input: SubmittedCargo, plan: OrderPlan, mm: number, g: 
   }
   // a count the order gave is booked: exactly that many, empty ones listed (spec 2.8)
   for (const row of input.order.order_containers) {
-    if (row.exact && (used.get(row.code) ?? 0) !== row.count) v.push(`${used.get(row.code) ?? 0} containers of ${row.code}, the order booked exactly ${row.count}`);
+    if (row.exact && (used.get(row.code) ?? 0) !== row.count)
+      v.push(`${used.get(row.code) ?? 0} containers of ${row.code}, the order booked exactly ${row.count}`);
   }
 }
 
@@ -282,12 +328,21 @@ function checkCenterOfGravity(at: string, c: PlannedContainer, v: string[]): voi
   }
   // how far inside the limits (positive) or outside (negative), in millimetres
   const margin = Math.min(c.inner_mm.l * 0.05 - Math.abs(x - c.inner_mm.l / 2), c.inner_mm.w * 0.05 - Math.abs(y - c.inner_mm.w / 2));
-  if (c.within_cog_limits && margin < -1e-6) v.push(`${at}: says within the centre-of-gravity limits, but is ${(-margin).toFixed(0)} mm outside them`);
-  if (!c.within_cog_limits && margin > 1e-6) v.push(`${at}: says outside the centre-of-gravity limits, but is ${margin.toFixed(0)} mm inside them`);
+  if (c.within_cog_limits && margin < -1e-6)
+    v.push(`${at}: says within the centre-of-gravity limits, but is ${(-margin).toFixed(0)} mm outside them`);
+  if (!c.within_cog_limits && margin > 1e-6)
+    v.push(`${at}: says outside the centre-of-gravity limits, but is ${margin.toFixed(0)} mm inside them`);
 }
 
 /** Double stacking: a top-flagged item wholly on one bottom-flagged item of its class on the floor. */
-function checkStacking(where: string, p: ContainerPlacement, f: CargoFacts, all: readonly ContainerPlacement[], facts: Map<string, CargoFacts>, v: string[]): void {
+function checkStacking(
+  where: string,
+  p: ContainerPlacement,
+  f: CargoFacts,
+  all: readonly ContainerPlacement[],
+  facts: Map<string, CargoFacts>,
+  v: string[],
+): void {
   const under = supportersOf(p, all) as ContainerPlacement[];
   const base = under[0];
   if (under.length !== 1 || !base) {
@@ -321,7 +376,8 @@ function checkCounts(input: SubmittedCargo, plan: OrderPlan, v: string[]): void 
       onLines.set(key, (onLines.get(key) ?? 0) + 1);
     }
   }
-  for (const [key, n] of onLines) if (n > (perLine.get(key) ?? 0)) v.push(`${n} units of ${key} on pallets, the order has ${perLine.get(key) ?? 0}`);
+  for (const [key, n] of onLines)
+    if (n > (perLine.get(key) ?? 0)) v.push(`${n} units of ${key} on pallets, the order has ${perLine.get(key) ?? 0}`);
   const unplacedUnits = new Map<string, number>();
   for (const u of plan.unplaced) if (u.kind === 'unit') unplacedUnits.set(u.ref, (unplacedUnits.get(u.ref) ?? 0) + u.count);
   for (const [sku, n] of ordered) {
@@ -329,12 +385,14 @@ function checkCounts(input: SubmittedCargo, plan: OrderPlan, v: string[]): void 
     if (got !== n) v.push(`SKU ${sku}: ${n} units ordered, ${got} on pallets or unplaced`);
   }
   const loaded = new Map<string, number>();
-  for (const c of plan.containers) for (const p of c.placements) {
-    const row = p.kind === 'pallet' ? p.ref : p.ref.replace(/ #\d+$/, '');
-    loaded.set(`${p.kind}:${row}`, (loaded.get(`${p.kind}:${row}`) ?? 0) + 1);
-  }
+  for (const c of plan.containers)
+    for (const p of c.placements) {
+      const row = p.kind === 'pallet' ? p.ref : p.ref.replace(/ #\d+$/, '');
+      loaded.set(`${p.kind}:${row}`, (loaded.get(`${p.kind}:${row}`) ?? 0) + 1);
+    }
   const unplaced = new Map<string, number>();
-  for (const u of plan.unplaced) if (u.kind !== 'unit') unplaced.set(`${u.kind}:${u.ref}`, (unplaced.get(`${u.kind}:${u.ref}`) ?? 0) + u.count);
+  for (const u of plan.unplaced)
+    if (u.kind !== 'unit') unplaced.set(`${u.kind}:${u.ref}`, (unplaced.get(`${u.kind}:${u.ref}`) ?? 0) + u.count);
   const expect = (key: string, n: number): void => {
     const got = (loaded.get(key) ?? 0) + (unplaced.get(key) ?? 0);
     if (got !== n) v.push(`${key}: ${n} in the order, ${got} loaded or unplaced`);
@@ -344,6 +402,15 @@ function checkCounts(input: SubmittedCargo, plan: OrderPlan, v: string[]): void 
   for (const b of input.order.pre_builts) rows.set(`pre_built:${b.name}`, (rows.get(`pre_built:${b.name}`) ?? 0) + b.count);
   for (const b of input.order.loose_boxes) rows.set(`loose_box:${b.name}`, (rows.get(`loose_box:${b.name}`) ?? 0) + b.count);
   for (const [key, n] of rows) expect(key, n);
-  const reasons = new Set(['too_large_for_every_type', 'out_of_containers', 'over_payload', 'no_item_master_data', 'no_pallet_type', 'too_large_for_pallet', 'over_pallet_max_weight']);
-  for (const u of plan.unplaced) if (!reasons.has(u.reason) || !(u.count > 0)) v.push(`unplaced ${u.kind} ${u.ref}: reason ${u.reason}, count ${u.count}`);
+  const reasons = new Set([
+    'too_large_for_every_type',
+    'out_of_containers',
+    'over_payload',
+    'no_item_master_data',
+    'no_pallet_type',
+    'too_large_for_pallet',
+    'over_pallet_max_weight',
+  ]);
+  for (const u of plan.unplaced)
+    if (!reasons.has(u.reason) || !(u.count > 0)) v.push(`unplaced ${u.kind} ${u.ref}: reason ${u.reason}, count ${u.count}`);
 }

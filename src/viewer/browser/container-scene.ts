@@ -2,9 +2,28 @@
 // the front wall, y across from the left wall, z up) map to three.js as x -> x, z -> y (up),
 // y -> z, so the containers stand on the ground with their doors towards +x.
 import {
-  AmbientLight, BoxGeometry, BufferGeometry, Color, DirectionalLight, EdgesGeometry, Float32BufferAttribute, Group, LineBasicMaterial,
-  LineLoop, LineSegments, Mesh, MeshBasicMaterial, MeshLambertMaterial, PerspectiveCamera, Raycaster, Scene, SphereGeometry, Vector2, Vector3,
-  WebGLRenderer, type Object3D,
+  AmbientLight,
+  BoxGeometry,
+  BufferGeometry,
+  Color,
+  DirectionalLight,
+  EdgesGeometry,
+  Float32BufferAttribute,
+  Group,
+  LineBasicMaterial,
+  LineLoop,
+  LineSegments,
+  Mesh,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  PerspectiveCamera,
+  Raycaster,
+  Scene,
+  SphereGeometry,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+  type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { Step, ViewerData } from './plan-data.js';
@@ -86,7 +105,11 @@ export function lights(scene: Scene): void {
 }
 
 /** A box of the plan (mm, plan axes) as a coloured mesh with dark edges, offset across by `dz`. */
-export function boxMesh(box: { x: number; y: number; z: number; l: number; w: number; h: number }, material: MeshLambertMaterial, dz = 0): Mesh {
+export function boxMesh(
+  box: { x: number; y: number; z: number; l: number; w: number; h: number },
+  material: MeshLambertMaterial,
+  dz = 0,
+): Mesh {
   const mesh = new Mesh(UNIT_BOX, material);
   // A hair smaller than the slot, so neighbours' faces do not flicker into each other.
   mesh.scale.set(Math.max(box.l - 6, 1), Math.max(box.h - 6, 1), Math.max(box.w - 6, 1));
@@ -140,7 +163,10 @@ export function containersScene(data: ViewerData, steps: Step[]): ContainersScen
     target: new Vector3(longest / 2, height / 2, width / 2),
     radius: 0.5 * Math.hypot(longest, width, height),
     outlines,
-    frames: containers.map(({ inner_mm: { l, w, h } }, i) => ({ target: new Vector3(l / 2, h / 2, offsets[i]! + w / 2), radius: 0.5 * Math.hypot(l, w, h) })),
+    frames: containers.map(({ inner_mm: { l, w, h } }, i) => ({
+      target: new Vector3(l / 2, h / 2, offsets[i]! + w / 2),
+      radius: 0.5 * Math.hypot(l, w, h),
+    })),
   };
 }
 
@@ -169,7 +195,23 @@ function containerFrame(data: ViewerData, index: number, dz: number): Group {
     const area = new LineLoop(
       new BufferGeometry().setAttribute(
         'position',
-        new Float32BufferAttribute([limits.x[0], 8, dz + limits.y[0], limits.x[1], 8, dz + limits.y[0], limits.x[1], 8, dz + limits.y[1], limits.x[0], 8, dz + limits.y[1]], 3),
+        new Float32BufferAttribute(
+          [
+            limits.x[0],
+            8,
+            dz + limits.y[0],
+            limits.x[1],
+            8,
+            dz + limits.y[0],
+            limits.x[1],
+            8,
+            dz + limits.y[1],
+            limits.x[0],
+            8,
+            dz + limits.y[1],
+          ],
+          3,
+        ),
       ),
       new LineBasicMaterial({ color: colour }),
     );
@@ -182,7 +224,10 @@ function containerFrame(data: ViewerData, index: number, dz: number): Group {
     group.add(allowed);
     if (cog) {
       // Drawn over the cargo, so the marker shows through pallets that hide it.
-      const marker = new Mesh(new SphereGeometry(110, 20, 14), new MeshBasicMaterial({ color: colour, depthTest: false, transparent: true, opacity: 0.9 }));
+      const marker = new Mesh(
+        new SphereGeometry(110, 20, 14),
+        new MeshBasicMaterial({ color: colour, depthTest: false, transparent: true, opacity: 0.9 }),
+      );
       marker.position.set(cog.x, cog.z, dz + cog.y);
       marker.renderOrder = 10;
       group.add(marker);
@@ -198,10 +243,19 @@ function containerFrame(data: ViewerData, index: number, dz: number): Group {
 }
 
 /** The nearest visible placement under a point of the canvas, if any. */
-export function pick(view: SceneView, meshes: readonly Object3D[], canvas: HTMLCanvasElement, clientX: number, clientY: number): Object3D | undefined {
+export function pick(
+  view: SceneView,
+  meshes: readonly Object3D[],
+  canvas: HTMLCanvasElement,
+  clientX: number,
+  clientY: number,
+): Object3D | undefined {
   const rect = canvas.getBoundingClientRect();
   const pointer = new Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
   const raycaster = new Raycaster();
   raycaster.setFromCamera(pointer, view.camera);
-  return raycaster.intersectObjects(meshes.filter((m) => m.visible), false)[0]?.object;
+  return raycaster.intersectObjects(
+    meshes.filter((m) => m.visible),
+    false,
+  )[0]?.object;
 }

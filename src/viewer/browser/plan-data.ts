@@ -21,11 +21,17 @@ export function readViewerData(): ViewerData {
 /** Container by container, each in its loading order: what the step slider adds one at a time. */
 export function loadingSequence(data: ViewerData): Step[] {
   return data.load_plan.containers.flatMap((container, containerIndex) =>
-    [...container.placements].sort((a, b) => a.loading_order - b.loading_order).map((placement) => ({ container, containerIndex, placement })),
+    [...container.placements]
+      .sort((a, b) => a.loading_order - b.loading_order)
+      .map((placement) => ({ container, containerIndex, placement })),
   );
 }
 
-const KIND: Record<LoadPlanPlacement['kind'], string> = { pallet: 'Service-built pallet', pre_built: 'Pre-built pallet', loose_box: 'Loose box' };
+const KIND: Record<LoadPlanPlacement['kind'], string> = {
+  pallet: 'Service-built pallet',
+  pre_built: 'Pre-built pallet',
+  loose_box: 'Loose box',
+};
 
 export function kindName(kind: LoadPlanPlacement['kind']): string {
   return KIND[kind];

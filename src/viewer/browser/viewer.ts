@@ -14,12 +14,29 @@ const app = document.getElementById('app')!;
 app.replaceChildren();
 
 const canvas = el('canvas', { id: 'scene', 'aria-label': 'The containers in 3D' });
-const stage = el('section', { class: 'stage' }, canvas, el('p', { class: 'hint' }, 'Drag to turn · pinch or scroll to zoom · tap a pallet or box'));
+const stage = el(
+  'section',
+  { class: 'stage' },
+  canvas,
+  el('p', { class: 'hint' }, 'Drag to turn · pinch or scroll to zoom · tap a pallet or box'),
+);
 const stepSlider = el('input', { type: 'range', id: 'step', min: '0', max: String(steps.length), value: String(steps.length), step: '1' });
 const stepLabel = el('output', { for: 'step', id: 'step-label' });
 const stepNow = el('p', { class: 'step-now', id: 'step-now' });
-const containerChoice = el('select', { id: 'container' }, el('option', { value: '' }, `All ${data.load_plan.containers.length} containers`));
-data.load_plan.containers.forEach((c, i) => containerChoice.append(el('option', { value: String(i) }, `Container ${c.index}: ${c.code}, ${c.placements.length > 0 ? `${c.placements.length} placements` : 'booked, not needed (empty)'}`)));
+const containerChoice = el(
+  'select',
+  { id: 'container' },
+  el('option', { value: '' }, `All ${data.load_plan.containers.length} containers`),
+);
+data.load_plan.containers.forEach((c, i) =>
+  containerChoice.append(
+    el(
+      'option',
+      { value: String(i) },
+      `Container ${c.index}: ${c.code}, ${c.placements.length > 0 ? `${c.placements.length} placements` : 'booked, not needed (empty)'}`,
+    ),
+  ),
+);
 const controls = el(
   'section',
   { class: 'card controls' },
@@ -29,7 +46,12 @@ const controls = el(
   stepSlider,
   stepNow,
 );
-const details = el('section', { class: 'card', id: 'details' }, el('h2', {}, 'Details'), el('p', { class: 'muted' }, 'Tap a pallet or box in the view to see what it is.'));
+const details = el(
+  'section',
+  { class: 'card', id: 'details' },
+  el('h2', {}, 'Details'),
+  el('p', { class: 'muted' }, 'Tap a pallet or box in the view to see what it is.'),
+);
 const palletSection = el('section', { class: 'card', id: 'pallet-view' });
 palletSection.hidden = true;
 app.append(stage, controls, details, palletSection, centreOfGravity(data), legend(data), unplaced(data));
@@ -66,7 +88,10 @@ function showSteps(): void {
 stepSlider.addEventListener('input', showSteps);
 
 // The selected placement glows a little and wears an outline that shows through whatever hides it.
-const outline = new LineSegments(new EdgesGeometry(new BoxGeometry(1.03, 1.03, 1.03)), new LineBasicMaterial({ color: '#d1006f', depthTest: false }));
+const outline = new LineSegments(
+  new EdgesGeometry(new BoxGeometry(1.03, 1.03, 1.03)),
+  new LineBasicMaterial({ color: '#d1006f', depthTest: false }),
+);
 outline.renderOrder = 11;
 let selected: { mesh: Mesh; material: MeshLambertMaterial } | undefined;
 function select(mesh: Mesh | undefined): void {
@@ -90,7 +115,10 @@ function select(mesh: Mesh | undefined): void {
   const rows: [string, string][] = [
     ['Ref', placement.ref],
     ['Kind', kindName(placement.kind)],
-    ['SKU', skus.length > 0 ? skus.join(', ') : placement.kind === 'loose_box' ? 'loose box as submitted' : 'pre-built pallet as submitted'],
+    [
+      'SKU',
+      skus.length > 0 ? skus.join(', ') : placement.kind === 'loose_box' ? 'loose box as submitted' : 'pre-built pallet as submitted',
+    ],
     ['Size (l × w × h)', `${placement.l} × ${placement.w} × ${placement.h} mm`],
     ['Weight', kg(placement.weight_kg)],
     ['Container', `${container.index}: ${container.code}`],
@@ -124,7 +152,11 @@ document.body.dataset.ready = 'true';
 function centreOfGravity(data: ViewerData): HTMLElement {
   const section = el('section', { class: 'card', id: 'cog' }, el('h2', {}, 'Centre of gravity'));
   section.append(
-    el('p', { class: 'muted' }, 'The dot marks the cargo\'s centre of gravity; the rectangle on the floor is where it may lie: within 5 % of the inner length from the middle and 5 % of the inner width from the centreline (CTU Code).'),
+    el(
+      'p',
+      { class: 'muted' },
+      "The dot marks the cargo's centre of gravity; the rectangle on the floor is where it may lie: within 5 % of the inner length from the middle and 5 % of the inner width from the centreline (CTU Code).",
+    ),
   );
   data.load_plan.containers.forEach((container, i) => {
     const limits = data.cog_limits_mm[i]!;
@@ -161,6 +193,15 @@ function legend(data: ViewerData): HTMLElement {
 function unplaced(data: ViewerData): HTMLElement {
   const section = el('section', { class: 'card' }, el('h2', {}, 'Not loaded'));
   if (data.load_plan.unplaced.length === 0) section.append(el('p', { class: 'muted' }, 'Everything is loaded.'));
-  else section.append(el('ul', {}, ...data.load_plan.unplaced.map((u) => el('li', { class: 'bad' }, `${u.count} × ${u.ref} (${u.kind}): ${u.reason.replaceAll('_', ' ')}`))));
+  else
+    section.append(
+      el(
+        'ul',
+        {},
+        ...data.load_plan.unplaced.map((u) =>
+          el('li', { class: 'bad' }, `${u.count} × ${u.ref} (${u.kind}): ${u.reason.replaceAll('_', ' ')}`),
+        ),
+      ),
+    );
   return section;
 }

@@ -38,7 +38,10 @@ export function attachment(mail: ParsedMail): { filename: string; contentType: s
 
 /** Addresses of an address header, e.g. `a@x, "B" <b@y>` -> [a@x, b@y]. */
 export function addresses(header: string | undefined): string[] {
-  return (header ?? '').split(',').map((entry) => (/<([^>]+)>/.exec(entry)?.[1] ?? entry).trim()).filter(Boolean);
+  return (header ?? '')
+    .split(',')
+    .map((entry) => (/<([^>]+)>/.exec(entry)?.[1] ?? entry).trim())
+    .filter(Boolean);
 }
 
 function splitPart(text: string): MimePart {

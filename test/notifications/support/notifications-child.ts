@@ -15,7 +15,9 @@ import { startNotifications } from '../../../src/notifications/start-notificatio
 import { masterDataWith } from './order-fixtures.js';
 
 const [dataDir, url, secret, smtpUrl, serversJson] = process.argv.slice(2);
-const servers = serversJson ? (JSON.parse(serversJson) as { mongodbUrl: string; database: string; kafkaBrokers: string[]; topic: string }) : undefined;
+const servers = serversJson
+  ? (JSON.parse(serversJson) as { mongodbUrl: string; database: string; kafkaBrokers: string[]; topic: string })
+  : undefined;
 if (!dataDir || !url || !secret || !smtpUrl) {
   // tap runs every .js file under a directory it is given; without arguments this is not a test.
   console.log('1..0 # child process of the notification replica tests, not a test');
@@ -35,16 +37,26 @@ const notifications = await startNotifications({
   dataDir,
   masterData: () => masterDataWith({ webhooks: [{ url, secret }], notification_emails: ['ops@acme.example'] }),
   renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),
-  config: { kafkaBrokers: servers?.kafkaBrokers, kafkaTopic: servers?.topic ?? 'orders.test', kafkaPartitions: 2, kafkaReplicationFactor: undefined, smtpUrl, mailFrom: 'Orders <orders@acme.example>', webhookRetryDelaysMs: [50, 50, 50] },
-  ...(servers ? {} : {
-    kafkaProducer: {
-      connect: async () => undefined,
-      disconnect: async () => undefined,
-      async send(record: ProducerRecord) {
-        for (const message of record.messages) process.stdout.write(`kafka ${String(message.headers?.['event-id'])}\n`);
-      },
-    },
-  }),
+  config: {
+    kafkaBrokers: servers?.kafkaBrokers,
+    kafkaTopic: servers?.topic ?? 'orders.test',
+    kafkaPartitions: 2,
+    kafkaReplicationFactor: undefined,
+    smtpUrl,
+    mailFrom: 'Orders <orders@acme.example>',
+    webhookRetryDelaysMs: [50, 50, 50],
+  },
+  ...(servers
+    ? {}
+    : {
+        kafkaProducer: {
+          connect: async () => undefined,
+          disconnect: async () => undefined,
+          async send(record: ProducerRecord) {
+            for (const message of record.messages) process.stdout.write(`kafka ${String(message.headers?.['event-id'])}\n`);
+          },
+        },
+      }),
   log: (message, error) => process.stderr.write(`${message}${error ? ` ${String(error)}` : ''}\n`),
 });
 process.stdout.write('ready\n');
@@ -54,8 +66,11 @@ process.once('SIGTERM', () => {
     .then(() => deliveries.close())
     .then(() => checkpoints.close())
     .then(() => store.close())
-    .then(() => process.exit(0), (error: unknown) => {
-      process.stderr.write(`stop failed: ${String(error)}\n`);
-      process.exit(1);
-    });
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`stop failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
 });

@@ -10,10 +10,12 @@ export const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 export function masterDataWith(...groups: Partial<CompanyGroup>[]): MasterData {
   return {
-    groups: new Map(groups.map((group) => {
-      const full: CompanyGroup = { name: GROUP, notification_emails: [], webhooks: [], ...group };
-      return [full.name, full];
-    })),
+    groups: new Map(
+      groups.map((group) => {
+        const full: CompanyGroup = { name: GROUP, notification_emails: [], webhooks: [], ...group };
+        return [full.name, full];
+      }),
+    ),
     keys: new Map(),
     lanes: new Map(),
   };
@@ -29,7 +31,10 @@ export interface OrderOptions {
 }
 
 /** Appends an order's OrderSubmitted and OrderPlanned to its stream; returns the OrderPlanned as stored. */
-export async function appendPlannedOrder(store: EventStore, options: OrderOptions): Promise<RecordedEvent<'OrderPlanned', OrderPlanned['data']>> {
+export async function appendPlannedOrder(
+  store: EventStore,
+  options: OrderOptions,
+): Promise<RecordedEvent<'OrderPlanned', OrderPlanned['data']>> {
   const group = options.group ?? GROUP;
   const reference = options.reference ?? `PO-${options.orderId}`;
   const serviceRef = serviceRefFor(options.orderId);
@@ -41,13 +46,26 @@ export async function appendPlannedOrder(store: EventStore, options: OrderOption
       service_ref: serviceRef,
       company_group: group,
       lane: {
-        id: 101, supplier: 'Acme Supplier Ltd', consignee: 'Globex Consignee GmbH', transportation_modes: ['TruckFTL'],
-        units: { length: 'cm', weight: 'kg' }, pallet_types: [], container_codes: ['40ft'], items: [],
+        id: 101,
+        supplier: 'Acme Supplier Ltd',
+        consignee: 'Globex Consignee GmbH',
+        transportation_modes: ['TruckFTL'],
+        units: { length: 'cm', weight: 'kg' },
+        pallet_types: [],
+        container_codes: ['40ft'],
+        items: [],
       },
       order: {
-        supplier_name: 'Acme Supplier Ltd', consignee_name: 'Globex Consignee GmbH', reference,
-        transportation_mode: 'TruckFTL', shipment_type: 'normal', order_items: [], pre_builts: [], loose_boxes: [],
-        order_containers: [{ code: '40ft', count: 1 }], customer_notes: null,
+        supplier_name: 'Acme Supplier Ltd',
+        consignee_name: 'Globex Consignee GmbH',
+        reference,
+        transportation_mode: 'TruckFTL',
+        shipment_type: 'normal',
+        order_items: [],
+        pre_builts: [],
+        loose_boxes: [],
+        order_containers: [{ code: '40ft', count: 1 }],
+        customer_notes: null,
         send_email: options.sendEmail ?? true,
         extra_recipients: options.extraRecipients ?? [],
         extra_cc_recipients: options.extraCcRecipients ?? [],
@@ -57,7 +75,14 @@ export async function appendPlannedOrder(store: EventStore, options: OrderOption
   };
   const planned: OrderPlanned = {
     type: 'OrderPlanned',
-    data: { order_id: options.orderId, service_ref: serviceRef, reference, company_group: group, plan: emptyPlan(), planned_at: '2026-11-20T09:15:03.654321' },
+    data: {
+      order_id: options.orderId,
+      service_ref: serviceRef,
+      reference,
+      company_group: group,
+      plan: emptyPlan(),
+      planned_at: '2026-11-20T09:15:03.654321',
+    },
   };
   await store.append(stream, [submitted], NO_STREAM);
   const result = await store.append(stream, [planned], exactly(0n));

@@ -28,7 +28,10 @@ export interface ReplicaServers {
   topic: string;
 }
 
-export async function startReplica(args: { dataDir: string; webhookUrl: string; secret: string; smtpUrl: string; servers?: ReplicaServers | undefined }, kafka: string[]): Promise<Replica> {
+export async function startReplica(
+  args: { dataDir: string; webhookUrl: string; secret: string; smtpUrl: string; servers?: ReplicaServers | undefined },
+  kafka: string[],
+): Promise<Replica> {
   const argv = [CHILD, args.dataDir, args.webhookUrl, args.secret, args.smtpUrl, ...(args.servers ? [JSON.stringify(args.servers)] : [])];
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   spawned.add(child);

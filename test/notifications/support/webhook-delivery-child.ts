@@ -31,5 +31,12 @@ const delivery = await startWebhookDelivery({
 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
-  delivery.stop().then(() => deliveries.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
+  delivery
+    .stop()
+    .then(() => deliveries.close())
+    .then(() => store.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 });

@@ -54,7 +54,13 @@ export async function startWebhookReceiver(
         signature: header('webhook-signature'),
         contentType: header('content-type'),
         body,
-        verified: verifySignature(typeof secret === 'string' ? secret : secret(), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature')),
+        verified: verifySignature(
+          typeof secret === 'string' ? secret : secret(),
+          header('webhook-id'),
+          header('webhook-timestamp'),
+          body,
+          header('webhook-signature'),
+        ),
         receivedAt: Date.now(),
       };
       const decided = seen.verified ? await answer(seen, response) : 401;

@@ -20,7 +20,9 @@ import { DamagedStorage } from '../../../src/storage/damaged-storage.js';
 import { removeDataDir, tempDataDir } from '../../support/service.js';
 import { submitted } from './order-read-model-contract.js';
 
-const PALLETS = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: 'P', line_item_number: '1', quantity: 34 }] }];
+const PALLETS = [
+  { pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: 'P', line_item_number: '1', quantity: 34 }] },
+];
 
 async function append(store: EventStore, stream: string, event: NewEvent): Promise<bigint> {
   return (await store.append(stream, [event], ANY)).position;
@@ -55,12 +57,27 @@ async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => strin
   const repairing = selfRepairingReadModel(gate, store, { repaired: () => {} });
   let projector: Projector | undefined;
   const rebuilds: string[] = [];
-  const state = readModelState(store, () => projector, { visibleWithinMs, rebuildingAfterDamage: (error) => void rebuilds.push(error.message) });
+  const state = readModelState(store, () => projector, {
+    visibleWithinMs,
+    rebuildingAfterDamage: (error) => void rebuilds.push(error.message),
+  });
   const orders = logServedReadModel(repairing, store, state, untrustedLog);
-  for (const [id, reference] of [[1, 'A'], [2, 'B'], [3, 'C']] as const) await submit(store, id, reference);
+  for (const [id, reference] of [
+    [1, 'A'],
+    [2, 'B'],
+    [3, 'C'],
+  ] as const)
+    await submit(store, id, reference);
   await append(store, orderStream('g', 'B'), {
     type: 'OrderPlanned',
-    data: { order_id: 2, service_ref: 'SO-000002', reference: 'B', company_group: 'g', plan: { pallets: PALLETS, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' },
+    data: {
+      order_id: 2,
+      service_ref: 'SO-000002',
+      reference: 'B',
+      company_group: 'g',
+      plan: { pallets: PALLETS, containers: [] },
+      planned_at: '2026-11-20T09:16:00.000000',
+    },
   });
   projector = await startProjector(store, orders, () => {});
   await projector.caughtUp((await store.headPosition())!);
@@ -87,7 +104,17 @@ async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => strin
     db.close();
     await setImmediate(); // the read model's reads of the previous turn shared a snapshot from before
   };
-  return { store, orders, state, projector, served, damage, rebuilds, hold: (on: boolean) => void (held = on), failNextRead: (error: Error) => void (failNextRead = error) };
+  return {
+    store,
+    orders,
+    state,
+    projector,
+    served,
+    damage,
+    rebuilds,
+    hold: (on: boolean) => void (held = on),
+    failNextRead: (error: Error) => void (failNextRead = error),
+  };
 }
 
 t.test('while a rebuild is held: one order from the log, exactly as before; a list waits for the rebuilt read model', async (t) => {
@@ -100,7 +127,11 @@ t.test('while a rebuild is held: one order from the log, exactly as before; a li
   hold(true);
   void projector.rebuild('a test holds it');
   t.notOk(state.current(), 'not current while it is rebuilt');
-  t.same(await served(), before, 'retrieve, its JSON, pallet contents, lookups by reference and service_ref, and what is not there: as before');
+  t.same(
+    await served(),
+    before,
+    'retrieve, its JSON, pallet contents, lookups by reference and service_ref, and what is not there: as before',
+  );
   t.equal(orders.cachedViewJson(1), undefined, 'no cached view is vouched for meanwhile');
 
   let listed: Awaited<ReturnType<OrderReadModel['list']>> | undefined;
@@ -137,53 +168,65 @@ t.test('a read that finds the storage damaged is answered from the log, and star
   t.same(await served(), before, 'and everything as before');
 });
 
-t.test('a list waits while the rebuild moves on, and answers 503 (NotVisibleInTime) once it has stalled for the visibility deadline', async (t) => {
-  const { orders, projector, hold } = await given(t, 300);
-  hold(true);
-  void projector.rebuild('a test stalls it');
-  const started = performance.now();
-  await t.rejects(orders.list({ companyGroup: 'g', offset: 0 }), { name: 'NotVisibleInTime' });
-  t.ok(performance.now() - started >= 290, 'after the deadline, not before');
-});
+t.test(
+  'a list waits while the rebuild moves on, and answers 503 (NotVisibleInTime) once it has stalled for the visibility deadline',
+  async (t) => {
+    const { orders, projector, hold } = await given(t, 300);
+    hold(true);
+    void projector.rebuild('a test stalls it');
+    const started = performance.now();
+    await t.rejects(orders.list({ companyGroup: 'g', offset: 0 }), { name: 'NotVisibleInTime' });
+    t.ok(performance.now() - started >= 290, 'after the deadline, not before');
+  },
+);
 
-t.test('a command waiting to see its change when a rebuild begins: answered at the deadline, not refused, since reads come from the log', async (t) => {
-  const { store, orders, state, projector, hold } = await given(t, 300);
-  hold(true);
-  const position = await submit(store, 4, 'D');
-  t.ok(state.current(), 'current: no rebuild yet, only an apply under way');
-  const visible = state.visible(position);
-  void projector.rebuild('begins while a command waits');
-  await visible;
-  t.equal((await orders.getById(4))?.view.reference, 'D', 'and its order is read');
-  t.notOk(state.current(), 'the read model is not current until it holds that change');
-  hold(false);
-  await orders.list({ companyGroup: 'g', offset: 0 });
-  t.ok(state.current(), 'then it is');
-});
+t.test(
+  'a command waiting to see its change when a rebuild begins: answered at the deadline, not refused, since reads come from the log',
+  async (t) => {
+    const { store, orders, state, projector, hold } = await given(t, 300);
+    hold(true);
+    const position = await submit(store, 4, 'D');
+    t.ok(state.current(), 'current: no rebuild yet, only an apply under way');
+    const visible = state.visible(position);
+    void projector.rebuild('begins while a command waits');
+    await visible;
+    t.equal((await orders.getById(4))?.view.reference, 'D', 'and its order is read');
+    t.notOk(state.current(), 'the read model is not current until it holds that change');
+    hold(false);
+    await orders.list({ companyGroup: 'g', offset: 0 });
+    t.ok(state.current(), 'then it is');
+  },
+);
 
-t.test('while the log is not trusted (its hash chain found broken), a read during a rebuild is refused (503), not answered from it', async (t) => {
-  let distrust: string | undefined;
-  const { orders, projector, hold } = await given(t, 2000, () => distrust);
-  hold(true);
-  void projector.rebuild('a test holds it');
-  distrust = 'the chain breaks at position 3';
-  await t.rejects(orders.getViewJson(1), { name: 'UnrepairableDocument', message: /the chain breaks at position 3/ });
-  await t.rejects(orders.findNewest('g', 'B'), { name: 'UnrepairableDocument' });
-  distrust = undefined;
-  t.equal((await orders.getById(1))?.view.reference, 'A', 'answered again once it is trusted');
-});
+t.test(
+  'while the log is not trusted (its hash chain found broken), a read during a rebuild is refused (503), not answered from it',
+  async (t) => {
+    let distrust: string | undefined;
+    const { orders, projector, hold } = await given(t, 2000, () => distrust);
+    hold(true);
+    void projector.rebuild('a test holds it');
+    distrust = 'the chain breaks at position 3';
+    await t.rejects(orders.getViewJson(1), { name: 'UnrepairableDocument', message: /the chain breaks at position 3/ });
+    await t.rejects(orders.findNewest('g', 'B'), { name: 'UnrepairableDocument' });
+    distrust = undefined;
+    t.equal((await orders.getById(1))?.view.reference, 'A', 'answered again once it is trusted');
+  },
+);
 
-t.test('lookup columns outside the checksum (reference, service_ref) damaged: a lookup neither misses the order nor finds another', async (t) => {
-  const { orders, served, damage } = await given(t);
-  const before = await served();
-  await damage(`
+t.test(
+  'lookup columns outside the checksum (reference, service_ref) damaged: a lookup neither misses the order nor finds another',
+  async (t) => {
+    const { orders, served, damage } = await given(t);
+    const before = await served();
+    await damage(`
     UPDATE orders SET reference = 'X' WHERE id = 2;
     UPDATE orders SET service_ref = 'SO-999999' WHERE id = 3;
     UPDATE orders SET reference = 'A' WHERE id = 3;
   `);
-  t.same(await orders.findNewest('g', 'B'), before.byReference, 'a reference its row no longer holds: found through the log');
-  t.same(await orders.findNewest('g', 'SO-000003'), before.byServiceRef, 'a service_ref its row no longer holds: found through its id');
-  t.same((await orders.findNewest('g', 'A'))?.view.id, 1, "a row holding another order's reference is not taken for it");
-  t.equal(await orders.findNewest('g', 'X'), undefined, 'nor found by the value its damaged column holds');
-  t.same(await served(), before, 'and every read as before, the rows stored again');
-});
+    t.same(await orders.findNewest('g', 'B'), before.byReference, 'a reference its row no longer holds: found through the log');
+    t.same(await orders.findNewest('g', 'SO-000003'), before.byServiceRef, 'a service_ref its row no longer holds: found through its id');
+    t.same((await orders.findNewest('g', 'A'))?.view.id, 1, "a row holding another order's reference is not taken for it");
+    t.equal(await orders.findNewest('g', 'X'), undefined, 'nor found by the value its damaged column holds');
+    t.same(await served(), before, 'and every read as before, the rows stored again');
+  },
+);

@@ -42,7 +42,9 @@ if (url) {
         // The document changed behind the adapter's back, its checksum left as it was.
         const client = await connectMongo(url);
         try {
-          const collection = client.db(dbName).collection<{ _id: number; document: unknown }>(document === 'order' ? ORDERS : PALLET_CONTENTS);
+          const collection = client
+            .db(dbName)
+            .collection<{ _id: number; document: unknown }>(document === 'order' ? ORDERS : PALLET_CONTENTS);
           const row = await collection.findOne({ _id: id });
           const text = JSON.stringify(row?.document);
           if (!text?.includes(from)) throw new Error(`order ${id}: no ${document} holding ${from}`);
@@ -82,14 +84,18 @@ if (url) {
     t.equal(await readModel.checkpoint(), checkpoint, 'the checkpoint has not moved');
 
     t.equal(await readModel.repair(1, [order, download]), false, 'nothing written: the document is ahead of the checkpoint');
-    t.equal((await readModel.getById(1))?.view.packing_instructions_downloaded, true, 'the apply\'s event is still in it');
+    t.equal((await readModel.getById(1))?.view.packing_instructions_downloaded, true, "the apply's event is still in it");
 
     await readModel.apply([download]); // the apply finishes: the checkpoint moves
     t.equal(await readModel.repair(1, [order, download]), true, 'once not ahead, the repair goes ahead');
     t.equal((await readModel.getById(1))?.view.packing_instructions_downloaded, true);
   });
 } else {
-  t.test('MongoDB: order read model contract', { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' }, async () => {});
+  t.test(
+    'MongoDB: order read model contract',
+    { skip: 'MongoDB contract: MONGODB_URL is not set; no MongoDB server runs on this machine' },
+    async () => {},
+  );
 }
 
 let position = 5_000n;
@@ -97,9 +103,17 @@ function recorded(type: string, data: unknown): RecordedEvent {
   position += 1n;
   return { id: `e${position}`, stream: 'order:g:r', type, data, revision: 0n, position, recordedAt: new Date() };
 }
-const downloaded = (order_id: number, at = '2026-11-21T00:00:00.000000') => recorded('PackingInstructionsDownloaded', { order_id, downloaded_at: at });
+const downloaded = (order_id: number, at = '2026-11-21T00:00:00.000000') =>
+  recorded('PackingInstructionsDownloaded', { order_id, downloaded_at: at });
 const planned = (order_id: number) =>
-  recorded('OrderPlanned', { order_id, service_ref: `SO-${order_id}`, reference: 'R', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000' });
+  recorded('OrderPlanned', {
+    order_id,
+    service_ref: `SO-${order_id}`,
+    reference: 'R',
+    company_group: 'g',
+    plan: { pallets: [], containers: [] },
+    planned_at: '2026-11-20T09:16:00.000000',
+  });
 
 t.test('order rows carry the query fields, the JSON document and its position as int64', async (t) => {
   const event = submitted(7, 'acme', 'PO-Ünï');
@@ -120,10 +134,19 @@ t.test('order rows carry the query fields, the JSON document and its position as
   t.strictSame(back.document, row.document, 'the document round-trips');
   t.strictSame(verified(back as VersionedRow, 'order'), row.document, 'and still matches its checksum');
   const edited = BSON.deserialize(BSON.serialize({ ...row, document: { ...row.document, reference: 'PO-X' } }), { useBigInt64: true });
-  t.throws(() => verified(edited as VersionedRow, 'order'), { name: 'DamagedDocument', orderId: 7, document: 'order', streamHint: event.stream }, 'an edited document does not');
+  t.throws(
+    () => verified(edited as VersionedRow, 'order'),
+    { name: 'DamagedDocument', orderId: 7, document: 'order', streamHint: event.stream },
+    'an edited document does not',
+  );
   t.throws(() => verified({ _id: 7, document: row.document }, 'order'), { name: 'DamagedDocument' }, 'nor one without a checksum');
 
-  t.strictSame(palletContentsRow(7, { status: 'pending' }, 9n), { _id: 7, document: { status: 'pending' }, position: 9n, checksum: checksumOf('{"status":"pending"}') });
+  t.strictSame(palletContentsRow(7, { status: 'pending' }, 9n), {
+    _id: 7,
+    document: { status: 'pending' },
+    position: 9n,
+    checksum: checksumOf('{"status":"pending"}'),
+  });
   t.equal(searchText(document), row.search_text);
 });
 
@@ -142,13 +165,23 @@ t.test('indexes: newest listed of a group, unique service_ref, newest of a group
 t.test('list filter: the group, and a lower-cased literal substring of the search text', async (t) => {
   t.strictSame(listFilter('g'), { company_group: 'g', listed: { $ne: false } }, 'consolidated children are not listed');
   t.strictSame(listFilter('g', ''), { company_group: 'g', listed: { $ne: false } }, 'an empty search is no search');
-  t.strictSame(listFilter('g', 'REF-1'), { company_group: 'g', listed: { $ne: false }, search_text: { $regex: 'ref-1' } }, 'lower-cased, escaped');
+  t.strictSame(
+    listFilter('g', 'REF-1'),
+    { company_group: 'g', listed: { $ne: false }, search_text: { $regex: 'ref-1' } },
+    'lower-cased, escaped',
+  );
   t.strictSame(listFilter('g', '$where.*(').search_text, { $regex: '\\$where\\.\\*\\(' }, 'every metacharacter escaped');
 });
 
 t.test('the escaped search matches exactly where a substring test does, whatever the characters', async (t) => {
   const alphabet = ['a', 'b', '-', '.', '*', '(', ')', '[', ']', '{', '}', '\\', '^', '$', '|', '?', '+', '/', '\n', 'é', '中', '🚢', ' '];
-  const samples = fc.sample(fc.tuple(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 12 }), fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 4 })), { numRuns: 2000, seed: 22 });
+  const samples = fc.sample(
+    fc.tuple(
+      fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 4 }),
+    ),
+    { numRuns: 2000, seed: 22 },
+  );
   let mismatches = 0;
   let found = 0;
   for (const [haystack, needle] of samples) {
@@ -173,8 +206,14 @@ t.test('events are grouped by the order they name, in log order', async (t) => {
   const c = downloaded(1);
   const grouped = eventsByOrder([a, ids, master, b, c]);
   t.strictSame([...grouped.keys()], [1, 2]);
-  t.strictSame(grouped.get(1)?.map((e) => e.id), [a.id, c.id]);
-  t.strictSame(grouped.get(2)?.map((e) => e.id), [ids.id, b.id]);
+  t.strictSame(
+    grouped.get(1)?.map((e) => e.id),
+    [a.id, c.id],
+  );
+  t.strictSame(
+    grouped.get(2)?.map((e) => e.id),
+    [ids.id, b.id],
+  );
 });
 
 t.test('fold: applies what changes the document, skips what the stored position already covers', async (t) => {
@@ -194,7 +233,11 @@ t.test('fold: applies what changes the document, skips what the stored position 
   t.equal(moved?.document.view.updated_at, '2026-12-01T00:00:00.000000', 'only the new event is applied');
   t.equal(moved?.document.view.created_at, both?.document.view.created_at, 'the replayed OrderSubmitted did not reset it');
 
-  t.equal(foldEvents<OrderDocument>(undefined, [download], projectOrderView), undefined, 'an event before the order exists changes nothing');
+  t.equal(
+    foldEvents<OrderDocument>(undefined, [download], projectOrderView),
+    undefined,
+    'an event before the order exists changes nothing',
+  );
   const idOnly = recorded('OrderIdAllocated', { order_id: 1, service_ref: 'SO-000001' });
   t.equal(foldEvents(both, [idOnly], projectOrderView), undefined, 'an event the projection ignores writes nothing');
 

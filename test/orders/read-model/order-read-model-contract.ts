@@ -19,15 +19,40 @@ export function recorded(type: string, data: unknown, stream = 'order:g:r'): Rec
   return { id: `e${position}`, stream, type, data, revision: 0n, position, recordedAt: new Date() };
 }
 
-export function submitted(order_id: number, company_group: string, reference: string, mode: 'OceanFCL' | 'TruckFTL' = 'OceanFCL'): RecordedEvent {
+export function submitted(
+  order_id: number,
+  company_group: string,
+  reference: string,
+  mode: 'OceanFCL' | 'TruckFTL' = 'OceanFCL',
+): RecordedEvent {
   const data: OrderSubmitted['data'] = {
     order_id,
     service_ref: `SO-${String(order_id).padStart(6, '0')}`,
     company_group,
-    lane: { id: 1, supplier: 's', consignee: 'c', transportation_modes: [mode], units: { length: 'cm', weight: 'kg' }, pallet_types: [], container_codes: ['40ft'], items: [] },
+    lane: {
+      id: 1,
+      supplier: 's',
+      consignee: 'c',
+      transportation_modes: [mode],
+      units: { length: 'cm', weight: 'kg' },
+      pallet_types: [],
+      container_codes: ['40ft'],
+      items: [],
+    },
     order: {
-      supplier_name: 's', consignee_name: 'c', reference, transportation_mode: mode, shipment_type: 'normal', order_items: [], pre_builts: [], loose_boxes: [],
-      order_containers: [{ code: '40ft', count: 5 }], customer_notes: null, send_email: true, extra_recipients: [], extra_cc_recipients: [],
+      supplier_name: 's',
+      consignee_name: 'c',
+      reference,
+      transportation_mode: mode,
+      shipment_type: 'normal',
+      order_items: [],
+      pre_builts: [],
+      loose_boxes: [],
+      order_containers: [{ code: '40ft', count: 5 }],
+      customer_notes: null,
+      send_email: true,
+      extra_recipients: [],
+      extra_cc_recipients: [],
     },
     submitted_at: '2026-11-20T09:15:02.123456',
   };
@@ -48,7 +73,11 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
     t.test('applies a batch and moves the checkpoint to its last event; a replayed batch changes nothing', async (t) => {
       const { readModel, cleanup } = await open();
       t.teardown(cleanup);
-      const batch = [submitted(1, 'g', 'A'), recorded('OrderIdAllocated', { order_id: 2, service_ref: 'SO-000002' }), submitted(2, 'g', 'B')];
+      const batch = [
+        submitted(1, 'g', 'A'),
+        recorded('OrderIdAllocated', { order_id: 2, service_ref: 'SO-000002' }),
+        submitted(2, 'g', 'B'),
+      ];
       t.equal(await readModel.apply(batch), 3, 'every event of the first batch applied');
       t.equal(await readModel.checkpoint(), batch[2]!.position);
       const downloaded = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
@@ -60,7 +89,11 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.equal(await readModel.checkpoint(), downloaded.position);
       t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2);
       const asJson = await readModel.getViewJson(1);
-      t.same(asJson && { ...asJson, viewJson: JSON.parse(asJson.viewJson) }, { company_group: order!.company_group, viewJson: order!.view }, 'the view as JSON text is the same view');
+      t.same(
+        asJson && { ...asJson, viewJson: JSON.parse(asJson.viewJson) },
+        { company_group: order!.company_group, viewJson: order!.view },
+        'the view as JSON text is the same view',
+      );
     });
 
     t.test('a cached view is the one getViewJson gives, and never what the model itself has since changed', async (t) => {
@@ -72,10 +105,15 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       // an adapter without a cache answers undefined: retrieve then reads
       if (cached !== undefined) t.same(cached, read, 'the cached view is the one read');
       t.equal(readModel.cachedViewJson(2), undefined, 'no view of an order never read');
-      await readModel.apply([recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' }, 'order:g:A')]);
+      await readModel.apply([
+        recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' }, 'order:g:A'),
+      ]);
       const after = readModel.cachedViewJson(1);
-      t.ok(after === undefined || JSON.parse(after.viewJson).packing_instructions_downloaded === true, 'its own write is never hidden by the cache');
-      t.same(await readModel.getViewJson(1), after ?? await readModel.getViewJson(1));
+      t.ok(
+        after === undefined || JSON.parse(after.viewJson).packing_instructions_downloaded === true,
+        'its own write is never hidden by the cache',
+      );
+      t.same(await readModel.getViewJson(1), after ?? (await readModel.getViewJson(1)));
     });
 
     t.test('finds the newest order by reference, and by service_ref, within a group only', async (t) => {
@@ -91,17 +129,38 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
     t.test('lists newest first with offset and limit, scoped and searched case-insensitively', async (t) => {
       const { readModel, cleanup } = await open();
       t.teardown(cleanup);
-      const events = Array.from({ length: 12 }, (_, i) => submitted(i + 1, i % 3 === 2 ? 'other' : 'g', `Ref-${i + 1}`, i % 2 ? 'TruckFTL' : 'OceanFCL'));
+      const events = Array.from({ length: 12 }, (_, i) =>
+        submitted(i + 1, i % 3 === 2 ? 'other' : 'g', `Ref-${i + 1}`, i % 2 ? 'TruckFTL' : 'OceanFCL'),
+      );
       await readModel.apply(events);
       const page = await readModel.list({ companyGroup: 'g', offset: 2, limit: 3 });
       t.equal(page.count, 8);
-      t.same(page.results.map((order) => order.view.id), [8, 7, 5]);
+      t.same(
+        page.results.map((order) => order.view.id),
+        [8, 7, 5],
+      );
       const all = await readModel.list({ companyGroup: 'g', offset: 0 });
-      t.same(all.results.map((order) => order.view.id), [11, 10, 8, 7, 5, 4, 2, 1]);
-      t.same((await readModel.list({ companyGroup: 'g', search: 'REF-1', offset: 0 })).results.map((order) => order.view.id), [11, 10, 1]);
-      t.same((await readModel.list({ companyGroup: 'g', search: 'truck', offset: 0 })).results.map((order) => order.view.id), [10, 8, 4, 2]);
-      t.same((await readModel.list({ companyGroup: 'g', search: 'so-000005', offset: 0 })).results.map((order) => order.view.id), [5]);
-      t.equal((await readModel.list({ companyGroup: 'g', search: 'so-000003', offset: 0 })).count, 0, "another group's order is not found by search");
+      t.same(
+        all.results.map((order) => order.view.id),
+        [11, 10, 8, 7, 5, 4, 2, 1],
+      );
+      t.same(
+        (await readModel.list({ companyGroup: 'g', search: 'REF-1', offset: 0 })).results.map((order) => order.view.id),
+        [11, 10, 1],
+      );
+      t.same(
+        (await readModel.list({ companyGroup: 'g', search: 'truck', offset: 0 })).results.map((order) => order.view.id),
+        [10, 8, 4, 2],
+      );
+      t.same(
+        (await readModel.list({ companyGroup: 'g', search: 'so-000005', offset: 0 })).results.map((order) => order.view.id),
+        [5],
+      );
+      t.equal(
+        (await readModel.list({ companyGroup: 'g', search: 'so-000003', offset: 0 })).count,
+        0,
+        "another group's order is not found by search",
+      );
     });
 
     t.test('keeps pallet contents per order: pending, planned, failed', async (t) => {
@@ -109,10 +168,24 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.teardown(cleanup);
       await readModel.apply([submitted(1, 'g', 'A'), submitted(2, 'g', 'B')]);
       t.same(await readModel.palletContents(1), { status: 'pending' });
-      const pallets = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 4 }] }];
+      const pallets = [
+        { pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 4 }] },
+      ];
       await readModel.apply([
-        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }),
-        recorded('OrderPlanningFailed', { order_id: 2, service_ref: 'SO-000002', reason: 'time limit', failed_at: '2026-11-20T09:16:00.000000' }),
+        recorded('OrderPlanned', {
+          order_id: 1,
+          service_ref: 'SO-000001',
+          reference: 'A',
+          company_group: 'g',
+          plan: { pallets, containers: [] },
+          planned_at: '2026-11-20T09:16:00.000000',
+        }),
+        recorded('OrderPlanningFailed', {
+          order_id: 2,
+          service_ref: 'SO-000002',
+          reason: 'time limit',
+          failed_at: '2026-11-20T09:16:00.000000',
+        }),
       ]);
       t.same(await readModel.palletContents(1), { status: 'planned', pallets });
       t.same(await readModel.palletContents(2), { status: 'failed', reason: 'time limit' });
@@ -128,53 +201,99 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       (parent.data as OrderSubmitted['data']).consolidated_orders = ['SO-000001'];
       await readModel.apply([
         parent,
-        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000', consolidated_into: 'SO-000003' }),
+        recorded('OrderPlanned', {
+          order_id: 1,
+          service_ref: 'SO-000001',
+          reference: 'A',
+          company_group: 'g',
+          plan: { pallets: [], containers: [] },
+          planned_at: '2026-11-20T09:16:00.000000',
+          consolidated_into: 'SO-000003',
+        }),
       ]);
       const list = await readModel.list({ companyGroup: 'g', offset: 0 });
-      t.same(list.results.map((o) => o.view.id), [3, 2], 'newest first, without the child');
+      t.same(
+        list.results.map((o) => o.view.id),
+        [3, 2],
+        'newest first, without the child',
+      );
       t.equal(list.count, 2, 'the count without the child');
       t.same(list.results[0]!.view.consolidated_orders, ['SO-000001'], 'the parent names its children');
-      t.equal((await readModel.list({ companyGroup: 'g', search: 'so-000001', offset: 0 })).count, 0, 'a search does not find the child either');
+      t.equal(
+        (await readModel.list({ companyGroup: 'g', search: 'so-000001', offset: 0 })).count,
+        0,
+        'a search does not find the child either',
+      );
       t.equal((await readModel.getById(1))?.view.consolidated_into, 'SO-000003', 'retrieve shows it with its parent');
       t.equal((await readModel.findNewest('g', 'A'))?.view.id, 1, 'found by reference');
     });
 
-    t.test('a document that does not match its checksum is never returned: every read and apply throw DamagedDocument naming it', async (t) => {
-      const { readModel, damage, cleanup } = await open();
-      t.teardown(cleanup);
-      const events = [submitted(1, 'g', 'A'), submitted(2, 'g', 'B')];
-      await readModel.apply(events);
-      await damage(1, 'order', '"reference":"A"', '"reference":"X"');
-      const damaged = { name: 'DamagedDocument', orderId: 1, document: 'order', streamHint: 'order:g:A' };
-      await t.rejects(readModel.getById(1), damaged);
-      await t.rejects(readModel.getViewJson(1), damaged);
-      await t.rejects(readModel.findNewest('g', 'SO-000001'), damaged);
-      await t.rejects(readModel.list({ companyGroup: 'g', offset: 0 }), damaged);
-      t.equal((await readModel.getById(2))?.view.reference, 'B', 'the other order is served');
-      const checkpoint = await readModel.checkpoint();
-      const later = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
-      await t.rejects(readModel.apply([later]), damaged, 'nothing is folded onto a damaged document');
-      t.equal(await readModel.checkpoint(), checkpoint, 'and the checkpoint stays');
+    t.test(
+      'a document that does not match its checksum is never returned: every read and apply throw DamagedDocument naming it',
+      async (t) => {
+        const { readModel, damage, cleanup } = await open();
+        t.teardown(cleanup);
+        const events = [submitted(1, 'g', 'A'), submitted(2, 'g', 'B')];
+        await readModel.apply(events);
+        await damage(1, 'order', '"reference":"A"', '"reference":"X"');
+        const damaged = { name: 'DamagedDocument', orderId: 1, document: 'order', streamHint: 'order:g:A' };
+        await t.rejects(readModel.getById(1), damaged);
+        await t.rejects(readModel.getViewJson(1), damaged);
+        await t.rejects(readModel.findNewest('g', 'SO-000001'), damaged);
+        await t.rejects(readModel.list({ companyGroup: 'g', offset: 0 }), damaged);
+        t.equal((await readModel.getById(2))?.view.reference, 'B', 'the other order is served');
+        const checkpoint = await readModel.checkpoint();
+        const later = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' });
+        await t.rejects(readModel.apply([later]), damaged, 'nothing is folded onto a damaged document');
+        t.equal(await readModel.checkpoint(), checkpoint, 'and the checkpoint stays');
 
-      await damage(2, 'pallet contents', 'pending', 'pendinG');
-      await t.rejects(readModel.palletContents(2), { name: 'DamagedDocument', orderId: 2, document: 'pallet contents', streamHint: 'order:g:B' });
-      t.equal((await readModel.getById(2))?.view.reference, 'B', 'its order document is still served');
-    });
+        await damage(2, 'pallet contents', 'pending', 'pendinG');
+        await t.rejects(readModel.palletContents(2), {
+          name: 'DamagedDocument',
+          orderId: 2,
+          document: 'pallet contents',
+          streamHint: 'order:g:B',
+        });
+        t.equal((await readModel.getById(2))?.view.reference, 'B', 'its order document is still served');
+      },
+    );
 
     t.test('repair replaces both documents of the order by the fold of its events up to the checkpoint', async (t) => {
       const { readModel, damage, cleanup } = await open();
       t.teardown(cleanup);
-      const pallets = [{ pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 34 }] }];
+      const pallets = [
+        { pallet_index: 'AP1', pallet_code: 'EUR', contents: [{ sku: 'S', purchase_order: '', line_item_number: '', quantity: 34 }] },
+      ];
       const order = [
         submitted(1, 'g', 'A'),
-        recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets, containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }, 'order:g:A'),
+        recorded(
+          'OrderPlanned',
+          {
+            order_id: 1,
+            service_ref: 'SO-000001',
+            reference: 'A',
+            company_group: 'g',
+            plan: { pallets, containers: [] },
+            planned_at: '2026-11-20T09:16:00.000000',
+          },
+          'order:g:A',
+        ),
       ];
       await readModel.apply([...order, submitted(2, 'g', 'B')]);
-      const before = { order: await readModel.getById(1), view: await readModel.getViewJson(1), pallets: await readModel.palletContents(1), list: await readModel.list({ companyGroup: 'g', offset: 0 }) };
+      const before = {
+        order: await readModel.getById(1),
+        view: await readModel.getViewJson(1),
+        pallets: await readModel.palletContents(1),
+        list: await readModel.list({ companyGroup: 'g', offset: 0 }),
+      };
       await damage(1, 'order', '"reference":"A"', '"reference":"X"');
       await damage(1, 'pallet contents', '"quantity":34', '"quantity":84');
       await t.rejects(readModel.palletContents(1), DamagedDocument);
-      const notYetApplied = recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' }, 'order:g:A');
+      const notYetApplied = recorded(
+        'PackingInstructionsDownloaded',
+        { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' },
+        'order:g:A',
+      );
       await readModel.repair(1, [...order, notYetApplied]);
       t.same(await readModel.getById(1), before.order, 'the order as it was, without the event past the checkpoint');
       t.same(await readModel.getViewJson(1), before.view);

@@ -31,11 +31,16 @@ async function replicas(t: TapTest) {
     let checkpointReads = 0;
     const readModel = { ...sqlite, checkpoint: () => ((checkpointReads += 1), sqlite.checkpoint()) };
     let writes = 0;
-    const projector = await startProjector(signals ? withProgress(store, signals) : store, readModel, (message) => void lines.push(`${holder}: ${message}`), {
-      lease: { claims, key: 'projector:orders', holder, leaseMs: LEASE_MS },
-      checkpointPollMs: 10,
-      onApplied: (events) => (writes += events),
-    });
+    const projector = await startProjector(
+      signals ? withProgress(store, signals) : store,
+      readModel,
+      (message) => void lines.push(`${holder}: ${message}`),
+      {
+        lease: { claims, key: 'projector:orders', holder, leaseMs: LEASE_MS },
+        checkpointPollMs: 10,
+        onApplied: (events) => (writes += events),
+      },
+    );
     opened.push(claims, readModel, { close: () => projector.stop() });
     return { projector, readModel, writes: () => writes, checkpointReads: () => checkpointReads };
   };
@@ -96,33 +101,39 @@ t.test('two replicas: one projects, the other shows what it projected; every eve
   t.equal(b.writes(), 0, 'the other wrote nothing');
 });
 
-t.test('the holder stops renewing (its claim store fails): the other takes over within the lease and the read model misses nothing', async (t) => {
-  const { start, submit, lines } = await replicas(t);
-  let failing = false;
-  // Replica a's claim store stops answering, as a partition from it would.
-  const unreachableWhenFailing = (inner: ClaimStore): ClaimStore => ({
-    take: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.take(...args)),
-    release: (...args) => inner.release(...args),
-    releaseAll: (...args) => inner.releaseAll(...args),
-    holderOf: (...args) => inner.holderOf(...args),
-    close: () => inner.close(),
-  });
-  const a = await start('a', unreachableWhenFailing);
-  const b = await start('b');
-  t.equal(a.projector.projecting, true);
-  for (let i = 0; i < 5; i++) t.ok(await within(b.projector, await submit()));
-  failing = true;
-  const failedAt = Date.now();
-  while (!b.projector.projecting && Date.now() - failedAt < 5 * LEASE_MS) await sleep(20);
-  const tookOver = Date.now() - failedAt;
-  t.equal(b.projector.projecting, true, `the other replica projects now (after ${tookOver} ms)`);
-  t.ok(tookOver <= 2 * LEASE_MS, `within two leases (${tookOver} ms)`);
-  t.equal(a.projector.projecting, false, 'the holder that could not renew stepped down');
-  for (let i = 0; i < 5; i++) t.ok(await within(a.projector, await submit()), 'the stepped-down replica shows the new holder\'s writes');
-  for (let id = 1; id <= 10; id++) t.ok((await a.readModel.getById(id)) !== undefined, `order ${id} in the read model`);
-  t.equal(a.writes() + b.writes(), 10, `every event written once in all (a ${a.writes()}, b ${b.writes()})`);
-  t.ok(lines.some((line) => line.startsWith('b: ') && line.includes('projects the read model now')), 'the takeover is logged');
-});
+t.test(
+  'the holder stops renewing (its claim store fails): the other takes over within the lease and the read model misses nothing',
+  async (t) => {
+    const { start, submit, lines } = await replicas(t);
+    let failing = false;
+    // Replica a's claim store stops answering, as a partition from it would.
+    const unreachableWhenFailing = (inner: ClaimStore): ClaimStore => ({
+      take: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.take(...args)),
+      release: (...args) => inner.release(...args),
+      releaseAll: (...args) => inner.releaseAll(...args),
+      holderOf: (...args) => inner.holderOf(...args),
+      close: () => inner.close(),
+    });
+    const a = await start('a', unreachableWhenFailing);
+    const b = await start('b');
+    t.equal(a.projector.projecting, true);
+    for (let i = 0; i < 5; i++) t.ok(await within(b.projector, await submit()));
+    failing = true;
+    const failedAt = Date.now();
+    while (!b.projector.projecting && Date.now() - failedAt < 5 * LEASE_MS) await sleep(20);
+    const tookOver = Date.now() - failedAt;
+    t.equal(b.projector.projecting, true, `the other replica projects now (after ${tookOver} ms)`);
+    t.ok(tookOver <= 2 * LEASE_MS, `within two leases (${tookOver} ms)`);
+    t.equal(a.projector.projecting, false, 'the holder that could not renew stepped down');
+    for (let i = 0; i < 5; i++) t.ok(await within(a.projector, await submit()), "the stepped-down replica shows the new holder's writes");
+    for (let id = 1; id <= 10; id++) t.ok((await a.readModel.getById(id)) !== undefined, `order ${id} in the read model`);
+    t.equal(a.writes() + b.writes(), 10, `every event written once in all (a ${a.writes()}, b ${b.writes()})`);
+    t.ok(
+      lines.some((line) => line.startsWith('b: ') && line.includes('projects the read model now')),
+      'the takeover is logged',
+    );
+  },
+);
 
 t.test('a clean stop lets the lease go: the other replica projects at its next try, not after the lease', async (t) => {
   const { start, submit } = await replicas(t);
@@ -136,26 +147,29 @@ t.test('a clean stop lets the lease go: the other replica projects at its next t
   t.ok(await within(b.projector, await submit()));
 });
 
-t.test("announcements: the replica that does not project learns the read model's position from the holder, not by reading its checkpoint; a lost announcement costs only time", async (t) => {
-  let deliver = true;
-  const bus = progressBus(() => deliver);
-  const { start, submit } = await replicas(t);
-  const a = await start('a', undefined, bus);
-  const b = await start('b', undefined, bus);
-  t.equal(b.projector.projecting, false);
-  const readsBefore = b.checkpointReads();
-  for (let i = 0; i < 20; i++) {
-    const position = await submit();
-    t.ok(await within(b.projector, position), `order ${i + 1} visible through the replica that does not project`);
-  }
-  const reads = b.checkpointReads() - readsBefore;
-  t.ok(bus.announced.length > 0, `the holder announced (${bus.announced.length} times)`);
-  t.ok(reads < 20, `20 waits answered with ${reads} checkpoint reads (at 10 ms a read each wait would take several)`);
-  t.equal(a.writes(), 20, 'the holder wrote each event once');
+t.test(
+  "announcements: the replica that does not project learns the read model's position from the holder, not by reading its checkpoint; a lost announcement costs only time",
+  async (t) => {
+    let deliver = true;
+    const bus = progressBus(() => deliver);
+    const { start, submit } = await replicas(t);
+    const a = await start('a', undefined, bus);
+    const b = await start('b', undefined, bus);
+    t.equal(b.projector.projecting, false);
+    const readsBefore = b.checkpointReads();
+    for (let i = 0; i < 20; i++) {
+      const position = await submit();
+      t.ok(await within(b.projector, position), `order ${i + 1} visible through the replica that does not project`);
+    }
+    const reads = b.checkpointReads() - readsBefore;
+    t.ok(bus.announced.length > 0, `the holder announced (${bus.announced.length} times)`);
+    t.ok(reads < 20, `20 waits answered with ${reads} checkpoint reads (at 10 ms a read each wait would take several)`);
+    t.equal(a.writes(), 20, 'the holder wrote each event once');
 
-  deliver = false;
-  for (let i = 0; i < 3; i++) {
-    const position = await submit();
-    t.ok(await within(b.projector, position), `announcements lost: order ${21 + i} still visible, through the checkpoint`);
-  }
-});
+    deliver = false;
+    for (let i = 0; i < 3; i++) {
+      const position = await submit();
+      t.ok(await within(b.projector, position), `announcements lost: order ${21 + i} still visible, through the checkpoint`);
+    }
+  },
+);

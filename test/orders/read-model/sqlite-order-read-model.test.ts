@@ -16,7 +16,9 @@ orderReadModelContract(t, 'SQLite', async () => {
       // Another connection, as an edit or a flip on disk would be: the checksum column is left as it was.
       const db = new Database(join(dataDir, 'read-models.db'));
       const [table, column] = document === 'order' ? ['orders', 'view'] : ['pallet_contents', 'document'];
-      const changed = db.prepare(`UPDATE ${table} SET ${column} = replace(${column}, ?, ?) WHERE id = ? AND instr(${column}, ?) > 0`).run(from, to, id, from).changes;
+      const changed = db
+        .prepare(`UPDATE ${table} SET ${column} = replace(${column}, ?, ?) WHERE id = ? AND instr(${column}, ?) > 0`)
+        .run(from, to, id, from).changes;
       db.close();
       if (changed !== 1) throw new Error(`order ${id}: no ${document} holding ${from}`);
       // The read model's reads of this turn share a snapshot from before the change (see the last test): the next turn sees it.
@@ -91,14 +93,29 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   t.equal(readModel.cachedViewJson(1)?.viewJson, first, 'and retrieve finds it without a read');
   await setImmediate();
   // This model's own write: the projector applies the order's plan.
-  await readModel.apply([recorded('OrderPlanned', { order_id: 1, service_ref: 'SO-000001', reference: 'A', company_group: 'g', plan: { pallets: [], containers: [] }, planned_at: '2026-11-20T09:16:00.000000' }, 'order:g:A')]);
+  await readModel.apply([
+    recorded(
+      'OrderPlanned',
+      {
+        order_id: 1,
+        service_ref: 'SO-000001',
+        reference: 'A',
+        company_group: 'g',
+        plan: { pallets: [], containers: [] },
+        planned_at: '2026-11-20T09:16:00.000000',
+      },
+      'order:g:A',
+    ),
+  ]);
   const planned = await body();
   t.not(planned, first, 'its own write replaces the cached body at once');
   t.same(JSON.parse(planned), (await readModel.getById(1))!.view, 'with the document as stored');
   await setImmediate();
 
   // Another replica's projector (another connection) writes a sound document: the next turn serves it.
-  const row = other.prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1').get()!;
+  const row = other
+    .prepare<[], { company_group: string; stream: string; view: string }>('SELECT company_group, stream, view FROM orders WHERE id = 1')
+    .get()!;
   const view = row.view.replace('"reference":"A"', '"reference":"A3"');
   other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
   await setImmediate();
@@ -114,7 +131,7 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   await setImmediate();
 
   // A flipped byte left without its checksum: the cached body must not hide it, the read refuses the document.
-  other.prepare("UPDATE orders SET view = replace(view, '\"reference\":\"A\"', '\"reference\":\"A4\"') WHERE id = 1").run();
+  other.prepare('UPDATE orders SET view = replace(view, \'"reference":"A"\', \'"reference":"A4"\') WHERE id = 1').run();
   await setImmediate();
   await t.rejects(readModel.getViewJson(1), { name: 'DamagedDocument' }, 'a damaged document is found even though its body was cached');
 });

@@ -19,7 +19,11 @@ t.test('BR8-BR15 have 30 to 100 box types, cargo within the container volume, th
       t.ok(cargo <= volume && cargo > 0.95 * volume, `BR${set} #${inst.instance} cargo ${cargo}`);
       for (const b of inst.types) {
         t.ok(b.count >= 1 && b.dims[0] >= b.dims[1] && b.dims[1] >= b.dims[2], 'dims descending, one box at least');
-        t.same(b.verticalOk, b.dims.map((d) => d / b.dims[2] < 2), 'a side may stand vertical when under twice the smallest');
+        t.same(
+          b.verticalOk,
+          b.dims.map((d) => d / b.dims[2] < 2),
+          'a side may stand vertical when under twice the smallest',
+        );
       }
     }
   }
@@ -28,6 +32,13 @@ t.test('BR8-BR15 have 30 to 100 box types, cargo within the container volume, th
 t.test('box types come first from the seed: a set with more types extends the types of one with fewer', async (t) => {
   const br7 = generateBrInstance(42, 20);
   const br15 = generateBrInstance(42, 100);
-  t.same(br15.types.slice(0, 20).map((b) => b.dims), br7.types.map((b) => b.dims));
-  t.notSame(br15.types.slice(0, 20).map((b) => b.count), br7.types.map((b) => b.count), 'counts are drawn after all types');
+  t.same(
+    br15.types.slice(0, 20).map((b) => b.dims),
+    br7.types.map((b) => b.dims),
+  );
+  t.notSame(
+    br15.types.slice(0, 20).map((b) => b.count),
+    br7.types.map((b) => b.count),
+    'counts are drawn after all types',
+  );
 });

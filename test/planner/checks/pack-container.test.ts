@@ -23,7 +23,10 @@ t.test('a BR instance packs past 90 % with full support and its orientation flag
   t.same(validateBrPacking(BR1_1, placements), []);
   const u = volumeUtilization(BR1_1, placements);
   t.ok(u >= 0.9, `utilization ${u}`);
-  t.ok(placements.some((p) => p.z > 0), 'boxes stand on boxes');
+  t.ok(
+    placements.some((p) => p.z > 0),
+    'boxes stand on boxes',
+  );
   for (const p of placements.filter((x) => x.type === 1)) t.equal(p.h, 30, 'type 1 only ever stands on its 30 side');
 });
 

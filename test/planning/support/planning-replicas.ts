@@ -25,22 +25,30 @@ export async function startReplicas(count: number, options: ReplicaOptions): Pro
   writeFileSync(seedFile, JSON.stringify(options.seed ?? testSeed()));
   const replicas: ServiceProcess[] = [];
   for (let i = 0; i < count; i++) {
-    replicas.push(await startServiceProcess({
-      ORDERS_DATA_DIR: options.dataDir,
-      ORDERS_SEED_FILE: seedFile,
-      ORDERS_PLANNER_THREADS: '1',
-      // three replicas' projectors writing one FerretDB database on a busy machine can trail the log by
-      // more than the default 5 s; a submit is about planning here, not about how soon it is visible
-      ORDERS_VISIBLE_WITHIN_MS: '30000',
-      ...(options.mongodbUrl ? { MONGODB_URL: options.mongodbUrl } : {}),
-      ...options.env,
-    }));
+    replicas.push(
+      await startServiceProcess({
+        ORDERS_DATA_DIR: options.dataDir,
+        ORDERS_SEED_FILE: seedFile,
+        ORDERS_PLANNER_THREADS: '1',
+        // three replicas' projectors writing one FerretDB database on a busy machine can trail the log by
+        // more than the default 5 s; a submit is about planning here, not about how soon it is visible
+        ORDERS_VISIBLE_WITHIN_MS: '30000',
+        ...(options.mongodbUrl ? { MONGODB_URL: options.mongodbUrl } : {}),
+        ...options.env,
+      }),
+    );
   }
   return replicas;
 }
 
 /** Submits the orders round-robin to the replicas, a few at a time; answers their order ids (and fills `sentAt` with each request's start). */
-export async function submitRoundRobin(replicas: readonly ServiceProcess[], orders: readonly Record<string, unknown>[], atOnce = 6, key = ACME_KEY, sentAt: number[] = []): Promise<number[]> {
+export async function submitRoundRobin(
+  replicas: readonly ServiceProcess[],
+  orders: readonly Record<string, unknown>[],
+  atOnce = 6,
+  key = ACME_KEY,
+  sentAt: number[] = [],
+): Promise<number[]> {
   const ids: number[] = [];
   const submit = async (i: number) => {
     sentAt[i] = performance.now();
@@ -71,7 +79,9 @@ export async function metric(replica: ServiceProcess, name: string, labels = '')
 
 /** Planner runs of one replica by outcome. */
 export async function plannerRuns(replica: ServiceProcess): Promise<{ stored: number; failed: number; discarded: number }> {
-  const [stored, failed, discarded] = await Promise.all(['stored', 'failed', 'discarded'].map((outcome) => metric(replica, 'orders_planner_runs_total', `outcome="${outcome}"`)));
+  const [stored, failed, discarded] = await Promise.all(
+    ['stored', 'failed', 'discarded'].map((outcome) => metric(replica, 'orders_planner_runs_total', `outcome="${outcome}"`)),
+  );
   return { stored: stored!, failed: failed!, discarded: discarded! };
 }
 
@@ -86,7 +96,8 @@ export async function resultsPerOrder(dataDir: string): Promise<Map<string, numb
       if (events.length === 0) break;
       for (const event of events) {
         if (event.type === 'OrderSubmitted') results.set(event.stream, results.get(event.stream) ?? 0);
-        if (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed') results.set(event.stream, (results.get(event.stream) ?? 0) + 1);
+        if (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed')
+          results.set(event.stream, (results.get(event.stream) ?? 0) + 1);
       }
       after = events.at(-1)!.position;
     }
@@ -105,7 +116,11 @@ export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promis
   if (options.mongodbUrl) {
     const client = await new MongoClient(options.mongodbUrl).connect();
     try {
-      const rows = await client.db().collection<{ _id: string; holder: string; lease_until: number }>(WORK_CLAIMS).find({ holder: { $regex: `:${pid}:` }, lease_until: { $gt: now } }).toArray();
+      const rows = await client
+        .db()
+        .collection<{ _id: string; holder: string; lease_until: number }>(WORK_CLAIMS)
+        .find({ holder: { $regex: `:${pid}:` }, lease_until: { $gt: now } })
+        .toArray();
       return rows.map((row) => row._id).filter(isPlanningClaim);
     } finally {
       await client.close();
@@ -114,7 +129,11 @@ export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promis
   const db = new Database(join(options.dataDir, 'checkpoints.db'), { readonly: true });
   try {
     db.pragma('busy_timeout = 5000');
-    return db.prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?").all(String(pid), now).map((row) => row.key).filter(isPlanningClaim);
+    return db
+      .prepare<[string, number], { key: string }>("SELECT key FROM work_claims WHERE holder LIKE '%:' || ? || ':%' AND lease_until > ?")
+      .all(String(pid), now)
+      .map((row) => row.key)
+      .filter(isPlanningClaim);
   } finally {
     db.close();
   }

@@ -11,7 +11,15 @@ import { until, type ServiceProcess } from '../../e2e/service-process.js';
 import { tempDataDir } from '../../notifications/support/temp-dir.js';
 import { databaseUrl, dropDatabase } from '../../support/mongodb.js';
 import { acmeOrder } from '../../support/seed.js';
-import { claimsHeldBy, metric, plannerRuns, resultsPerOrder, startReplicas, submitRoundRobin, type ReplicaOptions } from './planning-replicas.js';
+import {
+  claimsHeldBy,
+  metric,
+  plannerRuns,
+  resultsPerOrder,
+  startReplicas,
+  submitRoundRobin,
+  type ReplicaOptions,
+} from './planning-replicas.js';
 
 const ORDERS = 60;
 const LEASE_MS = 2000;
@@ -24,7 +32,12 @@ const LEASE_MS = 2000;
 // order after its first from its caches at once (src/planner/planner-caches.ts).
 function slowOrder(n: number, sizes: number): Record<string, unknown> {
   const loose_boxes = Array.from({ length: sizes }, (_, i) => ({
-    name: `Carton ${i}`, length: 20 + (i % 37), width: 15 + ((i * 7) % 29), height: 10 + ((i * 3) % 23), weight: 2 + (i % 9), count: i === 0 ? 6 + n : 6,
+    name: `Carton ${i}`,
+    length: 20 + (i % 37),
+    width: 15 + ((i * 7) % 29),
+    height: 10 + ((i * 3) % 23),
+    weight: 2 + (i % 9),
+    count: i === 0 ? 6 + n : 6,
   }));
   return acmeOrder({ reference: `SLOW-${n}`, order_items: undefined, loose_boxes, order_containers: [{ code: '40ft' }, { code: '20ft' }] });
 }
@@ -41,7 +54,10 @@ export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void>
   const options = await optionsFor(t, 'planning_replicas', mongodb);
   const replicas = await startReplicas(3, options);
   t.teardown(() => Promise.all(replicas.map((replica) => replica.child.kill('SIGKILL'))));
-  await submitRoundRobin(replicas, Array.from({ length: ORDERS }, () => acmeOrder()));
+  await submitRoundRobin(
+    replicas,
+    Array.from({ length: ORDERS }, () => acmeOrder()),
+  );
 
   const results = async () => [...(await resultsPerOrder(options.dataDir)).values()];
   await until(`a result for each of the ${ORDERS} orders`, async () => (await results()).filter((n) => n > 0).length === ORDERS, 120_000);
@@ -57,7 +73,11 @@ export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void>
   t.strictSame(await results(), Array(ORDERS).fill(1), 'every order has exactly one OrderPlanned or OrderPlanningFailed');
   t.equal(total, ORDERS, `${ORDERS} planner runs over the three replicas (runs per order ${(total / ORDERS).toFixed(2)})`);
   t.ok(runs.filter((r) => r.stored + r.failed > 0).length >= 2, 'the work was shared');
-  t.same(await Promise.all(replicas.map((replica) => metric(replica, 'orders_planning_claims_held'))), [0, 0, 0], 'no claim held once the work is done');
+  t.same(
+    await Promise.all(replicas.map((replica) => metric(replica, 'orders_planning_claims_held'))),
+    [0, 0, 0],
+    'no claim held once the work is done',
+  );
   await stopCleanly(t, replicas, 'the replicas stop cleanly');
 }
 
@@ -66,10 +86,17 @@ async function stopCleanly(t: TapTest, replicas: readonly ServiceProcess[], mess
   const codes = await Promise.all(replicas.map((replica) => replica.stop()));
   for (const [i, code] of codes.entries()) {
     if (code === 0) continue;
-    const complaints = replicas[i]!.output().split('\n').filter((line) => !line.startsWith('{"level":30') && !line.startsWith('{"level":20')).slice(-15);
+    const complaints = replicas[i]!.output()
+      .split('\n')
+      .filter((line) => !line.startsWith('{"level":30') && !line.startsWith('{"level":20'))
+      .slice(-15);
     t.comment(`replica ${i + 1} exited with ${code}; its last lines other than info:\n${complaints.join('\n')}`);
   }
-  t.same(codes, codes.map(() => 0), message);
+  t.same(
+    codes,
+    codes.map(() => 0),
+    message,
+  );
 }
 
 export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void> {
@@ -81,8 +108,11 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   // all the same) is killed as soon as it holds a claim and has planned something: on FerretDB a
   // submit waits for the slower read model, and planning would otherwise finish with the submits.
   const startedAt = Date.now();
-  const [victim, ...others] = replicas as [typeof replicas[0], ...typeof replicas];
-  const submitting = submitRoundRobin(others, Array.from({ length: ORDERS }, (_, n) => slowOrder(n, mongodb ? 40 : 120)));
+  const [victim, ...others] = replicas as [(typeof replicas)[0], ...typeof replicas];
+  const submitting = submitRoundRobin(
+    others,
+    Array.from({ length: ORDERS }, (_, n) => slowOrder(n, mongodb ? 40 : 120)),
+  );
   submitting.catch(() => undefined);
   let held: string[] = [];
   let victimRuns = 0;
@@ -92,12 +122,16 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   };
   // Killed while it holds an order whose result is not stored yet (a plan in progress): a claim seen
   // a moment earlier may belong to a plan that ends, and is let go, before the kill lands.
-  await until('the first replica holding a claim on an order still being planned', async () => {
-    const runs = await plannerRuns(victim);
-    victimRuns = runs.stored + runs.failed + runs.discarded;
-    held = await claimsHeldBy(victim.child.pid!, options);
-    return held.length > 0 && victimRuns > 0 && (await resultsOf(held)).some((n) => n === 0);
-  }, 60_000);
+  await until(
+    'the first replica holding a claim on an order still being planned',
+    async () => {
+      const runs = await plannerRuns(victim);
+      victimRuns = runs.stored + runs.failed + runs.discarded;
+      held = await claimsHeldBy(victim.child.pid!, options);
+      return held.length > 0 && victimRuns > 0 && (await resultsOf(held)).some((n) => n === 0);
+    },
+    60_000,
+  );
   const exited = once(victim.child, 'exit');
   victim.child.kill('SIGKILL');
   const killedAt = Date.now();
@@ -110,7 +144,11 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   const open = held.filter((_, i) => planned[i] === 0);
   t.ok(open.length > 0, `it died holding ${open.length} order(s) without a result`);
   // watched from the kill on, while the submits go on
-  const takenOver = until('the killed replica\'s orders planned by the others', async () => (await resultsOf(open)).every((n) => n > 0), 120_000).then(() => Date.now() - killedAt);
+  const takenOver = until(
+    "the killed replica's orders planned by the others",
+    async () => (await resultsOf(open)).every((n) => n > 0),
+    120_000,
+  ).then(() => Date.now() - killedAt);
   takenOver.catch(() => undefined);
   t.comment(`killed the first replica ${killedAt - startedAt} ms after the replicas started`);
   await submitting;
@@ -120,13 +158,18 @@ export async function killedReplica(t: TapTest, mongodb: boolean): Promise<void>
   t.comment(`takeover: the killed replica's ${open.length} order(s) were planned ${takeover} ms after the SIGKILL (lease ${LEASE_MS} ms)`);
   t.ok(takeover >= LEASE_MS - 500, 'not before its lease ran out');
 
-  await until(`a result for each of the ${ORDERS} orders`, async () => [...(await resultsPerOrder(options.dataDir)).values()].filter((n) => n > 0).length === ORDERS, 180_000);
+  await until(
+    `a result for each of the ${ORDERS} orders`,
+    async () => [...(await resultsPerOrder(options.dataDir)).values()].filter((n) => n > 0).length === ORDERS,
+    180_000,
+  );
   const results = await resultsPerOrder(options.dataDir);
-  t.strictSame([...results.values()], Array(ORDERS).fill(1), 'every order has exactly one result, the killed replica\'s included');
+  t.strictSame([...results.values()], Array(ORDERS).fill(1), "every order has exactly one result, the killed replica's included");
   const survivors = await Promise.all(others.map(plannerRuns));
   const total = victimRuns + survivors.reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
-  t.comment(`planner runs: ${victimRuns} by the killed replica (before the kill), ${survivors.map((r) => `${r.stored} stored, ${r.failed} failed, ${r.discarded} discarded`).join('; ')} by the others`);
+  t.comment(
+    `planner runs: ${victimRuns} by the killed replica (before the kill), ${survivors.map((r) => `${r.stored} stored, ${r.failed} failed, ${r.discarded} discarded`).join('; ')} by the others`,
+  );
   t.ok(total <= ORDERS + held.length, `total runs ${total} <= ${ORDERS} + ${held.length} claims it held`);
   await stopCleanly(t, others, 'the others stop cleanly');
 }
-

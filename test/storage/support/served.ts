@@ -53,7 +53,10 @@ export function seededRandom(seed: number): () => number {
  * pallet contents and nothing changes between later starts), with the tests' seed beside it, and what a
  * service process started on a copy of it serves. `copyOf` gives each case its own copy.
  */
-export async function plannedDataDir(t: { teardown(fn: () => void): void }, references: readonly string[]): Promise<{ copyOf(t: { teardown(fn: () => void): void }): string; before: Answers; dir: string }> {
+export async function plannedDataDir(
+  t: { teardown(fn: () => void): void },
+  references: readonly string[],
+): Promise<{ copyOf(t: { teardown(fn: () => void): void }): string; before: Answers; dir: string }> {
   const dir = tempDataDir();
   t.teardown(() => removeDataDir(dir));
   const service = await startTestService({ dataDir: dir, key: ACME_KEY });

@@ -11,7 +11,14 @@ export type Started = { child: ChildProcess; url: URL; output: () => string } | 
 
 export function startChild(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const child = spawn(process.execPath, [main], {
-    env: embeddedEnv({ PORT: '0', HOST: '127.0.0.1', ORDERS_DATA_DIR: dataDir, ORDERS_SEED_FILE: join(dataDir, 'seed.json'), LOG_LEVEL: 'info', ...env }),
+    env: embeddedEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ORDERS_DATA_DIR: dataDir,
+      ORDERS_SEED_FILE: join(dataDir, 'seed.json'),
+      LOG_LEVEL: 'info',
+      ...env,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve) => {

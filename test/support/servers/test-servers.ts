@@ -34,9 +34,17 @@ export function cacheDir(): string {
 export class ServerSetupError extends Error {}
 
 function run(command: string, args: string[], options: { cwd?: string; timeoutMs: number; what: string; env?: NodeJS.ProcessEnv }): void {
-  const result = spawnSync(command, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    timeout: options.timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.error && (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
-    throw new ServerSetupError(`${options.what}: no result within ${options.timeoutMs / 1000} s (${command} ${args.join(' ')}); is the registry reachable?`);
+    throw new ServerSetupError(
+      `${options.what}: no result within ${options.timeoutMs / 1000} s (${command} ${args.join(' ')}); is the registry reachable?`,
+    );
   }
   if (result.error) throw new ServerSetupError(`${options.what}: could not run ${command}: ${result.error.message}`);
   if (result.status !== 0) {
@@ -58,7 +66,8 @@ export function prepareKafka(timeoutMs = 10 * 60_000): string {
   const partial = `${libs}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   run('mvn', ['-q', '-B', '-f', kafkaPom, 'dependency:copy-dependencies', `-DoutputDirectory=${partial}`, '-DincludeScope=runtime'], {
-    timeoutMs, what: `downloading Kafka ${KAFKA_VERSION} from Maven Central`,
+    timeoutMs,
+    what: `downloading Kafka ${KAFKA_VERSION} from Maven Central`,
   });
   rmSync(libs, { recursive: true, force: true });
   renameSync(partial, libs);
@@ -67,23 +76,39 @@ export function prepareKafka(timeoutMs = 10 * 60_000): string {
 
 /** FerretDB's server: the ten-line Go main in scripts/test-servers/ferretdb, built once into the cache. */
 export function prepareFerretDb(timeoutMs = 10 * 60_000): string {
-  const binary = join(cacheDir(), `ferretdb-${FERRETDB_VERSION}-${digest(...['main.go', 'go.mod', 'go.sum'].map((f) => join(ferretDbSource, f)))}`, 'ferretdb');
+  const binary = join(
+    cacheDir(),
+    `ferretdb-${FERRETDB_VERSION}-${digest(...['main.go', 'go.mod', 'go.sum'].map((f) => join(ferretDbSource, f)))}`,
+    'ferretdb',
+  );
   if (existsSync(binary)) return binary;
   const partial = `${binary}.partial-${process.pid}`;
   mkdirSync(join(binary, '..'), { recursive: true });
-  run('go', ['build', '-o', partial, '.'], { cwd: ferretDbSource, timeoutMs, what: `building FerretDB ${FERRETDB_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' } });
+  run('go', ['build', '-o', partial, '.'], {
+    cwd: ferretDbSource,
+    timeoutMs,
+    what: `building FerretDB ${FERRETDB_VERSION} from the Go module proxy`,
+    env: { ...process.env, CGO_ENABLED: '0' },
+  });
   renameSync(partial, binary);
   return binary;
 }
 
 /** Toxiproxy's server, built once into the cache from the module that pins it (scripts/test-servers/toxiproxy). */
 export function prepareToxiproxy(timeoutMs = 10 * 60_000): string {
-  const binary = join(cacheDir(), `toxiproxy-${TOXIPROXY_VERSION}-${digest(...['tools.go', 'go.mod', 'go.sum'].map((f) => join(toxiproxySource, f)))}`, 'toxiproxy-server');
+  const binary = join(
+    cacheDir(),
+    `toxiproxy-${TOXIPROXY_VERSION}-${digest(...['tools.go', 'go.mod', 'go.sum'].map((f) => join(toxiproxySource, f)))}`,
+    'toxiproxy-server',
+  );
   if (existsSync(binary)) return binary;
   const partial = `${binary}.partial-${process.pid}`;
   mkdirSync(join(binary, '..'), { recursive: true });
   run('go', ['build', '-o', partial, 'github.com/Shopify/toxiproxy/v2/cmd/server'], {
-    cwd: toxiproxySource, timeoutMs, what: `building Toxiproxy ${TOXIPROXY_VERSION} from the Go module proxy`, env: { ...process.env, CGO_ENABLED: '0' },
+    cwd: toxiproxySource,
+    timeoutMs,
+    what: `building Toxiproxy ${TOXIPROXY_VERSION} from the Go module proxy`,
+    env: { ...process.env, CGO_ENABLED: '0' },
   });
   renameSync(partial, binary);
   return binary;
@@ -104,7 +129,10 @@ export async function freePort(): Promise<number> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolveAccepts) => {
     const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); resolveAccepts(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveAccepts(true);
+    });
     socket.once('error', () => resolveAccepts(false));
   });
 }
@@ -149,13 +177,17 @@ function serverProcess(spec: ProcessSpec): ServerProcess {
     const current = child;
     if (!current || current.exitCode !== null || current.signalCode !== null) return;
     process.kill(current.pid!, name);
-    const timer = setTimeout(() => { if (current.exitCode === null && current.signalCode === null) process.kill(current.pid!, 'SIGKILL'); }, graceMs);
+    const timer = setTimeout(() => {
+      if (current.exitCode === null && current.signalCode === null) process.kill(current.pid!, 'SIGKILL');
+    }, graceMs);
     await exited;
     clearTimeout(timer);
   };
   return {
     name: spec.name,
-    get pid() { return child?.pid; },
+    get pid() {
+      return child?.pid;
+    },
     logFile: spec.logFile,
     stopSignal: spec.stopSignal ?? 'SIGTERM',
     async start() {
@@ -163,7 +195,8 @@ function serverProcess(spec: ProcessSpec): ServerProcess {
       const log = openSync(spec.logFile, 'a');
       const logStart = existsSync(spec.logFile) ? readFileSync(spec.logFile).length : 0;
       child = spawn(spec.command, spec.args, {
-        stdio: ['ignore', log, log], detached: spec.detached ?? false,
+        stdio: ['ignore', log, log],
+        detached: spec.detached ?? false,
         ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
       });
       closeSync(log);
@@ -178,7 +211,9 @@ function serverProcess(spec: ProcessSpec): ServerProcess {
       }
       const tail = readFileSync(spec.logFile, 'utf8').split('\n').slice(-20).join('\n');
       await signal('SIGKILL', 0);
-      throw new ServerSetupError(`${spec.name} did not answer on 127.0.0.1:${spec.port} within ${spec.readyTimeoutMs / 1000} s (exit ${current.exitCode ?? current.signalCode ?? 'none'}); last lines of ${spec.logFile}:\n${tail}`);
+      throw new ServerSetupError(
+        `${spec.name} did not answer on 127.0.0.1:${spec.port} within ${spec.readyTimeoutMs / 1000} s (exit ${current.exitCode ?? current.signalCode ?? 'none'}); last lines of ${spec.logFile}:\n${tail}`,
+      );
     },
     stop: (graceMs = 10_000) => signal(spec.stopSignal ?? 'SIGTERM', graceMs),
     kill: () => signal('SIGKILL', 0),
@@ -194,50 +229,88 @@ export interface KafkaServer extends ServerProcess {
  * A single-node KRaft broker on loopback, its data in `dir` (formatted on first use). `advertised`: the
  * host:port clients are told to use, when they reach the broker through a proxy.
  */
-export async function kafkaServer(dir: string, options: { libs?: string; port?: number; detached?: boolean; advertised?: string; autoCreateTopics?: boolean; quickRestart?: boolean } = {}): Promise<KafkaServer> {
+export async function kafkaServer(
+  dir: string,
+  options: {
+    libs?: string;
+    port?: number;
+    detached?: boolean;
+    advertised?: string;
+    autoCreateTopics?: boolean;
+    quickRestart?: boolean;
+  } = {},
+): Promise<KafkaServer> {
   const libs = options.libs ?? prepareKafka();
   const port = options.port ?? (await freePort());
   const controllerPort = await freePort();
   mkdirSync(dir, { recursive: true });
   const config = join(dir, 'server.properties');
-  writeFileSync(config, [
-    'process.roles=broker,controller',
-    'node.id=1',
-    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://${options.advertised ?? `127.0.0.1:${port}`}`,
-    'controller.listener.names=CONTROLLER',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
-    'inter.broker.listener.name=PLAINTEXT',
-    `log.dirs=${join(dir, 'data')}`,
-    'num.partitions=1',
-    // One node: the internal topics can have one replica only.
-    'offsets.topic.replication.factor=1',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'group.initial.rebalance.delay.ms=0',
-    // As on many production clusters when false: a topic exists only once someone creates it.
-    `auto.create.topics.enable=${options.autoCreateTopics ?? true}`,
-    // A node killed and started at once registers again only after its old session ran out (9 s by default).
-    ...(options.quickRestart ? ['broker.session.timeout.ms=3000', 'broker.heartbeat.interval.ms=500'] : []),
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=PLAINTEXT://${options.advertised ?? `127.0.0.1:${port}`}`,
+      'controller.listener.names=CONTROLLER',
+      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      'inter.broker.listener.name=PLAINTEXT',
+      `log.dirs=${join(dir, 'data')}`,
+      'num.partitions=1',
+      // One node: the internal topics can have one replica only.
+      'offsets.topic.replication.factor=1',
+      'transaction.state.log.replication.factor=1',
+      'transaction.state.log.min.isr=1',
+      'group.initial.rebalance.delay.ms=0',
+      // As on many production clusters when false: a topic exists only once someone creates it.
+      `auto.create.topics.enable=${options.autoCreateTopics ?? true}`,
+      // A node killed and started at once registers again only after its old session ran out (9 s by default).
+      ...(options.quickRestart ? ['broker.session.timeout.ms=3000', 'broker.heartbeat.interval.ms=500'] : []),
+      '',
+    ].join('\n'),
+  );
   // A broker restarted again and again starts its JVM faster: C1 only (C2's compiler threads compete with the
   // start for the cores), and the broker's classes from a class-data archive, written by a graceful stop
   // (`stop`, not `kill`) into the cache and used from then on. Each shortens a restart; both, the most
   // (docs/production-backends.md, Tests).
   const archive = options.quickRestart ? classDataArchive(libs) : undefined;
-  const startFaster = archive ? ['-XX:TieredStopAtLevel=1', existsSync(archive.file) ? `-XX:SharedArchiveFile=${archive.file}` : `-XX:ArchiveClassesAtExit=${archive.partial}`] : [];
-  const java = (flags: string[], mainClass: string, ...args: string[]) => ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', ...flags, '-cp', `${libs}/*`, mainClass, ...args];
+  const startFaster = archive
+    ? [
+        '-XX:TieredStopAtLevel=1',
+        existsSync(archive.file) ? `-XX:SharedArchiveFile=${archive.file}` : `-XX:ArchiveClassesAtExit=${archive.partial}`,
+      ]
+    : [];
+  const java = (flags: string[], mainClass: string, ...args: string[]) => [
+    '-Xms128m',
+    '-Xmx512m',
+    '-XX:+UseSerialGC',
+    ...flags,
+    '-cp',
+    `${libs}/*`,
+    mainClass,
+    ...args,
+  ];
   if (!existsSync(join(dir, 'data', 'meta.properties'))) {
     // The controller ports of the config change on each start; the formatted storage does not keep them.
-    run('java', java([], 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '--cluster-id', 'b3JkZXJzLXRlc3QtMDAwMQ', '--config', config), {
-      timeoutMs: 60_000, what: 'formatting the Kafka storage',
-    });
+    run(
+      'java',
+      java([], 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '--cluster-id', 'b3JkZXJzLXRlc3QtMDAwMQ', '--config', config),
+      {
+        timeoutMs: 60_000,
+        what: 'formatting the Kafka storage',
+      },
+    );
   }
   const process_ = serverProcess({
-    name: `Kafka ${KAFKA_VERSION}`, command: 'java', args: java(startFaster, 'kafka.Kafka', config), logFile: join(dir, 'server.log'), port,
-    readyLine: 'Kafka Server started', readyTimeoutMs: 90_000, detached: options.detached ?? false,
+    name: `Kafka ${KAFKA_VERSION}`,
+    command: 'java',
+    args: java(startFaster, 'kafka.Kafka', config),
+    logFile: join(dir, 'server.log'),
+    port,
+    readyLine: 'Kafka Server started',
+    readyTimeoutMs: 90_000,
+    detached: options.detached ?? false,
   });
   const stop = process_.stop.bind(process_);
   return Object.assign(process_, {
@@ -263,14 +336,22 @@ export interface FerretDbServer extends ServerProcess {
 }
 
 /** FerretDB on loopback, its databases in SQLite files in `dir`, or in a PostgreSQL database (`postgresqlUrl`). */
-export async function ferretDbServer(dir: string, options: { binary?: string; port?: number; detached?: boolean; postgresqlUrl?: string } = {}): Promise<FerretDbServer> {
+export async function ferretDbServer(
+  dir: string,
+  options: { binary?: string; port?: number; detached?: boolean; postgresqlUrl?: string } = {},
+): Promise<FerretDbServer> {
   const binary = options.binary ?? prepareFerretDb();
   const port = options.port ?? (await freePort());
   mkdirSync(join(dir, 'data'), { recursive: true });
   const backend = options.postgresqlUrl ? ['--postgresql-url', options.postgresqlUrl] : ['--sqlite-dir', join(dir, 'data')];
   const process_ = serverProcess({
-    name: `FerretDB ${FERRETDB_VERSION}${options.postgresqlUrl ? ' on PostgreSQL' : ''}`, command: binary, args: ['--listen', `127.0.0.1:${port}`, ...backend],
-    logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000, detached: options.detached ?? false,
+    name: `FerretDB ${FERRETDB_VERSION}${options.postgresqlUrl ? ' on PostgreSQL' : ''}`,
+    command: binary,
+    args: ['--listen', `127.0.0.1:${port}`, ...backend],
+    logFile: join(dir, 'server.log'),
+    port,
+    readyTimeoutMs: 30_000,
+    detached: options.detached ?? false,
   });
   return Object.assign(process_, { url: `mongodb://127.0.0.1:${port}/orders` }) as FerretDbServer;
 }
@@ -295,14 +376,28 @@ export async function postgresServer(dir: string, options: { port?: number; deta
   const port = options.port ?? (await freePort());
   const data = join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
-  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) } : undefined;
+  const owner = asRoot
+    ? {
+        uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      }
+    : undefined;
   mkdirSync(dir, { recursive: true });
   if (owner) chownSync(dir, owner.uid, owner.gid);
   if (!existsSync(join(data, 'PG_VERSION'))) {
-    const result = spawnSync(join(POSTGRES_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'], {
-      encoding: 'utf8', timeout: 120_000, ...(owner ?? {}),
-    });
-    if (result.status !== 0) throw new ServerSetupError(`initdb of ${data} failed (exit ${result.status ?? result.error?.message}):\n${result.stdout}\n${result.stderr}`);
+    const result = spawnSync(
+      join(POSTGRES_BIN, 'initdb'),
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+        ...(owner ?? {}),
+      },
+    );
+    if (result.status !== 0)
+      throw new ServerSetupError(
+        `initdb of ${data} failed (exit ${result.status ?? result.error?.message}):\n${result.stdout}\n${result.stderr}`,
+      );
   }
   const logFile = join(dir, 'server.log');
   if (owner && !existsSync(logFile)) {
@@ -310,17 +405,25 @@ export async function postgresServer(dir: string, options: { port?: number; deta
     chownSync(logFile, owner.uid, owner.gid);
   }
   const process_ = serverProcess({
-    name: 'PostgreSQL 15', command: join(POSTGRES_BIN, 'postgres'),
+    name: 'PostgreSQL 15',
+    command: join(POSTGRES_BIN, 'postgres'),
     // No Unix socket (its default directory belongs to Debian's own cluster); enough connections for
     // several suites' pools and FerretDB at once.
     args: ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', '', '-c', 'max_connections=400', '-c', 'shared_buffers=128MB'],
-    logFile, port, readyLine: 'database system is ready to accept connections', readyTimeoutMs: 60_000,
-    detached: options.detached ?? false, stopSignal: 'SIGINT', ...(owner ?? {}),
+    logFile,
+    port,
+    readyLine: 'database system is ready to accept connections',
+    readyTimeoutMs: 60_000,
+    detached: options.detached ?? false,
+    stopSignal: 'SIGINT',
+    ...(owner ?? {}),
   });
   const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const start = process_.start.bind(process_);
   const psql = (database: string, sql: string) =>
-    spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-qtAc', sql], { encoding: 'utf8' });
+    spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-qtAc', sql], {
+      encoding: 'utf8',
+    });
   const server = Object.assign(process_, {
     url: urlOf('orders'),
     urlOf,
@@ -349,8 +452,12 @@ export async function toxiproxyServer(dir: string, options: { binary?: string; p
   const port = options.port ?? (await freePort());
   mkdirSync(dir, { recursive: true });
   const process_ = serverProcess({
-    name: `Toxiproxy ${TOXIPROXY_VERSION}`, command: binary, args: ['-host', '127.0.0.1', '-port', String(port)],
-    logFile: join(dir, 'server.log'), port, readyTimeoutMs: 30_000,
+    name: `Toxiproxy ${TOXIPROXY_VERSION}`,
+    command: binary,
+    args: ['-host', '127.0.0.1', '-port', String(port)],
+    logFile: join(dir, 'server.log'),
+    port,
+    readyTimeoutMs: 30_000,
   });
   return Object.assign(process_, { api: `http://127.0.0.1:${port}` }) as ToxiproxyServer;
 }

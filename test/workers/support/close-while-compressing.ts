@@ -11,7 +11,10 @@ if (finishMs !== undefined) {
   for (let round = 0; round < rounds; round++) {
     const pool = new WorkerPool(new URL('./compressing-worker.js', import.meta.url), 1);
     await pool.run({ ms: 0 }, 10_000); // the worker is up
-    const job = pool.run<number>({ ms: 40 }, 10_000).then(() => (finished += 1), () => undefined);
+    const job = pool.run<number>({ ms: 40 }, 10_000).then(
+      () => (finished += 1),
+      () => undefined,
+    );
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 30)); // somewhere inside the job
     await pool.close(Number(finishMs));
     await job;
