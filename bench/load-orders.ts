@@ -55,15 +55,13 @@ async function orderAppends(
           reference,
           transportation_mode: order_id % 3 ? 'OceanFCL' : 'TruckFTL',
           shipment_type: 'normal',
-          order_items: lane.items
-            .slice(0, 2)
-            .map((item, i) => ({
-              item: item.sku,
-              quantity: `${(order_id % 50) + i + 1}.000000`,
-              purchase_order: `PO-${order_id}`,
-              line_item_number: String(i + 1),
-              notes: '',
-            })),
+          order_items: lane.items.slice(0, 2).map((item, i) => ({
+            item: item.sku,
+            quantity: `${(order_id % 50) + i + 1}.000000`,
+            purchase_order: `PO-${order_id}`,
+            line_item_number: String(i + 1),
+            notes: '',
+          })),
           pre_builts: [],
           loose_boxes: [],
           order_containers: [{ code: '40ft', count: 5 }],

@@ -2,7 +2,7 @@
 // already stored and projected, from process start to the banner and to /readyz 200, with and without
 // ORDERS_STARTUP_QUICK_CHECK; and what quick_check of each SQLite file costs. The first start of each size (which projects every
 // order) is not measured: a restart is what an operator waits for.
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -43,16 +43,15 @@ export async function signedDigest(store: EventStore, key: AuditKey, content: Di
     ...(content.stream !== undefined ? { stream: content.stream } : {}),
     ...(events ? { events } : {}),
   };
-  const signed =
-    [
-      DIGEST_HEADER,
-      `chain: ${fields.chain}`,
-      `position: ${fields.position ?? 'none'}`,
-      `head: ${fields.head_hash ?? 'none'}`,
-      `time: ${fields.time}`,
-      ...(content.stream !== undefined ? [`stream: ${content.stream}`] : []),
-      ...(events ?? []).map((event) => `event: ${event.position} ${event.hash ?? 'none'}`),
-    ].join('\n') + '\n';
+  const signed = `${[
+    DIGEST_HEADER,
+    `chain: ${fields.chain}`,
+    `position: ${fields.position ?? 'none'}`,
+    `head: ${fields.head_hash ?? 'none'}`,
+    `time: ${fields.time}`,
+    ...(content.stream !== undefined ? [`stream: ${content.stream}`] : []),
+    ...(events ?? []).map((event) => `event: ${event.position} ${event.hash ?? 'none'}`),
+  ].join('\n')}\n`;
   return {
     ...fields,
     signed,

@@ -12,7 +12,7 @@ import { reportSubscriptionError } from './report-subscription-error.js';
 export interface LiveSource {
   /** A buffered item, or null when the buffer is empty. */
   read(): unknown;
-  on(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: string, listener: (...args: never[]) => void): unknown;
   unsubscribe(): Promise<void>;
   destroy(): unknown;
 }

@@ -10,16 +10,16 @@
 // answer is lost (a reset, a partition) is sent again with the same event ids, which makes it
 // idempotent; one that gets no answer within the call deadline fails with StorageUnavailable (HTTP 503):
 // its events may or may not be in the log, and a caller that retries finds them by its expected revision.
-import {
-  type AppendOptions,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type RecordedEvent,
-  type ProgressSignals,
-  type SubscribeOptions,
-  type Subscription,
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  ProgressSignals,
+  SubscribeOptions,
+  Subscription,
 } from './event-store.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
-import {
-  type AppendOptions,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
 } from './event-store.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
 import { nowMicros } from './recorded-at.js';

@@ -66,7 +66,7 @@ export async function submitOrder(
   if (precheck.events.length === 0) return retried(state, history.at(-1)?.position);
 
   id ??= await deps.allocateOrderId();
-  let result;
+  let result: Awaited<ReturnType<typeof handleOrderCommand>>;
   try {
     // Decided on the stream as read (or assumed new) above, not read again: a writer that came in
     // between makes the append conflict, and then it is read anew.

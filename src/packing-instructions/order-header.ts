@@ -54,10 +54,10 @@ export function drawPlanSummary(flow: PageFlow, submitted: OrderSubmitted['data'
   const unloadedPallets = summary.palletsBuilt - summary.loaded.pallet;
   const emptyBooked = plan.containers.filter((c) => c.placements.length === 0).length;
   drawFields(flow, [
-    ['Containers used', `${plan.containers.length} (${containers})` + (emptyBooked > 0 ? `, ${emptyBooked} booked and not needed` : '')],
+    ['Containers used', `${plan.containers.length} (${containers})${emptyBooked > 0 ? `, ${emptyBooked} booked and not needed` : ''}`],
     [
       'Service-built pallets',
-      `${summary.palletsBuilt} built, ${summary.loaded.pallet} loaded` + (unloadedPallets > 0 ? `, ${unloadedPallets} NOT loaded` : ''),
+      `${summary.palletsBuilt} built, ${summary.loaded.pallet} loaded${unloadedPallets > 0 ? `, ${unloadedPallets} NOT loaded` : ''}`,
     ],
     ['Pre-built pallets', `${summary.loaded.pre_built} loaded of ${summary.preBuiltsSubmitted} submitted`],
     ['Loose boxes', `${summary.loaded.loose_box} loaded of ${summary.looseBoxesSubmitted} submitted`],

@@ -7,7 +7,7 @@ export const ANY_ORIENTATION = 0b111111;
 export const FIXED_ORIENTATION = 0b000001;
 
 /** Stacking policy of a box type (assembly/cargo.ts). */
-export const enum StackPolicy {
+export enum StackPolicy {
   Free = 0,
   Base = 1,
   None = 2,

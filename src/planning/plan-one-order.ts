@@ -67,7 +67,7 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
   // Another instance may have stored its result meanwhile (its lease ran out while this one planned):
   // the append, expecting the stream as read under the claim, then fails, and the decider, on the
   // stream read again, records nothing. Not read again first: while the claim holds, nothing is added.
-  let recorded;
+  let recorded: Awaited<ReturnType<typeof handleOrderCommand>>;
   try {
     recorded = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data: result }, history);
   } catch (error) {

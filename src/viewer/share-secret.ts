@@ -20,7 +20,7 @@ export function loadShareSecret(configured: string | undefined, dataDir: string)
   const { file, text } = keptFile(
     dataDir,
     SHARE_SECRET_FILE,
-    () => randomBytes(32).toString('hex') + '\n',
+    () => `${randomBytes(32).toString('hex')}\n`,
     (file, reason) =>
       new ShareSecretRejected(
         `${file} cannot be read or written as a share secret (${reason}); move it aside to have a new one made (links given out so far stop working), or set ORDERS_SHARE_SECRET`,

@@ -37,7 +37,7 @@ t.test('another scheme than Api-Key is refused with 401', async (t) => {
 });
 
 t.test('a key differing in one character is refused', async (t) => {
-  const response = await service.request('GET', '/api/v1/orders/detailed-orders/', { key: ACME_KEY.slice(0, -1) + 'X' });
+  const response = await service.request('GET', '/api/v1/orders/detailed-orders/', { key: `${ACME_KEY.slice(0, -1)}X` });
   t.equal(response.status, 401);
 });
 

@@ -77,7 +77,7 @@ t.test('changing master data never touches orders already submitted', async (t) 
     (event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === order.body.order_id,
   );
   t.match(
-    (submitted?.data as { lane: { items: unknown } }).lane.items,
+    (submitted!.data as { lane: { items: unknown } }).lane.items,
     [{ sku: 'SKU-1002', height: 30 }],
     'the order keeps the item as it was at submit',
   );

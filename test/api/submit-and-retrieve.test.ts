@@ -56,7 +56,7 @@ t.test('a valid order answers 201 with the message, a positive id and a service_
   });
   t.match(read.body.created_at, TIMESTAMP);
   t.equal(read.body.updated_at, read.body.created_at);
-  const createdAt = Date.parse(read.body.created_at + 'Z');
+  const createdAt = Date.parse(`${read.body.created_at}Z`);
   t.ok(Math.abs(createdAt - Date.now()) < 60_000, 'created_at is UTC now');
 
   const list = await service.request('GET', '/api/v1/orders/detailed-orders/?search=PO-RYW-1');
@@ -103,7 +103,7 @@ t.test('defaults and normalization: decimals with six places, shipment_type norm
   const submitted = events.find(
     (event) => event.type === 'OrderSubmitted' && (event.data as { order_id: number }).order_id === created.body.order_id,
   );
-  t.same((submitted?.data as { order: { order_containers: unknown } }).order.order_containers, [{ code: '40ft', count: 5 }]);
+  t.same((submitted!.data as { order: { order_containers: unknown } }).order.order_containers, [{ code: '40ft', count: 5 }]);
 });
 
 t.test('input-only aliases shipment_skus, pallets and boxes land in order_items, pre_builts and loose_boxes', async (t) => {

@@ -147,17 +147,17 @@ t.test('the export: verified offline; any change to any line fails the check', a
     for (const [what, edit] of Object.entries(edits)) {
       const changed = JSON.parse(line);
       edit(changed);
-      const tampered = [...lines.slice(0, i), JSON.stringify(changed), ...lines.slice(i + 1)].join('\n') + '\n';
+      const tampered = `${[...lines.slice(0, i), JSON.stringify(changed), ...lines.slice(i + 1)].join('\n')}\n`;
       t.equal(
         verifyExport(tampered, key.public_key_pem).ok,
         false,
         `line ${i + 1}, ${what}: ${verifyExport(tampered, key.public_key_pem).message}`,
       );
     }
-    const removed = [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n') + '\n';
+    const removed = `${[...lines.slice(0, i), ...lines.slice(i + 1)].join('\n')}\n`;
     t.equal(verifyExport(removed, key.public_key_pem).ok, false, `line ${i + 1} removed`);
   }
-  const swapped = [lines[1], lines[0], ...lines.slice(2)].join('\n') + '\n';
+  const swapped = `${[lines[1], lines[0], ...lines.slice(2)].join('\n')}\n`;
   t.equal(verifyExport(swapped, key.public_key_pem).ok, false, 'two lines swapped');
   const digest = JSON.parse(lines.at(-1)!);
   for (const [what, edit] of Object.entries({
@@ -168,7 +168,7 @@ t.test('the export: verified offline; any change to any line fails the check', a
   })) {
     const changed = structuredClone(digest);
     edit(changed.digest);
-    const tampered = [...lines.slice(0, -1), JSON.stringify(changed)].join('\n') + '\n';
+    const tampered = `${[...lines.slice(0, -1), JSON.stringify(changed)].join('\n')}\n`;
     t.equal(verifyExport(tampered, key.public_key_pem).ok, false, `the digest line, ${what}`);
   }
   t.equal(

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { embeddedEnv } from '../support/embedded-env.js';
-import t from 'tap';
+import type t from 'tap';
 import {
   ANY,
   NO_STREAM,

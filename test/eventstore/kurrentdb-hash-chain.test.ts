@@ -143,7 +143,7 @@ t.test('the verifier over per-stream chains: interleaved streams hold; a change 
       ),
   ];
   // order-a's first event predates the chain: the stream's chain starts at its next event, from the genesis hash.
-  const relinked = legacy.map((event, i, all) =>
+  const relinked = legacy.map((event, _i, all) =>
     event.stream === 'order-a' && event.revision === 2n
       ? { ...event, hash: eventHash(all.find((e) => e.stream === 'order-a' && e.revision === 1n)!.hash!, event) }
       : event,

@@ -77,7 +77,10 @@ t.test('an append is acknowledged, and its events read or handed to a subscriber
   };
 
   let acknowledged = false;
-  const append = store.append('order-1', [ev('Submitted')], NO_STREAM).then((r) => ((acknowledged = true), r));
+  const append = store.append('order-1', [ev('Submitted')], NO_STREAM).then((r) => {
+    acknowledged = true;
+    return r;
+  });
   await waitFor(() => held.length === 1);
   // Committed (another connection sees it) but not yet on disk: nothing is acknowledged or handed out.
   const other = new Database(join(dir, EVENTS_FILE), { readonly: true });

@@ -239,7 +239,7 @@ t.test("every endpoint of the order's group gets the event, other groups none", 
 });
 
 t.test('the secret is read from master data at each attempt', async (t) => {
-  const rotated = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
+  const rotated = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
   const { store, start, deliveries } = await setup(t);
   const masterData = masterDataWith({ webhooks: [{ url: '', secret: SECRET }] });
   let receiverSecret = SECRET;

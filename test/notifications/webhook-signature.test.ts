@@ -74,7 +74,7 @@ t.test('a loopback receiver verifies what postWebhook sends; the wrong secret do
   const body = readyEnvelopeBody(planned);
   const ok = await postWebhook({ url: receiver.url(), envelopeId: 'evt_x', body, secret: SECRET, timeoutMs: 2000 });
   t.strictSame(ok, { status: 204 });
-  const other = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
+  const other = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
   const refused = await postWebhook({ url: receiver.url(), envelopeId: 'evt_x', body, secret: other, timeoutMs: 2000 });
   t.strictSame(refused, { status: 401 }, 'the receiver rejects a signature made with another key');
   const [first, second] = receiver.received;

@@ -112,7 +112,11 @@ for (const [seed, flips] of [
     const total = spans.reduce((sum, span) => sum + span.end - span.start, 0);
     for (let i = 0; i < flips; i++) {
       let at = Math.floor(next() * total);
-      const span = spans.find((s) => (at < s.end - s.start ? true : ((at -= s.end - s.start), false)))!;
+      const span = spans.find((s) => {
+        if (at < s.end - s.start) return true;
+        at -= s.end - s.start;
+        return false;
+      })!;
       bytes[span.start + at]! ^= 1 + Math.floor(next() * 255);
     }
     writeFileSync(file, bytes);
@@ -150,7 +154,7 @@ t.test('rows edited by hand, valid JSON with their checksums recomputed: the scr
   const after = await everythingServed(started.url, REFERENCES);
   for (const [path, answer] of Object.entries(before)) t.equal(after[path], answer, `${path}: as the log has it`);
   t.equal(await repairsCounted(started.url), 2, 'both repairs counted');
-  const ready = (await (await fetch(started.url.origin + '/readyz')).json()) as { findings: Record<string, string> };
+  const ready = (await (await fetch(`${started.url.origin}/readyz`)).json()) as { findings: Record<string, string> };
   t.match(
     ready.findings.read_model_scrub,
     /order [12]: its (order|pallet contents) differed from the log; repaired/,

@@ -86,7 +86,7 @@ t.test('read-model checkpoint past the log: rebuilt, and a new order is found at
   db.close();
   const started = await startChild(dir);
   if (!('child' in started)) return t.fail(`did not start: ${started.stderr}`);
-  const created = await fetch(started.url.origin + '/api/v1/orders/submit-order/', {
+  const created = await fetch(`${started.url.origin}/api/v1/orders/submit-order/`, {
     method: 'POST',
     headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify(acmeOrder({ reference: 'DMG-3' })),
@@ -119,7 +119,7 @@ t.test('notifications.db of another log: start-up stops with a one-line reason r
 
 t.test('events.db deleted while derived data exists: start-up stops with a one-line reason, ids are not reused', async (t) => {
   const dir = copyOfData(t);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, 'events.db' + suffix), { force: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `events.db${suffix}`), { force: true });
   const started = await startChild(dir);
   if ('child' in started) {
     await stopChild(started.child);

@@ -38,7 +38,7 @@ export function historyExportRoutes(router: Router, deps: { store: EventStore; o
       }),
     );
     ctx.set('Content-Type', 'application/jsonl; charset=utf-8');
-    ctx.body = [...lines, JSON.stringify({ digest })].join('\n') + '\n';
+    ctx.body = `${[...lines, JSON.stringify({ digest })].join('\n')}\n`;
   });
 }
 

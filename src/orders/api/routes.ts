@@ -20,7 +20,7 @@ import {
 } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
 import { retrieveAsOf } from './order-as-of.js';
-import { caller, inScope, ORDER_ID, orderInScope, pathOrderId } from './order-in-scope.js';
+import { caller, inScope, orderInScope, pathOrderId } from './order-in-scope.js';
 import {
   ErrorDetailSchema,
   OrderHistorySchema,

@@ -126,7 +126,7 @@ export function listFilter(companyGroup: string, search?: string): Filter<OrderR
 
 /** A regular expression that matches exactly `text`: every character with a meaning in a pattern escaped. */
 export function literalPattern(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|\/]/g, '\\$&');
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 /** Newest first, one page. (MongoDB reads limit 0 as "no limit"; the caller answers limit 0 without a query.) */

@@ -1,6 +1,6 @@
 // One service-built pallet, built up layer by layer as a person stacks it: the deck, then each
 // layer of units in its SKU's colour.
-import { Group, Mesh, MeshLambertMaterial, Scene, Vector3 } from 'three';
+import { Group, type Mesh, MeshLambertMaterial, Scene, Vector3 } from 'three';
 import type { LoadPlanPallet } from '../../load-plan/load-plan.js';
 import { boxMesh, lights, sceneView, type SceneView } from './container-scene.js';
 import { el } from './dom.js';

@@ -2,7 +2,7 @@
 // order, details of a placement on click or tap, a pallet's layers, the centre of gravity against
 // its limits, and what each colour stands for.
 import './viewer.css';
-import { BoxGeometry, EdgesGeometry, LineBasicMaterial, LineSegments, MeshLambertMaterial, type Mesh } from 'three';
+import { BoxGeometry, EdgesGeometry, LineBasicMaterial, LineSegments, type MeshLambertMaterial, type Mesh } from 'three';
 import { containersScene, pick, sceneView } from './container-scene.js';
 import { el, facts } from './dom.js';
 import { palletView } from './pallet-view.js';

@@ -312,7 +312,7 @@ t.test('writes: inserts new documents, replaces changed ones, and a replayed bat
   await applyOrders(orders, batch);
   t.equal(orders.writes, 2, 'one write per changed document, not per event');
   t.equal(orders.rows.get(1)?.position, batch[2]!.position);
-  t.equal((orders.rows.get(1)?.document as OrderDocument).view.packing_instructions_downloaded, true);
+  t.equal((orders.rows.get(1)!.document as OrderDocument).view.packing_instructions_downloaded, true);
   await applyOrders(orders, batch);
   t.equal(orders.writes, 2, 'replayed: nothing written');
   const later = downloaded(2);

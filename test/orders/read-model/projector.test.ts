@@ -29,7 +29,13 @@ async function replicas(t: TapTest) {
     const claims = wrap(openSqliteClaimStore(dir));
     const sqlite = openSqliteOrderReadModel(dir);
     let checkpointReads = 0;
-    const readModel = { ...sqlite, checkpoint: () => ((checkpointReads += 1), sqlite.checkpoint()) };
+    const readModel = {
+      ...sqlite,
+      checkpoint: () => {
+        checkpointReads += 1;
+        return sqlite.checkpoint();
+      },
+    };
     let writes = 0;
     const projector = await startProjector(
       signals ? withProgress(store, signals) : store,

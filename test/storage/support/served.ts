@@ -33,7 +33,7 @@ export async function everythingServed(url: URL, references: readonly string[]):
 
 /** The sum of a metric's samples over its labels in /metrics. */
 export async function metric(url: URL, name: string): Promise<number> {
-  const text = await (await fetch(url.origin + '/metrics')).text();
+  const text = await (await fetch(`${url.origin}/metrics`)).text();
   return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
 }
 
