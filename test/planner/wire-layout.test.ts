@@ -36,19 +36,25 @@ function headerAndLoop(body: string): { header: string; loop: string } {
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
-/** Values pushed by the `out.push(...)` calls in a piece of code, counting each call's arguments. */
+/**
+ * Values pushed by the `out.push(...)` calls in a piece of code, counting each call's arguments: the
+ * non-empty pieces between its top-level commas, so a trailing comma (as the formatter writes a call
+ * broken over lines) adds none.
+ */
 function pushedValues(text: string): number {
   let values = 0;
   for (const match of text.matchAll(/out\.push\(/g)) {
     let depth = 1;
-    let commas = 0;
+    let piece = '';
     for (let i = match.index + match[0].length; depth > 0; i++) {
-      const c = text[i];
+      const c = text[i]!;
       if (c === '(' || c === '[' || c === '{') depth++;
       else if (c === ')' || c === ']' || c === '}') depth--;
-      else if (c === ',' && depth === 1) commas++;
+      if (depth === 0 || (c === ',' && depth === 1)) {
+        if (piece.trim() !== '') values++;
+        piece = '';
+      } else piece += c;
     }
-    values += commas + 1;
   }
   return values;
 }
