@@ -2,7 +2,10 @@
 // the marker `<delivery id>@<the due time it was found at>`, then its due time is moved to the hold's
 // end: of the replicas that found it due at the same moment, only the one whose marker went in first
 // writes (FerretDB 1.x writes whole documents, so a loser's write could undo the winner's record).
-// Markers are a few bytes each, one per attempt, and are kept.
+// A marker names the hold it was taken in, counted from the due time: a replica that died between its
+// marker and the move of the due time leaves the delivery due at the same time with its marker in, and
+// one hold later the next hold's marker goes in and the delivery is taken again (sent at least once, as
+// every webhook is, never lost). Markers are a few bytes each, one per attempt, and are kept.
 import type { WebhookQueue } from '../delivery-store.js';
 import { WEBHOOKS } from '../delivery-store.js';
 import { firstToMark } from '../../storage/mongodb-lease.js';
@@ -27,8 +30,10 @@ export function mongoWebhookQueue(collections: DeliveryCollections): WebhookQueu
       const candidates = await deliveries
         .find({ state: 'pending', next_attempt_at: { $lte: now } }, { sort: { next_attempt_at: 1, _id: 1 }, limit: CANDIDATES })
         .toArray();
+      const holdMs = Math.max(1, leaseUntil - now);
       for (const due of candidates) {
-        if (!(await firstToMark(markers, `${due._id}@${due.next_attempt_at}`, now))) continue;
+        const hold = Math.floor((now - Number(due.next_attempt_at)) / holdMs);
+        if (!(await firstToMark(markers, `${due._id}@${due.next_attempt_at}#${hold}`, now))) continue;
         const taken = await deliveries.updateOne(
           { _id: due._id, state: 'pending', next_attempt_at: due.next_attempt_at },
           { $set: { next_attempt_at: leaseUntil, updated_at: now } },
