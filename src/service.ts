@@ -7,9 +7,9 @@ import { openCheckpointStore, openClaimStore, openDeliveryStore, openEventStore,
 import { checkStorageAtStart } from './check-storage.js';
 import { createRequestListener } from './app.js';
 import { closeServer } from './http/close-server.js';
-import { startMasterDataService } from './master-data/master-data-service.js';
+import { startMasterDataService, type MasterDataService } from './master-data/master-data-service.js';
 import { createLogger, flushLogs, serviceLog, type Logger } from './observability/logger.js';
-import { createMetrics } from './observability/metrics.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
@@ -28,7 +28,7 @@ import { answersWithin } from './eventstore/answers-within.js';
 import type { Config } from './config.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
-import { logChainCheck, type LogChainCheck } from './audit/log-chain-check.js';
+import { logChainCheck } from './audit/log-chain-check.js';
 import type { EventStore } from './eventstore/event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { loadAuditKey } from './audit/audit-key.js';
@@ -52,43 +52,22 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+type ServiceLog = ReturnType<typeof serviceLog>;
+
 /** Starts every part; a part that fails to start stops those started before it, and the error is thrown. */
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const log = serviceLog(logger);
   const metrics = createMetrics();
-  const names = storageNames(config);
-  const damage = new DamagePolicy(logger, metrics, names.readModel);
+  const damage = new DamagePolicy(logger, metrics, storageNames(config).readModel);
   // Stages stop in reverse: the server first (no new work arrives), the consumers all at once (each learns it
   // is stopping before the planner and PDF renderer it waits for close, so it keeps its checkpoint before the
   // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the stores.
   const parts = new Teardown();
   return parts.orUnwind(async () => {
-    parts.stage('stores');
-    const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());
-    const { repairing, orders, readModel, projectorStarted } = servedReadModel(
-      await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged }),
-      store,
-      config,
-      damage,
-    );
-    parts.add(orders, (o) => o.close());
-    const checkpoints = parts.add(await openCheckpointStore(config), (c) => c.close());
-    const deliveries = parts.add(await namingDamage(names.notifications)(() => openDeliveryStore(config)), (d) => d.close());
-    const chain = logChainCheck(store, checkpoints, names.log);
-    await checkStorageAtStart({
-      store,
-      logName: names.log,
-      orders: repairing,
-      readModelName: names.readModel,
-      checkpoints,
-      checkpointsName: names.checkpoints,
-      otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)],
-      log: (message) => logger.warn(message),
-      verifyLogChain: () => chain.atStart(),
-    });
+    const storage = await openStorage(parts, config, logger, damage);
 
     parts.stage('master data');
-    const masterData = parts.add(await startMasterDataService(store, log, config.visibleWithinMs), (m) => m.stop());
+    const masterData = parts.add(await startMasterDataService(storage.store, log, config.visibleWithinMs), (m) => m.stop());
 
     // What one replica does for all of them (projecting the shared read model, scrubbing it, the
     // notifications) is done by the one holding its lease in the claim store; the others take over
@@ -96,102 +75,46 @@ export async function startService(config: Config, logger: Logger = createLogger
     parts.stage('claim store');
     const holder = holderId();
     const claimStore = parts.add(await openClaimStore(config), (c) => c.close());
-    const singleton = (work: string) => singletonLease(work, { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log }, store);
+    const lease = { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log };
 
     parts.stage('work held by lease');
-    const projector = parts.add(
-      await startProjector(store, orders, log, {
-        lease: { claims: claimStore, key: singletonKey('projector'), holder, leaseMs: config.singletonLeaseMs },
-        onApplied: (events) => metrics.readModelWrites.inc(events),
-      }),
-      (p) => p.stop(),
-    );
-    projectorStarted(projector);
-    const scrubbing = config.scrubOrdersPerSecond
-      ? parts.add(
-          await whileLeased(singleton('scrubber'), async () =>
-            startScrubber(store, orders, config.scrubOrdersPerSecond!, chain, damage, log),
-          ),
-          (s) => s.stop(),
-        )
-      : undefined;
-    const scrubProgress = () => scrubbing?.current()?.progress();
-
+    const { projector, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
     if (config.seedFile) await applySeed(config.seedFile, masterData);
 
     parts.stage('consumers');
-    const planner = parts.add(
-      new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
-      (p) => p.close(),
-    );
-    const claims = planningClaims(claimStore, { holder, leaseMs: config.planningLeaseMs, log });
-    const { onRun, onPlanned } = plannerMetrics(metrics);
-    const reactor = parts.add(
-      await startPlanningReactor({ store, checkpoints, claims, planner, concurrency: config.plannerThreads, log, onRun, onPlanned }),
-      (r) => r.stop(),
-    );
-    const allocateOrderId = orderIdAllocator(store);
-    parts.add(await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log, onRun }), (c) => c.stop());
-    // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
-    // known once it listens; nothing asks for a link before then.
-    let listeningUrl = `http://127.0.0.1:${config.port}`;
-    const links = shareLinks({
-      secret: loadShareSecret(config.shareSecret, config.dataDir),
-      publicUrl: () => config.publicUrl ?? listeningUrl,
-      validDays: config.shareLinkDays ?? 30,
-    });
-    // Background work, as the planners are: at their niceness.
-    const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
-    const notifications = parts.add(
-      await whileLeased(singleton('notifications'), () =>
-        startNotifications({
-          store,
-          deliveries,
-          checkpoints,
-          dataDir: config.dataDir,
-          masterData: () => masterData.current,
-          renderPdf: (events, options) => pdfRenderer.render(events, options),
-          viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
-          config: config.notifications,
-          log,
-        }),
-      ),
-      (n) => n.stop(),
-    );
-    registerServiceGauges(metrics, { store, projector, scrubProgress, deliveries, reactor, claims, planner, pdfRenderer });
+    const consumers = await startConsumers(parts, config, storage, masterData, lease, metrics);
+    registerServiceGauges(metrics, { ...storage, ...consumers, projector, scrubProgress });
 
     parts.stage('server');
     let stopping = false;
-    const server = createServer(
-      createRequestListener({
-        stopping: () => stopping,
-        readModelsAvailable: () => readModel.current(),
-        onDamagedStorage: (error) => void (damage.rebuildable(error) && readModel.damaged(error)),
-        store,
-        orders,
-        masterData: () => masterData.current,
-        masterDataService: masterData,
-        allocateOrderId,
-        visible: (position) => readModel.visible(position),
-        renderPdf: (events, options) => pdfRenderer.render(events, options),
-        shareLinks: links,
-        auditKey: loadAuditKey(config.auditKey, config.dataDir),
-        adminKey: config.adminKey,
-        kafkaTopic: config.notifications.kafkaTopic,
-        logger,
-        metrics,
-        findings: backgroundFindings(scrubProgress),
-        readiness: readinessChecks({ store, orders, projector, scrubProgress, notifications: () => notifications.current() }),
-      }),
-    );
-    listeningUrl = await listen(server, config);
+    const listener = createRequestListener({
+      stopping: () => stopping,
+      readModelsAvailable: () => storage.readModel.current(),
+      onDamagedStorage: (error) => void (damage.rebuildable(error) && storage.readModel.damaged(error)),
+      store: storage.store,
+      orders: storage.orders,
+      masterData: () => masterData.current,
+      masterDataService: masterData,
+      allocateOrderId: consumers.allocateOrderId,
+      visible: (position) => storage.readModel.visible(position),
+      renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
+      shareLinks: consumers.links,
+      auditKey: loadAuditKey(config.auditKey, config.dataDir),
+      adminKey: config.adminKey,
+      kafkaTopic: config.notifications.kafkaTopic,
+      logger,
+      metrics,
+      findings: backgroundFindings(scrubProgress),
+      readiness: readinessChecks({ ...storage, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
+    });
+    const server = createServer(listener);
+    consumers.listening(await listen(server, config));
     parts.add(server, async (s) => {
       stopping = true;
       await closeServer(s, config.shutdownTimeoutMs / 2);
     });
-
     return {
-      url: listeningUrl,
+      url: consumers.listeningUrl(),
       server,
       async stop() {
         try {
@@ -202,6 +125,117 @@ export async function startService(config: Config, logger: Logger = createLogger
       },
     };
   });
+}
+
+/** The stores, checked against one another before anything reads them (check-storage.ts). */
+async function openStorage(parts: Teardown, config: Config, logger: Logger, damage: DamagePolicy) {
+  const names = storageNames(config);
+  parts.stage('stores');
+  const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());
+  const opened = await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged });
+  const { repairing, orders, readModel, projectorStarted } = servedReadModel(opened, store, config, damage);
+  parts.add(orders, (o) => o.close());
+  const checkpoints = parts.add(await openCheckpointStore(config), (c) => c.close());
+  const deliveries = parts.add(await namingDamage(names.notifications)(() => openDeliveryStore(config)), (d) => d.close());
+  const chain = logChainCheck(store, checkpoints, names.log);
+  await checkStorageAtStart({
+    store,
+    logName: names.log,
+    orders: repairing,
+    readModelName: names.readModel,
+    checkpoints,
+    checkpointsName: names.checkpoints,
+    otherConsumers: [deliveryStoreConsumer(names.notifications, deliveries)],
+    log: (message) => logger.warn(message),
+    verifyLogChain: () => chain.atStart(),
+  });
+  return { store, orders, readModel, projectorStarted, checkpoints, deliveries, chain };
+}
+
+type Storage = Awaited<ReturnType<typeof openStorage>>;
+type Lease = { claims: ClaimStore; holder: string; leaseMs: number; log: ServiceLog };
+
+/** The projector and the scrubber: one replica does each for all, the one holding its lease. */
+async function startLeasedWork(parts: Teardown, config: Config, storage: Storage, lease: Lease, damage: DamagePolicy, metrics: Metrics) {
+  const { store, orders } = storage;
+  const projector = parts.add(
+    await startProjector(store, orders, lease.log, {
+      lease: { ...lease, key: singletonKey('projector') },
+      onApplied: (events) => metrics.readModelWrites.inc(events),
+    }),
+    (p) => p.stop(),
+  );
+  storage.projectorStarted(projector);
+  const perSecond = config.scrubOrdersPerSecond;
+  const scrubbing = perSecond
+    ? parts.add(
+        await whileLeased(singletonLease('scrubber', lease, store), async () => startScrubber(storage, perSecond, damage, lease.log)),
+        (s) => s.stop(),
+      )
+    : undefined;
+  return { projector, scrubProgress: () => scrubbing?.current()?.progress() };
+}
+
+/** The log's consumers: planning, consolidation and, on the replica holding their lease, the notifications. */
+async function startConsumers(
+  parts: Teardown,
+  config: Config,
+  storage: Storage,
+  masterData: MasterDataService,
+  lease: Lease,
+  metrics: Metrics,
+) {
+  const { store, checkpoints, deliveries } = storage;
+  const { log } = lease;
+  const planner = parts.add(
+    new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
+    (p) => p.close(),
+  );
+  const claims = planningClaims(lease.claims, { holder: lease.holder, leaseMs: config.planningLeaseMs, log });
+  const { onRun, onPlanned } = plannerMetrics(metrics);
+  const reactor = parts.add(
+    await startPlanningReactor({ store, checkpoints, claims, planner, concurrency: config.plannerThreads, log, onRun, onPlanned }),
+    (r) => r.stop(),
+  );
+  const allocateOrderId = orderIdAllocator(store);
+  parts.add(await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log, onRun }), (c) => c.stop());
+  // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
+  // known once it listens; nothing asks for a link before then.
+  let listeningUrl = `http://127.0.0.1:${config.port}`;
+  const links = shareLinks({
+    secret: loadShareSecret(config.shareSecret, config.dataDir),
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    validDays: config.shareLinkDays ?? 30,
+  });
+  // Background work, as the planners are: at their niceness.
+  const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
+  const notifications = parts.add(
+    await whileLeased(singletonLease('notifications', lease, store), () =>
+      startNotifications({
+        store,
+        deliveries,
+        checkpoints,
+        dataDir: config.dataDir,
+        masterData: () => masterData.current,
+        renderPdf: (events, options) => pdfRenderer.render(events, options),
+        viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
+        config: config.notifications,
+        log,
+      }),
+    ),
+    (n) => n.stop(),
+  );
+  return {
+    planner,
+    claims,
+    reactor,
+    allocateOrderId,
+    links,
+    pdfRenderer,
+    notifications,
+    listening: (url: string) => void (listeningUrl = url),
+    listeningUrl: () => listeningUrl,
+  };
 }
 
 /**
@@ -222,22 +256,15 @@ function servedReadModel(opened: OrderReadModel, store: EventStore, config: Conf
 }
 
 /** The scrubber verifies the log's hash chain once per pass, before it compares any order with the log. */
-function startScrubber(
-  store: EventStore,
-  orders: OrderReadModel,
-  ordersPerSecond: number,
-  chain: LogChainCheck,
-  damage: DamagePolicy,
-  log: ReturnType<typeof serviceLog>,
-) {
+function startScrubber(storage: Storage, ordersPerSecond: number, damage: DamagePolicy, log: ServiceLog) {
   return startReadModelScrubber({
-    store,
-    readModel: orders,
+    store: storage.store,
+    readModel: storage.orders,
     ordersPerSecond,
     repaired: damage.repairedByScrubber,
     log,
     async verifyLog(betweenPages) {
-      const outcome = await chain.fullPass(betweenPages);
+      const outcome = await storage.chain.fullPass(betweenPages);
       damage.logChainVerified(outcome);
       return outcome;
     },
@@ -245,11 +272,7 @@ function startScrubber(
 }
 
 /** The lease of one piece of work done by one replica for all. */
-function singletonLease(
-  work: string,
-  lease: { claims: ClaimStore; holder: string; leaseMs: number; log: ReturnType<typeof serviceLog> },
-  store: EventStore,
-) {
+function singletonLease(work: string, lease: Lease, store: EventStore) {
   // A replica that cannot read the log would hold that work still for everyone.
   return {
     ...lease,

@@ -170,15 +170,7 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
       // Its WebhooksQueued was lost (the store went before that journal entry was appended).
       const at = position(data.event);
       if (at === undefined) return;
-      found = {
-        envelopeId: data.envelope_id,
-        eventPosition: at,
-        url: data.url,
-        state: 'pending',
-        attempts: 0,
-        lastStatus: null,
-        lastError: null,
-      };
+      found = pendingWebhook(data.envelope_id, at, data.url);
       webhooks.set(key(data.envelope_id, data.url), found);
     }
     if (found.state === 'delivered' || (found.state === 'failed' && state === 'failed')) return;
@@ -198,16 +190,7 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
           const at = position(queued?.event);
           if (at === undefined || typeof queued.envelope_id !== 'string' || typeof queued.url !== 'string') continue;
           const k = key(queued.envelope_id, queued.url);
-          if (!webhooks.has(k))
-            webhooks.set(k, {
-              envelopeId: queued.envelope_id,
-              eventPosition: at,
-              url: queued.url,
-              state: 'pending',
-              attempts: 0,
-              lastStatus: null,
-              lastError: null,
-            });
+          if (!webhooks.has(k)) webhooks.set(k, pendingWebhook(queued.envelope_id, at, queued.url));
         }
         break;
       }
@@ -253,6 +236,11 @@ export function foldDeliveryOutcomes(events: readonly { type: string; data: unkn
     ),
     emails: [...emails.values()].sort(byPosition),
   };
+}
+
+/** A webhook delivery as queued, before any outcome. */
+function pendingWebhook(envelopeId: string, eventPosition: bigint, url: string): RestoredWebhook {
+  return { envelopeId, eventPosition, url, state: 'pending', attempts: 0, lastStatus: null, lastError: null };
 }
 
 function position(value: unknown): bigint | undefined {

@@ -15,6 +15,7 @@ import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
+import type { LeaseStore } from '../leases/lease-store.js';
 import { isOrderPlanned } from './ready-envelope.js';
 
 /** What the publisher needs of a kafkajs producer: the seam where tests put a fake. */
@@ -107,27 +108,9 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       if (record.messages.length > 0) {
         // A send to a missing topic would be retried without end, or create it with the broker's defaults.
         if ((await Promise.race([options.topicExists?.(), stopping])) === 'stopping') return;
-        const sent = (async () => {
-          await connect();
-          await producer.send(record);
-        })();
-        // The idempotent producer retries a send without end while the brokers are away; shutdown must
-        // not wait for them. A send given up on here may still land: then it is published again on the
-        // next start, which at-least-once allows.
-        sent.catch(() => undefined);
-        // Hold the claims while the send goes on, however long the brokers take.
-        const renew = setInterval(
-          () => {
-            const now = Date.now();
-            for (const event of mine) void deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs).catch(() => undefined);
-          },
-          Math.max(1000, claimMs / 3),
-        );
-        try {
-          if ((await Promise.race([sent.then(() => 'sent' as const), stopping])) === 'stopping') return;
-        } finally {
-          clearInterval(renew);
-        }
+        const held = { leases: deliveries.kafkaLeases, ids: mine.map((event) => event.id), holder, claimMs };
+        const sent = sendHoldingClaims(() => connect().then(() => producer.send(record)), held, stopping);
+        if ((await sent) === 'stopping') return;
       }
       const through = events.at(-1)!.position;
       const journal = mine.length > 0 ? [kafkaPublishedEvent(mine[0]!.position, through, mine.length)] : [];
@@ -153,6 +136,33 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       }
     },
   };
+}
+
+/**
+ * Sends, holding the events' claims while the send goes on, however long the brokers take. The
+ * idempotent producer retries a send without end while the brokers are away; shutdown must not wait for
+ * them. A send given up on here may still land: then it is published again on the next start, which
+ * at-least-once allows.
+ */
+async function sendHoldingClaims(
+  send: () => Promise<unknown>,
+  held: { leases: LeaseStore; ids: readonly string[]; holder: string; claimMs: number },
+  stopping: Promise<'stopping'>,
+): Promise<'sent' | 'stopping'> {
+  const sent = send();
+  sent.catch(() => undefined);
+  const renew = setInterval(
+    () => {
+      const now = Date.now();
+      for (const id of held.ids) void held.leases.take(id, held.holder, now, now + held.claimMs).catch(() => undefined);
+    },
+    Math.max(1000, held.claimMs / 3),
+  );
+  try {
+    return await Promise.race([sent.then(() => 'sent' as const), stopping]);
+  } finally {
+    clearInterval(renew);
+  }
 }
 
 /** The kafkajs client of the publisher and of the topic's watch (kafka-topic.ts). */

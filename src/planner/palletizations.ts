@@ -62,6 +62,9 @@ function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplac
   return out;
 }
 
+/** One block search on some units of each SKU, on one type; undefined when it was skipped or cannot win. */
+type Search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined;
+
 /**
  * `searchEvery`: run the searches that cannot win too (see `search` below); only the test that
  * shows skipping them changes no plan sets it.
@@ -92,7 +95,7 @@ export function palletizations(
   // are compared in a fixed order, a tie keeping the earlier, so the plan is the one the search
   // would have given. One that runs is told the most pallets worth building, and stops once it
   // cannot stay within them.
-  const search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat): WasmPalletizing | undefined => {
+  const search: Search = (counts, type, toBeat) => {
     const key = `${type.code}:${counts.join()}`;
     searchesLeft--;
     const bounded = toBeat !== undefined && !searchEvery;
@@ -137,62 +140,7 @@ export function palletizations(
   const out: Palletization[] = [];
 
   types.forEach((type, ti) => {
-    const layers = single[ti]!;
-    const fit = skus.map((d) => unfitReason(d, type) === undefined);
-    const reasons = new Map<SkuDemand, Unplaced['reason']>();
-    const unfit = new Map<SkuDemand, number>();
-    skus.forEach((d, i) => {
-      if (fit[i]) return;
-      unfit.set(d, d.units);
-      reasons.set(d, unfitReason(d, type) ?? 'too_large_for_pallet');
-    });
-    // cartons too small to list by the layer go to the block search only
-    const layerable = skus.every((_, i) => !fit[i] || layers[i]);
-    const layered: Option | undefined = layerable
-      ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false }
-      : undefined;
-    const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
-    // the search on everything first: it is the fallback when time runs short
-    const all = search(
-      skus.map((d, i) => (fit[i] ? d.units : 0)),
-      type,
-    );
-    // on a tie the more regular wins: layered only, then full layered pallets first; the first
-    // search always runs, so there is at least one option
-    let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
-    const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
-    const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
-    // the rest's plan is weighed against the layered one first, and stays on a tie with the search on everything
-    const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length, tieWins: true });
-    if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
-    if (allOption) best = better(best, allOption);
-    // whole layers of each SKU stacked into mixed pallets, the rest to the block search
-    // the stacks and the search on what they leave win only with every unit of the type on a
-    // pallet, in fewer than the option to beat: no more than the bound of all of them must be room
-    const fitCounts = skus.map((d, i) => (fit[i] ? d.units : 0));
-    const stacksMayWin =
-      searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
-    const stacks = stacksMayWin
-      ? layerStacks(
-          skus.filter((_, i) => fit[i]),
-          type,
-          layers.filter((_, i) => fit[i]),
-        )
-      : undefined;
-    const stackRest =
-      stacks &&
-      search(
-        skus.map((d) => stacks.rest.get(d) ?? 0),
-        type,
-        { option: best, unfit, built: stacks.pallets.length, tieWins: false },
-      );
-    if (stacks && stackRest)
-      best = better(best, {
-        pallets: [...stacks.pallets, ...stackRest.pallets],
-        left: merged(unfit, stackRest.left),
-        timeLimited: stackRest.timeLimited,
-      });
-    const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
+    const { best, reasons, timeLimited } = bestOnType(skus, type, single[ti]!, search, searchEvery);
     out.push({
       pallets: best.pallets,
       unplaced: unplacedOf(best.left, reasons),
@@ -206,6 +154,76 @@ export function palletizations(
     if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped || timeLimitedLosers });
   }
   return out;
+}
+
+/**
+ * The best plan of one pallet type for the units it can take: every unit layered, the search on
+ * everything, full layered pallets and the search on the rest, layer stacks and the search on what they
+ * leave; on a tie the more regular, in that order.
+ */
+function bestOnType(
+  skus: readonly SkuDemand[],
+  type: PalletTypeMm,
+  layers: readonly (SingleSkuPallet | undefined)[],
+  search: Search,
+  searchEvery: boolean,
+): { best: Option; reasons: Map<SkuDemand, Unplaced['reason']>; timeLimited: boolean } {
+  const fit = skus.map((d) => unfitReason(d, type) === undefined);
+  const reasons = new Map<SkuDemand, Unplaced['reason']>();
+  const unfit = new Map<SkuDemand, number>();
+  skus.forEach((d, i) => {
+    if (fit[i]) return;
+    unfit.set(d, d.units);
+    reasons.set(d, unfitReason(d, type) ?? 'too_large_for_pallet');
+  });
+  // cartons too small to list by the layer go to the block search only
+  const layerable = skus.every((_, i) => !fit[i] || layers[i]);
+  const layered: Option | undefined = layerable
+    ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false }
+    : undefined;
+  const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
+  // the search on everything first: it is the fallback when time runs short
+  const all = search(
+    skus.map((d, i) => (fit[i] ? d.units : 0)),
+    type,
+  );
+  // on a tie the more regular wins: layered only, then full layered pallets first; the first
+  // search always runs, so there is at least one option
+  let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
+  const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
+  const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
+  // the rest's plan is weighed against the layered one first, and stays on a tie with the search on everything
+  const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length, tieWins: true });
+  if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
+  if (allOption) best = better(best, allOption);
+  // whole layers of each SKU stacked into mixed pallets, the rest to the block search
+  // the stacks and the search on what they leave win only with every unit of the type on a
+  // pallet, in fewer than the option to beat: no more than the bound of all of them must be room
+  const fitCounts = skus.map((d, i) => (fit[i] ? d.units : 0));
+  const stacksMayWin =
+    searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
+  const stacks = stacksMayWin
+    ? layerStacks(
+        skus.filter((_, i) => fit[i]),
+        type,
+        layers.filter((_, i) => fit[i]),
+      )
+    : undefined;
+  const stackRest =
+    stacks &&
+    search(
+      skus.map((d) => stacks.rest.get(d) ?? 0),
+      type,
+      { option: best, unfit, built: stacks.pallets.length, tieWins: false },
+    );
+  if (stacks && stackRest)
+    best = better(best, {
+      pallets: [...stacks.pallets, ...stackRest.pallets],
+      left: merged(unfit, stackRest.left),
+      timeLimited: stackRest.timeLimited,
+    });
+  const timeLimited = (all?.timeLimited ?? false) || (rest?.timeLimited ?? false) || (stackRest?.timeLimited ?? false);
+  return { best, reasons, timeLimited };
 }
 
 /** Every unit on single-SKU layered pallets, the last one partly filled. */
@@ -261,7 +279,7 @@ function mixedTypes(
   skus: readonly SkuDemand[],
   types: readonly PalletTypeMm[],
   single: (SingleSkuPallet | undefined)[][],
-  search: (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined,
+  search: Search,
   defaultCode: string,
 ): Palletization | undefined {
   const choice = skus.map((_, i) => {

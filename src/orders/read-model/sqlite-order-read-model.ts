@@ -191,16 +191,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     },
     async getViewJson(id) {
       read();
-      const cached = views.get(id);
-      if (cached) return cached;
-      const row = viewJsonById.get(id);
-      if (!row) return undefined;
-      const [companyGroup, stream, view, checksum] = row;
-      if (!checksumMatches(checksum, [companyGroup, stream, view]))
-        throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
-      const entry = { company_group: companyGroup, viewJson: view };
-      views.set(id, entry);
-      return entry;
+      return views.get(id) ?? viewJsonOf(id, viewJsonById.get(id), views);
     },
     cachedViewJson(id) {
       // Within the millisecond the cache is trusted without asking; after it, the data version is read
@@ -239,6 +230,17 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       db.close();
     },
   };
+}
+
+/** An order's view as its row holds it, checked against its checksum, and kept in the cache. */
+function viewJsonOf(id: number, row: unknown[] | undefined, views: ViewBodyCache) {
+  if (!row) return undefined;
+  const [companyGroup, stream, view, checksum] = row;
+  if (!checksumMatches(checksum, [companyGroup, stream, view]))
+    throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
+  const entry = { company_group: companyGroup as string, viewJson: view as string };
+  views.set(id, entry);
+  return entry;
 }
 
 type OrderStatements = ReturnType<typeof orderStatements>;
