@@ -187,6 +187,9 @@ let sortSeed: u32 = 1;
  * longest rows go first, then the tallest stacks; every single box stays. composites > 0 adds
  * that many composite blocks at most (composite-blocks.ts: side by side, and one on another when
  * stacked).
+ *
+ * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
+ * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 export function generateBlocks(
   cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1,

@@ -43,6 +43,9 @@ export class BalancedLoad {
  * Fills the plan's places with the stacks of selected[] (heaviest first, each where it keeps the
  * centre of gravity nearest the middle), orders and shifts the rows, and writes the boxes to out
  * (type, x, y, z, l, w, h each) when out is given.
+ *
+ * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
+ * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 export function balanceLoad(
   cargo: Cargo, bin: Bin, kinds: Array<StackKind>, selected: StaticArray<i32>, plan: FloorPlan, out: OutputWriter | null,

@@ -73,6 +73,9 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
  * unfinished, the count then saying stopAt and the boxes partial, once it cannot end below stopAt
  * pallets: at stopAt pallets with units left, or when the pallets built and the least the units
  * left need (palletsAtLeast) come to stopAt.
+ *
+ * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
+ * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,

@@ -1,7 +1,7 @@
 // The checkpoint of a consumer that moves it many times a second (a reactor finishing orders one by
 // one): one write per turn of the event loop at most, always of the newest mark, one write at a time.
-// Each write is a transaction of its own on the checkpoint file (a WAL frame, a page written); under
-// submit load the planning and consolidation reactors wrote about two per submit (issue 27). A mark
+// Each write is a transaction of its own on the checkpoint file (a WAL frame, a page written), and the
+// planning and consolidation reactors move theirs with every order they finish. A mark
 // not yet written when the process dies costs only a re-read of events that were handled already.
 import type { CheckpointStore } from './checkpoint-store.js';
 
