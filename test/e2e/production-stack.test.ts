@@ -293,6 +293,9 @@ t.test(
           t.match(verified.stdout, /the PostgreSQL event log: the hash chain holds over \d+ events/, verified.stdout.trim());
         }
       } finally {
+        // A failure here is read in CI's output only: the service's own last lines say what it was doing.
+        if (!t.passing())
+          t.comment(`the service's last output (${'MONGODB_URL' in env ? 'server stack' : 'embedded'}):\n${service.output().slice(-6000)}`);
         t.equal(await service.stop(), 0, 'the service stops cleanly');
       }
     }
