@@ -34,6 +34,19 @@ export function plannerInput({ lane, order, palletCode, seed }: LaneOrder): Plan
   const { length: lu, weight: wu } = lane.units;
   const mm = (v: string | number): number => lengthToMm(v, lu, 'up');
   const g = (v: string | number): number => weightToG(v, wu, 'up');
+  // A pre-built pallet and a loose box are the same piece of cargo to the planner; a loose box may also
+  // turn on its other two axes.
+  const piece = (b: Omit<SubmitOrderPayload['pre_builts'][number], 'prebuiltitem_set'>) => ({
+    name: b.name,
+    l: mm(b.length),
+    w: mm(b.width),
+    h: mm(b.height),
+    weightG: g(b.weight),
+    count: b.count,
+    double_stacked_bottom: b.double_stacked_bottom,
+    double_stacked_top: b.double_stacked_top,
+    rotation_x: b.rotation_x,
+  });
   // only the items the order names: the lane may list thousands, and the input goes to a worker
   const named = new Set(order.order_items.map((line) => line.item));
   const items: ItemMm[] = lane.items
@@ -48,30 +61,8 @@ export function plannerInput({ lane, order, palletCode, seed }: LaneOrder): Plan
       line_item_number: line.line_item_number,
       units: wholeUnits(line.quantity),
     })),
-    preBuilts: order.pre_builts.map((b) => ({
-      name: b.name,
-      l: mm(b.length),
-      w: mm(b.width),
-      h: mm(b.height),
-      weightG: g(b.weight),
-      count: b.count,
-      double_stacked_bottom: b.double_stacked_bottom,
-      double_stacked_top: b.double_stacked_top,
-      rotation_x: b.rotation_x,
-    })),
-    looseBoxes: order.loose_boxes.map((b) => ({
-      name: b.name,
-      l: mm(b.length),
-      w: mm(b.width),
-      h: mm(b.height),
-      weightG: g(b.weight),
-      count: b.count,
-      double_stacked_bottom: b.double_stacked_bottom,
-      double_stacked_top: b.double_stacked_top,
-      rotation_x: b.rotation_x,
-      rotation_y: b.rotation_y,
-      rotation_z: b.rotation_z,
-    })),
+    preBuilts: order.pre_builts.map(piece),
+    looseBoxes: order.loose_boxes.map((b) => ({ ...piece(b), rotation_y: b.rotation_y, rotation_z: b.rotation_z })),
     containers: order.order_containers.map((c) => ({ code: c.code, count: c.count, ...(c.exact ? { exact: c.exact } : {}) })),
     ...(palletCode === undefined ? {} : { palletCode }),
     ...(seed === undefined ? {} : { seed }),
