@@ -17,6 +17,7 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import type { CheckpointStore } from './checkpoint-store.js';
+import { upsertRacing } from '../storage/mongodb-duplicate-key.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -109,11 +110,13 @@ export async function openMongoCheckpointStore(url: string, dbName?: string): Pr
       return (await identity.findOne({ _id: LOG_IDENTITY }))?.log_id;
     },
     async bindToLog(logId) {
-      await identity.updateOne({ _id: LOG_IDENTITY }, { $set: { log_id: logId } }, { upsert: true });
+      await upsertRacing(() => identity.updateOne({ _id: LOG_IDENTITY }, { $set: { log_id: logId } }, { upsert: true }));
     },
     async save(consumer, position) {
       // Last write wins, as in the SQLite store: the consumer decides what its checkpoint is.
-      await collection.updateOne({ _id: consumer }, { $set: { position: toStoredPosition(position) } }, { upsert: true });
+      await upsertRacing(() =>
+        collection.updateOne({ _id: consumer }, { $set: { position: toStoredPosition(position) } }, { upsert: true }),
+      );
     },
     async close() {
       await client.close();

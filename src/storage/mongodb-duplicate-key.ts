@@ -7,3 +7,18 @@ export const DUPLICATE_KEY = 11000;
 export function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
 }
+
+/**
+ * Runs an upsert, and once more when it meets E11000: two replicas upserting one new document at once
+ * (replicas started together, each binding the store to the log) both try the insert, and the second
+ * fails on the first's `_id`, as MongoDB documents for concurrent upserts. The document is there by
+ * then, so the second run updates it.
+ */
+export async function upsertRacing<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return upsert();
+  }
+}

@@ -68,6 +68,30 @@ export function checkpointStoreContract(t: TapTest, name: string, open: () => Pr
       );
     });
 
+    test('replicas starting together: stores on one storage bind it to the log and save a new consumer at once, and none fails', async (t, {
+      store,
+      reopen,
+    }, consumer) => {
+      const others = await Promise.all([reopen(), reopen(), reopen()]);
+      try {
+        const all = [store, ...others];
+        // Several rounds: the race for the first insert of a document is won at random.
+        for (let round = 0; round < 5; round++) {
+          const c = consumer(`together-${round}`);
+          const results = await Promise.allSettled(all.flatMap((s, i) => [s.bindToLog(`log-${round}`), s.save(c, BigInt(round * 10 + i))]));
+          t.strictSame(
+            results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+            [],
+            `round ${round}: every bind and save answered`,
+          );
+          t.equal(await store.logIdentity(), `log-${round}`, `round ${round}: bound to the log`);
+          t.ok((await store.load(c)) !== undefined, `round ${round}: the consumer has a checkpoint`);
+        }
+      } finally {
+        await Promise.all(others.map((s) => s.close()));
+      }
+    });
+
     test('a saved checkpoint survives closing and reopening', async (t, { store, reopen }, consumer) => {
       const c = consumer('durable');
       await store.save(c, 123_456_789_012_345_678n);

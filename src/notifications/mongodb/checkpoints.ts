@@ -3,7 +3,7 @@
 import type { Collection } from 'mongodb';
 import type { ConsumerCheckpoints } from '../delivery-store.js';
 import { fromStoredPosition, toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
-import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
+import { upsertRacing } from '../../storage/mongodb-duplicate-key.js';
 import type { CheckpointDoc, DeliveryCollections } from './collections.js';
 
 export function mongoCheckpoints({ checkpoints, identity }: DeliveryCollections): ConsumerCheckpoints {
@@ -12,7 +12,7 @@ export function mongoCheckpoints({ checkpoints, identity }: DeliveryCollections)
       return (await identity.findOne({ _id: 'log' }))?.log_id;
     },
     async bindToLog(logId) {
-      await identity.updateOne({ _id: 'log' }, { $set: { log_id: logId } }, { upsert: true });
+      await upsertRacing(() => identity.updateOne({ _id: 'log' }, { $set: { log_id: logId } }, { upsert: true }));
     },
     async checkpoint(consumer) {
       const document = await checkpoints.findOne({ _id: consumer });
@@ -24,13 +24,5 @@ export function mongoCheckpoints({ checkpoints, identity }: DeliveryCollections)
 
 /** Moves a checkpoint forward; the last write of every port call that moves one. */
 export async function saveCheckpoint(checkpoints: Collection<CheckpointDoc>, consumer: string, position: bigint): Promise<void> {
-  const save = () => checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true });
-  try {
-    await save();
-  } catch (error) {
-    // Two replicas upserting the first checkpoint at once: the second insert meets the first's `_id`
-    // (MongoDB documents this for concurrent upserts too). The document is there now: update it.
-    if (!isDuplicateKey(error)) throw error;
-    await save();
-  }
+  await upsertRacing(() => checkpoints.updateOne({ _id: consumer }, { $max: { position: toStoredPosition(position) } }, { upsert: true }));
 }
