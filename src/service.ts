@@ -220,6 +220,7 @@ async function startConsumers(
         renderPdf: (events, options) => pdfRenderer.render(events, options),
         viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
         config: config.notifications,
+        holder: lease.holder,
         log,
       }),
     ),

@@ -18,6 +18,7 @@ import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
+import { renewWhileWorking } from '../leases/renew-while.js';
 
 /** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
 export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
@@ -36,8 +37,17 @@ export interface EmailSenderOptions {
   /** Default `Orders service <orders@localhost>`. */
   from?: string;
   renderPdf: RenderPdf;
-  /** How long a claim on an e-mail holds off other replicas; default 2 min. */
+  /**
+   * How long a claim on an e-mail holds off other replicas; renewed while it is composed and sent, so it
+   * only bounds how long the e-mails of a holder that died wait for another. Default 30 s.
+   */
   claimMs?: number;
+  /**
+   * Who holds its claims: the replica's holder, the same for every start in this process, so that consumers
+   * started again after the notifications' lease lapsed and came back take up their own claims at once
+   * instead of waiting out the claims of the consumers they replace. Default: a holder of its own.
+   */
+  holder?: string;
   /** A share link to the order's 3D load plan, for the text and the PDF; none when not given. */
   viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
@@ -53,7 +63,7 @@ interface Sender {
   records: EmailSenderOptions['deliveries'];
   from: string;
   deliver: Delivery;
-  /** One per running sender: a restarted process does not renew its predecessor's leases. */
+  /** The replica's (see EmailSenderOptions.holder): a restarted process does not renew its predecessor's leases. */
   holder: string;
   claimMs: number;
 }
@@ -64,15 +74,13 @@ const CLAIM_POLL_MS = 200;
 export async function startEmailSender(options: EmailSenderOptions): Promise<NotificationConsumer> {
   const { store, log } = options;
   const deliver = options.smtpUrl ? smtpDelivery(options.smtpUrl) : outboxDelivery(join(options.dataDir, 'outbox'));
-  // Rendering the PDF and an SMTP exchange with its retries fit well within the default; a replica
-  // that dies holding a lease delays that e-mail by at most this long.
   const sender: Sender = {
     options,
     records: options.deliveries,
     from: options.from ?? DEFAULT_MAIL_FROM,
     deliver,
-    holder: randomUUID(),
-    claimMs: options.claimMs ?? 120_000,
+    holder: options.holder ?? randomUUID(),
+    claimMs: options.claimMs ?? 30_000,
   };
   try {
     const follower = await followLog({
@@ -130,6 +138,16 @@ async function handleOne(sender: Sender, event: OrderPlannedEvent, stopping: () 
     await sender.records.checkpoints.saveCheckpoint(EMAIL, event.position);
     return;
   }
+  // Held while the PDF renders and the SMTP exchange runs, however long they take.
+  const stopRenewing = renewWhileWorking(sender.records.emailLeases, { keys: [event.id], holder: sender.holder, leaseMs: sender.claimMs });
+  try {
+    await sendClaimed(sender, event, stopping);
+  } finally {
+    stopRenewing();
+  }
+}
+
+async function sendClaimed(sender: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
   const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
     const outcome: EmailRecord = { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
     await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);

@@ -16,6 +16,7 @@ import { followLog } from '../eventstore/follow-log.js';
 import type { Log, NotificationConsumer } from './notification-consumer.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { LeaseStore } from '../leases/lease-store.js';
+import { renewWhileWorking } from '../leases/renew-while.js';
 import { isOrderPlanned } from './ready-envelope.js';
 
 /** What the publisher needs of a kafkajs producer: the seam where tests put a fake. */
@@ -38,8 +39,18 @@ export interface KafkaPublisherOptions {
   brokers: readonly string[];
   /** Instead of a kafkajs producer on `brokers` (tests). */
   producer?: KafkaProducer;
-  /** How long a claim on an event holds off other replicas; renewed while a send goes on. Default 2 min. */
+  /**
+   * How long a claim on an event holds off other replicas; renewed while a send goes on, so it only
+   * bounds how long the events of a holder that died (or lost the notifications' lease while its store
+   * was away) wait for another. Default 30 s.
+   */
   claimMs?: number;
+  /**
+   * Who holds its claims: the replica's holder, the same for every start in this process, so that consumers
+   * started again after the notifications' lease lapsed and came back take up their own claims at once
+   * instead of waiting out the claims of the consumers they replace. Default: a holder of its own.
+   */
+  holder?: string;
   /** Called after an outcome event was journaled, so that it reaches the log soon (outcome-journal.ts). */
   onJournaled?: () => void;
   /** Default `orders.packing-instructions`. */
@@ -56,9 +67,9 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   const { log, deliveries } = options;
   const topic = options.topic ?? DEFAULT_KAFKA_TOPIC;
   const producer = options.producer ?? kafkajsProducer(options);
-  const claimMs = options.claimMs ?? 120_000;
+  const claimMs = options.claimMs ?? 30_000;
   const claimPollMs = 200;
-  const holder = randomUUID();
+  const holder = options.holder ?? randomUUID();
   // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
   // the service from starting, only delay publishing.
   let connected: Promise<void> | undefined;
@@ -151,17 +162,11 @@ async function sendHoldingClaims(
 ): Promise<'sent' | 'stopping'> {
   const sent = send();
   sent.catch(() => undefined);
-  const renew = setInterval(
-    () => {
-      const now = Date.now();
-      for (const id of held.ids) void held.leases.take(id, held.holder, now, now + held.claimMs).catch(() => undefined);
-    },
-    Math.max(1000, held.claimMs / 3),
-  );
+  const stopRenewing = renewWhileWorking(held.leases, { keys: held.ids, holder: held.holder, leaseMs: held.claimMs });
   try {
     return await Promise.race([sent.then(() => 'sent' as const), stopping]);
   } finally {
-    clearInterval(renew);
+    stopRenewing();
   }
 }
 

@@ -29,6 +29,8 @@ export interface NotificationsOptions {
   config: NotificationsConfig;
   /** Instead of a kafkajs producer on config.kafkaBrokers (tests). */
   kafkaProducer?: KafkaProducer;
+  /** The replica's lease holder, kept by the e-mail and Kafka claims across restarts of the consumers. */
+  holder?: string;
   log: Log;
 }
 
@@ -63,6 +65,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
         renderPdf,
         log,
         onJournaled,
+        ...(options.holder ? { holder: options.holder } : {}),
         ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
@@ -89,6 +92,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
           topic: config.kafkaTopic,
           log,
           onJournaled,
+          ...(options.holder ? { holder: options.holder } : {}),
           ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
           ...(topic ? { topicExists: () => topic.exists() } : {}),
         }),

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ClaimStore } from '../checkpoints/claim-store.js';
 import type { Log } from '../eventstore/follow-log.js';
+import { renewWhileWorking } from '../leases/renew-while.js';
 
 export interface PlanningClaims {
   /** How long a claim lasts unless renewed; a replica that finds a key held looks again after half of it. */
@@ -35,29 +36,24 @@ export function planningClaims(
     async whileHeld(key, work) {
       if (!(await store.take(key, holder, now(), now() + leaseMs))) return { held: false };
       holding.add(key);
-      // renewed three times a lease, so one slow renewal does not let it run out
-      const renewal = setInterval(
-        () => {
-          const at = now();
-          store.take(key, holder, at, at + leaseMs).then(
-            (kept) => {
-              if (!kept)
-                log(
-                  `planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`,
-                  undefined,
-                  'warn',
-                );
-            },
-            (error: unknown) => log(`planning: renewing the claim on ${key} failed`, error, 'warn'),
-          );
-        },
-        Math.max(1, Math.floor(leaseMs / 3)),
-      );
-      renewal.unref();
+      const stopRenewing = renewWhileWorking(store, {
+        keys: [key],
+        holder,
+        leaseMs,
+        now,
+        onTrouble: (_, trouble) =>
+          'lost' in trouble
+            ? log(
+                `planning: the claim on ${key} ran out and another replica took it; the order's decider keeps one result`,
+                undefined,
+                'warn',
+              )
+            : log(`planning: renewing the claim on ${key} failed`, trouble.error, 'warn'),
+      });
       try {
         return { held: true, value: await work() };
       } finally {
-        clearInterval(renewal);
+        stopRenewing();
         holding.delete(key);
         // a release that fails costs the others only the rest of the lease
         await store.release(key, holder).catch((error: unknown) => log(`planning: releasing the claim on ${key} failed`, error, 'warn'));

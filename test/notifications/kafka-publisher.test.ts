@@ -240,6 +240,63 @@ t.test('two publishers on one delivery store (two connections to one file) publi
   t.comment(`published by a: ${sent.filter((m) => m.by === 'a').length}, by b: ${sent.filter((m) => m.by === 'b').length}`);
 });
 
+t.test(
+  "publishers started again in the same replica take up their own claims at once; another replica's wait until they run out",
+  async (t) => {
+    const dir = await tempDataDir(t, 'kafka-same-holder');
+    const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
+    t.teardown(() => store.close());
+    const opened = openSqliteDeliveryStore(dir);
+    t.teardown(() => opened.close());
+    // As when the store is unreachable at the moment the notifications' lease lapses: the claims stay held.
+    const deliveries = {
+      ...opened,
+      kafkaLeases: { ...opened.kafkaLeases, releaseAll: () => Promise.reject(new Error('the claim store is away')) },
+    };
+    const hanging: KafkaProducer = { connect: async () => undefined, disconnect: async () => undefined, send: () => new Promise(() => {}) };
+    const first = await startKafkaPublisher({
+      store,
+      deliveries,
+      brokers: [],
+      producer: hanging,
+      holder: 'replica-1',
+      log: () => undefined,
+    });
+    const event = await appendPlannedOrder(store, { orderId: 1 });
+    await waitFor(
+      'the first publisher holds the claim',
+      async () => (await opened.kafkaLeases.holderOf(event.id, Date.now())) === 'replica-1',
+      5_000,
+    );
+    await first.stop();
+
+    const sent: { eventId: string; by: string }[] = [];
+    const other = await startKafkaPublisher({
+      store,
+      deliveries: opened,
+      brokers: [],
+      producer: fakeProducer(sent, 'replica-2'),
+      holder: 'replica-2',
+      log: () => undefined,
+    });
+    await sleep(1_000);
+    t.strictSame(sent, [], 'another replica leaves the event to the claim, which runs for minutes yet');
+    await other.stop();
+
+    const again = await startKafkaPublisher({
+      store,
+      deliveries: opened,
+      brokers: [],
+      producer: fakeProducer(sent, 'replica-1 again'),
+      holder: 'replica-1',
+      log: () => undefined,
+    });
+    t.teardown(() => again.stop());
+    await waitFor('the event published', () => sent.length > 0, 5_000);
+    t.strictSame(sent, [{ eventId: `evt_${event.id}`, by: 'replica-1 again' }], 'the same replica publishes it at once');
+  },
+);
+
 t.test('an upgrade: the kafka checkpoint of the checkpoint store is taken over while the delivery store has none', async (t) => {
   const dir = await tempDataDir(t, 'kafka-legacy');
   const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
