@@ -108,7 +108,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosRun> {
       for (;;) {
         log = await readWholeLog(store);
         const pending = unsettled(log, records);
-        if (pending === 0) break;
+        if (pending === 0) {
+          say(
+            `settled: every stored order has its result and every planned one its message (${((Date.now() - deadline + options.settleMs) / 1000).toFixed(1)} s)`,
+          );
+          break;
+        }
         if (Date.now() > deadline) {
           say(`after ${options.settleMs / 1000} s, ${pending} order(s) still without a result or a message: the checker says which`);
           break;
