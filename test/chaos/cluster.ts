@@ -263,8 +263,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       all.forEach((incarnation, i) => writeFileSync(join(dir, `replica-${incarnation.slot + 1}.${i}.log`), incarnation.process.output()));
     });
     // The first alone, since it makes the log's schema; then the others together.
+    // Settled, all of them, before a failure is thrown: a replica still starting when another failed
+    // would be left running after the stop below.
     await startReplica(0);
-    await Promise.all(Array.from({ length: options.replicas - 1 }, (_, i) => startReplica(i + 1)));
+    const started = await Promise.allSettled(Array.from({ length: options.replicas - 1 }, (_, i) => startReplica(i + 1)));
+    const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return cluster;
   } catch (error) {
     await stop();
