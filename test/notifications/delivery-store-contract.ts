@@ -3,6 +3,7 @@
 // is another connection to the same storage, as a second replica has.
 import type { DeliveryStore, JournalEvent, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
+import { webhookClaims, type WebhookClaims } from '../../src/notifications/webhook-claims.js';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 
 export interface OpenedDeliveryStore {
@@ -21,6 +22,9 @@ const delivery = (n: number, url = 'http://127.0.0.1:1/hook'): NewWebhookDeliver
   body: `{"n":${n}}`,
 });
 type Body = (t: TapTest, opened: OpenedDeliveryStore) => Promise<void>;
+/** A replica's claims on due webhooks: the port's queue and leases, as the delivery loop takes them. */
+const replica = (store: DeliveryStore, holder: string): WebhookClaims => webhookClaims(store.webhooks, store.webhookLeases, holder);
+const passNone = () => false;
 const journalEvent = (type: string, n: number): JournalEvent => ({
   stream: 'notifications-test',
   type,
@@ -72,24 +76,120 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(rows[0]!.eventPosition, 10n);
       t.equal(rows[0]!.body, '{"n":1}');
       t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n);
-      t.equal(await store.webhooks.nextDueAt(), 1000);
+      t.equal(await store.webhooks.nextDueAfter(999), 1000);
+      t.equal(await store.webhooks.nextDueAfter(1000), 2000, 'the first one not yet due');
+      t.equal(await store.webhooks.nextDueAfter(2000), undefined);
       t.strictSame(await store.webhookReport.counts(), { pending: 4, delivered: 0, failed: 0 });
     });
 
     test('a claimed delivery is held until its lease runs out, by every connection', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
+      const [a, b] = [replica(store, 'replica-a'), replica(other, 'replica-b')];
       await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
       await store.webhooks.enqueue([delivery(3)], 30n, 5000);
-      t.equal(await store.webhooks.claimDue(999, 10_000), undefined, 'nothing is due before its time');
-      const first = await store.webhooks.claimDue(1000, 10_000);
+      t.equal(await a.takeDue(999, 10_000, passNone), undefined, 'nothing is due before its time');
+      const first = await a.takeDue(1000, 10_000, passNone);
       t.equal(first?.envelopeId, 'evt_1', 'the one due longest first');
-      t.equal(first?.nextAttemptAt, 10_000, 'held until the lease ends');
-      const next = await other.webhooks.claimDue(1000, 10_000);
+      t.equal(first?.nextAttemptAt, 1000, 'its record keeps when it fell due; the hold is its lease');
+      t.equal(await store.webhookLeases.holderOf(String(first?.id), 9999), 'replica-a', 'leased by its id');
+      // As the delivery loop does, b passes over what it is sending: taking it again would only renew its lease.
+      const next = await b.takeDue(1000, 10_000, passNone);
       t.equal(next?.envelopeId, 'evt_2', 'another replica takes the next one, not the held one');
-      t.equal(await other.webhooks.claimDue(4999, 10_000), undefined, 'nothing else due');
-      t.equal((await other.webhooks.claimDue(5000, 10_000))?.envelopeId, 'evt_3');
-      t.equal((await other.webhooks.claimDue(10_000, 20_000))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+      const sendingByB = (id: number) => id === next?.id;
+      t.equal(await b.takeDue(4999, 10_000, sendingByB), undefined, 'nothing else due');
+      t.equal((await b.takeDue(5000, 10_000, sendingByB))?.envelopeId, 'evt_3');
+      t.equal(
+        (await b.takeDue(5000, 10_000, passNone))?.envelopeId,
+        'evt_2',
+        'what a holder does not pass over, it takes again: a renewal',
+      );
+      t.equal((await b.takeDue(10_000, 20_000, passNone))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+    });
+
+    test('two replicas racing for one due delivery: one takes it; when it dies, one takes it once its lease ran out', async (t, {
+      store,
+      second,
+    }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.webhooks.enqueue([delivery(1)], 10n, 1000);
+      const racers = [replica(store, 'a'), replica(other, 'b'), replica(store, 'c'), replica(other, 'd')];
+      const race = async (replicas: WebhookClaims[], now: number, leaseUntil: number) =>
+        (await Promise.all(replicas.map((r) => r.takeDue(now, leaseUntil, passNone)))).flatMap((taken, i) =>
+          taken ? [{ by: replicas[i]!, taken }] : [],
+        );
+      const won = await race(racers, 1000, 11_000);
+      t.equal(won.length, 1, 'four replicas at once: one takes it');
+      t.equal(won[0]?.taken.attempts, 0);
+      // Its holder dies: it neither records an attempt nor lets go, and races no more.
+      const alive = racers.filter((r) => r !== won[0]?.by);
+      t.strictSame(await race(alive, 10_999, 20_999), [], 'held until the lease runs out');
+      const again = await race(alive, 11_000, 21_000);
+      t.equal(again.length, 1, 'the lease ran out: one of the three left takes it over');
+      const { by, taken } = again[0]!;
+      await store.webhooks.recordAttempt({
+        deliveryId: taken.id,
+        attempt: 1,
+        at: 11_000,
+        durationMs: 5,
+        outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 30_000 },
+      });
+      await by.release(taken.id);
+      t.strictSame(await race(alive, 29_999, 39_999), [], 'recorded and let go: not due before its retry');
+      const retried = await race(alive, 30_000, 40_000);
+      t.strictSame(
+        retried.map(({ taken }) => taken.attempts),
+        [1],
+        'due again at the retry time, not at the end of a lease: one takes it, with the attempt counted',
+      );
+      await store.webhooks.recordAttempt({
+        deliveryId: taken.id,
+        attempt: 2,
+        at: 30_000,
+        durationMs: 5,
+        outcome: { result: 'delivered', status: 200 },
+      });
+      await retried[0]!.by.release(taken.id);
+      t.strictSame(await race(racers, 10 ** 12, 10 ** 12 + 1), [], 'delivered: never taken again');
+    });
+
+    test('a delivery sent and let go by one replica after another listed it as due is not sent again', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
+      const fast = replica(other, 'fast');
+      // The slow replica lists what is due, then the fast one sends both and lets go before it tries a lease.
+      let overtaken = false;
+      const slow = webhookClaims(
+        {
+          async due(...args) {
+            const listed = await store.webhooks.due(...args);
+            if (overtaken) return listed;
+            overtaken = true;
+            for (let n = 0; n < 2; n++) {
+              const taken = await fast.takeDue(1000, 11_000, passNone);
+              const outcome =
+                n === 0
+                  ? { result: 'delivered' as const, status: 200 }
+                  : ({ result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 5000 } as const);
+              await other.webhooks.recordAttempt({ deliveryId: taken!.id, attempt: 1, at: 1000, durationMs: 1, outcome });
+              await fast.release(taken!.id);
+            }
+            return listed;
+          },
+          dueNow: store.webhooks.dueNow,
+        },
+        store.webhookLeases,
+        'slow',
+      );
+      t.equal(await slow.takeDue(1000, 11_000, passNone), undefined, 'one delivered, one due later: neither is taken');
+      t.equal(
+        await store.webhookLeases.holderOf(String((await store.webhookReport.deliveries())[0]!.id), 1000),
+        undefined,
+        'nor left held',
+      );
+      t.equal((await slow.takeDue(5000, 15_000, passNone))?.envelopeId, 'evt_2', 'the retry, when due');
     });
 
     test('five claims at once on two connections: four deliveries, each once', async (t, { store, second }) => {
@@ -97,13 +197,8 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
       await store.webhooks.enqueue([delivery(4)], 40n, 30_000);
-      const claims = await Promise.all([
-        store.webhooks.claimDue(30_000, 40_000),
-        other.webhooks.claimDue(30_000, 40_000),
-        store.webhooks.claimDue(30_000, 40_000),
-        other.webhooks.claimDue(30_000, 40_000),
-        store.webhooks.claimDue(30_000, 40_000),
-      ]);
+      const replicas = [0, 1, 2, 3, 4].map((i) => replica(i % 2 ? other : store, `replica-${i}`));
+      const claims = await Promise.all(replicas.map((r) => r.takeDue(30_000, 40_000, passNone)));
       t.strictSame(
         claims
           .map((c) => c?.envelopeId)
@@ -112,9 +207,9 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ['evt_1', 'evt_2', 'evt_3', 'evt_4'],
         'five claims at once: four deliveries, each once',
       );
-      // The same delivery due again (its lease ran out), claimed by five at once, several times over.
+      // The same deliveries due again (their leases ran out), claimed by five at once, several times over.
       for (const at of [40_000, 50_000, 60_000]) {
-        const again = await Promise.all([store, other, store, other, store].map((s) => s.webhooks.claimDue(at, at + 10_000)));
+        const again = await Promise.all(replicas.map((r) => r.takeDue(at, at + 10_000, passNone)));
         t.equal(again.filter(Boolean).length, 4, `due again at ${at}: each of the four once`);
       }
     });
@@ -216,11 +311,12 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         },
         { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
       ]);
-      t.equal(
-        await store.webhooks.claimDue(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId),
-        'evt_3',
-        'only the pending one is ever claimed again',
+      t.strictSame(
+        await store.webhooks.due(10 ** 12, 10),
+        [{ id: c!.id, nextAttemptAt: 50_000 }],
+        'only the pending one is ever due again',
       );
+      t.equal(await store.webhooks.dueNow(a!.id, 10 ** 12), undefined, 'a delivered one is not due');
       t.strictSame(await store.webhookReport.counts(), { pending: 1, delivered: 1, failed: 1 });
       const journal = await store.journal.claim('me', 0, 1, 100);
       t.strictSame(
@@ -266,12 +362,22 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
       t.equal((await first.journal.claim('replica-a', 1000, 30_000, 100)).length, 2);
+      await first.webhooks.enqueue([delivery(1)], 10n, 1000);
+      const webhooksOfA = replica(first, 'replica-a');
+      t.equal((await webhooksOfA.takeDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      t.equal(await replica(other, 'replica-b').takeDue(2000, 9000, passNone), undefined, 'the webhook too');
       await Promise.all([
         first.emailLeases.releaseAll('replica-a'),
         first.kafkaLeases.releaseAll('replica-a'),
+        webhooksOfA.releaseAll(),
         first.journal.release('replica-a'),
       ]);
+      t.equal(
+        (await replica(other, 'replica-b').takeDue(2000, 9000, passNone))?.envelopeId,
+        'evt_1',
+        'the webhook is free once replica-a let go',
+      );
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
       t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
       t.equal((await other.journal.claim('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
@@ -440,7 +546,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ],
         'once each',
       );
-      const due = await other.webhooks.claimDue(Date.now() + 1000, Date.now() + 60_000);
+      const due = await replica(other, 'a').takeDue(Date.now() + 1000, Date.now() + 60_000, passNone);
       t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
       t.equal(due?.companyGroup, 'Acme Group');
       t.strictSame(await store.emails.find('evt-9'), {

@@ -8,6 +8,7 @@ import type { LeaseDoc, MarkerDoc } from '../../storage/mongodb-lease.js';
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
   deliveries: 'webhook_deliveries',
+  webhookClaims: 'webhook_claims',
   emailClaims: 'email_claims',
   emails: 'emails',
   kafkaClaims: 'kafka_claims',
@@ -93,6 +94,7 @@ export interface DeliveryCollections {
   checkpoints: Collection<CheckpointDoc>;
   identity: Collection<{ _id: string; log_id: string }>;
   deliveries: Collection<DeliveryDoc>;
+  webhookClaims: Collection<LeaseDoc>;
   emailClaims: Collection<LeaseDoc>;
   emails: Collection<EmailDoc>;
   kafkaClaims: Collection<LeaseDoc>;
@@ -110,6 +112,7 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     checkpoints: db.collection<CheckpointDoc>(names.checkpoints, options),
     identity: db.collection<{ _id: string; log_id: string }>(names.logIdentity, options),
     deliveries: db.collection<DeliveryDoc>(names.deliveries, options),
+    webhookClaims: db.collection<LeaseDoc>(names.webhookClaims, options),
     emailClaims: db.collection<LeaseDoc>(names.emailClaims, options),
     emails: db.collection<EmailDoc>(names.emails, options),
     kafkaClaims: db.collection<LeaseDoc>(names.kafkaClaims, options),
@@ -123,6 +126,9 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
     { key: { state: 1, next_attempt_at: 1, _id: 1 }, name: 'due' },
   ]);
+  // releaseAll finds a holder's leases among one document per delivery or event ever sent
+  for (const claims of [collections.webhookClaims, collections.emailClaims, collections.kafkaClaims])
+    await ensureIndexes(claims, [{ key: { holder: 1 }, name: 'holder' }]);
   await ensureIndexes(collections.journal, [{ key: { lease_until: 1, _id: 1 }, name: 'claimable' }]);
   return collections;
 }

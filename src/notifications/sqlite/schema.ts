@@ -1,5 +1,5 @@
-// The tables of notifications.db. Leases on e-mails and Kafka messages are leases/sqlite-leases.ts
-// tables (email_claims, kafka_claims), created by that adapter.
+// The tables of notifications.db. Leases on due webhook deliveries, e-mails and Kafka messages are
+// leases/sqlite-leases.ts tables (webhook_claims, email_claims, kafka_claims), created by that adapter.
 export const DELIVERY_SCHEMA = `
   CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
   -- log_id: the id of the log's first event, naming the log the checkpoints count in
