@@ -132,18 +132,15 @@ export interface KafkaRecords {
   recordPublished(eventIds: readonly string[], checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
 }
 
-/** The outcome events waiting to be appended to the log (outcome-journal.ts). */
+/**
+ * The outcome events waiting to be appended to the log (outcome-journal.ts). Which replica appends them
+ * is decided by the journal's lease (`journalLeases`), not here.
+ */
 export interface JournalQueue {
-  /**
-   * Takes up to `limit` entries no one else holds (or whose hold ran out), oldest first, for `holder`
-   * until `leaseUntil`: two replicas do not append the same entries at once. The hold is kept on the
-   * entry itself, chosen and held in one step, as a queue's must be.
-   */
-  claim(holder: string, now: number, leaseUntil: number, limit: number): Promise<JournalEntry[]>;
+  /** Up to `limit` entries, oldest first. */
+  oldest(limit: number): Promise<JournalEntry[]>;
   /** Removes entries once they are in the log. */
   appended(ids: readonly string[]): Promise<void>;
-  /** Lets go of every entry `holder` holds: another replica appends them at once, not when the hold runs out. */
-  release(holder: string): Promise<void>;
 }
 
 /** Putting back a lost store from the log's outcome events (restore-deliveries.ts). */
@@ -172,6 +169,8 @@ export interface DeliveryStore {
   /** Leases on publishing an event's Kafka message, keyed by event id. */
   kafkaLeases: LeaseStore;
   journal: JournalQueue;
+  /** The lease on appending the journal to the log: one key for the whole journal (outcome-journal.ts). */
+  journalLeases: LeaseStore;
   restore: DeliveryRestore;
   close(): Promise<void>;
 }

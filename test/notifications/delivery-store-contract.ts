@@ -318,7 +318,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       );
       t.equal(await store.webhooks.dueNow(a!.id, 10 ** 12), undefined, 'a delivered one is not due');
       t.strictSame(await store.webhookReport.counts(), { pending: 1, delivered: 1, failed: 1 });
-      const journal = await store.journal.claim('me', 0, 1, 100);
+      const journal = await store.journal.oldest(100);
       t.strictSame(
         journal.map((entry) => entry.type),
         ['Delivered', 'Failed'],
@@ -361,7 +361,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
-      t.equal((await first.journal.claim('replica-a', 1000, 30_000, 100)).length, 2);
+      t.equal(await first.journalLeases.take('journal', 'replica-a', 1000, 30_000), true, 'the journal');
       await first.webhooks.enqueue([delivery(1)], 10n, 1000);
       const webhooksOfA = replica(first, 'replica-a');
       t.equal((await webhooksOfA.takeDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
@@ -371,7 +371,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         first.emailLeases.releaseAll('replica-a'),
         first.kafkaLeases.releaseAll('replica-a'),
         webhooksOfA.releaseAll(),
-        first.journal.release('replica-a'),
+        first.journalLeases.releaseAll('replica-a'),
       ]);
       t.equal(
         (await replica(other, 'replica-b').takeDue(2000, 9000, passNone))?.envelopeId,
@@ -380,7 +380,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       );
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
       t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
-      t.equal((await other.journal.claim('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
+      t.equal(await other.journalLeases.take('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
       t.equal(await other.emailLeases.take('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
     });
 
@@ -401,7 +401,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       t.strictSame(await other.emails.find('evt-1'), record, 'seen by another connection');
       t.strictSame(
-        (await other.journal.claim('me', 0, 1, 100)).map((entry) => entry.type),
+        (await other.journal.oldest(100)).map((entry) => entry.type),
         ['EmailSent'],
       );
     });
@@ -423,61 +423,36 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await store.kafkaLeases.take('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
     });
 
-    test('the journal: oldest first, held for one holder at a time, gone once appended', async (t, { store, second }) => {
+    test('the journal: oldest first, at most the limit, seen by every connection, gone once appended', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
       await store.emails.record({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [
         journalEvent('NotSent', 3),
       ]);
-      const taken = await store.journal.claim('a', 1000, 5000, 2);
+      const first = await store.journal.oldest(2);
       t.strictSame(
-        taken.map((entry) => [entry.stream, entry.type, entry.data]),
+        first.map((entry) => [entry.stream, entry.type, entry.data]),
         [
           ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
           ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
         ],
         'at most the limit, data as written',
       );
-      const rest = await other.journal.claim('b', 1000, 5000, 10);
+      const all = await other.journal.oldest(10);
       t.strictSame(
-        rest.map((entry) => entry.type),
-        ['NotSent'],
-        'another holder gets only what is free',
+        all.map((entry) => entry.type),
+        ['Queued', 'Queued', 'NotSent'],
+        'another connection sees every entry, oldest first',
       );
+      await store.journal.appended(first.map((entry) => entry.id));
       t.strictSame(
-        await other.journal.claim('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)),
+        (await other.journal.oldest(10)).map((entry) => entry.type),
         ['NotSent'],
-        'a holder may take its own again (after a failed append)',
+        'appended ones are gone',
       );
-      t.strictSame(await other.journal.claim('c', 4999, 9000, 10), [], 'all held');
-      await store.journal.appended(taken.map((entry) => entry.id));
-      t.strictSame(
-        (await other.journal.claim('c', 5000, 9000, 10)).map((entry) => entry.type),
-        ['NotSent'],
-        'appended ones are gone; a lapsed hold is taken over',
-      );
-      await other.journal.appended(rest.map((entry) => entry.id));
-      t.strictSame(await store.journal.claim('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
-    });
-
-    test('journal entries claimed by five at once, and again once their leases ran out: each by one', async (t, { store, second }) => {
-      const other = await second();
-      t.teardown(() => other.close());
-      await store.webhooks.enqueue(
-        [],
-        10n,
-        1000,
-        [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)),
-      );
-      for (const at of [1000, 6000, 11_000]) {
-        const takes = await Promise.all(
-          [0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).journal.claim(`h${i}-${at}`, at, at + 5000, 10)),
-        );
-        const ids = takes.flat().map((entry) => entry.id);
-        t.equal(new Set(ids).size, ids.length, `at ${at}: no entry taken twice`);
-        t.equal(ids.length, 6, `at ${at}: every entry taken`);
-      }
+      await other.journal.appended(all.map((entry) => entry.id));
+      t.strictSame(await store.journal.oldest(10), [], 'empty; removing an entry twice changes nothing');
     });
 
     test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, {
@@ -582,7 +557,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         t.equal(await again.checkpoints.checkpoint(KAFKA), 13n);
         t.equal(await again.kafka.published('evt-1'), true);
         t.equal((await again.emails.find('evt-1'))?.result, 'sent');
-        t.equal((await again.journal.claim('x', 0, 1, 10)).length, 1);
+        t.equal((await again.journal.oldest(10)).length, 1);
       } finally {
         await again.close();
       }

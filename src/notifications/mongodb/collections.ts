@@ -9,6 +9,7 @@ export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
   deliveries: 'webhook_deliveries',
   webhookClaims: 'webhook_claims',
+  journalClaims: 'journal_claims',
   emailClaims: 'email_claims',
   emails: 'emails',
   kafkaClaims: 'kafka_claims',
@@ -73,10 +74,6 @@ export interface JournalDoc {
   type: string;
   /** JSON text: the event's data exactly as it will be appended, whatever its shape. */
   data: string;
-  holder: string | null;
-  lease_until: number;
-  /** Taken over this many times: each takeover is decided by the marker of its generation. */
-  generation?: number;
 }
 
 export interface CounterDoc {
@@ -95,6 +92,7 @@ export interface DeliveryCollections {
   identity: Collection<{ _id: string; log_id: string }>;
   deliveries: Collection<DeliveryDoc>;
   webhookClaims: Collection<LeaseDoc>;
+  journalClaims: Collection<LeaseDoc>;
   emailClaims: Collection<LeaseDoc>;
   emails: Collection<EmailDoc>;
   kafkaClaims: Collection<LeaseDoc>;
@@ -113,6 +111,7 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     identity: db.collection<{ _id: string; log_id: string }>(names.logIdentity, options),
     deliveries: db.collection<DeliveryDoc>(names.deliveries, options),
     webhookClaims: db.collection<LeaseDoc>(names.webhookClaims, options),
+    journalClaims: db.collection<LeaseDoc>(names.journalClaims, options),
     emailClaims: db.collection<LeaseDoc>(names.emailClaims, options),
     emails: db.collection<EmailDoc>(names.emails, options),
     kafkaClaims: db.collection<LeaseDoc>(names.kafkaClaims, options),
@@ -129,6 +128,5 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
   // releaseAll finds a holder's leases among one document per delivery or event ever sent
   for (const claims of [collections.webhookClaims, collections.emailClaims, collections.kafkaClaims])
     await ensureIndexes(claims, [{ key: { holder: 1 }, name: 'holder' }]);
-  await ensureIndexes(collections.journal, [{ key: { lease_until: 1, _id: 1 }, name: 'claimable' }]);
   return collections;
 }

@@ -44,6 +44,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
     kafka: sqliteKafkaRecords(store),
     kafkaLeases: leases('kafka_claims'),
     journal: sqliteJournalQueue(store),
+    journalLeases: leases('journal_claims', 'key'),
     restore: sqliteRestore(store),
     async close() {
       if (closed) return;
