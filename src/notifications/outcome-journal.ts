@@ -6,7 +6,8 @@
 // replicas never append the same entries at once. One key rather than one per entry or batch: the
 // entries go out in batches of up to a hundred, and a lease per entry would be a write per entry
 // where one for the journal is a write per batch; a replica that finds the lease held leaves its
-// entries to the holder, which appends what it finds until the journal is empty. A holder that dies
+// entries to the holder, which appends what it finds until the journal is empty (an entry that comes
+// after its last look waits for the next look of any replica, a poll interval at most). A holder that dies
 // holds the journal up until its lease runs out; one that stops, or whose append failed, lets go at
 // once.
 import { randomUUID } from 'node:crypto';
@@ -48,7 +49,7 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
   async function flush(): Promise<void> {
     // Nothing to append (most looks): no lease taken, nothing written.
     if ((await deliveries.journal.oldest(1)).length === 0) return;
-    // Held by another replica: it appends these entries too.
+    // Held by another replica: it appends these entries too, or the next look does.
     if (!(await takeLease())) return;
     try {
       for (;;) {
