@@ -1,6 +1,7 @@
 // Leases on named work that several replicas could each do: planning an order or a consolidation
-// window, sending an event's e-mail or Kafka message, the singleton work of one replica for all (the
-// projector, the notification consumers, the scrubber). A replica does the work only while it holds the
+// window, sending a due webhook delivery or an event's e-mail or Kafka message, appending the outcome
+// journal to the log, the singleton work of one replica for all (the projector, the notification
+// consumers, the scrubber). A replica does the work only while it holds the
 // key's lease, renews it while the work runs, and lets it go when done; a holder that dies lets go when
 // its lease runs out. Leases save work and keep two replicas from doing one thing at the same moment;
 // what keeps a result single is the stream's decider or the record written with the work.

@@ -35,7 +35,7 @@ export interface StoredWebhookDelivery extends NewWebhookDelivery {
   state: WebhookDeliveryState;
   /** Attempts whose outcome was recorded. */
   attempts: number;
-  /** Epoch ms; for a claimed delivery, when its claim runs out. */
+  /** Epoch ms it is due (again): a delivery is not held in its own record but by its lease. */
   nextAttemptAt: number;
   lastStatus: number | null;
   lastError: string | null;
@@ -75,7 +75,17 @@ export interface ConsumerCheckpoints {
   saveCheckpoint(consumer: string, position: bigint): Promise<void>;
 }
 
-/** The webhook deliveries still to make, as the delivery loop uses them. */
+/** A pending delivery as the queue lists those due: what a replica needs to try its lease. */
+export interface DueDelivery {
+  id: number;
+  /** Epoch ms it fell due. */
+  nextAttemptAt: number;
+}
+
+/**
+ * The webhook deliveries still to make, as the delivery loop uses them. The queue says what is due and
+ * when; who sends a due delivery is decided by its lease (`webhookLeases`, webhook-claims.ts), not here.
+ */
 export interface WebhookQueue {
   /**
    * Records pending deliveries, due now, and moves the `webhooks` checkpoint, in one transaction.
@@ -83,20 +93,20 @@ export interface WebhookQueue {
    */
   enqueue(deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal?: readonly JournalEvent[]): Promise<void>;
   /**
-   * Takes the pending delivery that has been due longest and holds it until `leaseUntil`: neither
-   * this loop nor another process sends it again before then, and if this process dies mid-attempt
-   * it becomes due again when the hold runs out. The hold is the delivery's due time itself, moved
-   * to the hold's end, so that a delivery is never both queued and leased in two places.
+   * Up to `limit` pending deliveries due at `now`, the one due longest first (then by id), after `after`
+   * in that order when given: held ones among them, since holds are leases.
    */
-  claimDue(now: number, leaseUntil: number): Promise<StoredWebhookDelivery | undefined>;
+  due(now: number, limit: number, after?: DueDelivery): Promise<DueDelivery[]>;
+  /** The delivery as it stands, if it is still pending and due at `now`. */
+  dueNow(id: number, now: number): Promise<StoredWebhookDelivery | undefined>;
   /**
    * Records an attempt and its effect on the delivery, with its journal events; ignored unless the
    * delivery is still pending (an adapter without transactions may then still have journaled them: they
    * describe an attempt that was made, and the fold lets `delivered` win).
    */
   recordAttempt(attempt: RecordedAttempt, journal?: readonly JournalEvent[]): Promise<void>;
-  /** When the next pending delivery is due (epoch ms), if any is pending. */
-  nextDueAt(): Promise<number | undefined>;
+  /** When the first pending delivery not yet due at `now` falls due (epoch ms), if any. */
+  nextDueAfter(now: number): Promise<number | undefined>;
 }
 
 /** What operators, gauges and tests read of the webhook deliveries. */
@@ -122,18 +132,15 @@ export interface KafkaRecords {
   recordPublished(eventIds: readonly string[], checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
 }
 
-/** The outcome events waiting to be appended to the log (outcome-journal.ts). */
+/**
+ * The outcome events waiting to be appended to the log (outcome-journal.ts). Which replica appends them
+ * is decided by the journal's lease (`journalLeases`), not here.
+ */
 export interface JournalQueue {
-  /**
-   * Takes up to `limit` entries no one else holds (or whose hold ran out), oldest first, for `holder`
-   * until `leaseUntil`: two replicas do not append the same entries at once. The hold is kept on the
-   * entry itself, chosen and held in one step, as a queue's must be.
-   */
-  claim(holder: string, now: number, leaseUntil: number, limit: number): Promise<JournalEntry[]>;
+  /** Up to `limit` entries, oldest first. */
+  oldest(limit: number): Promise<JournalEntry[]>;
   /** Removes entries once they are in the log. */
   appended(ids: readonly string[]): Promise<void>;
-  /** Lets go of every entry `holder` holds: another replica appends them at once, not when the hold runs out. */
-  release(holder: string): Promise<void>;
 }
 
 /** Putting back a lost store from the log's outcome events (restore-deliveries.ts). */
@@ -152,6 +159,8 @@ export interface DeliveryRestore {
 export interface DeliveryStore {
   checkpoints: ConsumerCheckpoints;
   webhooks: WebhookQueue;
+  /** Leases on sending a due webhook delivery, keyed by delivery id (webhook-claims.ts). */
+  webhookLeases: LeaseStore;
   webhookReport: WebhookReport;
   emails: EmailRecords;
   /** Leases on sending an event's e-mail, keyed by event id. */
@@ -160,6 +169,8 @@ export interface DeliveryStore {
   /** Leases on publishing an event's Kafka message, keyed by event id. */
   kafkaLeases: LeaseStore;
   journal: JournalQueue;
+  /** The lease on appending the journal to the log: one key for the whole journal (outcome-journal.ts). */
+  journalLeases: LeaseStore;
   restore: DeliveryRestore;
   close(): Promise<void>;
 }

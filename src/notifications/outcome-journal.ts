@@ -1,7 +1,15 @@
 // Appends the delivery store's journal of outcome events (delivery-outcomes.ts) to the log. The journal
 // is written with the outcome it describes, so nothing is lost to a crash before the append; an entry
 // appended and not yet removed when the process dies is appended again (a duplicate the fold ignores).
-// Entries are claimed for a while, so two replicas on one store do not append the same ones at once.
+// Replicas on one store take turns through one lease on the whole journal (`journalLeases`, key
+// JOURNAL_LEASE): its holder appends every entry, whichever replica journaled it, oldest first, so two
+// replicas never append the same entries at once. One key rather than one per entry or batch: the
+// entries go out in batches of up to a hundred, and a lease per entry would be a write per entry
+// where one for the journal is a write per batch; a replica that finds the lease held leaves its
+// entries to the holder, which appends what it finds until the journal is empty (an entry that comes
+// after its last look waits for the next look of any replica, a poll interval at most). A holder that dies
+// holds the journal up until its lease runs out; one that stops, or whose append failed, lets go at
+// once.
 import { randomUUID } from 'node:crypto';
 import { ANY, type EventStore } from '../eventstore/event-store.js';
 import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
@@ -11,7 +19,7 @@ import { WakeableLoop } from './wakeable-loop.js';
 
 export interface OutcomeJournalOptions {
   store: EventStore;
-  deliveries: Pick<DeliveryStore, 'journal'>;
+  deliveries: Pick<DeliveryStore, 'journal' | 'journalLeases'>;
   /** Longest pause between looks at the journal: how soon entries of another replica (or a failed append) go out. Default 1 s. */
   pollIntervalMs?: number;
   log: Log;
@@ -26,8 +34,10 @@ export interface OutcomeJournal {
 
 const BATCH = 100;
 const APPEND_BYTES = 256 * 1024;
-/** A claim outlives any append; one lost with its process is taken over after this. */
-const CLAIM_MS = 30_000;
+/** The journal's lease key in `journalLeases`. */
+export const JOURNAL_LEASE = 'outcome-journal';
+/** A lease outlives any append (it is renewed before each batch); one lost with its process is taken over after this. */
+const LEASE_MS = 30_000;
 
 export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJournal {
   const { store, deliveries, log } = options;
@@ -35,35 +45,53 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
   const holder = randomUUID();
   let failures = 0;
 
+  /** Appends the journal while this replica holds its lease, batch by batch, until it is empty. */
   async function flush(): Promise<void> {
-    for (;;) {
-      const now = Date.now();
-      const entries = await deliveries.journal.claim(holder, now, now + CLAIM_MS, BATCH);
-      if (entries.length === 0) return;
-      // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
-      // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
-      // appended to at once (one group commit on SQLite, not one per order) and what went in is removed
-      // from the journal in one write.
-      const byStream = new Map<string, JournalEntry[]>();
-      for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
-      const done: string[] = [];
-      const appends = await Promise.allSettled(
-        [...byStream].map(async ([stream, group]) => {
-          for (const chunk of bySize(group)) {
-            await store.append(
-              stream,
-              chunk.map(({ type, data }) => ({ type, data })),
-              ANY,
-            );
-            done.push(...chunk.map((entry) => entry.id));
-          }
-        }),
-      );
-      if (done.length > 0) await deliveries.journal.appended(done);
-      const failed = appends.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
-      if (entries.length < BATCH) return;
+    // Nothing to append (most looks): no lease taken, nothing written.
+    if ((await deliveries.journal.oldest(1)).length === 0) return;
+    // Held by another replica: it appends these entries too, or the next look does.
+    if (!(await takeLease())) return;
+    try {
+      for (;;) {
+        const entries = await deliveries.journal.oldest(BATCH);
+        if (entries.length === 0) return;
+        await appendBatch(entries);
+        // Renewed before each further batch; lost only by stalling past it, and then the new holder goes on.
+        if (entries.length < BATCH || !(await takeLease())) return;
+      }
+    } finally {
+      await deliveries.journalLeases.release(JOURNAL_LEASE, holder).catch(() => undefined);
     }
+  }
+
+  function takeLease(): Promise<boolean> {
+    const now = Date.now();
+    return deliveries.journalLeases.take(JOURNAL_LEASE, holder, now, now + LEASE_MS);
+  }
+
+  async function appendBatch(entries: readonly JournalEntry[]): Promise<void> {
+    // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
+    // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
+    // appended to at once (one group commit on SQLite, not one per order) and what went in is removed
+    // from the journal in one write.
+    const byStream = new Map<string, JournalEntry[]>();
+    for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
+    const done: string[] = [];
+    const appends = await Promise.allSettled(
+      [...byStream].map(async ([stream, group]) => {
+        for (const chunk of bySize(group)) {
+          await store.append(
+            stream,
+            chunk.map(({ type, data }) => ({ type, data })),
+            ANY,
+          );
+          done.push(...chunk.map((entry) => entry.id));
+        }
+      }),
+    );
+    if (done.length > 0) await deliveries.journal.appended(done);
+    const failed = appends.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   const loop = new WakeableLoop(async () => {
@@ -73,8 +101,9 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       return pollIntervalMs;
     } catch (error) {
       failures += 1;
-      // The entries stay in the journal, claimed until their hold runs out; the next look retries them,
-      // two looks' time after the first failure and at most 64 (or a minute) after many.
+      // The entries stay in the journal, and the lease went with the failed flush: another replica may
+      // append them meanwhile. This one looks again two looks' time after the first failure and at most
+      // 64 (or a minute) after many.
       const delay = backoffDelay(failures, {
         firstDelayMs: 2 * pollIntervalMs,
         maxDelayMs: Math.min(DEFAULT_MAX_DELAY_MS, 64 * pollIntervalMs),
@@ -99,8 +128,6 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       } catch (error) {
         log('notifications: delivery outcomes left in the journal at shutdown; appended at the next start', error, 'warn');
       }
-      // what a failed flush still holds goes to the other replicas now, not when the holds run out
-      await deliveries.journal.release(holder).catch(() => undefined);
     },
   };
 }

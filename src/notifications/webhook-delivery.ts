@@ -3,15 +3,15 @@
 //   order's company group, recorded in the same transaction that moves its checkpoint (so an event is
 //   neither skipped nor queued twice, whatever crashes when);
 // - a delivery loop sends due deliveries and records each attempt. A delivery recorded `delivered` is
-//   never sent again; one that dies with the process mid-attempt is sent again when its claim runs out
+//   never sent again; one that dies with the process mid-attempt is sent again when its lease runs out
 //   (at-least-once: the receiver dedupes on webhook-id, which never changes).
+import { randomUUID } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import {
   WEBHOOKS,
   type AttemptOutcome,
   type DeliveryStore,
-  type WebhookQueue,
   type NewWebhookDelivery,
   type StoredWebhookDelivery,
 } from './delivery-store.js';
@@ -21,6 +21,7 @@ import type { Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
+import { webhookClaims } from './webhook-claims.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -28,7 +29,7 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export interface WebhookDeliveryOptions {
   store: EventStore;
   /** Where deliveries and this consumer's checkpoint are kept; the caller opens and closes it. */
-  deliveries: Pick<DeliveryStore, 'checkpoints' | 'webhooks'>;
+  deliveries: Pick<DeliveryStore, 'checkpoints' | 'webhooks' | 'webhookLeases'>;
   /** Read at send time, so a rotated secret signs the next attempt. */
   masterData: () => MasterData;
   /** Pause before the 2nd, 3rd, ... attempt; attempts = length + 1. Default 30 s, 2 min, 10 min. */
@@ -48,7 +49,7 @@ export interface WebhookDeliveryOptions {
 
 export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<NotificationConsumer> {
   const { deliveries } = options;
-  const loop = startDeliveryLoop(deliveries.webhooks, options);
+  const loop = startDeliveryLoop(deliveries, options);
   const follower = await followLog({
     store: options.store,
     name: 'webhooks',
@@ -92,7 +93,7 @@ interface DeliveryLoop {
   stop(): Promise<void>;
 }
 
-function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOptions): DeliveryLoop {
+function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhookLeases'>, options: WebhookDeliveryOptions): DeliveryLoop {
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const concurrency = options.concurrency ?? 8;
@@ -101,30 +102,34 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
   // duplicated; short enough that one lost to a crash is retried soon after a restart.
   const leaseMs = 2 * timeoutMs + 1000;
   const { log } = options;
+  const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
   const inFlight = new Set<Promise<void>>();
-  const sending = new Set<number>();
+  // This process's own leases, which taking them again would only renew: those in flight (held until
+  // their attempt ends, however long it stalls) and those whose attempt could not be recorded (held
+  // until the lease runs out, then attempted again, as after a crash).
+  const heldUntil = new Map<number, number>();
+  const passOver = (id: number) => (heldUntil.get(id) ?? 0) > Date.now();
 
-  // Claims due deliveries while a slot is free; sleeps until the next is due (at most a poll interval),
-  // or, with every slot busy, until an attempt ends and wakes the loop.
+  // Takes due deliveries while a slot is free; sleeps until the next falls due (at most a poll interval),
+  // or, with every slot busy, until an attempt ends and wakes the loop. A due delivery held by another
+  // replica is looked at again at the next poll.
   const loop = new WakeableLoop(async () => {
     try {
+      let now = Date.now();
       while (!loop.stopped && inFlight.size < concurrency) {
-        const now = Date.now();
-        const delivery = await deliveries.claimDue(now, now + leaseMs);
+        now = Date.now();
+        const delivery = await claims.takeDue(now, now + leaseMs, passOver);
         if (!delivery) break;
-        // Only if this process stalled past a claim could it take a delivery it is still sending;
-        // the new claim just extends the hold.
-        if (sending.has(delivery.id)) continue;
-        sending.add(delivery.id);
-        const attempt: Promise<void> = send(delivery).finally(() => {
-          sending.delete(delivery.id);
+        heldUntil.set(delivery.id, Number.POSITIVE_INFINITY);
+        const attempt: Promise<void> = send(delivery, now + leaseMs).finally(() => {
           inFlight.delete(attempt);
           loop.wake();
         });
         inFlight.add(attempt);
       }
       if (inFlight.size >= concurrency) return undefined;
-      const due = await deliveries.nextDueAt();
+      for (const [id, until] of heldUntil) if (until <= now) heldUntil.delete(id);
+      const due = await deliveries.webhooks.nextDueAfter(now);
       return due === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, due - Date.now()));
     } catch (error) {
       if (!loop.stopped) log('webhooks: the delivery loop could not read notifications.db; trying again', error);
@@ -132,7 +137,7 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
     }
   });
 
-  async function send(delivery: StoredWebhookDelivery): Promise<void> {
+  async function send(delivery: StoredWebhookDelivery, leaseUntil: number): Promise<void> {
     const attempt = delivery.attempts + 1;
     const at = Date.now();
     let outcome: AttemptOutcome;
@@ -150,13 +155,19 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
           )
         : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
       const journal = webhookOutcomeEvent(delivery, attempt, outcome);
-      await deliveries.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
+      await deliveries.webhooks.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
       if (journal.length > 0) options.onJournaled?.();
     } catch (error) {
-      // The claim runs out and the delivery is attempted again: at-least-once, as after a crash.
+      // The lease runs out and the delivery is attempted again: at-least-once, as after a crash.
+      heldUntil.set(delivery.id, leaseUntil);
       log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
       return;
     }
+    // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
+    // out, and until then only this process takes the delivery again). Passed over until it has gone,
+    // or a retry due at once could be taken, as a renewal, and then let go by this release.
+    await claims.release(delivery.id).catch(() => undefined);
+    heldUntil.delete(delivery.id);
     if (outcome.result === 'retry') {
       log(
         `webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`,
@@ -176,9 +187,11 @@ function startDeliveryLoop(deliveries: WebhookQueue, options: WebhookDeliveryOpt
   return {
     wake: () => loop.wake(),
     async stop() {
-      // Attempts already sent finish (each bounded by timeoutMs) and are recorded before the file closes.
+      // Attempts already sent finish (each bounded by timeoutMs) and are recorded before the file closes;
+      // what is still held (an attempt not recorded) goes to the other replicas now.
       await loop.stop();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await claims.releaseAll().catch(() => undefined);
     },
   };
 }

@@ -1,5 +1,5 @@
 // The behaviour every LeaseStore adapter must have, run against each of them and each place a store
-// keeps leases (the claim store; the delivery store's e-mail and Kafka leases). Each test opens its own
+// keeps leases (the claim store; the delivery store's webhook, e-mail, Kafka and journal leases). Each test opens its own
 // store (two, where two replicas are meant) and uses keys unique to it.
 import { randomUUID } from 'node:crypto';
 import type { LeaseStore } from '../../src/leases/lease-store.js';

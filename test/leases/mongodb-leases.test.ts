@@ -1,6 +1,6 @@
 // The MongoDB lease adapter against a real server when MONGODB_URL is set (the test servers run
 // FerretDB, whose single-document updates are not atomic: the race tests are the point), in each place
-// that keeps leases: the claim store, and the delivery store's e-mail and Kafka leases.
+// that keeps leases: the claim store, and the delivery store's webhook, e-mail, Kafka and journal leases.
 import t from 'tap';
 import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
 import { openMongoClaimStore } from '../../src/checkpoints/mongodb-claim-store.js';
@@ -13,7 +13,7 @@ if (url) {
     const dbName = scratchDatabaseName('claims_contract');
     return { openStore: () => openMongoClaimStore(url, dbName), remove: () => dropDatabase(url, dbName) };
   });
-  for (const leases of ['emailLeases', 'kafkaLeases'] as const) {
+  for (const leases of ['webhookLeases', 'emailLeases', 'kafkaLeases', 'journalLeases'] as const) {
     leaseStoreContract(t, `mongodb delivery store, ${leases}`, async () => {
       const dbName = scratchDatabaseName('delivery_leases');
       return {

@@ -1,5 +1,5 @@
 // The SQLite lease adapter, in each database that keeps leases: checkpoints.db (the claim store) and
-// notifications.db (e-mail and Kafka leases, made durable with the store's other writes).
+// notifications.db (webhook, e-mail, Kafka and journal leases, made durable with the store's other writes).
 import t from 'tap';
 import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
@@ -11,7 +11,7 @@ leaseStoreContract(t, 'sqlite claim store', async () => {
   return { openStore: () => openSqliteClaimStore(dir), remove };
 });
 
-for (const leases of ['emailLeases', 'kafkaLeases'] as const) {
+for (const leases of ['webhookLeases', 'emailLeases', 'kafkaLeases', 'journalLeases'] as const) {
   leaseStoreContract(t, `sqlite delivery store, ${leases}`, async () => {
     const { dir, remove } = await tempDir('delivery-leases');
     return {

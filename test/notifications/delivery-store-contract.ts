@@ -3,6 +3,7 @@
 // is another connection to the same storage, as a second replica has.
 import type { DeliveryStore, JournalEvent, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
+import { webhookClaims, type WebhookClaims } from '../../src/notifications/webhook-claims.js';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 
 export interface OpenedDeliveryStore {
@@ -21,6 +22,9 @@ const delivery = (n: number, url = 'http://127.0.0.1:1/hook'): NewWebhookDeliver
   body: `{"n":${n}}`,
 });
 type Body = (t: TapTest, opened: OpenedDeliveryStore) => Promise<void>;
+/** A replica's claims on due webhooks: the port's queue and leases, as the delivery loop takes them. */
+const replica = (store: DeliveryStore, holder: string): WebhookClaims => webhookClaims(store.webhooks, store.webhookLeases, holder);
+const passNone = () => false;
 const journalEvent = (type: string, n: number): JournalEvent => ({
   stream: 'notifications-test',
   type,
@@ -72,24 +76,120 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(rows[0]!.eventPosition, 10n);
       t.equal(rows[0]!.body, '{"n":1}');
       t.equal(await store.checkpoints.checkpoint(WEBHOOKS), 30n);
-      t.equal(await store.webhooks.nextDueAt(), 1000);
+      t.equal(await store.webhooks.nextDueAfter(999), 1000);
+      t.equal(await store.webhooks.nextDueAfter(1000), 2000, 'the first one not yet due');
+      t.equal(await store.webhooks.nextDueAfter(2000), undefined);
       t.strictSame(await store.webhookReport.counts(), { pending: 4, delivered: 0, failed: 0 });
     });
 
     test('a claimed delivery is held until its lease runs out, by every connection', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
+      const [a, b] = [replica(store, 'replica-a'), replica(other, 'replica-b')];
       await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
       await store.webhooks.enqueue([delivery(3)], 30n, 5000);
-      t.equal(await store.webhooks.claimDue(999, 10_000), undefined, 'nothing is due before its time');
-      const first = await store.webhooks.claimDue(1000, 10_000);
+      t.equal(await a.takeDue(999, 10_000, passNone), undefined, 'nothing is due before its time');
+      const first = await a.takeDue(1000, 10_000, passNone);
       t.equal(first?.envelopeId, 'evt_1', 'the one due longest first');
-      t.equal(first?.nextAttemptAt, 10_000, 'held until the lease ends');
-      const next = await other.webhooks.claimDue(1000, 10_000);
+      t.equal(first?.nextAttemptAt, 1000, 'its record keeps when it fell due; the hold is its lease');
+      t.equal(await store.webhookLeases.holderOf(String(first?.id), 9999), 'replica-a', 'leased by its id');
+      // As the delivery loop does, b passes over what it is sending: taking it again would only renew its lease.
+      const next = await b.takeDue(1000, 10_000, passNone);
       t.equal(next?.envelopeId, 'evt_2', 'another replica takes the next one, not the held one');
-      t.equal(await other.webhooks.claimDue(4999, 10_000), undefined, 'nothing else due');
-      t.equal((await other.webhooks.claimDue(5000, 10_000))?.envelopeId, 'evt_3');
-      t.equal((await other.webhooks.claimDue(10_000, 20_000))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+      const sendingByB = (id: number) => id === next?.id;
+      t.equal(await b.takeDue(4999, 10_000, sendingByB), undefined, 'nothing else due');
+      t.equal((await b.takeDue(5000, 10_000, sendingByB))?.envelopeId, 'evt_3');
+      t.equal(
+        (await b.takeDue(5000, 10_000, passNone))?.envelopeId,
+        'evt_2',
+        'what a holder does not pass over, it takes again: a renewal',
+      );
+      t.equal((await b.takeDue(10_000, 20_000, passNone))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+    });
+
+    test('two replicas racing for one due delivery: one takes it; when it dies, one takes it once its lease ran out', async (t, {
+      store,
+      second,
+    }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.webhooks.enqueue([delivery(1)], 10n, 1000);
+      const racers = [replica(store, 'a'), replica(other, 'b'), replica(store, 'c'), replica(other, 'd')];
+      const race = async (replicas: WebhookClaims[], now: number, leaseUntil: number) =>
+        (await Promise.all(replicas.map((r) => r.takeDue(now, leaseUntil, passNone)))).flatMap((taken, i) =>
+          taken ? [{ by: replicas[i]!, taken }] : [],
+        );
+      const won = await race(racers, 1000, 11_000);
+      t.equal(won.length, 1, 'four replicas at once: one takes it');
+      t.equal(won[0]?.taken.attempts, 0);
+      // Its holder dies: it neither records an attempt nor lets go, and races no more.
+      const alive = racers.filter((r) => r !== won[0]?.by);
+      t.strictSame(await race(alive, 10_999, 20_999), [], 'held until the lease runs out');
+      const again = await race(alive, 11_000, 21_000);
+      t.equal(again.length, 1, 'the lease ran out: one of the three left takes it over');
+      const { by, taken } = again[0]!;
+      await store.webhooks.recordAttempt({
+        deliveryId: taken.id,
+        attempt: 1,
+        at: 11_000,
+        durationMs: 5,
+        outcome: { result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 30_000 },
+      });
+      await by.release(taken.id);
+      t.strictSame(await race(alive, 29_999, 39_999), [], 'recorded and let go: not due before its retry');
+      const retried = await race(alive, 30_000, 40_000);
+      t.strictSame(
+        retried.map(({ taken }) => taken.attempts),
+        [1],
+        'due again at the retry time, not at the end of a lease: one takes it, with the attempt counted',
+      );
+      await store.webhooks.recordAttempt({
+        deliveryId: taken.id,
+        attempt: 2,
+        at: 30_000,
+        durationMs: 5,
+        outcome: { result: 'delivered', status: 200 },
+      });
+      await retried[0]!.by.release(taken.id);
+      t.strictSame(await race(racers, 10 ** 12, 10 ** 12 + 1), [], 'delivered: never taken again');
+    });
+
+    test('a delivery sent and let go by one replica after another listed it as due is not sent again', async (t, { store, second }) => {
+      const other = await second();
+      t.teardown(() => other.close());
+      await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
+      const fast = replica(other, 'fast');
+      // The slow replica lists what is due, then the fast one sends both and lets go before it tries a lease.
+      let overtaken = false;
+      const slow = webhookClaims(
+        {
+          async due(...args) {
+            const listed = await store.webhooks.due(...args);
+            if (overtaken) return listed;
+            overtaken = true;
+            for (let n = 0; n < 2; n++) {
+              const taken = await fast.takeDue(1000, 11_000, passNone);
+              const outcome =
+                n === 0
+                  ? { result: 'delivered' as const, status: 200 }
+                  : ({ result: 'retry', status: 503, error: 'HTTP 503', nextAttemptAt: 5000 } as const);
+              await other.webhooks.recordAttempt({ deliveryId: taken!.id, attempt: 1, at: 1000, durationMs: 1, outcome });
+              await fast.release(taken!.id);
+            }
+            return listed;
+          },
+          dueNow: store.webhooks.dueNow,
+        },
+        store.webhookLeases,
+        'slow',
+      );
+      t.equal(await slow.takeDue(1000, 11_000, passNone), undefined, 'one delivered, one due later: neither is taken');
+      t.equal(
+        await store.webhookLeases.holderOf(String((await store.webhookReport.deliveries())[0]!.id), 1000),
+        undefined,
+        'nor left held',
+      );
+      t.equal((await slow.takeDue(5000, 15_000, passNone))?.envelopeId, 'evt_2', 'the retry, when due');
     });
 
     test('five claims at once on two connections: four deliveries, each once', async (t, { store, second }) => {
@@ -97,13 +197,8 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
       await store.webhooks.enqueue([delivery(4)], 40n, 30_000);
-      const claims = await Promise.all([
-        store.webhooks.claimDue(30_000, 40_000),
-        other.webhooks.claimDue(30_000, 40_000),
-        store.webhooks.claimDue(30_000, 40_000),
-        other.webhooks.claimDue(30_000, 40_000),
-        store.webhooks.claimDue(30_000, 40_000),
-      ]);
+      const replicas = [0, 1, 2, 3, 4].map((i) => replica(i % 2 ? other : store, `replica-${i}`));
+      const claims = await Promise.all(replicas.map((r) => r.takeDue(30_000, 40_000, passNone)));
       t.strictSame(
         claims
           .map((c) => c?.envelopeId)
@@ -112,9 +207,9 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ['evt_1', 'evt_2', 'evt_3', 'evt_4'],
         'five claims at once: four deliveries, each once',
       );
-      // The same delivery due again (its lease ran out), claimed by five at once, several times over.
+      // The same deliveries due again (their leases ran out), claimed by five at once, several times over.
       for (const at of [40_000, 50_000, 60_000]) {
-        const again = await Promise.all([store, other, store, other, store].map((s) => s.webhooks.claimDue(at, at + 10_000)));
+        const again = await Promise.all(replicas.map((r) => r.takeDue(at, at + 10_000, passNone)));
         t.equal(again.filter(Boolean).length, 4, `due again at ${at}: each of the four once`);
       }
     });
@@ -216,13 +311,14 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         },
         { deliveryId: a!.id, attempt: 2, at: 31_000, durationMs: 8, outcome: { result: 'delivered', status: 200 } },
       ]);
-      t.equal(
-        await store.webhooks.claimDue(10 ** 12, 10 ** 12 + 1).then((d) => d?.envelopeId),
-        'evt_3',
-        'only the pending one is ever claimed again',
+      t.strictSame(
+        await store.webhooks.due(10 ** 12, 10),
+        [{ id: c!.id, nextAttemptAt: 50_000 }],
+        'only the pending one is ever due again',
       );
+      t.equal(await store.webhooks.dueNow(a!.id, 10 ** 12), undefined, 'a delivered one is not due');
       t.strictSame(await store.webhookReport.counts(), { pending: 1, delivered: 1, failed: 1 });
-      const journal = await store.journal.claim('me', 0, 1, 100);
+      const journal = await store.journal.oldest(100);
       t.strictSame(
         journal.map((entry) => entry.type),
         ['Delivered', 'Failed'],
@@ -265,16 +361,26 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
       t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
-      t.equal((await first.journal.claim('replica-a', 1000, 30_000, 100)).length, 2);
+      t.equal(await first.journalLeases.take('journal', 'replica-a', 1000, 30_000), true, 'the journal');
+      await first.webhooks.enqueue([delivery(1)], 10n, 1000);
+      const webhooksOfA = replica(first, 'replica-a');
+      t.equal((await webhooksOfA.takeDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      t.equal(await replica(other, 'replica-b').takeDue(2000, 9000, passNone), undefined, 'the webhook too');
       await Promise.all([
         first.emailLeases.releaseAll('replica-a'),
         first.kafkaLeases.releaseAll('replica-a'),
-        first.journal.release('replica-a'),
+        webhooksOfA.releaseAll(),
+        first.journalLeases.releaseAll('replica-a'),
       ]);
+      t.equal(
+        (await replica(other, 'replica-b').takeDue(2000, 9000, passNone))?.envelopeId,
+        'evt_1',
+        'the webhook is free once replica-a let go',
+      );
       t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
       t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
-      t.equal((await other.journal.claim('replica-b', 2000, 30_000, 100)).length, 2, 'and the journal entries');
+      t.equal(await other.journalLeases.take('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
       t.equal(await other.emailLeases.take('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
     });
 
@@ -295,7 +401,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       t.strictSame(await other.emails.find('evt-1'), record, 'seen by another connection');
       t.strictSame(
-        (await other.journal.claim('me', 0, 1, 100)).map((entry) => entry.type),
+        (await other.journal.oldest(100)).map((entry) => entry.type),
         ['EmailSent'],
       );
     });
@@ -317,61 +423,36 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await store.kafkaLeases.take('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
     });
 
-    test('the journal: oldest first, held for one holder at a time, gone once appended', async (t, { store, second }) => {
+    test('the journal: oldest first, at most the limit, seen by every connection, gone once appended', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1)], 10n, 1000, [journalEvent('Queued', 1), journalEvent('Queued', 2)]);
       await store.emails.record({ eventId: 'e', serviceRef: 'SO-1', result: 'skipped', detail: 'no recipients', messageId: null }, 11n, [
         journalEvent('NotSent', 3),
       ]);
-      const taken = await store.journal.claim('a', 1000, 5000, 2);
+      const first = await store.journal.oldest(2);
       t.strictSame(
-        taken.map((entry) => [entry.stream, entry.type, entry.data]),
+        first.map((entry) => [entry.stream, entry.type, entry.data]),
         [
           ['notifications-test', 'Queued', { n: 1, position: String(2n ** 60n + 1n) }],
           ['notifications-test', 'Queued', { n: 2, position: String(2n ** 60n + 2n) }],
         ],
         'at most the limit, data as written',
       );
-      const rest = await other.journal.claim('b', 1000, 5000, 10);
+      const all = await other.journal.oldest(10);
       t.strictSame(
-        rest.map((entry) => entry.type),
-        ['NotSent'],
-        'another holder gets only what is free',
+        all.map((entry) => entry.type),
+        ['Queued', 'Queued', 'NotSent'],
+        'another connection sees every entry, oldest first',
       );
+      await store.journal.appended(first.map((entry) => entry.id));
       t.strictSame(
-        await other.journal.claim('b', 1000, 5000, 10).then((e) => e.map((x) => x.type)),
+        (await other.journal.oldest(10)).map((entry) => entry.type),
         ['NotSent'],
-        'a holder may take its own again (after a failed append)',
+        'appended ones are gone',
       );
-      t.strictSame(await other.journal.claim('c', 4999, 9000, 10), [], 'all held');
-      await store.journal.appended(taken.map((entry) => entry.id));
-      t.strictSame(
-        (await other.journal.claim('c', 5000, 9000, 10)).map((entry) => entry.type),
-        ['NotSent'],
-        'appended ones are gone; a lapsed hold is taken over',
-      );
-      await other.journal.appended(rest.map((entry) => entry.id));
-      t.strictSame(await store.journal.claim('d', 10 ** 12, 10 ** 12 + 1, 10), [], 'empty');
-    });
-
-    test('journal entries claimed by five at once, and again once their leases ran out: each by one', async (t, { store, second }) => {
-      const other = await second();
-      t.teardown(() => other.close());
-      await store.webhooks.enqueue(
-        [],
-        10n,
-        1000,
-        [1, 2, 3, 4, 5, 6].map((n) => journalEvent('Queued', n)),
-      );
-      for (const at of [1000, 6000, 11_000]) {
-        const takes = await Promise.all(
-          [0, 1, 2, 3, 4].map((i) => (i % 2 ? other : store).journal.claim(`h${i}-${at}`, at, at + 5000, 10)),
-        );
-        const ids = takes.flat().map((entry) => entry.id);
-        t.equal(new Set(ids).size, ids.length, `at ${at}: no entry taken twice`);
-        t.equal(ids.length, 6, `at ${at}: every entry taken`);
-      }
+      await other.journal.appended(all.map((entry) => entry.id));
+      t.strictSame(await store.journal.oldest(10), [], 'empty; removing an entry twice changes nothing');
     });
 
     test('restore: pending, delivered and failed deliveries, e-mail records, checkpoints; idempotent; never backwards', async (t, {
@@ -440,7 +521,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ],
         'once each',
       );
-      const due = await other.webhooks.claimDue(Date.now() + 1000, Date.now() + 60_000);
+      const due = await replica(other, 'a').takeDue(Date.now() + 1000, Date.now() + 60_000, passNone);
       t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
       t.equal(due?.companyGroup, 'Acme Group');
       t.strictSame(await store.emails.find('evt-9'), {
@@ -476,7 +557,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         t.equal(await again.checkpoints.checkpoint(KAFKA), 13n);
         t.equal(await again.kafka.published('evt-1'), true);
         t.equal((await again.emails.find('evt-1'))?.result, 'sent');
-        t.equal((await again.journal.claim('x', 0, 1, 10)).length, 1);
+        t.equal((await again.journal.oldest(10)).length, 1);
       } finally {
         await again.close();
       }

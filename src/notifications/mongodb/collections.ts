@@ -8,6 +8,8 @@ import type { LeaseDoc, MarkerDoc } from '../../storage/mongodb-lease.js';
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
   deliveries: 'webhook_deliveries',
+  webhookClaims: 'webhook_claims',
+  journalClaims: 'journal_claims',
   emailClaims: 'email_claims',
   emails: 'emails',
   kafkaClaims: 'kafka_claims',
@@ -72,10 +74,6 @@ export interface JournalDoc {
   type: string;
   /** JSON text: the event's data exactly as it will be appended, whatever its shape. */
   data: string;
-  holder: string | null;
-  lease_until: number;
-  /** Taken over this many times: each takeover is decided by the marker of its generation. */
-  generation?: number;
 }
 
 export interface CounterDoc {
@@ -93,6 +91,8 @@ export interface DeliveryCollections {
   checkpoints: Collection<CheckpointDoc>;
   identity: Collection<{ _id: string; log_id: string }>;
   deliveries: Collection<DeliveryDoc>;
+  webhookClaims: Collection<LeaseDoc>;
+  journalClaims: Collection<LeaseDoc>;
   emailClaims: Collection<LeaseDoc>;
   emails: Collection<EmailDoc>;
   kafkaClaims: Collection<LeaseDoc>;
@@ -110,6 +110,8 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     checkpoints: db.collection<CheckpointDoc>(names.checkpoints, options),
     identity: db.collection<{ _id: string; log_id: string }>(names.logIdentity, options),
     deliveries: db.collection<DeliveryDoc>(names.deliveries, options),
+    webhookClaims: db.collection<LeaseDoc>(names.webhookClaims, options),
+    journalClaims: db.collection<LeaseDoc>(names.journalClaims, options),
     emailClaims: db.collection<LeaseDoc>(names.emailClaims, options),
     emails: db.collection<EmailDoc>(names.emails, options),
     kafkaClaims: db.collection<LeaseDoc>(names.kafkaClaims, options),
@@ -123,6 +125,8 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     { key: { envelope_id: 1, url: 1 }, name: 'envelope_url', unique: true },
     { key: { state: 1, next_attempt_at: 1, _id: 1 }, name: 'due' },
   ]);
-  await ensureIndexes(collections.journal, [{ key: { lease_until: 1, _id: 1 }, name: 'claimable' }]);
+  // releaseAll finds a holder's leases among one document per delivery or event ever sent
+  for (const claims of [collections.webhookClaims, collections.emailClaims, collections.kafkaClaims])
+    await ensureIndexes(claims, [{ key: { holder: 1 }, name: 'holder' }]);
   return collections;
 }

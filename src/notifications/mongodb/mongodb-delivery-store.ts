@@ -2,9 +2,8 @@
 // folder. A standalone mongod is enough: no multi-document transaction is used, like the other MongoDB
 // adapters. Instead:
 // - Every claim is decided by a unique `_id`, which every MongoDB-protocol server enforces atomically:
-//   an insert that meets E11000 is the "no" (storage/mongodb-lease.ts). E-mail and Kafka leases are
-//   leases/mongodb-leases.ts collections; due webhooks and journal entries are held in their own
-//   documents (webhook-queue.ts, journal-queue.ts).
+//   an insert that meets E11000 is the "no" (storage/mongodb-lease.ts). Every claim (a due webhook,
+//   an e-mail, a Kafka message, the journal) is a lease in a leases/mongodb-leases.ts collection.
 // - Where the port says "one transaction" (records + journal + checkpoint), the writes are ordered so
 //   that every prefix is harmless: journal events first (they describe something already done), then
 //   the records (idempotent: unique keys, $setOnInsert), then the checkpoint ($max) last. A crash in
@@ -31,12 +30,14 @@ export async function openMongoDeliveryStore(url: string, dbName?: string): Prom
     return {
       checkpoints: mongoCheckpoints(collections),
       webhooks: mongoWebhookQueue(collections),
+      webhookLeases: mongoLeases(collections.webhookClaims, collections.markers),
       webhookReport: mongoWebhookReport(collections),
       emails: mongoEmailRecords(collections),
       emailLeases: mongoLeases(collections.emailClaims, collections.markers),
       kafka: mongoKafkaRecords(collections),
       kafkaLeases: mongoLeases(collections.kafkaClaims, collections.markers),
       journal: mongoJournalQueue(collections),
+      journalLeases: mongoLeases(collections.journalClaims, collections.markers),
       restore: mongoRestore(collections),
       close: () => client.close(),
     };

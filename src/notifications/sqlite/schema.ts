@@ -1,5 +1,6 @@
-// The tables of notifications.db. Leases on e-mails and Kafka messages are leases/sqlite-leases.ts
-// tables (email_claims, kafka_claims), created by that adapter.
+// The tables of notifications.db. Leases on due webhook deliveries, e-mails, Kafka messages and the
+// journal are leases/sqlite-leases.ts tables (webhook_claims, email_claims, kafka_claims,
+// journal_claims), created by that adapter.
 export const DELIVERY_SCHEMA = `
   CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position INTEGER NOT NULL);
   -- log_id: the id of the log's first event, naming the log the checkpoints count in
@@ -41,12 +42,6 @@ export const DELIVERY_SCHEMA = `
     recorded_at INTEGER NOT NULL
   );
   CREATE TABLE IF NOT EXISTS kafka_published (event_id TEXT PRIMARY KEY, recorded_at INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS outcome_journal (
-    id INTEGER PRIMARY KEY,
-    stream TEXT NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    holder TEXT,
-    lease_until INTEGER NOT NULL DEFAULT 0
-  );
+  -- a file made by an earlier version also has the columns holder and lease_until, unused and left alone
+  CREATE TABLE IF NOT EXISTS outcome_journal (id INTEGER PRIMARY KEY, stream TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL);
 `;

@@ -33,16 +33,18 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   let closed = false;
   const store = deliveryDatabase(db, wal, () => closed);
   // A lease taken or let go is durable before it is acted on, like every other write of this store.
-  const leases = (table: string) => sqliteLeases(db, { table, keyColumn: 'event_id', durable: () => wal.sync() });
+  const leases = (table: string, keyColumn = 'event_id') => sqliteLeases(db, { table, keyColumn, durable: () => wal.sync() });
   return {
     checkpoints: sqliteCheckpoints(store),
     webhooks: sqliteWebhookQueue(store),
+    webhookLeases: leases('webhook_claims', 'delivery_id'),
     webhookReport: sqliteWebhookReport(store),
     emails: sqliteEmailRecords(store),
     emailLeases: leases('email_claims'),
     kafka: sqliteKafkaRecords(store),
     kafkaLeases: leases('kafka_claims'),
     journal: sqliteJournalQueue(store),
+    journalLeases: leases('journal_claims', 'key'),
     restore: sqliteRestore(store),
     async close() {
       if (closed) return;

@@ -10,11 +10,13 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
     INSERT INTO webhook_deliveries (envelope_id, event_position, company_group, url, body, state, next_attempt_at, created_at, updated_at)
     VALUES (@envelopeId, @eventPosition, @companyGroup, @url, @body, 'pending', @now, @now, @now)
     ON CONFLICT (envelope_id, url) DO NOTHING`);
-  // One statement, so the choice and the hold cannot be split by another writer.
-  const claim = db.prepare<[number, number, number], DeliveryRow>(`
-    UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ?
-     WHERE id = (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1)
-    RETURNING ${DELIVERY_COLUMNS}`);
+  const due = db.prepare<[number, number, number, number], { id: bigint; next_attempt_at: bigint }>(`
+    SELECT id, next_attempt_at FROM webhook_deliveries
+     WHERE state = 'pending' AND next_attempt_at <= ? AND (next_attempt_at, id) > (?, ?)
+     ORDER BY next_attempt_at, id LIMIT ?`);
+  const dueNow = db.prepare<[number, number], DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND state = 'pending' AND next_attempt_at <= ?`,
+  );
   const updateDelivery = db.prepare(`
     UPDATE webhook_deliveries
        SET state = @state, attempts = attempts + 1, next_attempt_at = @nextAttemptAt, last_status = @status, last_error = @error, updated_at = @now
@@ -22,7 +24,9 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
   const insertAttempt = db.prepare(`
     INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, at, duration_ms, result, status, error, next_attempt_at)
     VALUES (@deliveryId, @attempt, @at, @durationMs, @result, @status, @error, @nextAttemptAt)`);
-  const nextDue = db.prepare<[], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending'").pluck();
+  const nextDue = db
+    .prepare<[number], bigint | null>("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at > ?")
+    .pluck();
 
   const enqueue = db.transaction(
     (deliveries: readonly NewWebhookDelivery[], checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
@@ -65,10 +69,16 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
       enqueue.immediate(deliveries, checkpoint, now, journal);
       await wal.sync();
     },
-    async claimDue(now, leaseUntil) {
+    async due(now, limit, after) {
       guard();
-      const row = claim.get(leaseUntil, now, now);
-      if (row) await wal.sync();
+      // (-1, -1) before every delivery: due times and ids are never negative.
+      return due
+        .all(now, after?.nextAttemptAt ?? -1, after?.id ?? -1, limit)
+        .map((row) => ({ id: Number(row.id), nextAttemptAt: Number(row.next_attempt_at) }));
+    },
+    async dueNow(id, now) {
+      guard();
+      const row = dueNow.get(id, now);
       return row && toDelivery(row);
     },
     async recordAttempt(attempt, journal = []) {
@@ -76,9 +86,9 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
       recordAttempt.immediate(attempt, Date.now(), journal);
       await wal.sync();
     },
-    async nextDueAt() {
+    async nextDueAfter(now) {
       guard();
-      const due = nextDue.get();
+      const due = nextDue.get(now);
       return due === null || due === undefined ? undefined : Number(due);
     },
   };
