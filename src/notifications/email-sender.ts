@@ -16,7 +16,7 @@ import { emailOutcomeEvent } from './delivery-outcomes.js';
 import { packingInstructionsEmail } from './email-message.js';
 import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { Log, NotificationConsumer } from './notification-consumer.js';
+import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
 
@@ -25,7 +25,7 @@ export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerU
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
-export interface EmailSenderOptions {
+export interface EmailSenderOptions extends LeaseHolding {
   store: EventStore;
   /** What became of each event's e-mail, with this consumer's checkpoint; the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'emails' | 'emailLeases'>;
@@ -42,12 +42,6 @@ export interface EmailSenderOptions {
    * only bounds how long the e-mails of a holder that died wait for another. Default 30 s.
    */
   claimMs?: number;
-  /**
-   * Who holds its claims: the replica's holder, the same for every start in this process, so that consumers
-   * started again after the notifications' lease lapsed and came back take up their own claims at once
-   * instead of waiting out the claims of the consumers they replace. Default: a holder of its own.
-   */
-  holder?: string;
   /** A share link to the order's 3D load plan, for the text and the PDF; none when not given. */
   viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */

@@ -13,7 +13,7 @@ import { KAFKA, type DeliveryStore } from './delivery-store.js';
 import { kafkaPublishedEvent } from './delivery-outcomes.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { Log, NotificationConsumer } from './notification-consumer.js';
+import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { LeaseStore } from '../leases/lease-store.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
@@ -26,7 +26,7 @@ export interface KafkaProducer {
   disconnect(): Promise<void>;
 }
 
-export interface KafkaPublisherOptions {
+export interface KafkaPublisherOptions extends LeaseHolding {
   store: EventStore;
   /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'kafka' | 'kafkaLeases'>;
@@ -45,12 +45,6 @@ export interface KafkaPublisherOptions {
    * was away) wait for another. Default 30 s.
    */
   claimMs?: number;
-  /**
-   * Who holds its claims: the replica's holder, the same for every start in this process, so that consumers
-   * started again after the notifications' lease lapsed and came back take up their own claims at once
-   * instead of waiting out the claims of the consumers they replace. Default: a holder of its own.
-   */
-  holder?: string;
   /** Called after an outcome event was journaled, so that it reaches the log soon (outcome-journal.ts). */
   onJournaled?: () => void;
   /** Default `orders.packing-instructions`. */

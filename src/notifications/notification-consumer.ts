@@ -11,3 +11,13 @@ export interface NotificationConsumer {
   /** Why the service should not say it is ready because of this consumer (kafka-topic.ts), else undefined. */
   notReady?(): string | undefined;
 }
+
+/** What a consumer that takes leases (e-mail, Kafka, the outcome journal) is told of its replica. */
+export interface LeaseHolding {
+  /**
+   * Who holds its leases: the replica's holder, the same for every start in this process, so that
+   * consumers started again after the notifications' lease lapsed and came back take up their own leases
+   * at once instead of waiting out those of the consumers they replace. Default: a holder of its own.
+   */
+  holder?: string;
+}

@@ -14,10 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { ANY, type EventStore } from '../eventstore/event-store.js';
 import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
-import type { Log } from './notification-consumer.js';
+import type { LeaseHolding, Log } from './notification-consumer.js';
 import { WakeableLoop } from './wakeable-loop.js';
 
-export interface OutcomeJournalOptions {
+export interface OutcomeJournalOptions extends LeaseHolding {
   store: EventStore;
   deliveries: Pick<DeliveryStore, 'journal' | 'journalLeases'>;
   /** Longest pause between looks at the journal: how soon entries of another replica (or a failed append) go out. Default 1 s. */
@@ -42,7 +42,7 @@ const LEASE_MS = 30_000;
 export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJournal {
   const { store, deliveries, log } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const holder = randomUUID();
+  const holder = options.holder ?? randomUUID();
   let failures = 0;
 
   /** Appends the journal while this replica holds its lease, batch by batch, until it is empty. */

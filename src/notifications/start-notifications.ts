@@ -12,11 +12,11 @@ import { kafkaClient, startKafkaPublisher, type KafkaProducer } from './kafka-pu
 import { watchKafkaTopic } from './kafka-topic.js';
 import { startOutcomeJournal } from './outcome-journal.js';
 import { restoreDeliveries } from './restore-deliveries.js';
-import type { Log, NotificationConsumer } from './notification-consumer.js';
+import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
 import type { NotificationsConfig } from './notifications-config.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 
-export interface NotificationsOptions {
+export interface NotificationsOptions extends LeaseHolding {
   store: EventStore;
   deliveries: DeliveryStore;
   /** Where versions before the delivery store kept Kafka's checkpoint (read once on an upgrade). */
@@ -29,15 +29,14 @@ export interface NotificationsOptions {
   config: NotificationsConfig;
   /** Instead of a kafkajs producer on config.kafkaBrokers (tests). */
   kafkaProducer?: KafkaProducer;
-  /** The replica's lease holder, kept by the e-mail and Kafka claims across restarts of the consumers. */
-  holder?: string;
   log: Log;
 }
 
 export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
   const { store, deliveries, checkpoints, dataDir, masterData, renderPdf, viewerUrl, config, log } = options;
   await restoreDeliveries(store, deliveries, log);
-  const journal = startOutcomeJournal({ store, deliveries, log });
+  const holding = options.holder ? { holder: options.holder } : {};
+  const journal = startOutcomeJournal({ store, deliveries, log, ...holding });
   const onJournaled = journal.wake;
   const started: NotificationConsumer[] = [];
   const stopAll = async () => {
@@ -65,7 +64,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
         renderPdf,
         log,
         onJournaled,
-        ...(options.holder ? { holder: options.holder } : {}),
+        ...holding,
         ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
         ...(config.mailFrom ? { from: config.mailFrom } : {}),
@@ -92,7 +91,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
           topic: config.kafkaTopic,
           log,
           onJournaled,
-          ...(options.holder ? { holder: options.holder } : {}),
+          ...holding,
           ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
           ...(topic ? { topicExists: () => topic.exists() } : {}),
         }),

@@ -103,6 +103,8 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
   const leaseMs = 2 * timeoutMs + 1000;
   const { log } = options;
   const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
+  // A holder of its own, not the replica's (LeaseHolding): what this loop knows of its leases (heldUntil)
+  // is not handed to the loop that replaces it, which must not take them again before they run out.
   const inFlight = new Set<Promise<void>>();
   // This process's own leases, which taking them again would only renew: those in flight (held until
   // their attempt ends, however long it stalls) and those whose attempt could not be recorded (held
