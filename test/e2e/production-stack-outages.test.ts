@@ -38,7 +38,7 @@ t.test(
   'the broker killed with SIGKILL in the middle of a burst of 100 orders and started again: every message arrives',
   { skip, timeout: 540_000 },
   async (t) => {
-    const kafka = await kafkaServer(scratch(t, 'kafka-kill-'));
+    const kafka = await kafkaServer(scratch(t, 'kafka-kill-'), { quickRestart: true });
     t.teardown(() => kafka.kill());
     t.comment(`own broker up in ${await kafka.start()} ms (pid ${kafka.pid})`);
     const database = `kill_${randomUUID().slice(0, 8)}`;
