@@ -88,6 +88,18 @@ function deliveriesFor(events: readonly RecordedEvent[], masterData: MasterData)
   return result;
 }
 
+/** An attempt that failed, for operators: a warning while retries remain, an error once there are none. */
+function logOutcome(log: Log, delivery: StoredWebhookDelivery, attempt: number, outcome: AttemptOutcome): void {
+  const what = `webhooks: ${delivery.envelopeId} to ${delivery.url}`;
+  if (outcome.result === 'retry')
+    log(
+      `${what}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`,
+      undefined,
+      'warn',
+    );
+  else if (outcome.result === 'failed') log(`${what}: failed for good after attempt ${attempt} (${outcome.error})`, undefined, 'error');
+}
+
 interface DeliveryLoop {
   wake(): void;
   stop(): Promise<void>;
@@ -102,9 +114,9 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
   // duplicated; short enough that one lost to a crash is retried soon after a restart.
   const leaseMs = 2 * timeoutMs + 1000;
   const { log } = options;
-  const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
   // A holder of its own, not the replica's (LeaseHolding): what this loop knows of its leases (heldUntil)
   // is not handed to the loop that replaces it, which must not take them again before they run out.
+  const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
   const inFlight = new Set<Promise<void>>();
   // This process's own leases, which taking them again would only renew: those in flight (held until
   // their attempt ends, however long it stalls) and those whose attempt could not be recorded (held
@@ -170,19 +182,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
     // or a retry due at once could be taken, as a renewal, and then let go by this release.
     await claims.release(delivery.id).catch(() => undefined);
     heldUntil.delete(delivery.id);
-    if (outcome.result === 'retry') {
-      log(
-        `webhooks: ${delivery.envelopeId} to ${delivery.url}: attempt ${attempt} failed (${outcome.error}); next at ${new Date(outcome.nextAttemptAt).toISOString()}`,
-        undefined,
-        'warn',
-      );
-    } else if (outcome.result === 'failed') {
-      log(
-        `webhooks: ${delivery.envelopeId} to ${delivery.url}: failed for good after attempt ${attempt} (${outcome.error})`,
-        undefined,
-        'error',
-      );
-    }
+    logOutcome(log, delivery, attempt, outcome);
   }
 
   loop.wake();
