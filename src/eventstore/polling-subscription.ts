@@ -81,10 +81,13 @@ export class PollingSubscription implements Subscription {
       while (!this.#stopped) {
         const head = await this.#source.durableHead(cursor, lookInFile);
         const page = head > cursor ? await this.#source.readPage(cursor, head, pageSize, types) : [];
-        // A short page means every event up to head has been examined; moving the cursor to head keeps a
-        // type-filtered subscription from rescanning non-matching events at every poll.
+        // A type-filtered subscription takes a short page to mean every event up to head was examined, and
+        // moves its cursor to head so as not to rescan non-matching events at every poll. One that takes
+        // every event moves it only through what it was handed: an event a read did not see (a page that
+        // came back short of a head it was told of) is read at the next look, never passed over.
         const last = page[page.length - 1];
-        cursor = page.length === pageSize && last ? last.position : head > cursor ? head : cursor;
+        if (types === undefined) cursor = last ? last.position : cursor;
+        else cursor = page.length === pageSize && last ? last.position : head > cursor ? head : cursor;
         if (page.length === 0) {
           lookInFile = await this.#sleep();
           continue;

@@ -83,6 +83,7 @@ export class PostgresEventStore implements EventStore {
   readonly #source: SubscriptionSource;
   /** The newest events, read once for every subscription of this process (recent-events.ts). */
   readonly #recent: RecentEvents;
+  readonly #log: (message: string, error?: unknown) => void;
   /** A read of the log's tail in flight, shared by every subscription that needs it. */
   #tailRead: Promise<void> | undefined;
   /** A head known to be visible: from a commit's announcement, an own append or a query. */
@@ -95,6 +96,7 @@ export class PostgresEventStore implements EventStore {
 
   constructor(connection: LogConnection, options: PostgresEventStoreOptions = {}) {
     this.#connection = connection;
+    this.#log = options.log ?? (() => {});
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#quietPollMs = Math.max(this.#pollIntervalMs, options.quietPollMs ?? 5_000);
     this.#pageSize = options.pageSize ?? 500;
@@ -315,7 +317,15 @@ export class PostgresEventStore implements EventStore {
   async #readPage(after: bigint, upTo: bigint, limit: number, types: readonly string[] | undefined): Promise<RecordedEvent[]> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const page = this.#recent.page(after, upTo, limit, types);
-      if (page) return page;
+      const gap = page && types === undefined ? gapIn(page, after) : undefined;
+      if (page && gap === undefined) return page;
+      if (gap !== undefined) {
+        // Positions are dense: a page of every type runs from after + 1 without a gap. One that does not
+        // is a fault of the ring; it is said, the ring is emptied and the page read from SQL.
+        this.#log(`event log: the recent events skipped ${gap}; the page is read from the log`);
+        this.#recent.clear();
+        break;
+      }
       const { first, last } = this.#recent;
       // Below what the ring holds: a page of its own.
       if (first !== undefined && after < first - 1n) break;
@@ -363,4 +373,14 @@ export class PostgresEventStore implements EventStore {
   #assertOpen(): void {
     if (this.#closing) throw new Error('event store is closed');
   }
+}
+
+/** The first gap in a page that should hold every position after `after`, as text; undefined when there is none. */
+function gapIn(page: readonly RecordedEvent[], after: bigint): string | undefined {
+  let expected = after + 1n;
+  for (const event of page) {
+    if (event.position !== expected) return `positions ${expected} to ${event.position - 1n}`;
+    expected += 1n;
+  }
+  return undefined;
 }
