@@ -31,10 +31,12 @@ export interface CommitListener {
 /**
  * `wake(types, head)`: the event types of a commit (undefined when unknown: wake every follower) and the
  * log's head after it (undefined when unknown). `progress(name, position)`: an announcement on the
- * progress channel (ProgressSignals), heard on the same connection.
+ * progress channel (ProgressSignals), heard on the same connection. Only announcements that name
+ * `schema` are this log's: the channels are the database's, and other logs may share the database.
  */
 export function listenForCommits(
   newClient: () => pg.Client,
+  schema: string,
   wake: (types: ReadonlySet<string> | undefined, head: bigint | undefined) => void,
   log: (message: string, error?: unknown) => void,
   progress: (name: string, position: bigint) => void = () => {},
@@ -66,13 +68,17 @@ export function listenForCommits(
     current.on('error', lost);
     current.on('end', () => lost());
     current.on('notification', (message) => {
+      // A schema name may hold ';': it is the last field, and whatever follows the fields before it.
+      const [first = '', second = '', ...rest] = (message.payload ?? '').split(';');
+      const from = rest.length > 0 ? rest.join(';') : undefined;
       if (message.channel === PROGRESS_CHANNEL) {
-        const [name = '', position = ''] = (message.payload ?? '').split(';');
-        if (/^\d+$/.test(position)) progress(name, BigInt(position));
+        // Another log's, or a replica's from before announcements named their log: not this log's progress.
+        if (from === schema && /^\d+$/.test(second)) progress(first, BigInt(second));
         return;
       }
-      const [types = '', head = ''] = (message.payload ?? '').split(';');
-      wake(types === '' ? undefined : new Set(types.split(',')), /^\d+$/.test(head) ? BigInt(head) : undefined);
+      if (from !== undefined && from !== schema) return;
+      // Without a schema (a replica from before): a commit of some log; its head is looked up, not taken.
+      wake(first === '' ? undefined : new Set(first.split(',')), from !== undefined && /^\d+$/.test(second) ? BigInt(second) : undefined);
     });
     try {
       await current.connect();

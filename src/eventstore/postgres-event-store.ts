@@ -60,13 +60,14 @@ const HEAD = 'SELECT max(position) AS head FROM events';
 export async function openPostgresEventStore(url: string, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
   const log = options.log ?? (() => {});
   const connection = connectLog(url, options, (error) => log('event log: an idle PostgreSQL connection failed', error));
+  let schema: string;
   try {
-    await ensureSchema(connection);
+    schema = await ensureSchema(connection);
   } catch (error) {
     await connection.end().catch(() => {});
     throw isUnreachable(error) ? unavailable(error) : error;
   }
-  return new PostgresEventStore(connection, options);
+  return new PostgresEventStore(connection, schema, options);
 }
 
 export class PostgresEventStore implements EventStore {
@@ -94,7 +95,8 @@ export class PostgresEventStore implements EventStore {
   /** Group-commit counters: calls that wrote a batch, appends they carried, calls sent again after a lost answer. */
   readonly stats = { commits: 0, appends: 0, resent: 0 };
 
-  constructor(connection: LogConnection, options: PostgresEventStoreOptions = {}) {
+  /** `schema`: the log's, which its commit and progress announcements name (postgres-schema.ts). */
+  constructor(connection: LogConnection, schema: string, options: PostgresEventStoreOptions = {}) {
     this.#connection = connection;
     this.#log = options.log ?? (() => {});
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -120,6 +122,7 @@ export class PostgresEventStore implements EventStore {
     };
     this.#listener = listenForCommits(
       () => connection.dedicatedClient(),
+      schema,
       (types, head) => {
         const wakeAll = () => {
           for (const subscription of this.#subscriptions) subscription.wake(types);
@@ -151,7 +154,7 @@ export class PostgresEventStore implements EventStore {
         return store.#listener.listening;
       },
       announce: async (name, position) => {
-        await this.#query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, `${name};${position}`]);
+        await this.#query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, `${name};${position};${schema}`]);
       },
       listen: (name, heard) => {
         const listeners = this.#progressListeners.get(name) ?? new Set();

@@ -22,7 +22,7 @@ import type { LogConnection } from './postgres-connection.js';
 
 /** The channel a commit is announced on: followers on other replicas look at once rather than at their next poll. */
 export const COMMIT_CHANNEL = 'orders_events_committed';
-/** Where replicas announce how far a consumer of the log has got (ProgressSignals): `name;position`. */
+/** Where replicas announce how far a consumer of the log has got (ProgressSignals): `name;position;schema`. */
 export const PROGRESS_CHANNEL = 'orders_progress';
 
 // One lock for the schema creation of every replica, one (per schema) for the writers.
@@ -118,15 +118,22 @@ BEGIN
     outcomes := outcomes || jsonb_build_array(jsonb_build_array('ok', revision::text, head_position::text));
   END LOOP;
   IF wrote THEN
-    -- '<types>;<head>': followers skip what they do not follow, and read up to the head without asking for it.
-    PERFORM pg_notify('${COMMIT_CHANNEL}', committed_types || ';' || head_position::text);
+    -- '<types>;<head>;<schema>': followers skip what they do not follow, and read up to the head without asking
+    -- for it. The channel is the database's and a database may hold several logs, one per schema: a follower
+    -- hears only its own log's commits, or it would take another log's head for its own and pass events over.
+    PERFORM pg_notify('${COMMIT_CHANNEL}', committed_types || ';' || head_position::text || ';' || current_schema());
   END IF;
   RETURN outcomes;
 END
 $fn$;
 `;
 
-/** Creates what is missing; several replicas starting at once take turns (one implicit transaction holds the lock). */
-export async function ensureSchema(connection: LogConnection): Promise<void> {
+/**
+ * Creates what is missing; several replicas starting at once take turns (one implicit transaction holds
+ * the lock). Answers the log's schema, which names its announcements.
+ */
+export async function ensureSchema(connection: LogConnection): Promise<string> {
   await connection.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});${DDL}`);
+  const [row] = await connection.query<{ schema: string }>('SELECT current_schema() AS schema');
+  return row!.schema;
 }

@@ -287,6 +287,36 @@ if (!url) {
     t.strictSame(heard, [5n, 9n, 12345678901234n], 'nothing once it stopped listening');
   });
 
+  t.test(
+    'two logs in one database, one per schema: a follower hears only its own log and passes over none of its events; progress is heard by log',
+    async (t) => {
+      const [a, b] = [await scratch(t, 'two-logs-a'), await scratch(t, 'two-logs-b')];
+      const [logA, logB] = [await a.open(), await b.open()];
+      for (let waited = 0; !(logA.progress.listening && logB.progress.listening) && waited < 5_000; waited += 20) await sleep(20);
+      // A type-filtered follower of log B, as the planning reactor follows OrderSubmitted.
+      const seen: RecordedEvent[] = [];
+      const subscription = logB.subscribe({ types: ['Written'], handle: (events) => void seen.push(...events) });
+      t.teardown(() => subscription.stop());
+      const heardOnB: bigint[] = [];
+      logB.progress.listen('order-read-model', (position) => void heardOnB.push(position));
+      // Log A runs ahead: 30 events, and its projector says so.
+      for (let i = 0; i < 30; i++) await logA.append(`a-${i}`, [{ type: 'Written', data: { i } }], NO_STREAM);
+      await logA.progress.announce('order-read-model', 30n);
+      await sleep(300);
+      // Then log B gets its own first five.
+      for (let i = 0; i < 5; i++) await logB.append(`b-${i}`, [{ type: 'Written', data: { i } }], NO_STREAM);
+      for (let waited = 0; seen.length < 5 && waited < 5_000; waited += 20) await sleep(20);
+      t.strictSame(
+        seen.map((event) => event.position),
+        [1n, 2n, 3n, 4n, 5n],
+        "every event of log B, though log A's head passed them first",
+      );
+      await logB.progress.announce('order-read-model', 5n);
+      for (let waited = 0; heardOnB.length < 1 && waited < 5_000; waited += 20) await sleep(20);
+      t.strictSame(heardOnB, [5n], "log B's progress only, not log A's");
+    },
+  );
+
   t.test('texts holding the quoting tags of the append call arrive as they were sent', async (t) => {
     const { open } = await scratch(t, 'quoting');
     const store = await open();
