@@ -74,6 +74,8 @@ t.test('page and page_size must be whole numbers of at least 1', async (t) => {
     ['?page=x', 'page'],
     ['?page_size=0', 'page_size'],
     ['?page_size=-3', 'page_size'],
+    ['?page_size=&page=1', 'page_size'],
+    ['?page=', 'page'],
     ['?paginate=maybe', 'paginate'],
   ] as const) {
     const response = await list(query);

@@ -328,7 +328,9 @@ function parseListQuery(ctx: Context): ListQuery | { errors: Record<string, stri
   };
   const positive = (name: string, fallback: number, max: number): number => {
     const raw = single(name);
-    if (raw === undefined || raw === '') return fallback;
+    // Left out, the default; given empty (`?page_size=`), refused like any other value that is not a
+    // whole number, as the OpenAPI document's integer says (an outside checker holds the API to it).
+    if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < 1) {
       errors[name] = ['Enter a whole number of at least 1.'];
       return fallback;
