@@ -22,7 +22,7 @@ import {
   toStoredPosition,
 } from '../../checkpoints/mongodb-checkpoint-store.js';
 import { guardUnavailable } from '../../storage/unavailable-storage.js';
-import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
+import { isDuplicateKey, upsertRacing } from '../../storage/mongodb-duplicate-key.js';
 import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
 import { searchText } from './search-text.js';
 import { checksumOf, DamagedDocument } from './document-checksum.js';
@@ -283,19 +283,13 @@ function projectionSide({
   };
 
   const moveCheckpoint = async (position: bigint, logId: string): Promise<void> => {
-    const update = () =>
+    await upsertRacing(() =>
       checkpoints.updateOne(
         { _id: PROJECTION },
         { $max: { position: toStoredPosition(position) }, $setOnInsert: { log_id: logId } },
         { upsert: true },
-      );
-    try {
-      await update();
-    } catch (error) {
-      // Two first upserts racing on the same _id: the loser's insert hits the key; the document exists now.
-      if (!isDuplicateKey(error)) throw error;
-      await update();
-    }
+      ),
+    );
   };
 
   return {
