@@ -4,7 +4,6 @@
 import type { LeaseStore } from './lease-store.js';
 
 export interface Renewing {
-  /** Renews `keys` for `holder` until the returned function is called. */
   keys: readonly string[];
   holder: string;
   leaseMs: number;
@@ -13,6 +12,7 @@ export interface Renewing {
   now?: () => number;
 }
 
+/** Renews `keys` for `holder` until the function it answers is called. */
 export function renewWhileWorking(leases: Pick<LeaseStore, 'take'>, renewing: Renewing): () => void {
   const now = renewing.now ?? Date.now;
   const timer = setInterval(
