@@ -92,6 +92,12 @@ export interface SubscribeOptions {
   onError?(error: unknown): void;
   /** Only deliver events whose type is in this list (all when omitted). */
   types?: readonly string[];
+  /**
+   * Of `types`, the ones whose commits should wake the subscription at once (all of them when
+   * omitted). The others are delivered at its next look, woken by one of these or by its poll: for
+   * events that may wait, so that their commits do not each cost every replica a read.
+   */
+  wakeOn?: readonly string[];
 }
 
 export interface AppendOptions {

@@ -16,6 +16,8 @@ export interface FollowOptions {
   name: string;
   /** Only these event types; every event when omitted. */
   types?: readonly string[];
+  /** Of `types`, those whose commits wake the follower at once (SubscribeOptions.wakeOn). */
+  wakeOn?: readonly string[];
   loadCheckpoint(): Promise<bigint | undefined>;
   /** Must be idempotent per event: after a failure the whole batch comes again. */
   handle(events: RecordedEvent[], stopping: () => boolean): Promise<void>;
@@ -63,6 +65,7 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
     subscription = store.subscribe({
       ...(after !== undefined ? { after } : {}),
       ...(options.types ? { types: options.types } : {}),
+      ...(options.wakeOn ? { wakeOn: options.wakeOn } : {}),
       handle: handleWithRetry,
       onError(error) {
         // Only the store itself gets here (handle never throws): start again from the checkpoint.

@@ -51,7 +51,7 @@ export class PollingSubscription implements Subscription {
    * commits would wake every consumer of the log for nothing.
    */
   wake(committedTypes?: ReadonlySet<string>): void {
-    const { types } = this.#options;
+    const types = this.#options.wakeOn ?? this.#options.types;
     if (types && committedTypes && !types.some((type) => committedTypes.has(type))) return;
     this.#wakeSleeper?.();
   }

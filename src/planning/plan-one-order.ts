@@ -35,24 +35,24 @@ export interface OrderPlanningSteps {
   stopping(): boolean;
 }
 
-/** 'held elsewhere': another replica holds the order's claim, and this one should look again later. */
+/**
+ * 'held elsewhere': another replica holds the order's claim, and this one should look again later.
+ * The claim comes first and the stream is read under it: of the replicas that race for a new order,
+ * only the one that wins reads it. (An order planned already is seldom handed out: the reactor drops
+ * orders whose result it has read from the log.)
+ */
 export async function planOrderOnce(stream: string, steps: OrderPlanningSteps): Promise<'done' | 'held elsewhere'> {
-  // Without a claim first: an order already planned (looked at again, or a replay) costs one read.
-  const before = await readOrderStream(steps.store, stream);
-  const submitted = submittedIn(before);
-  if (!submitted || !awaitsPlan(orderStateOf(before))) return 'done';
-  // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
-  if (consolidates(submitted)) return 'done';
   const held = await steps.claims.whileHeld(stream, () => planHeld(stream, steps));
   return held.held ? 'done' : 'held elsewhere';
 }
 
-/** Plans the order, claimed: read again, as the holder before may have stored its result and let go. */
+/** Plans the order, claimed: read under the claim, as a holder before may have stored its result and let go. */
 async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void> {
   const { store, log } = steps;
   const history = await readOrderStream(store, stream);
   const submitted = submittedIn(history);
-  if (!submitted || !awaitsPlan(orderStateOf(history))) return;
+  // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
+  if (!submitted || !awaitsPlan(orderStateOf(history)) || consolidates(submitted)) return;
   const started = performance.now();
   let result: RecordPlanResult['data'];
   try {

@@ -9,6 +9,9 @@ export interface WaitingOrder {
   position: bigint;
   stream: string;
   group: string;
+  orderId: number;
+  /** Its result is in the log (another replica's): the worker that is handed it only marks it finished. */
+  resolved?: boolean;
 }
 
 export class PlanningBacklog {
@@ -19,8 +22,10 @@ export class PlanningBacklog {
   #planning = 0;
   readonly #idleWorkers: (() => void)[] = [];
   #wakeReader: (() => void) | undefined;
-  // orders another replica holds, to be looked at again
-  readonly #lookAgain = new Set<NodeJS.Timeout>();
+  // orders another replica holds, to be looked at again, by order id
+  readonly #lookAgain = new Map<number, { order: WaitingOrder; timer: NodeJS.Timeout }>();
+  // orders taken and not yet handed to a worker, by order id: a result read from the log resolves them
+  readonly #queued = new Map<number, WaitingOrder>();
   #stopping = false;
 
   /** `maxWaiting`: orders read ahead of the planner at most; the reader waits past it. */
@@ -46,6 +51,7 @@ export class PlanningBacklog {
     }
     if (this.#stopping) return false;
     this.#waiting.push(order.group, order);
+    this.#queued.set(order.orderId, order);
     this.#marks.take(order.position);
     this.#lastTaken = order.position;
     return true;
@@ -56,6 +62,7 @@ export class PlanningBacklog {
     while (!this.#stopping) {
       const next = this.#waiting.shift();
       if (next) {
+        this.#queued.delete(next.orderId);
         this.#planning += 1;
         return next;
       }
@@ -78,11 +85,27 @@ export class PlanningBacklog {
   /** Hands the order out again after `ms`, before its group's later orders (else it would wait behind the whole group's backlog). */
   lookAgainIn(order: WaitingOrder, ms: number): void {
     const timer = setTimeout(() => {
-      this.#lookAgain.delete(timer);
+      this.#lookAgain.delete(order.orderId);
       this.#waiting.pushFront(order.group, order);
+      this.#queued.set(order.orderId, order);
       this.wakeWorkers();
     }, ms);
-    this.#lookAgain.add(timer);
+    this.#lookAgain.set(order.orderId, { order, timer });
+  }
+
+  /**
+   * The order's result is in the log. One waiting to be looked at again is finished now (the new
+   * checkpoint, when it moved, is returned); one still queued is handed out marked resolved. One
+   * being planned here, or not in this backlog, is left as it is: its worker reads the stream anyway.
+   */
+  resolve(orderId: number): bigint | undefined {
+    const queued = this.#queued.get(orderId);
+    if (queued) queued.resolved = true;
+    const held = this.#lookAgain.get(orderId);
+    if (!held) return undefined;
+    clearTimeout(held.timer);
+    this.#lookAgain.delete(orderId);
+    return this.finished(held.order);
   }
 
   wakeWorkers(): void {
@@ -92,7 +115,7 @@ export class PlanningBacklog {
   /** Takes nothing more and hands nothing out; a reader waiting for room stops waiting. Idle workers wake at `wakeWorkers`. */
   stop(): void {
     this.#stopping = true;
-    for (const timer of this.#lookAgain) clearTimeout(timer);
+    for (const { timer } of this.#lookAgain.values()) clearTimeout(timer);
     this.#wakeReader?.();
   }
 }

@@ -1,7 +1,8 @@
 // Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. Every replica follows the whole
 // log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
-// looked at again later, and taken over if that replica died. The checkpoint saves work on restart;
+// looked at again later, and taken over if that replica died, unless its result reaches this replica
+// first (the reactor follows the results too, so the losers of a claim never read the order). The checkpoint saves work on restart;
 // what makes "once" hold after a crash or a lost claim is the order's decider: an order whose stream
 // already holds a result is skipped, and a second result records nothing.
 import type { EventStore } from '../eventstore/event-store.js';
@@ -14,6 +15,7 @@ import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import type { PlanningClaims } from './planning-claims.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
 import { PlanningBacklog, type WaitingOrder } from './planning-backlog.js';
+import { consolidates } from '../orders/consolidation-rule.js';
 
 const CONSUMER = 'planning';
 
@@ -61,12 +63,26 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     name: 'planning reactor',
     loadCheckpoint: () => checkpoints.load(CONSUMER),
     retryDelayMs: 1000,
-    types: ['OrderSubmitted'],
+    // The results too: an order another replica planned is then finished here without reading its stream.
+    types: ['OrderSubmitted', 'OrderPlanned', 'OrderPlanningFailed'],
+    // A result only saves a look again, due half a lease later: it can wait for the next order's commit or the poll.
+    wakeOn: ['OrderSubmitted'],
     async handle(events) {
+      // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
+      const results = new Set<number>();
+      for (const event of events)
+        if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) results.add(event.data.order_id);
       for (const event of events) {
-        if (!isOrderEvent(event, 'OrderSubmitted')) continue;
-        const { company_group } = event.data;
-        if (!(await backlog.take({ position: event.position, stream: event.stream, group: company_group }))) return;
+        if (isOrderEvent(event, 'OrderSubmitted')) {
+          const { company_group, order_id } = event.data;
+          // planned by its consolidation window (src/consolidation), or planned already
+          if (consolidates(event.data) || results.has(order_id)) continue;
+          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id };
+          if (!(await backlog.take(order))) return;
+        } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) {
+          const mark = backlog.resolve(event.data.order_id);
+          if (mark !== undefined) checkpoint.save(mark);
+        }
       }
       backlog.wakeWorkers();
     },
@@ -75,7 +91,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
 
   async function work(): Promise<void> {
     for (let next = await backlog.next(); next; next = await backlog.next()) {
-      const planned = await planWithRetry(next);
+      const planned = next.resolved ? 'done' : await planWithRetry(next);
       backlog.release();
       if (planned === undefined) return; // stopping: the order is planned again on the next start
       if (planned === 'held elsewhere') {

@@ -73,3 +73,34 @@ t.test('a type filter: events of other types are passed over, and those it wants
   const reads = logged.reads;
   t.equal(reads, 1, 'one read while nothing new came');
 });
+
+t.test('wakeOn: a commit of only the other types waits for the next look; one of these wakes it, and both arrive in order', async (t) => {
+  for (const wakeOn of [['A'], undefined]) {
+    const events = [event(1, 'A')];
+    const logged: SubscriptionSource = {
+      durableHead: async () => events.at(-1)!.position,
+      readPage: (after, upTo, limit, types) =>
+        events.filter((e) => e.position > after && e.position <= upTo && (!types || types.includes(e.type))).slice(0, limit),
+    };
+    const seen: bigint[] = [];
+    // a poll far away: only a wake brings what is committed
+    const subscription = new PollingSubscription(
+      logged,
+      { handle: (page) => void seen.push(...page.map((e) => e.position)), types: ['A', 'B'], ...(wakeOn ? { wakeOn } : {}) },
+      { pollIntervalMs: 60_000, pageSize: 500 },
+      () => {},
+    );
+    await sleep(30);
+    events.push(event(2, 'B'));
+    subscription.wake(new Set(['B']));
+    await sleep(30);
+    if (wakeOn) {
+      t.strictSame(seen, [1n], 'wakeOn A: the B commit did not wake it');
+      events.push(event(3, 'A'));
+      subscription.wake(new Set(['A']));
+      await sleep(30);
+      t.strictSame(seen, [1n, 2n, 3n], 'the A commit brought the B event and itself, in order');
+    } else t.strictSame(seen, [1n, 2n], 'without wakeOn, the B commit woke it');
+    await subscription.stop();
+  }
+});

@@ -1,0 +1,55 @@
+// The planning reactor's backlog (src/planning/planning-backlog.ts): an order another replica holds is
+// looked at again later, unless its result reaches this replica first; then it is finished without being
+// handed out again, and the checkpoint moves past it.
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { PlanningBacklog, type WaitingOrder } from '../../src/planning/planning-backlog.js';
+
+const order = (n: number): WaitingOrder => ({ position: BigInt(n), stream: `order:G:R-${n}`, group: 'G', orderId: n });
+
+/** The next order handed out within `ms`, or undefined. */
+async function nextWithin(backlog: PlanningBacklog, ms: number): Promise<WaitingOrder | undefined> {
+  return Promise.race([backlog.next(), sleep(ms).then(() => undefined)]);
+}
+
+t.test('held elsewhere, then its result arrives: finished, never handed out again', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1));
+  const first = await backlog.next();
+  t.equal(first?.orderId, 1);
+  backlog.release();
+  backlog.lookAgainIn(first!, 40);
+  t.equal(backlog.counts().orders, 1, 'waiting to be looked at again');
+  t.equal(backlog.resolve(1), 1n, 'the checkpoint moves past it');
+  t.equal(backlog.counts().orders, 0);
+  t.equal(await nextWithin(backlog, 100), undefined, 'not handed out after the look-again pause');
+  backlog.stop();
+});
+
+t.test('held elsewhere, no result: handed out again after the pause', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1));
+  const first = await backlog.next();
+  backlog.release();
+  backlog.lookAgainIn(first!, 20);
+  const again = await nextWithin(backlog, 500);
+  t.equal(again?.orderId, 1);
+  t.notOk(again?.resolved, 'still to be planned');
+  backlog.stop();
+});
+
+t.test("still queued when its result arrives: handed out marked resolved, and the checkpoint is the worker's to move", async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1));
+  await backlog.take(order(2));
+  t.equal(backlog.resolve(2), undefined, 'nothing finished yet: the order is in the queue');
+  t.equal(backlog.resolve(7), undefined, 'an order this backlog does not hold changes nothing');
+  const first = await backlog.next();
+  const second = await backlog.next();
+  t.notOk(first?.resolved);
+  t.equal(second?.orderId, 2);
+  t.ok(second?.resolved);
+  t.equal(backlog.finished(second!), undefined, 'order 1 is not finished yet');
+  t.equal(backlog.finished(first!), 2n, 'both finished: the checkpoint is past both');
+  backlog.stop();
+});
