@@ -2,7 +2,7 @@
 // a window's orders when it is written out), so the checkpoint is the completion mark of the
 // positions taken: it stays before the first order of the oldest window not yet written out, and a
 // restart reads the log again from there. Most orders are done the moment they are read, so the
-// mark is written at most once per turn (checkpointWriter), not once per order.
+// mark is written at most once a second (checkpointWriter), not once per order.
 import type { CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { CompletionMark } from '../planning/completion-mark.js';
 

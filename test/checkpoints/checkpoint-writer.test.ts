@@ -1,4 +1,5 @@
-// checkpointWriter: marks given within one turn are written once, the newest; one write at a time.
+// checkpointWriter: marks given within one turn, or within the pause after a write, are written once,
+// the newest; one write at a time.
 import t from 'tap';
 import type { CheckpointStore } from '../../src/checkpoints/checkpoint-store.js';
 import { checkpointWriter } from '../../src/checkpoints/checkpoint-writer.js';
@@ -40,7 +41,7 @@ t.test('the marks of one turn make one write, of the newest', async (t) => {
 
 t.test('marks given while a write runs wait for it and make one more write, of the newest', async (t) => {
   const { store, writes, held, overlapped } = recordingStore({ hold: true });
-  const writer = checkpointWriter(store, 'planning', (error) => t.fail(String(error)));
+  const writer = checkpointWriter(store, 'planning', (error) => t.fail(String(error)), { minIntervalMs: 0 });
   writer.save(1n);
   while (held.length === 0) await nextTurn();
   writer.save(2n);
@@ -64,4 +65,22 @@ t.test('a failed write is reported and the next mark is written', async (t) => {
   t.equal(errors.length, 1);
   t.match(String(errors[0]), /disk full at 1/);
   t.strictSame(writes, [2n]);
+});
+
+t.test('marks given within the pause after a write make one more write, of the newest, when it ends', async (t) => {
+  const { store, writes } = recordingStore();
+  const writer = checkpointWriter(store, 'planning', (error) => t.fail(String(error)), { minIntervalMs: 150 });
+  writer.save(1n);
+  await nextTurn();
+  await nextTurn();
+  t.strictSame(writes, [1n], 'the first mark is written at the end of its turn');
+  writer.save(2n);
+  writer.save(3n);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.strictSame(writes, [1n], 'nothing more within the pause');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.strictSame(writes, [1n, 3n], 'the newest, once the pause is over');
+  writer.save(4n);
+  await writer.settled();
+  t.strictSame(writes, [1n, 3n, 4n], 'settled() writes at once, without the pause');
 });
