@@ -1,4 +1,4 @@
-// npm run bench:replicas [-- --orders N --replicas 1,2,3 --servers --idle-seconds S --profile DIR]
+// npm run bench:replicas [-- --orders N --replicas 1,2,3 --servers --idle-seconds S --warmup W --rounds R --profile DIR]
 // 1, 2 and 3 replica processes given the same burst of orders (300 by default), submitted round-robin a
 // few at a time. Prints per replica count: planner runs per order (orders_planner_runs_total summed over
 // the replicas: 1.00 when each order is planned once), read-model writes per order
@@ -8,7 +8,12 @@
 // machine's cores: on a machine with fewer cores than replicas no speed-up is to be expected, only no waste.
 // Each replica's own CPU is printed too (the one that projects apart from the others), and the CPU the
 // replicas spend idle over --idle-seconds (10) before the burst: work that grows with time and replica
-// count rather than with orders. --profile DIR writes a V8 CPU profile per replica (stopped by SIGTERM).
+// count rather than with orders. --warmup W (0) first sends W other orders and waits until they are ready:
+// each process's JIT and its planner's WebAssembly tiers compile once per process whatever the orders,
+// so the burst then measures what grows with orders; the warm-up's own CPU is printed apart.
+// --rounds R (1) runs the replica counts R times, interleaved, and prints the median of the ratios
+// to one replica's: on a shared 2-core machine one run's ratio moves by a quarter.
+// --profile DIR writes a V8 CPU profile per replica (stopped by SIGTERM).
 //
 // Default: the replicas share one data directory (the embedded stores). --servers: the server stack
 // the test servers run (scripts/test-servers: POSTGRES_URL, MONGODB_URL, KAFKA_BROKERS), each replica
@@ -38,6 +43,8 @@ const REPLICAS = option('replicas', '1,2,3').split(',').map(Number);
 const SERVERS = args.includes('--servers');
 const IDLE_SECONDS = Number(option('idle-seconds', '10'));
 const PROFILE_DIR = option('profile', '');
+const WARMUP = Number(option('warmup', '0'));
+const ROUNDS = Number(option('rounds', '1'));
 
 if (SERVERS && !(process.env.POSTGRES_URL && process.env.MONGODB_URL && process.env.KAFKA_BROKERS)) {
   console.error(
@@ -78,6 +85,8 @@ interface Figures {
   perReplica: { cpuSeconds: number; projecting: boolean }[];
   /** CPU seconds per second the replicas spent idle before the burst, summed. */
   idleCpuPerSecond: number;
+  /** CPU seconds of the warm-up orders, every replica summed (0 without --warmup). */
+  warmupCpuSeconds: number;
   seconds: number;
 }
 
@@ -109,8 +118,12 @@ async function stores(count: number, root: string): Promise<{ env(replica: numbe
 async function burst(replicaCount: number): Promise<Figures> {
   seed = 7;
   const orders = Array.from({ length: ORDERS }, (_, i) => order(i));
+  const warmupOrders = Array.from({ length: WARMUP }, (_, i) => ({ ...order(i), reference: `WARM-${i}` }));
   const root = mkdtempSync(join(tmpdir(), 'bench-replicas-'));
   const readyAt = new Map<string, number>(); // by service reference, as the envelope names the order
+  const allReady = async (ids: number[]) => {
+    while (ids.some((id) => !readyAt.has(serviceRefFor(id)))) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
   const receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -147,6 +160,10 @@ async function burst(replicaCount: number): Promise<Figures> {
         }),
       );
     }
+    const warmupBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
+    if (WARMUP > 0) {
+      await allReady(await submitRoundRobin(replicas, warmupOrders, 6, ACME_KEY));
+    }
     const idleBefore = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const idleAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
@@ -156,7 +173,7 @@ async function burst(replicaCount: number): Promise<Figures> {
     const started = performance.now();
     const sentAt: number[] = [];
     const ids = await submitRoundRobin(replicas, orders, 6, ACME_KEY, sentAt);
-    while (readyAt.size < ORDERS) await new Promise((resolve) => setTimeout(resolve, 50));
+    await allReady(ids);
     const seconds = (performance.now() - started) / 1000;
     const runs = await Promise.all(replicas.map(plannerRuns));
     const cpuAfter = await Promise.all(replicas.map((replica) => metric(replica, 'process_cpu_seconds_total')));
@@ -177,6 +194,7 @@ async function burst(replicaCount: number): Promise<Figures> {
       cpuSeconds: sum(cpuAfter) - sum(cpuBefore),
       perReplica: cpuAfter.map((after, i) => ({ cpuSeconds: after - cpuBefore[i]!, projecting: projecting[i] === 1 })),
       idleCpuPerSecond: IDLE_SECONDS > 0 ? (sum(idleAfter) - sum(idleBefore)) / IDLE_SECONDS : 0,
+      warmupCpuSeconds: sum(idleBefore) - sum(warmupBefore),
       seconds,
     };
   } finally {
@@ -200,16 +218,28 @@ console.log(
   `bench:replicas: ${ORDERS} orders per burst, replicas ${REPLICAS.join(', ')}, one planner thread each, ${SERVERS ? 'on the server stack (PostgreSQL log, MongoDB-protocol read models, Kafka), a data directory per replica' : 'on one data directory (embedded stores)'}; ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown'})`,
 );
 const figures: Figures[] = [];
-for (const count of REPLICAS) {
-  const f = await burst(count);
-  figures.push(f);
-  const one = figures.find((g) => g.replicas === 1);
-  console.log(
-    `${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${((f.cpuSeconds * 1000) / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`,
-  );
-  console.log(
-    `  each replica's CPU: ${f.perReplica.map((r, i) => `#${i + 1}${r.projecting ? ' (projects)' : ''} ${r.cpuSeconds.toFixed(2)} s`).join(', ')}; idle before the burst: ${(f.idleCpuPerSecond * 1000).toFixed(0)} ms of CPU per second over ${IDLE_SECONDS} s, all replicas`,
-  );
+const ratios = new Map<number, number[]>();
+for (let round = 1; round <= ROUNDS; round++) {
+  if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
+  const inRound: Figures[] = [];
+  for (const count of REPLICAS) {
+    const f = await burst(count);
+    figures.push(f);
+    inRound.push(f);
+    const one = inRound.find((g) => g.replicas === 1);
+    if (one) ratios.set(count, [...(ratios.get(count) ?? []), f.cpuSeconds / one.cpuSeconds]);
+    console.log(
+      `${f.replicas} replica(s): runs per order ${f.runsPerOrder.toFixed(2)} (${f.discarded} discarded); read-model writes per order ${f.writesPerOrder.toFixed(2)} (log events per order ${f.eventsPerOrder.toFixed(2)}: ${(f.writesPerOrder / f.eventsPerOrder).toFixed(2)} writes per event); submit to ready p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms; all ready in ${f.seconds.toFixed(1)} s; replica CPU ${f.cpuSeconds.toFixed(2)} s, ${((f.cpuSeconds * 1000) / ORDERS).toFixed(1)} ms per order${one ? `, ${(f.cpuSeconds / one.cpuSeconds).toFixed(2)}x one replica's` : ''}`,
+    );
+    console.log(
+      `  each replica's CPU: ${f.perReplica.map((r, i) => `#${i + 1}${r.projecting ? ' (projects)' : ''} ${r.cpuSeconds.toFixed(2)} s`).join(', ')}; idle before the burst: ${(f.idleCpuPerSecond * 1000).toFixed(0)} ms of CPU per second over ${IDLE_SECONDS} s, all replicas${WARMUP > 0 ? `; the ${WARMUP} warm-up orders: ${f.warmupCpuSeconds.toFixed(2)} s, all replicas` : ''}`,
+    );
+  }
 }
+if (ROUNDS > 1)
+  for (const [count, values] of ratios)
+    console.log(
+      `${count} replica(s) against one, over ${values.length} rounds: ${values.map((v) => `${v.toFixed(2)}x`).join(', ')}; median ${percentile(values, 50).toFixed(2)}x`,
+    );
 console.log(formatNoise('before the runs', noiseBefore));
 console.log(formatNoise('after the runs', measureNoise()));
