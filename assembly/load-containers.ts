@@ -289,15 +289,30 @@ function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArr
   const value = new StaticArray<f64>(nClasses);
   classTotals(kinds, selected, avail, value);
   let plan = layFloor(kinds, avail, value, bin, scratch, 0);
+  let load: BalancedLoad;
   if (total > bin.maxWeight) {
-    // the payload binds: choose what goes for as many stacks as that floor took, then lay again
+    // the payload may bind: choose what goes for as many stacks as that floor took, then lay again
     let room = 0;
     for (let c = 0; c < nClasses; c++) room += plan.placed[c];
+    const all = selected, asLaidPlan = plan;
     selected = selectByPayload(kinds, bin.maxWeight, room);
     classTotals(kinds, selected, avail, value);
     plan = layFloor(kinds, avail, value, bin, scratch, 0);
-  }
-  let load = balanceLoad(cargo, bin, kinds, selected, plan, null);
+    load = balanceLoad(cargo, bin, kinds, selected, plan, null);
+    // Chosen by weight alone, the stacks can all be of one floor class and leave the places the
+    // floor had for another empty (heavy pallets chosen for the crates' places). When the floor as
+    // first laid, the heaviest of each class in its places, is within the payload, the payload did
+    // not bind: that load goes.
+    if (load.stacks < room) {
+      const asLaid = balanceLoad(cargo, bin, kinds, all, asLaidPlan, null);
+      if (asLaid.weight <= bin.maxWeight && asLaid.stacks > load.stacks) {
+        selected = all;
+        plan = asLaidPlan;
+        load = asLaid;
+        classTotals(kinds, selected, avail, value);
+      }
+    }
+  } else load = balanceLoad(cargo, bin, kinds, selected, plan, null);
   // Rows of several columns put a heavy stack off the centreline; when no place balances it,
   // rows of one column each (centred) may, if they load as much.
   if (!load.balanced) {

@@ -371,6 +371,34 @@ t.test('containers per spec 2.8: each listed type up to its count, the fewest, t
   );
 });
 
+t.test('cargo heavier than a payload: each container still fills the places its floor has for every kind', async (t) => {
+  // 37 t in all: the first 40ft is loaded from more than its payload, yet its floor (20 heavy pallets
+  // and a row of 4 crates, 15 t) is within it; a crate row left empty there pushes 8 crates beside
+  // the last pallets and pre-builts, more than a 20ft's floor takes
+  const plan = planChecked(t, {
+    lane: empty,
+    order: order({
+      pre_builts: [preBuilt('HEAVY', 121.9, 101.6, 200, 750, 44), preBuilt('MACHINE', 120, 100, 140, 620, 4)],
+      loose_boxes: [looseBox('CRATE', 80, 60, 50, 45, 12)],
+      order_containers: [
+        { code: '40ft', count: 5 },
+        { code: '20ft', count: 5 },
+      ],
+    }),
+  });
+  t.same(
+    plan.containers.map((c) => c.code),
+    ['40ft', '40ft', '20ft'],
+  );
+  t.same(
+    plan.containers.map((c) => c.placements.filter((p) => p.kind === 'loose_box').length),
+    [4, 4, 4],
+    'a row of 4 crates in each',
+  );
+  t.ok(plan.containers.every((c) => c.cargo_weight_g <= c.payload_g && c.within_cog_limits));
+  t.same(plan.unplaced, []);
+});
+
 t.test('thousands of carton sizes: the time limit stops the floor plans, the plan says so and stays valid', async (t) => {
   const rows = Array.from({ length: 2000 }, (_, i) => looseBox(`B${i}`, 20 + (i % 97), 15 + ((i * 7) % 83), 10 + ((i * 13) % 61), 5, 3));
   const input = {
