@@ -302,10 +302,11 @@ function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArr
     // Chosen by weight alone, the stacks can all be of one floor class and leave the places the
     // floor had for another empty (heavy pallets chosen for the crates' places). When the floor as
     // first laid, the heaviest of each class in its places, is within the payload, the payload did
-    // not bind: that load goes.
+    // not bind: that load goes, unless it cannot be balanced where the weight-chosen one can (more
+    // cargo in a container is not worth a centre of gravity outside the limits).
     if (load.stacks < room) {
       const asLaid = balanceLoad(cargo, bin, kinds, all, asLaidPlan, null);
-      if (asLaid.weight <= bin.maxWeight && asLaid.stacks > load.stacks) {
+      if (asLaid.weight <= bin.maxWeight && asLaid.stacks > load.stacks && (asLaid.balanced || !load.balanced)) {
         selected = all;
         plan = asLaidPlan;
         load = asLaid;
