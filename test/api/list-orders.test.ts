@@ -119,3 +119,22 @@ t.test('search matches service_ref, reference and transport mode name, case-inse
   );
   t.equal((await list('?search=no-such-thing')).body.count, 0);
 });
+
+t.test('a search that can match nothing (longer than any field, or spanning two) answers no orders', async (t) => {
+  const longest = 'x'.repeat(64);
+  // 'list-01\noceanfcl' runs from LIST-01's reference into its mode's name: a match across two fields
+  for (const search of ['list-0'.repeat(2_000), `${longest}y`, 'list-01\noceanfcl']) {
+    const answer = await list(`?search=${encodeURIComponent(search)}`);
+    t.equal(answer.status, 200);
+    t.strictSame(answer.body.results, [], `${search.length} characters: none`);
+    t.equal(answer.body.count, 0);
+    const bare = await list(`?search=${encodeURIComponent(search)}&paginate=false`);
+    t.strictSame(bare.body, [], 'paginate=false: an empty array');
+  }
+  // the bound is the longest field: a 64-character reference is still found
+  const reference = 'R'.repeat(56) + 'LONG-REF';
+  t.equal(reference.length, 64);
+  const submitted = await service.request('POST', '/api/v1/orders/submit-order/', { body: acmeOrder({ reference }) });
+  t.equal(submitted.status, 201);
+  t.equal((await list(`?search=${reference.toLowerCase()}`)).body.count, 1);
+});

@@ -3,7 +3,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readJsonObject } from '../../validation/json-body.js';
-import type { OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderListQuery, OrderReadModel } from '../read-model/order-read-model.js';
+import { canMatch } from '../read-model/search-text.js';
 import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handler.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { ALIASES } from '../submit-order-schema.js';
@@ -73,12 +74,12 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     if ('errors' in query) return badRequest(ctx, query.errors);
     const { companyGroup } = caller(ctx);
     if (!query.paginate) {
-      const { results } = await deps.orders.list({ companyGroup, search: query.search, offset: 0 });
+      const { results } = await listMatching(deps.orders, { companyGroup, search: query.search, offset: 0 });
       ctx.body = results.map((document) => document.view);
       return;
     }
     const offset = (query.page - 1) * query.pageSize;
-    const { count, results } = await deps.orders.list({ companyGroup, search: query.search, offset, limit: query.pageSize });
+    const { count, results } = await listMatching(deps.orders, { companyGroup, search: query.search, offset, limit: query.pageSize });
     const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
     if (query.page > lastPage) {
       ctx.status = 404;
@@ -312,6 +313,12 @@ export const orderApi: ApiDescription = {
     ErrorDetail: ErrorDetailSchema,
   },
 };
+
+/** The read model's list, but a search that can match nothing (search-text.ts) reads nothing. */
+function listMatching(orders: OrderReadModel, query: OrderListQuery): ReturnType<OrderReadModel['list']> {
+  if (query.search !== undefined && !canMatch(query.search)) return Promise.resolve({ count: 0, results: [] });
+  return orders.list(query);
+}
 
 interface ListQuery {
   page: number;
