@@ -123,6 +123,12 @@ export interface EmailRecords {
   find(eventId: string): Promise<EmailRecord | undefined>;
   /** Records what became of an event's e-mail and moves the `email` checkpoint, in one transaction. */
   record(record: EmailRecord, checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
+  /**
+   * The same for several events at once, in one transaction: the e-mails a run of orders did not ask
+   * for. One commit for a run, not one per order: a restored log of a million such orders is caught up
+   * in minutes, not in an hour of commits.
+   */
+  recordAll(records: readonly { record: EmailRecord; journal: readonly JournalEvent[] }[], checkpoint: bigint): Promise<void>;
 }
 
 /** Which events' Kafka messages are published. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { EMAIL, type DeliveryStore, type EmailRecord } from './delivery-store.js';
+import { EMAIL, type DeliveryStore, type EmailRecord, type JournalEvent } from './delivery-store.js';
 import { emailOutcomeEvent } from './delivery-outcomes.js';
 import { packingInstructionsEmail } from './email-message.js';
 import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
@@ -85,10 +85,35 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       retryDelayMs: options.retryDelayMs ?? 1000,
       log,
       async handle(events, stopping) {
+        // The outcomes of e-mails not to be sent, recorded together: before the next e-mail that is
+        // sent (the checkpoint moves in log order) and at the end of the batch. They need no claim: no
+        // message goes out, and a second record of one changes nothing.
+        const unsent: { record: EmailRecord; journal: JournalEvent[] }[] = [];
+        let through: bigint | undefined;
+        const recordUnsent = async () => {
+          if (through === undefined) return;
+          const journaled = unsent.length > 0;
+          await sender.records.emails.recordAll(unsent.splice(0), through);
+          through = undefined;
+          if (journaled) options.onJournaled?.();
+        };
         for (const event of events) {
-          if (stopping()) return;
-          if (isOrderPlanned(event)) await handleOne(sender, event, stopping);
+          if (stopping()) break;
+          if (!isOrderPlanned(event)) continue;
+          const decided = await decide(sender, event);
+          if ('skipped' in decided) {
+            // recorded before (a restart, or the replica before this one): not journaled twice
+            if (!(await sender.records.emails.find(event.id))) {
+              const record = unsentRecord(event, 'skipped', decided.skipped);
+              unsent.push({ record, journal: [emailOutcomeEvent(record, event.position)] });
+            }
+            through = event.position;
+            continue;
+          }
+          await recordUnsent();
+          await handleOne(sender, event, decided, stopping);
         }
+        await recordUnsent();
       },
     });
     return {
@@ -125,7 +150,7 @@ async function claimOrSkip(
   }
 }
 
-async function handleOne(sender: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
+async function handleOne(sender: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<void> {
   const claim = await claimOrSkip(sender, event, stopping);
   if (claim === 'stopping') return;
   if (claim === 'recorded') {
@@ -135,19 +160,28 @@ async function handleOne(sender: Sender, event: OrderPlannedEvent, stopping: () 
   // Held while the PDF renders and the SMTP exchange runs, however long they take.
   const stopRenewing = renewWhileWorking(sender.records.emailLeases, { keys: [event.id], holder: sender.holder, leaseMs: sender.claimMs });
   try {
-    await sendClaimed(sender, event, stopping);
+    await sendClaimed(sender, event, decided, stopping);
   } finally {
     stopRenewing();
   }
 }
 
-async function sendClaimed(sender: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<void> {
+function unsentRecord(
+  event: OrderPlannedEvent,
+  result: EmailRecord['result'],
+  detail: string,
+  messageId: string | null = null,
+): EmailRecord {
+  return { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
+}
+
+async function sendClaimed(sender: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<void> {
   const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
-    const outcome: EmailRecord = { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
+    const outcome = unsentRecord(event, result, detail, messageId);
     await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
     sender.options.onJournaled?.();
   };
-  const composed = await compose(sender, event, stopping);
+  const composed = await compose(sender, event, decided, stopping);
   if ('skipped' in composed || 'failed' in composed) {
     await record(composed.skipped ? 'skipped' : 'failed', composed.skipped ?? composed.failed);
     return;
@@ -178,8 +212,16 @@ type Composed =
   | { skipped: string; failed?: undefined }
   | { failed: string; skipped?: undefined };
 
-/** The message for an event, or why there is none: the order asked for no e-mail, or its PDF cannot be rendered. */
-async function compose({ options, from }: Sender, event: OrderPlannedEvent, stopping: () => boolean): Promise<Composed> {
+type Decided =
+  | { skipped: string }
+  | {
+      history: RecordedEvent[];
+      email: Extract<ReturnType<typeof packingInstructionsEmail>, { send: true }>;
+      viewerUrl: string | undefined;
+    };
+
+/** Whether the event's order gets an e-mail (its recipients, the group's settings), from the order's stream: no PDF yet. */
+async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<Decided> {
   const history = await readOrderStream(options.store, event.stream);
   const viewerUrl = options.viewerUrl?.(event.data.service_ref);
   const email = packingInstructionsEmail(
@@ -192,6 +234,13 @@ async function compose({ options, from }: Sender, event: OrderPlannedEvent, stop
     options.log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
     return { skipped: email.reason };
   }
+  return { history, email, viewerUrl };
+}
+
+/** The message for an event, or why there is none: the order asked for no e-mail, or its PDF cannot be rendered. */
+async function compose({ options, from }: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<Composed> {
+  if ('skipped' in decided) return decided;
+  const { history, email, viewerUrl } = decided;
   // The PDF shows the order as it was planned, not as later events (downloads) left it.
   let pdf: Buffer;
   try {

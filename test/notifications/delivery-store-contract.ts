@@ -406,6 +406,38 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       );
     });
 
+    test('e-mail records of several events in one call: each kept with its journal events, the checkpoint moved once', async (t, {
+      store,
+      second,
+    }) => {
+      const unsent = (n: number) => ({
+        eventId: `evt-${n}`,
+        serviceRef: `SO-${n}`,
+        result: 'skipped' as const,
+        detail: 'send_email false',
+        messageId: null,
+      });
+      await store.emails.recordAll(
+        [
+          { record: unsent(1), journal: [journalEvent('NotSent', 1)] },
+          { record: unsent(2), journal: [journalEvent('NotSent', 2)] },
+          { record: unsent(3), journal: [journalEvent('NotSent', 3)] },
+        ],
+        12n,
+      );
+      const other = await second();
+      t.teardown(() => other.close());
+      for (const n of [1, 2, 3]) t.strictSame(await other.emails.find(`evt-${n}`), unsent(n), `event ${n} recorded`);
+      t.equal(await other.checkpoints.checkpoint(EMAIL), 12n);
+      t.strictSame(
+        (await other.journal.oldest(100)).map((entry) => (entry.data as { n: number }).n),
+        [1, 2, 3],
+        'their journal events, in order',
+      );
+      await store.emails.recordAll([], 14n);
+      t.equal(await other.checkpoints.checkpoint(EMAIL), 14n, 'a run whose outcomes were all recorded before moves the checkpoint alone');
+    });
+
     test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());

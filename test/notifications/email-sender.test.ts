@@ -248,3 +248,43 @@ t.test('a PDF that cannot be rendered is recorded as failed and does not hold up
   t.equal(smtp.received.length, 1);
   t.ok(logs.some((line) => /SO-000009: the PDF could not be rendered/.test(line)));
 });
+
+t.test(
+  'a run of orders that ask for no e-mail is recorded in one commit, not one each; in log order around one that is sent',
+  async (t) => {
+    const { dir, store, start, record } = await setup(t);
+    const smtp = await startSmtpReceiver();
+    t.teardown(() => smtp.close());
+    const quietBefore = [];
+    for (let i = 0; i < 20; i++) quietBefore.push(await appendPlannedOrder(store, { orderId: 100 + i, sendEmail: false }));
+    const sent = await appendPlannedOrder(store, { orderId: 200 });
+    const quietAfter = [];
+    for (let i = 0; i < 10; i++) quietAfter.push(await appendPlannedOrder(store, { orderId: 300 + i, sendEmail: false }));
+    // the sender's own store, its calls counted
+    const deliveries = openSqliteDeliveryStore(dir);
+    t.teardown(() => deliveries.close());
+    const calls = { record: 0, recordAll: 0, recordedInAll: 0 };
+    const emails = deliveries.emails;
+    const counted = {
+      ...deliveries,
+      emails: {
+        find: (id: string) => emails.find(id),
+        record: (...args: Parameters<typeof emails.record>) => (calls.record++, emails.record(...args)),
+        recordAll: (...args: Parameters<typeof emails.recordAll>) => (
+          calls.recordAll++, (calls.recordedInAll += args[0].length), emails.recordAll(...args)
+        ),
+      },
+    };
+    const sender = await start(masterDataWith(group), { smtpUrl: smtp.url, deliveries: counted });
+    const last = quietAfter.at(-1)!;
+    await waitFor('the last record', async () => (await record(last.id)) !== undefined);
+    t.equal(smtp.received.length, 1, 'the one order that asked for it');
+    for (const event of [...quietBefore, ...quietAfter]) t.match(await record(event.id), { result: 'skipped' });
+    t.match(await record(sent.id), { result: 'sent' });
+    t.equal(calls.record, 1, 'the e-mail sent: a commit of its own');
+    t.equal(calls.recordedInAll, 30, 'the 30 not sent, in runs');
+    t.ok(calls.recordAll <= 4, `in ${calls.recordAll} commits (one for each run before and after the sent one, whatever the pages)`);
+    t.equal(await deliveries.checkpoints.checkpoint(EMAIL), last.position, 'the checkpoint at the last event');
+    await sender.stop();
+  },
+);

@@ -19,12 +19,14 @@ export function sqliteEmailRecords(store: DeliveryDatabase): EmailRecords {
   const { db, wal, guard } = store;
   const read = db.prepare<[string], EmailRow>('SELECT event_id, service_ref, result, detail, message_id FROM emails WHERE event_id = ?');
   const insert = db.prepare(INSERT_EMAIL);
-  const record = db.transaction((email: EmailRecord, checkpoint: bigint, now: number, journal: readonly JournalEvent[]) => {
-    // Recorded already (by another replica): its journal events are in the journal already.
-    if (insert.run({ ...email, now }).changes > 0) store.journal(journal);
-    store.moveCheckpoint(EMAIL, checkpoint);
-  });
-  return {
+  const recordAll = db.transaction(
+    (records: readonly { record: EmailRecord; journal: readonly JournalEvent[] }[], checkpoint: bigint, now: number) => {
+      // Recorded already (by another replica): its journal events are in the journal already.
+      for (const { record, journal } of records) if (insert.run({ ...record, now }).changes > 0) store.journal(journal);
+      store.moveCheckpoint(EMAIL, checkpoint);
+    },
+  );
+  const records: EmailRecords = {
     async find(eventId) {
       guard();
       const row = read.get(eventId);
@@ -38,10 +40,12 @@ export function sqliteEmailRecords(store: DeliveryDatabase): EmailRecords {
         }
       );
     },
-    async record(email, checkpoint, journal = []) {
+    record: (record, checkpoint, journal = []) => records.recordAll([{ record, journal }], checkpoint),
+    async recordAll(batch, checkpoint) {
       guard();
-      record.immediate(email, checkpoint, Date.now(), journal);
+      recordAll.immediate(batch, checkpoint, Date.now());
       await wal.sync();
     },
   };
+  return records;
 }
