@@ -19,7 +19,7 @@ export interface IdleHeapReleaseOptions {
 }
 
 /** Starts watching; returns how to stop. `collect` is V8's full collection (tests give their own). */
-export function releaseHeapWhenIdle(options: IdleHeapReleaseOptions = {}, collect: () => void = exposedGc()): () => void {
+export function releaseHeapWhenIdle(options: IdleHeapReleaseOptions = {}, collect: () => void = fullCollection()): () => void {
   const { checkMs = 5000, idleBelow = 0.02, grownBytes = 32 * 1024 * 1024 } = options;
   let afterLast = 0;
   let last = performance.eventLoopUtilization();
@@ -35,8 +35,14 @@ export function releaseHeapWhenIdle(options: IdleHeapReleaseOptions = {}, collec
   return () => clearInterval(timer);
 }
 
-function exposedGc(): () => void {
+/** V8's fullest collection, which also gives the freed pages back to the system. */
+export function fullCollection(): () => void {
   // The documented way to reach V8's gc() without starting node with --expose-gc.
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  const gc = runInNewContext('gc') as (options?: { type: string; execution: string; flavor: string }) => void;
+  // A plain gc() frees the pages but V8 keeps them pooled, resident, for its next allocations: after a
+  // service caught up with a log of a million orders, 1.1 GB in 4,315 pages of 256 KiB while its heap
+  // was 268 MB. The last-resort flavour (V8's gc extension) collects as hard as V8 can and releases
+  // the pooled pages to the system.
+  return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
