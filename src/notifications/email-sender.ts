@@ -104,7 +104,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
           if ('skipped' in decided) {
             // recorded before (a restart, or the replica before this one): not journaled twice
             if (!(await sender.records.emails.find(event.id))) {
-              const record = unsentRecord(event, 'skipped', decided.skipped);
+              const record = emailRecord(event, 'skipped', decided.skipped);
               unsent.push({ record, journal: [emailOutcomeEvent(record, event.position)] });
             }
             through = event.position;
@@ -150,7 +150,7 @@ async function claimOrSkip(
   }
 }
 
-async function handleOne(sender: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<void> {
+async function handleOne(sender: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
   const claim = await claimOrSkip(sender, event, stopping);
   if (claim === 'stopping') return;
   if (claim === 'recorded') {
@@ -160,13 +160,13 @@ async function handleOne(sender: Sender, event: OrderPlannedEvent, decided: Deci
   // Held while the PDF renders and the SMTP exchange runs, however long they take.
   const stopRenewing = renewWhileWorking(sender.records.emailLeases, { keys: [event.id], holder: sender.holder, leaseMs: sender.claimMs });
   try {
-    await sendClaimed(sender, event, decided, stopping);
+    await sendClaimed(sender, event, toSend, stopping);
   } finally {
     stopRenewing();
   }
 }
 
-function unsentRecord(
+function emailRecord(
   event: OrderPlannedEvent,
   result: EmailRecord['result'],
   detail: string,
@@ -175,15 +175,15 @@ function unsentRecord(
   return { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
 }
 
-async function sendClaimed(sender: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<void> {
+async function sendClaimed(sender: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
   const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
-    const outcome = unsentRecord(event, result, detail, messageId);
+    const outcome = emailRecord(event, result, detail, messageId);
     await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
     sender.options.onJournaled?.();
   };
-  const composed = await compose(sender, event, decided, stopping);
-  if ('skipped' in composed || 'failed' in composed) {
-    await record(composed.skipped ? 'skipped' : 'failed', composed.skipped ?? composed.failed);
+  const composed = await compose(sender, event, toSend, stopping);
+  if ('failed' in composed) {
+    await record('failed', composed.failed);
     return;
   }
   const { message, messageId } = composed;
@@ -207,21 +207,17 @@ async function sendClaimed(sender: Sender, event: OrderPlannedEvent, decided: De
   await record(outcome.result, outcome.detail, messageId);
 }
 
-type Composed =
-  | { message: SendMailOptions; messageId: string }
-  | { skipped: string; failed?: undefined }
-  | { failed: string; skipped?: undefined };
+type Composed = { message: SendMailOptions; messageId: string } | { failed: string };
 
-type Decided =
-  | { skipped: string }
-  | {
-      history: RecordedEvent[];
-      email: Extract<ReturnType<typeof packingInstructionsEmail>, { send: true }>;
-      viewerUrl: string | undefined;
-    };
+/** An e-mail the order asks for: its stream as read, recipients and text, and the viewer link. */
+interface ToSend {
+  history: RecordedEvent[];
+  email: Extract<ReturnType<typeof packingInstructionsEmail>, { send: true }>;
+  viewerUrl: string | undefined;
+}
 
 /** Whether the event's order gets an e-mail (its recipients, the group's settings), from the order's stream: no PDF yet. */
-async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<Decided> {
+async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<ToSend | { skipped: string }> {
   const history = await readOrderStream(options.store, event.stream);
   const viewerUrl = options.viewerUrl?.(event.data.service_ref);
   const email = packingInstructionsEmail(
@@ -237,10 +233,9 @@ async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<De
   return { history, email, viewerUrl };
 }
 
-/** The message for an event, or why there is none: the order asked for no e-mail, or its PDF cannot be rendered. */
-async function compose({ options, from }: Sender, event: OrderPlannedEvent, decided: Decided, stopping: () => boolean): Promise<Composed> {
-  if ('skipped' in decided) return decided;
-  const { history, email, viewerUrl } = decided;
+/** The message for an e-mail the order asks for, or why there is none: its PDF cannot be rendered. */
+async function compose({ options, from }: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<Composed> {
+  const { history, email, viewerUrl } = toSend;
   // The PDF shows the order as it was planned, not as later events (downloads) left it.
   let pdf: Buffer;
   try {
