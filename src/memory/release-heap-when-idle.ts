@@ -20,8 +20,8 @@ export interface IdleHeapReleaseOptions {
 
 /** Starts watching; returns how to stop. `collect` is V8's full collection (tests give their own). */
 export function releaseHeapWhenIdle(options: IdleHeapReleaseOptions = {}, collect: () => void = fullCollection()): () => void {
-  // Idle: under a tenth busy. The read-model scrubber's walk keeps a service with a million orders at
-  // about 4 % for hours; a collection (about 0.2 s there) delays what arrives meanwhile, once per 32 MiB grown.
+  // Idle: under a tenth busy, not quite idle: the read-model scrubber's walk keeps a service with many
+  // orders a little busy for hours. A collection delays what arrives meanwhile, once per 32 MiB grown.
   const { checkMs = 5000, idleBelow = 0.1, grownBytes = 32 * 1024 * 1024 } = options;
   let heapAfterLast = 0;
   let outsideHeapAfterLast = 0;
@@ -49,8 +49,7 @@ export function fullCollection(): () => void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (options?: { type: string; execution: string; flavor: string }) => void;
   // A plain gc() frees the pages but V8 keeps them pooled, resident, for its next allocations: after a
-  // service caught up with a log of a million orders, 1.1 GB in 4,315 pages of 256 KiB while its heap
-  // was 268 MB. The last-resort flavour (V8's gc extension) collects as hard as V8 can and releases
-  // the pooled pages to the system.
+  // long catch-up that is several times the heap itself. The last-resort flavour (V8's gc extension)
+  // collects as hard as V8 can and releases the pooled pages to the system.
   return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }

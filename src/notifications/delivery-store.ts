@@ -125,8 +125,8 @@ export interface EmailRecords {
   record(record: EmailRecord, checkpoint: bigint, journal?: readonly JournalEvent[]): Promise<void>;
   /**
    * The same for several events at once, in one transaction: the e-mails a run of orders did not ask
-   * for. One commit for a run, not one per order: a restored log of a million such orders is caught up
-   * in minutes, not in an hour of commits.
+   * for. One commit for a run, not one per order: a log restored with many such orders is caught up
+   * without a durable commit for each.
    */
   recordAll(records: readonly { record: EmailRecord; journal: readonly JournalEvent[] }[], checkpoint: bigint): Promise<void>;
 }

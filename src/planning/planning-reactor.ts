@@ -2,9 +2,10 @@
 // appends OrderPlanned or OrderPlanningFailed to the order's stream. Every replica follows the whole
 // log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
 // looked at again later, and taken over if that replica died, unless its result reaches this replica
-// first (the reactor follows the results too, so the losers of a claim never read the order). The checkpoint saves work on restart;
-// what makes "once" hold after a crash or a lost claim is the order's decider: an order whose stream
-// already holds a result is skipped, and a second result records nothing.
+// first (the reactor follows the results too, so the losers of a claim never read the order). The
+// checkpoint saves work on restart; what makes "once" hold after a crash or a lost claim is the
+// order's decider: an order whose stream already holds a result is skipped, and a second result
+// records nothing.
 import type { EventStore } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
