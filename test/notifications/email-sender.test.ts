@@ -269,10 +269,15 @@ t.test(
       ...deliveries,
       emails: {
         find: (id: string) => emails.find(id),
-        record: (...args: Parameters<typeof emails.record>) => (calls.record++, emails.record(...args)),
-        recordAll: (...args: Parameters<typeof emails.recordAll>) => (
-          calls.recordAll++, (calls.recordedInAll += args[0].length), emails.recordAll(...args)
-        ),
+        record: (...args: Parameters<typeof emails.record>) => {
+          calls.record++;
+          return emails.record(...args);
+        },
+        recordAll: (...args: Parameters<typeof emails.recordAll>) => {
+          calls.recordAll++;
+          calls.recordedInAll += args[0].length;
+          return emails.recordAll(...args);
+        },
       },
     };
     const sender = await start(masterDataWith(group), { smtpUrl: smtp.url, deliveries: counted });
