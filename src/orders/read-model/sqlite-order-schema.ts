@@ -8,7 +8,7 @@ import { quickCheck } from '../../storage/damaged-storage.js';
 const SCHEMA_VERSION = 6;
 // SQLite's page cache of this file. Retrieves are answered from the view cache; what misses it reads its
 // page from the OS's file cache (a pread), which the process's memory does not hold.
-const PAGE_CACHE_KIB = 32 * 1024;
+const PAGE_CACHE_KIB = 16 * 1024;
 
 /** Sets the connection up and makes the tables; with `check`, reads the whole file once for damage. */
 export function createOrderTables(db: Database.Database, file: string, check: boolean): void {
