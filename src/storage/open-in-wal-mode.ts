@@ -1,10 +1,11 @@
-// Opening an embedded SQLite file that another process may be creating at the same moment.
+// Opening an embedded bookkeeping file (checkpoints, claims, delivery state) that another process may be
+// creating at the same moment. The log and the read model open theirs with their own page caches.
 import Database from 'better-sqlite3';
 
 /**
- * SQLite's page cache of each bookkeeping file (checkpoints, claims, delivery state). Each is written a
- * row at a time and read by key: its working set is a few pages, and the 16 MiB SQLite is built with here
- * filled up with pages read once (a million orders' delivery rows) and held them for the process's life.
+ * SQLite's page cache of each bookkeeping connection. Each file is written a row at a time and read by key:
+ * its working set is a few pages. better-sqlite3's default of 16 MiB filled up with pages read once (a
+ * million orders' delivery rows) and held them for the process's life.
  */
 const PAGE_CACHE_KIB = 4 * 1024;
 
