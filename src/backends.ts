@@ -12,6 +12,7 @@ import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store
 import type { ClaimStore } from './checkpoints/claim-store.js';
 import { openMongoClaimStore } from './checkpoints/mongodb-claim-store.js';
 import { openSqliteClaimStore } from './checkpoints/sqlite-claim-store.js';
+import { openPostgresClaimStore } from './checkpoints/postgres-claim-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
 import { openPostgresEventStore } from './eventstore/postgres-event-store.js';
@@ -118,8 +119,12 @@ export function openCheckpointStore(settings: BackendSettings): Promise<Checkpoi
     : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
 }
 
-/** Where replicas claim the planning of an order or a consolidation window: shared as the checkpoints are. */
+/**
+ * Where replicas claim the planning of an order or a consolidation window, and take the singleton leases:
+ * beside the log when it is on PostgreSQL (one statement a claim), else shared as the checkpoints are.
+ */
 export function openClaimStore(settings: BackendSettings): Promise<ClaimStore> {
+  if (settings.postgresUrl) return openPostgresClaimStore(settings.postgresUrl);
   return settings.mongodbUrl ? openMongoClaimStore(settings.mongodbUrl) : Promise.resolve(openSqliteClaimStore(settings.dataDir));
 }
 
@@ -134,7 +139,10 @@ export function describeBackends(settings: BackendSettings): string {
       ? `PostgreSQL at ${redactedUrl(settings.postgresUrl)}`
       : `SQLite in ${settings.dataDir}`;
   const readModels = settings.mongodbUrl ? 'MongoDB' : `SQLite in ${settings.dataDir}`;
-  return `event log: ${log}; read models, checkpoints and delivery state: ${readModels}`;
+  if (settings.postgresUrl) {
+    return `event log and claims: ${log}; read models, checkpoints and delivery state: ${readModels}`;
+  }
+  return `event log: ${log}; read models, checkpoints, claims and delivery state: ${readModels}`;
 }
 
 /** A URL as it may be logged: without its password. */

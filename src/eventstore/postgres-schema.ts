@@ -133,7 +133,16 @@ $fn$;
  * the lock). Answers the log's schema, which names its announcements.
  */
 export async function ensureSchema(connection: LogConnection): Promise<string> {
-  await connection.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});${DDL}`);
+  await createInLogSchema(connection, DDL);
   const [row] = await connection.query<{ schema: string }>('SELECT current_schema() AS schema');
   return row!.schema;
+}
+
+/**
+ * Runs `ddl` (statements that create what is missing) in the log's schema under the lock of its creation:
+ * replicas starting at once would otherwise race on the catalogue (`CREATE TABLE IF NOT EXISTS` is not
+ * safe against a concurrent twin). For the tables other stores keep beside the log (the claim store's).
+ */
+export async function createInLogSchema(connection: LogConnection, ddl: string): Promise<void> {
+  await connection.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});${ddl}`);
 }
