@@ -239,7 +239,7 @@ function viewJsonOf(id: number, row: unknown[] | undefined, views: ViewBodyCache
   if (!checksumMatches(checksum, [companyGroup, stream, view]))
     throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
   const entry = { company_group: companyGroup as string, viewJson: view as string };
-  views.set(id, entry);
+  views.offer(id, entry);
   return entry;
 }
 

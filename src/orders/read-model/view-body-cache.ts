@@ -1,5 +1,5 @@
 // Retrieve's answers ready to send: an order's view as its JSON text, with the company group that
-// decides who may see it, for the orders read most recently. A retrieve served from here skips the
+// decides who may see it, for the orders read most recently among those read more than once. A retrieve served from here skips the
 // SQLite lookup and the checksum (docs/benchmarks.md). Text, not bytes: Node sends a string body in
 // one write with the headers, a Buffer in a writev of two. Only bytes whose stored document matched its checksum when read go in; the
 // read model that owns the cache drops an order's entry when it writes that order, and drops them all
@@ -10,6 +10,8 @@ export interface CachedView {
 }
 
 // What an entry costs beyond its strings' characters: the Map's slot, the object, two string headers.
+// Orders whose first read is remembered (offer): a fixed table, 512 KiB, whatever the number of orders.
+const FIRST_READS = 1 << 16;
 const ENTRY_OVERHEAD_BYTES = 96;
 // V8 keeps a string whose every character is below U+0100 in one byte a character, any other in two.
 const TWO_BYTE = /[^\u0000-\u00ff]/;
@@ -31,6 +33,8 @@ export class ViewBodyCache {
   // A Map iterates in insertion order: a hit moves its entry to the end, so the first is the least recently used.
   readonly #entries = new Map<number, { view: CachedView; bytes: number }>();
   #bytes = 0;
+  // NaN matches no id: no order counts as read before it is.
+  readonly #firstReads = new Float64Array(FIRST_READS).fill(Number.NaN);
 
   /** `maxBytes`: the bound on what the entries hold, strings and overhead (entryBytes). */
   constructor(readonly maxBytes: number) {}
@@ -47,6 +51,19 @@ export class ViewBodyCache {
   /** The entry without marking it used: a hit costs no reordering (the LRU order follows the reads that go to SQLite). */
   peek(id: number): CachedView | undefined {
     return this.#entries.get(id)?.view;
+  }
+
+  /**
+   * Keeps the view if its order was read before, as far as this cache remembers (TinyLFU's doorkeeper):
+   * reads that never come back (a scan, one look each at a million orders) then do not push out the
+   * views that are read again and again. The first read of an order is remembered in a fixed table,
+   * slot `id mod 65,536`: ids are dense, so the last 65,536 orders are told apart, and an older order's
+   * first read is forgotten when a newer one takes its slot (its view then goes in on a third read).
+   */
+  offer(id: number, view: CachedView): void {
+    const slot = id % FIRST_READS;
+    if (this.#firstReads[slot] === id) this.set(id, view);
+    else this.#firstReads[slot] = id;
   }
 
   set(id: number, view: CachedView): void {

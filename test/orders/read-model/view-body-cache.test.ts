@@ -45,3 +45,39 @@ t.test('characters past U+00FF count two bytes each, as V8 stores them', async (
   cache.set(65, body(100, 'é'));
   t.equal(cache.size, 64, 'é is one byte: one entry went for it');
 });
+
+t.test("offer keeps a view from its order's second read on: a scan of orders read once evicts nothing", async (t) => {
+  const cache = new ViewBodyCache(BUDGET);
+  cache.offer(1, body(100));
+  t.equal(cache.get(1), undefined, 'a first read is only remembered');
+  cache.offer(1, body(100));
+  t.ok(cache.get(1), 'the second read keeps it');
+  for (let id = 2; id <= 64; id++) {
+    cache.offer(id, body(100));
+    cache.offer(id, body(100));
+  }
+  t.equal(cache.size, 64, 'the budget is full of views read twice');
+  for (let id = 1000; id < 1000 + 10 * 64; id++) cache.offer(id, body(100));
+  t.equal(cache.size, 64, 'ten times as many orders read once');
+  t.ok(Array.from({ length: 64 }, (_, i) => cache.peek(i + 1)).every(Boolean), 'left every view read twice in place');
+  cache.offer(1000, body(100));
+  t.ok(cache.peek(1000), 'one of them read again goes in');
+  t.equal(cache.peek(1), undefined, 'in place of the least recently used');
+});
+
+t.test('the first reads are remembered in a fixed table: an older id is forgotten when a newer one takes its slot', async (t) => {
+  const cache = new ViewBodyCache(BUDGET);
+  const slots = 2 ** 16;
+  cache.offer(5, body(10));
+  cache.offer(5 + slots, body(10)); // the same slot: 5's first read is forgotten
+  cache.offer(5, body(10));
+  t.equal(cache.peek(5), undefined, 'its second read counts as a first');
+  cache.offer(5, body(10));
+  t.ok(cache.peek(5), 'and the third keeps it');
+  cache.offer(6, body(10));
+  cache.offer(6 + 1, body(10));
+  cache.offer(6, body(10));
+  t.ok(cache.peek(6), 'ids in other slots do not disturb it');
+  cache.offer(0, body(10));
+  t.equal(cache.peek(0), undefined, 'id 0 is not taken for read before by an empty slot');
+});
