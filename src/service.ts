@@ -13,6 +13,7 @@ import { createMetrics, type Metrics } from './observability/metrics.js';
 import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
+import { SubmittedHere } from './planning/submitted-here.js';
 import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector, type Projector } from './orders/read-model/projector.js';
@@ -96,6 +97,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       masterData: () => masterData.current,
       masterDataService: masterData,
       allocateOrderId: consumers.allocateOrderId,
+      submittedHere: (orderId) => consumers.submittedHere.add(orderId),
       visible: (position) => storage.readModel.visible(position),
       renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
       shareLinks: consumers.links,
@@ -193,8 +195,19 @@ async function startConsumers(
   );
   const claims = planningClaims(lease.claims, { holder: lease.holder, leaseMs: config.planningLeaseMs, log });
   const { onRun, onPlanned } = plannerMetrics(metrics);
+  const submittedHere = new SubmittedHere();
   const reactor = parts.add(
-    await startPlanningReactor({ store, checkpoints, claims, planner, concurrency: config.plannerThreads, log, onRun, onPlanned }),
+    await startPlanningReactor({
+      store,
+      checkpoints,
+      claims,
+      planner,
+      concurrency: config.plannerThreads,
+      log,
+      onRun,
+      onPlanned,
+      submittedHere,
+    }),
     (r) => r.stop(),
   );
   const allocateOrderId = orderIdAllocator(store);
@@ -231,6 +244,7 @@ async function startConsumers(
     claims,
     reactor,
     allocateOrderId,
+    submittedHere,
     links,
     pdfRenderer,
     notifications,

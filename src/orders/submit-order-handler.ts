@@ -25,6 +25,8 @@ export interface SubmitOrderDependencies {
   allocateOrderId: OrderIdAllocator;
   /** Resolves once the read models have applied the log up to this position. */
   visible: (position: bigint) => Promise<void>;
+  /** Told each new order's id before its append: this process's planning reactor plans it first. */
+  submittedHere?: (orderId: number) => void;
 }
 
 export async function submitOrder(
@@ -66,6 +68,7 @@ export async function submitOrder(
   if (precheck.events.length === 0) return retried(state, history.at(-1)?.position);
 
   id ??= await deps.allocateOrderId();
+  deps.submittedHere?.(id.order_id);
   let result: Awaited<ReturnType<typeof handleOrderCommand>>;
   try {
     // Decided on the stream as read (or assumed new) above, not read again: a writer that came in

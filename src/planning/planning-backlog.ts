@@ -40,8 +40,12 @@ export class PlanningBacklog {
     return { orders: this.#waiting.length + this.#planning + this.#lookAgain.size, groups: this.#waiting.depths().size };
   }
 
-  /** Takes an order read from the log, once the backlog has room for it. False: stopping, it was not taken. */
-  async take(order: WaitingOrder): Promise<boolean> {
+  /**
+   * Takes an order read from the log, once the backlog has room for it. False: stopping, it was not taken.
+   * `afterMs` > 0: handed out only that much later, as an order held elsewhere is (lookAgainIn); its
+   * result read meanwhile finishes it without a worker.
+   */
+  async take(order: WaitingOrder, afterMs = 0): Promise<boolean> {
     // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
     if (this.#lastTaken !== undefined && order.position <= this.#lastTaken) return true;
     while (this.#waiting.length + this.#planning >= this.maxWaiting && !this.#stopping) {
@@ -50,10 +54,14 @@ export class PlanningBacklog {
       });
     }
     if (this.#stopping) return false;
-    this.#waiting.push(order.group, order);
-    this.#queued.set(order.orderId, order);
     this.#marks.take(order.position);
     this.#lastTaken = order.position;
+    if (afterMs > 0) {
+      this.lookAgainIn(order, afterMs);
+      return true;
+    }
+    this.#waiting.push(order.group, order);
+    this.#queued.set(order.orderId, order);
     return true;
   }
 

@@ -17,6 +17,7 @@ import type { PlanningClaims } from './planning-claims.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
 import { PlanningBacklog, type WaitingOrder } from './planning-backlog.js';
 import { consolidates } from '../orders/consolidation-rule.js';
+import type { SubmittedHere } from './submitted-here.js';
 
 const CONSUMER = 'planning';
 
@@ -34,6 +35,13 @@ export interface PlanningReactorOptions {
   onPlanned?: (event: OrderPlanned | OrderPlanningFailed, ms: number) => void;
   /** Called after each planner run, whatever became of its result. */
   onRun?: (outcome: PlannerRunOutcome) => void;
+  /**
+   * The orders whose submit this process took. Given, another replica's new order is left to it for
+   * OTHERS_FIRST_MS before this one tries its claim; without it every order is tried at once.
+   */
+  submittedHere?: SubmittedHere;
+  /** OTHERS_FIRST_MS unless given (tests). */
+  othersFirstMs?: number;
 }
 
 export interface PlanningReactor {
@@ -49,6 +57,16 @@ export interface PlanningReactor {
  * orders lie beyond this window can then wait behind another group's.
  */
 export const MAX_WAITING_ORDERS = 20_000;
+
+/**
+ * How long a new order whose submit another replica took is left to that replica. It plans its own
+ * orders first, and usually stores the result within this (a plan takes tens of ms here), so the
+ * others never try the claim: each try is a statement on the claim store, and with every replica
+ * trying every order they were most of what a replica that does not project spent (docs/scaling.md).
+ * Past it, or for an order older than it (a catch-up, a restart), any replica with a free planner
+ * takes it, as before: a submitting replica that is busy or gone costs its orders this much at most.
+ */
+export const OTHERS_FIRST_MS = 250;
 
 export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
   const { store, checkpoints, claims, log } = options;
@@ -76,10 +94,12 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       for (const event of events) {
         if (isOrderEvent(event, 'OrderSubmitted')) {
           const { company_group, order_id } = event.data;
+          // asked of every order, so that none stays remembered
+          const here = options.submittedHere?.take(order_id) ?? true;
           // planned by its consolidation window (src/consolidation), or planned already
           if (consolidates(event.data) || results.has(order_id)) continue;
           const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id };
-          if (!(await backlog.take(order))) return;
+          if (!(await backlog.take(order, here ? 0 : leftToItsReplicaMs(event.recordedAt)))) return;
         } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) {
           const mark = backlog.resolve(event.data.order_id);
           if (mark !== undefined) checkpoint.save(mark);
@@ -89,6 +109,13 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     },
     log,
   });
+
+  /** How long to leave an order another replica took the submit of to that replica: 0 once it is not new. */
+  function leftToItsReplicaMs(recordedAt: Date): number {
+    const pause = options.othersFirstMs ?? OTHERS_FIRST_MS;
+    // recorded by the log's clock; a replica's clock off by more than the pause only shortens or caps it
+    return Math.min(pause, Math.max(0, pause - (Date.now() - recordedAt.getTime())));
+  }
 
   async function work(): Promise<void> {
     for (let next = await backlog.next(); next; next = await backlog.next()) {

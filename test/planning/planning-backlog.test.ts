@@ -53,3 +53,27 @@ t.test("still queued when its result arrives: handed out marked resolved, and th
   t.equal(backlog.finished(first!), 2n, 'both finished: the checkpoint is past both');
   backlog.stop();
 });
+
+t.test('taken for later (a new order another replica took the submit of): not handed out before its time', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  const taken = performance.now();
+  await backlog.take(order(1), 60);
+  await backlog.take(order(2));
+  t.equal((await nextWithin(backlog, 30))?.orderId, 2, 'an order taken for now goes first');
+  backlog.release();
+  t.equal(backlog.counts().orders, 1, 'the other is counted as waiting');
+  const later = await nextWithin(backlog, 500);
+  const waited = performance.now() - taken;
+  t.equal(later?.orderId, 1, 'handed out once its time came');
+  t.ok(waited >= 55, `and not before (${waited.toFixed(0)} ms)`);
+  t.notOk(later?.resolved);
+  backlog.stop();
+});
+
+t.test('taken for later, and its result arrives meanwhile: finished without a worker, the checkpoint past it', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1), 40);
+  t.equal(backlog.resolve(1), 1n, 'the checkpoint moves past it');
+  t.equal(await nextWithin(backlog, 100), undefined, 'never handed out');
+  backlog.stop();
+});
