@@ -1,18 +1,19 @@
 // Retrieve's answers ready to send: an order's view as its JSON text, with the company group that
-// decides who may see it, for the orders read most recently among those read more than once. A retrieve served from here skips the
-// SQLite lookup and the checksum (docs/benchmarks.md). Text, not bytes: Node sends a string body in
-// one write with the headers, a Buffer in a writev of two. Only bytes whose stored document matched its checksum when read go in; the
-// read model that owns the cache drops an order's entry when it writes that order, and drops them all
-// when another connection (another replica's projector, a repair, an edit) has changed the file.
+// decides who may see it, for the orders read most recently among those read more than once. A
+// retrieve served from here skips the SQLite lookup and the checksum (docs/benchmarks.md). Text, not
+// bytes: Node sends a string body in one write with the headers, a Buffer in a writev of two. Only
+// bytes whose stored document matched its checksum when read go in; the read model that owns the
+// cache drops an order's entry when it writes that order, and drops them all when another connection
+// (another replica's projector, a repair, an edit) has changed the file.
 export interface CachedView {
   company_group: string;
   viewJson: string;
 }
 
 // What an entry costs beyond its strings' characters: the Map's slot, the object, two string headers.
+const ENTRY_OVERHEAD_BYTES = 96;
 // Orders whose first read is remembered (offer): a fixed table, 512 KiB, whatever the number of orders.
 const FIRST_READS = 1 << 16;
-const ENTRY_OVERHEAD_BYTES = 96;
 // V8 keeps a string whose every character is below U+0100 in one byte a character, any other in two.
 const TWO_BYTE = /[^\u0000-\u00ff]/;
 const textBytes = (text: string): number => (TWO_BYTE.test(text) ? 2 : 1) * text.length;
