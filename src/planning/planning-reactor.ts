@@ -99,7 +99,8 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
           // planned by its consolidation window (src/consolidation), or planned already
           if (consolidates(event.data) || results.has(order_id)) continue;
           const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id };
-          if (!(await backlog.take(order, here ? 0 : leftToItsReplicaMs(event.recordedAt)))) return;
+          const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
+          if (!(await backlog.take(order, afterMs))) return;
         } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) {
           const mark = backlog.resolve(event.data.order_id);
           if (mark !== undefined) checkpoint.save(mark);
@@ -109,13 +110,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     },
     log,
   });
-
-  /** How long to leave an order another replica took the submit of to that replica: 0 once it is not new. */
-  function leftToItsReplicaMs(recordedAt: Date): number {
-    const pause = options.othersFirstMs ?? OTHERS_FIRST_MS;
-    // recorded by the log's clock; a replica's clock off by more than the pause only shortens or caps it
-    return Math.min(pause, Math.max(0, pause - (Date.now() - recordedAt.getTime())));
-  }
 
   async function work(): Promise<void> {
     for (let next = await backlog.next(); next; next = await backlog.next()) {
@@ -164,4 +158,10 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },
   };
+}
+
+/** How long to leave an order another replica took the submit of to that replica: 0 once it is not new. */
+function leftToItsReplicaMs(recordedAt: Date, pause: number): number {
+  // recorded by the log's clock; a replica's clock off by more than the pause only shortens or caps it
+  return Math.min(pause, Math.max(0, pause - (Date.now() - recordedAt.getTime())));
 }
