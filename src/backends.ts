@@ -1,28 +1,21 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
 // log when EVENTSTORE_CONNECTION_STRING is set, PostgreSQL for it when POSTGRES_URL is set, MongoDB for read models and checkpoints when
 // MONGODB_URL is set (the notification delivery store too, so that replicas sharing no disk share
-// their claims). The service and `npm run replay` both open their storage here.
+// their claims). The service and `npm run replay` both open their storage here; a server's driver is loaded
+// only when that server is configured, so that the embedded default starts without them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
-import { openMongoCheckpointStore } from './checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import type { ClaimStore } from './checkpoints/claim-store.js';
-import { openMongoClaimStore } from './checkpoints/mongodb-claim-store.js';
 import { openSqliteClaimStore } from './checkpoints/sqlite-claim-store.js';
-import { openPostgresClaimStore } from './checkpoints/postgres-claim-store.js';
 import type { EventStore } from './eventstore/event-store.js';
-import { openKurrentDbEventStore } from './eventstore/kurrentdb-event-store.js';
-import { openPostgresEventStore } from './eventstore/postgres-event-store.js';
-import { POSTGRES_LOG } from './eventstore/postgres-connection.js';
+import { POSTGRES_LOG } from './eventstore/postgres-log-name.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
-import { openMongoOrderReadModel } from './orders/read-model/mongodb-order-read-model.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
-import { openMongoDeliveryStore } from './notifications/mongodb/mongodb-delivery-store.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite/sqlite-delivery-store.js';
 
 export interface BackendSettings {
@@ -42,8 +35,12 @@ export interface BackendSettings {
 }
 
 export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<EventStore> {
-  if (settings.eventStoreConnectionString) return openKurrentDbEventStore(settings.eventStoreConnectionString);
+  if (settings.eventStoreConnectionString) {
+    const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb-event-store.js');
+    return openKurrentDbEventStore(settings.eventStoreConnectionString);
+  }
   if (settings.postgresUrl) {
+    const { openPostgresEventStore } = await import('./eventstore/postgres-event-store.js');
     return openPostgresEventStore(settings.postgresUrl, {
       ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
       ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
@@ -57,10 +54,12 @@ export async function openEventStore(settings: BackendSettings, log?: (message: 
   });
 }
 
-export function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
-  if (settings.mongodbUrl)
+export async function openOrderReadModel(settings: BackendSettings, options: SqliteReadModelOptions = {}): Promise<OrderReadModel> {
+  if (settings.mongodbUrl) {
+    const { openMongoOrderReadModel } = await import('./orders/read-model/mongodb-order-read-model.js');
     return openMongoOrderReadModel(settings.mongodbUrl, undefined, { serverSelectionTimeoutMS: settings.visibleWithinMs });
-  return Promise.resolve(openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options }));
+  }
+  return openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options });
 }
 
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
@@ -87,6 +86,10 @@ export interface ScratchOrderReadModel {
 export async function openScratchOrderReadModel(settings: BackendSettings): Promise<ScratchOrderReadModel> {
   const { mongodbUrl } = settings;
   if (mongodbUrl) {
+    const [{ MongoClient }, { openMongoOrderReadModel }] = await Promise.all([
+      import('mongodb'),
+      import('./orders/read-model/mongodb-order-read-model.js'),
+    ]);
     const database = `orders_replay_${Date.now()}`;
     const readModel = await openMongoOrderReadModel(mongodbUrl, database);
     return {
@@ -113,23 +116,36 @@ export async function openScratchOrderReadModel(settings: BackendSettings): Prom
   };
 }
 
-export function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
-  return settings.mongodbUrl
-    ? openMongoCheckpointStore(settings.mongodbUrl)
-    : Promise.resolve(openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true));
+export async function openCheckpointStore(settings: BackendSettings): Promise<CheckpointStore> {
+  if (settings.mongodbUrl) {
+    const { openMongoCheckpointStore } = await import('./checkpoints/mongodb-checkpoint-store.js');
+    return openMongoCheckpointStore(settings.mongodbUrl);
+  }
+  return openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true);
 }
 
 /**
  * Where replicas claim the planning of an order or a consolidation window, and take the singleton leases:
  * beside the log when it is on PostgreSQL (one statement a claim), else shared as the checkpoints are.
  */
-export function openClaimStore(settings: BackendSettings): Promise<ClaimStore> {
-  if (settings.postgresUrl) return openPostgresClaimStore(settings.postgresUrl);
-  return settings.mongodbUrl ? openMongoClaimStore(settings.mongodbUrl) : Promise.resolve(openSqliteClaimStore(settings.dataDir));
+export async function openClaimStore(settings: BackendSettings): Promise<ClaimStore> {
+  if (settings.postgresUrl) {
+    const { openPostgresClaimStore } = await import('./checkpoints/postgres-claim-store.js');
+    return openPostgresClaimStore(settings.postgresUrl);
+  }
+  if (settings.mongodbUrl) {
+    const { openMongoClaimStore } = await import('./checkpoints/mongodb-claim-store.js');
+    return openMongoClaimStore(settings.mongodbUrl);
+  }
+  return openSqliteClaimStore(settings.dataDir);
 }
 
-export function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {
-  return settings.mongodbUrl ? openMongoDeliveryStore(settings.mongodbUrl) : Promise.resolve(openSqliteDeliveryStore(settings.dataDir));
+export async function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {
+  if (settings.mongodbUrl) {
+    const { openMongoDeliveryStore } = await import('./notifications/mongodb/mongodb-delivery-store.js');
+    return openMongoDeliveryStore(settings.mongodbUrl);
+  }
+  return openSqliteDeliveryStore(settings.dataDir);
 }
 
 export function describeBackends(settings: BackendSettings): string {

@@ -5,9 +5,7 @@
 // is unavailable (an HTTP 503), which a retry may cure.
 import pg from 'pg';
 import { StorageUnavailable } from '../storage/unavailable-storage.js';
-
-/** What operators call it, in errors and start-up lines. */
-export const POSTGRES_LOG = 'the PostgreSQL event log';
+import { POSTGRES_LOG } from './postgres-log-name.js';
 
 const INT8 = 20;
 

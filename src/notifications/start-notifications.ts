@@ -8,7 +8,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { startEmailSender, type RenderPdf } from './email-sender.js';
-import { kafkaClient, startKafkaPublisher, type KafkaProducer } from './kafka-publisher.js';
+import type { KafkaProducer } from './kafka-publisher.js';
 import { watchKafkaTopic } from './kafka-topic.js';
 import { startOutcomeJournal } from './outcome-journal.js';
 import { restoreDeliveries } from './restore-deliveries.js';
@@ -71,6 +71,8 @@ export async function startNotifications(options: NotificationsOptions): Promise
       }),
     );
     if (config.kafkaBrokers || options.kafkaProducer) {
+      // Loaded only here: a service without Kafka does not load kafkajs at every start.
+      const { kafkaClient, startKafkaPublisher } = await import('./kafka-publisher.js');
       // The topic is looked up (and created where allowed) on the brokers; a producer given by a test has none.
       const topic = options.kafkaProducer
         ? undefined
