@@ -24,10 +24,14 @@ const RENDER_LIMIT_MS = 60_000;
 const FINISH_ON_CLOSE_MS = 5_000;
 
 export class PdfRenderer {
-  private readonly pool: WorkerPool;
+  #pool: WorkerPool | undefined;
+  #closed = false;
+  readonly #threads: number;
+  readonly #niceness: number;
 
   constructor(threads = 1, niceness = 0) {
-    this.pool = new WorkerPool(new URL('./pdf-worker.js', import.meta.url), threads, { niceness } satisfies NicenessData);
+    this.#threads = threads;
+    this.#niceness = niceness;
   }
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
@@ -36,16 +40,34 @@ export class PdfRenderer {
     // does not hold up another's
     const group = (orderStream[0]?.data as { company_group?: string } | undefined)?.company_group ?? '';
     // A Buffer crosses the thread boundary as a plain Uint8Array.
-    const bytes = await this.pool.run<Uint8Array>({ events: orderStream, options } satisfies PdfRenderRequest, RENDER_LIMIT_MS, group);
+    const bytes = await this.#started().run<Uint8Array>(
+      { events: orderStream, options } satisfies PdfRenderRequest,
+      RENDER_LIMIT_MS,
+      group,
+    );
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  /** Its threads' memory (WorkerPool.memoryBytes). */
+  /** Its threads' memory (WorkerPool.memoryBytes); none before the first render. */
   memoryBytes(): Promise<{ heap: number; external: number }> {
-    return this.pool.memoryBytes();
+    return this.#pool?.memoryBytes() ?? Promise.resolve({ heap: 0, external: 0 });
   }
 
   close(): Promise<void> {
-    return this.pool.close(FINISH_ON_CLOSE_MS);
+    this.#closed = true;
+    return this.#pool?.close(FINISH_ON_CLOSE_MS) ?? Promise.resolve();
+  }
+
+  /**
+   * The threads start with the first render, not with the service: loading pdfkit and preparing the fonts
+   * cost each start about 0.4 s of CPU (docs/benchmarks.md), which a replica or a restart that is never
+   * asked for a PDF would spend for nothing. The first render waits for it instead.
+   */
+  #started(): WorkerPool {
+    if (this.#closed) throw new Error('worker pool is closed');
+    this.#pool ??= new WorkerPool(new URL('./pdf-worker.js', import.meta.url), this.#threads, {
+      niceness: this.#niceness,
+    } satisfies NicenessData);
+    return this.#pool;
   }
 }

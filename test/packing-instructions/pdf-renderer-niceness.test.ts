@@ -14,7 +14,7 @@ const threadsAt = (nice: number) =>
   }).length;
 
 t.test(
-  'the PDF render thread runs at the niceness it is given, the main thread as it was',
+  'the PDF render thread starts with the first render, at the niceness it is given; the main thread as it was',
   { skip: process.platform !== 'linux' && 'setpriority per thread is Linux-only' },
   async (t) => {
     const before = niceOf('/proc/thread-self/stat');
@@ -23,6 +23,10 @@ t.test(
     const already = threadsAt(target);
     const renderer = new PdfRenderer(1, target);
     t.teardown(() => renderer.close());
+    await sleep(300);
+    t.equal(threadsAt(target), already, 'no render thread before the first render');
+    // An order without a plan: the render is refused, by the thread it started.
+    await t.rejects(renderer.render([]), 'a stream without a plan is refused');
     const deadline = Date.now() + 20_000;
     while (threadsAt(target) === already && Date.now() < deadline) await sleep(20);
     t.equal(threadsAt(target), already + 1, 'one more thread runs at that niceness: the render thread');
