@@ -50,12 +50,23 @@ export interface KafkaPublisherOptions extends LeaseHolding {
   /** Default `orders.packing-instructions`. */
   topic?: string;
   clientId?: string;
-  /** First pause after a failed send (after kafkajs's own retries); doubles up to 1 min. Default 1 s. */
+  /** First pause after a failed send (after kafkajs's own retries); doubles up to maxRetryDelayMs. Default 1 s. */
   retryDelayMs?: number;
+  /** The longest pause between sends that fail. Default 5 s (KAFKA_RETRY_CEILING_MS). */
+  maxRetryDelayMs?: number;
   /** Resolves once the topic exists (kafka-topic.ts): nothing is sent before, the events wait in the log. */
   topicExists?: () => Promise<void>;
   log: Log;
 }
+
+/**
+ * Sends that keep failing are tried again at least this often, not once a minute as the other consumers'
+ * are: a broker back from a restart gets the waiting messages within seconds. Under the broker being
+ * killed again and again, the pause had grown to 32-60 s and the last messages waited for it after the
+ * broker was back (test/e2e/kafka-topic.test.ts, docs/benchmarks.md). A failed attempt costs one
+ * connection attempt to the brokers.
+ */
+export const KAFKA_RETRY_CEILING_MS = 5_000;
 
 export async function startKafkaPublisher(options: KafkaPublisherOptions): Promise<NotificationConsumer> {
   const { log, deliveries } = options;
@@ -100,6 +111,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
     },
     retryDelayMs: options.retryDelayMs ?? 1000,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? KAFKA_RETRY_CEILING_MS,
     log,
     async handle(events) {
       const mine: RecordedEvent[] = [];

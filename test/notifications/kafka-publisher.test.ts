@@ -328,3 +328,44 @@ t.test('an upgrade: the kafka checkpoint of the checkpoint store is taken over w
   );
   t.equal(await deliveries.checkpoints.checkpoint(KAFKA), events[2]!.position, 'the checkpoint now lives in the delivery store');
 });
+
+t.test('sends that keep failing are tried again at least every maxRetryDelayMs, and the event goes out once a send passes', async (t) => {
+  const dir = await tempDataDir(t, 'kafka-ceiling');
+  const store = openSqliteEventStore(dir, { pollIntervalMs: 10 });
+  t.teardown(() => store.close());
+  const deliveries = openSqliteDeliveryStore(dir);
+  t.teardown(() => deliveries.close());
+  const sent: { eventId: string; by: string }[] = [];
+  const working = fakeProducer(sent, 'after');
+  let failures = 0;
+  // A broker that answers no send seven times in a row, then does.
+  const flaky: KafkaProducer = {
+    ...working,
+    async send(record) {
+      if (failures < 7) {
+        failures++;
+        throw new Error('broker away');
+      }
+      await working.send(record);
+    },
+  };
+  const pauses: number[] = [];
+  const publisher = await startKafkaPublisher({
+    store,
+    deliveries,
+    brokers: [],
+    producer: flaky,
+    retryDelayMs: 10,
+    maxRetryDelayMs: 40,
+    log: (message) => {
+      const pause = /trying again in (\d+) ms/.exec(message)?.[1];
+      if (pause) pauses.push(Number(pause));
+    },
+  });
+  t.teardown(() => publisher.stop());
+  await appendPlannedOrder(store, { orderId: 1 });
+  await waitFor('the event sent', () => sent.length === 1, 10_000);
+  t.strictSame(pauses, [10, 20, 40, 40, 40, 40, 40], 'the pauses doubled up to the ceiling and stayed there');
+  await sleep(100);
+  t.equal(sent.length, 1, 'then the event went out, once');
+});
