@@ -11,10 +11,11 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { createHash } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, closeSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { reachableBy } from './reachable-by.js';
 
 /** The version docker-compose.yml deploys (apache/kafka:3.9.1): what runs in tests is what ships. */
 export const KAFKA_VERSION = '3.9.1';
@@ -369,13 +370,13 @@ export interface PostgresServer extends ServerProcess {
 
 /**
  * PostgreSQL on loopback, its cluster in `dir/data` (initdb on first use), as the unprivileged `postgres`
- * user when started by root (the server refuses root), over TCP only. Trust authentication on loopback:
+ * user when started by root (the server refuses root), over TCP only; in a temporary folder of its own
+ * when `postgres` cannot reach `dir`. Trust authentication on loopback:
  * a test server holding test data. fsync and synchronous_commit stay on: the event log's durability is
  * what its tests rely on.
  */
-export async function postgresServer(dir: string, options: { port?: number; detached?: boolean } = {}): Promise<PostgresServer> {
+export async function postgresServer(requestedDir: string, options: { port?: number; detached?: boolean } = {}): Promise<PostgresServer> {
   const port = options.port ?? (await freePort());
-  const data = join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot
     ? {
@@ -383,6 +384,13 @@ export async function postgresServer(dir: string, options: { port?: number; deta
         gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
       }
     : undefined;
+  // Where `postgres` cannot reach the directory asked for (a checkout in a 0700 folder), the cluster goes
+  // to one of the system's temporary folder named after it: the same one at every start from that folder.
+  const dir =
+    owner && !reachableBy(requestedDir, owner)
+      ? join(tmpdir(), `orders-postgres-${createHash('sha256').update(resolve(requestedDir)).digest('hex').slice(0, 16)}`)
+      : requestedDir;
+  const data = join(dir, 'data');
   mkdirSync(dir, { recursive: true });
   if (owner) chownSync(dir, owner.uid, owner.gid);
   if (!existsSync(join(data, 'PG_VERSION'))) {
