@@ -2,7 +2,7 @@
 // (search permission for its owner, its group or the others, whichever class the user falls in). The
 // test servers run PostgreSQL as `postgres` when started by root, and a checkout inside a folder only
 // root may enter (`mktemp -d` makes them 0700) would leave its cluster out of that user's reach.
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export interface Account {
@@ -18,7 +18,7 @@ export function reachableBy(path: string, account: Account): boolean {
     if (dirname(at) === at) break;
   }
   return chain.every((directory) => {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(directory);
     } catch {
