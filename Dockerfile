@@ -18,7 +18,9 @@ RUN npm ci && npm prune --omit=dev
 FROM node:24-bookworm-slim
 # HOST: a container's loopback is unreachable from outside it; the service's own default is 127.0.0.1.
 # ORDERS_SEED_FILE empty: no demo document (its API key is published); give your own master data.
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 ORDERS_DATA_DIR=/data ORDERS_SEED_FILE=
+# GLIBC_TUNABLES: what `npm start` sets, so that glibc gives back what a long catch-up freed (docs/configuration.md).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 ORDERS_DATA_DIR=/data ORDERS_SEED_FILE= \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -26,6 +26,7 @@ import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
 import { numberOption } from './lib/number-option.js';
 import { pipelineBurst } from './lib/pipeline-orders.js';
+import { startScriptEnv } from './lib/start-script-env.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => numberOption(args, name, fallback);
@@ -140,6 +141,7 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     child = spawn(process.execPath, [script], {
       env: {
         ...embeddedEnv(),
+        ...startScriptEnv(script),
         PORT: '0',
         HOST: '127.0.0.1',
         ORDERS_DATA_DIR: dataDir,

@@ -13,6 +13,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
 import { measureNoise } from './lib/machine-noise.js';
+import { startScriptEnv } from './lib/start-script-env.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -28,6 +29,7 @@ function startService(dataDir: string, quickCheck = true): Promise<{ child: Chil
   const child = spawn(process.execPath, [main], {
     env: {
       ...process.env,
+      ...startScriptEnv(main),
       PORT: '0',
       HOST: '127.0.0.1',
       ORDERS_DATA_DIR: dataDir,

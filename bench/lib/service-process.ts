@@ -4,10 +4,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embeddedEnv } from '../../test/support/embedded-env.js';
+import { startScriptEnv } from './start-script-env.js';
 
 export const DEMO_KEY = 'acme-demo-key-0001';
 
-/** Starts `script` with `env` and resolves once it prints the URL it listens on; its stdout goes to `<logDir>/<logName>.log`. */
+/**
+ * Starts `script` with `env`, and what its build's `npm start` sets, and resolves once it prints the URL it
+ * listens on; its stdout goes to `<logDir>/<logName>.log`.
+ */
 export async function startServiceProcess(
   script: string,
   env: Record<string, string>,
@@ -16,7 +20,10 @@ export async function startServiceProcess(
 ): Promise<{ child: ChildProcess; url: string }> {
   const logFile = join(logDir, `${logName}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], { env: embeddedEnv(env), stdio: ['ignore', log, 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    env: embeddedEnv({ ...startScriptEnv(script), ...env }),
+    stdio: ['ignore', log, 'inherit'],
+  });
   closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
