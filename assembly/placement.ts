@@ -9,6 +9,8 @@ import {
 } from './load-state';
 
 const MAX_GRID: i32 = 64;
+/** Flips x2 and y2 of an (x1, y1, x2, y2) row (~v = -v - 1 reverses the order): containment in one lane-wise compare. */
+const FAR_CORNER: v128 = i32x4(0, 0, -1, -1);
 
 export class Placement {
   // scratch, sized once per job so placing allocates nothing
@@ -104,7 +106,7 @@ export class Placement {
       if (rz != z) {
         if (w != i) {
           const d = w * SP_STRIDE;
-          for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+          copySpace(sp, d, b);
         }
         w++;
         continue;
@@ -121,32 +123,34 @@ export class Placement {
       }
       if (w != i) {
         const d = w * SP_STRIDE;
-        for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+        copySpace(sp, d, b);
       }
       unchecked((sameLevel[nl++] = w));
       w++;
     }
     s.ns = w;
+    // A piece goes only if no other piece and no space kept at the level holds it, each test one
+    // compare of (x1, y1, ~x2, ~y2) rows: r holds p when every lane of r's is <= p's.
+    const pieceAt = changetype<usize>(pieces), spAt = changetype<usize>(sp);
     for (let k = 0; k < np; k++) {
       const a = k * 5;
-      const px1 = unchecked(pieces[a]), py1 = unchecked(pieces[a + 1]);
-      const px2 = unchecked(pieces[a + 2]), py2 = unchecked(pieces[a + 3]);
+      const p = v128.load(pieceAt + ((<usize>a) << 2));
+      const pc = v128.xor(p, FAR_CORNER);
       let inside = false;
       for (let j = 0; j < np && !inside; j++) {
         if (j == k) continue;
-        const c = j * 5;
-        const qx1 = unchecked(pieces[c]), qy1 = unchecked(pieces[c + 1]);
-        const qx2 = unchecked(pieces[c + 2]), qy2 = unchecked(pieces[c + 3]);
-        if (qx1 <= px1 && qy1 <= py1 && qx2 >= px2 && qy2 >= py2) {
+        const q = v128.load(pieceAt + ((<usize>(j * 5)) << 2));
+        if (i32x4.all_true(i32x4.le_s(v128.xor(q, FAR_CORNER), pc))) {
           // equal pieces: keep the first
-          inside = !(qx1 == px1 && qy1 == py1 && qx2 == px2 && qy2 == py2) || j < k;
+          inside = !i32x4.all_true(i32x4.eq(q, p)) || j < k;
         }
       }
       for (let j = 0; j < nl && !inside; j++) {
-        const c = unchecked(sameLevel[j]) * SP_STRIDE;
-        if (unchecked(sp[c + SP_X1]) <= px1 && unchecked(sp[c + SP_Y1]) <= py1 &&
-            unchecked(sp[c + SP_X2]) >= px2 && unchecked(sp[c + SP_Y2]) >= py2) inside = true;
+        const r = v128.load(spAt + ((<usize>(unchecked(sameLevel[j]) * SP_STRIDE)) << 2));
+        inside = i32x4.all_true(i32x4.le_s(v128.xor(r, FAR_CORNER), pc));
       }
+      const px1 = i32x4.extract_lane(p, 0), py1 = i32x4.extract_lane(p, 1);
+      const px2 = i32x4.extract_lane(p, 2), py2 = i32x4.extract_lane(p, 3);
       if (!inside) s.addSpace(px1, py1, px2, py2, z, unchecked(pieces[a + 4]));
     }
   }
@@ -185,7 +189,7 @@ export class Placement {
       }
       if (w != i) {
         const d = w * SP_STRIDE;
-        for (let k = 0; k < SP_STRIDE; k++) unchecked((sp[d + k] = sp[b + k]));
+        copySpace(sp, d, b);
       }
       w++;
     }
@@ -231,6 +235,14 @@ export class Placement {
       }
     }
   }
+}
+
+/** Moves a space's SP_STRIDE (6) slots from b to d: one 16-byte and one 8-byte copy, not six. */
+@inline function copySpace(sp: StaticArray<i32>, d: i32, b: i32): void {
+  const base = changetype<usize>(sp);
+  const to = base + ((<usize>d) << 2), from = base + ((<usize>b) << 2);
+  v128.store(to, v128.load(from));
+  store<i64>(to, load<i64>(from, 16), 16);
 }
 
 @inline function pushPiece(p: StaticArray<i32>, n: i32, x1: i32, y1: i32, x2: i32, y2: i32, kind: i32): i32 {
