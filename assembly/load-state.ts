@@ -50,7 +50,7 @@ export class LoadState {
     this.weight = o.weight;
     this.value = o.value;
   }
-  addSpace(x1: i32, y1: i32, x2: i32, y2: i32, z: i32, kind: i32): void {
+  @inline addSpace(x1: i32, y1: i32, x2: i32, y2: i32, z: i32, kind: i32): void {
     // Past capacity a space is dropped: the load stays valid, it only loses a place to fill.
     if (this.ns >= this.spCap) return;
     const b = this.ns * SP_STRIDE;
