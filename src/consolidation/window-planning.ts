@@ -12,7 +12,7 @@ import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command
 import { orderStream, type OrderSubmitted, type RecordedPlan } from '../orders/order-events.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
-import { compactPlan, expandPlan } from '../plan-contract/plan-storage.js';
+import { compactPlan, expandPlan, type StoredPlan } from '../plan-contract/plan-storage.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
@@ -28,6 +28,7 @@ import { commandWindow, windowStateOf } from './window-stream.js';
 export interface ConsolidationPlanner {
   // `group`: the orders' company group; the planner serves groups in turn
   plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
+  planStored(input: PlanOrderInput, group: string): Promise<StoredPlan>;
   planTogether(input: TogetherInput, group: string): Promise<TogetherPlans>;
 }
 
@@ -62,8 +63,8 @@ export class WindowPlanning {
       if (orderStateOf(history).status !== 'submitted') return; // planned by another replica
       await this.counted(
         1,
-        () => planner.plan(plannerInput(submitted), submitted.company_group),
-        (plan) => this.record(stream, { plan: compactPlan(plan), planned_at: utcTimestamp() }),
+        () => planner.planStored(plannerInput(submitted), submitted.company_group),
+        (plan) => this.record(stream, { plan, planned_at: utcTimestamp() }),
       );
     });
   }

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_EFFORT } from '../planner/plan-order.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
+import type { StoredPlan } from '../plan-contract/plan-storage.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { PlanJob } from './plan-worker.js';
 import type { NicenessData } from '../workers/lower-thread-priority.js';
@@ -41,15 +42,17 @@ export class LoadPlanner {
 
   /** `group`: the company group the order belongs to; groups take turns for the planner threads. */
   plan(input: PlanOrderInput, group = ''): Promise<OrderPlan> {
-    const job: PlanJob = { input, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
-    // the searches stop themselves at the limit; the grace covers assembling the plan
-    return this.pool.run<OrderPlan>(job, this.timeLimitMs + this.graceMs, group);
+    return this.run<OrderPlan>({ input, limits: this.limits() }, group);
+  }
+
+  /** The order's plan as it is stored (compactPlan), compacted in the planner's thread. */
+  planStored(input: PlanOrderInput, group = ''): Promise<StoredPlan> {
+    return this.run<StoredPlan>({ input, limits: this.limits(), stored: true }, group);
   }
 
   /** Orders of a consolidation: each alone, and all in shared containers (plan-together.ts). */
   planTogether(together: TogetherInput, group = ''): Promise<TogetherPlans> {
-    const job: PlanJob = { together, limits: { timeLimitMs: this.timeLimitMs, effort: this.effort } };
-    return this.pool.run<TogetherPlans>(job, this.timeLimitMs + this.graceMs, group);
+    return this.run<TogetherPlans>({ together, limits: this.limits() }, group);
   }
 
   /** Its threads' memory (WorkerPool.memoryBytes). */
@@ -59,5 +62,14 @@ export class LoadPlanner {
 
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  private limits(): PlanJob['limits'] {
+    return { timeLimitMs: this.timeLimitMs, effort: this.effort };
+  }
+
+  private run<T>(job: PlanJob, group: string): Promise<T> {
+    // the searches stop themselves at the limit; the grace covers assembling the plan
+    return this.pool.run<T>(job, this.timeLimitMs + this.graceMs, group);
   }
 }

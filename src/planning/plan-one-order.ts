@@ -10,15 +10,14 @@ import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
 import { plannerInput } from './planner-input.js';
-import { compactPlan } from '../plan-contract/plan-storage.js';
+import type { StoredPlan } from '../plan-contract/plan-storage.js';
 import { consolidates } from '../orders/consolidation-rule.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
-import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanningClaims } from './planning-claims.js';
 
 export interface OrderPlanner {
-  /** `group`: the order's company group; the planner serves groups in turn. */
-  plan(input: PlanOrderInput, group: string): Promise<OrderPlan>;
+  /** The plan as stored (compactPlan); `group`: the order's company group; the planner serves groups in turn. */
+  planStored(input: PlanOrderInput, group: string): Promise<StoredPlan>;
 }
 
 /** What became of one planner run: `discarded` when another replica had stored the order's result first. */
@@ -57,7 +56,7 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
   let result: RecordPlanResult['data'];
   try {
     // stored compact: identical units as blocks, identical pallets once (src/plan-contract/plan-storage.ts)
-    const plan = compactPlan(await steps.planner.plan(plannerInput(submitted), submitted.company_group));
+    const plan = await steps.planner.planStored(plannerInput(submitted), submitted.company_group);
     result = { plan, planned_at: utcTimestamp() };
   } catch (error) {
     if (steps.stopping()) throw error;

@@ -5,6 +5,7 @@ import { validatePlan } from '../../src/planner/checks/validate-plan.js';
 import { seededOrder } from '../../bench/lib/seeded-orders.js';
 import { item, lane, line, order } from '../planner/fixtures.js';
 import { planChecked, withoutTiming } from '../planner/plan.js';
+import { compactPlan, expandPlan } from '../../src/plan-contract/plan-storage.js';
 
 t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serializable', async (t) => {
   const planner = new LoadPlanner({ threads: 2 });
@@ -19,6 +20,24 @@ t.test('LoadPlanner plans in workers: same plan as in this thread, valid, serial
   t.same(withoutTiming(a), withoutTiming(b), 'two workers, same plan');
   t.same(withoutTiming(a), withoutTiming(planChecked(t, input)), 'a worker plans as this thread does');
   t.same(JSON.parse(JSON.stringify(a)), a);
+});
+
+t.test('planStored answers with the plan as stored, compacted in the worker: the same plan, a fraction of the bytes', async (t) => {
+  const planner = new LoadPlanner({ threads: 1 });
+  t.teardown(() => planner.close());
+  // pallets of many identical units: what compacting shrinks
+  const input = {
+    lane: lane([item('A', 40, 30, 25, 9.5), item('B', 30, 20, 20, 3)]),
+    order: order({ order_items: [line('A', 240), line('B', 300)] }),
+    seed: 5,
+  };
+  const whole = await planner.plan(plannerInput(input));
+  const stored = await planner.planStored(plannerInput(input));
+  t.same(withoutTiming(expandPlan(stored)), withoutTiming(whole), 'expanded, the stored plan is the whole plan');
+  t.same(withoutTiming(expandPlan(stored)), withoutTiming(expandPlan(compactPlan(whole))), 'as compactPlan stores it here');
+  t.same(validatePlan(input, expandPlan(stored)), []);
+  const bytes = (value: unknown) => JSON.stringify(value).length;
+  t.ok(bytes(stored) * 4 < bytes(whole), `stored ${bytes(stored)} bytes against ${bytes(whole)} whole`);
 });
 
 t.test('the time limit stops a large plan early with a valid plan', async (t) => {

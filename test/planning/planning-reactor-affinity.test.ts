@@ -34,7 +34,7 @@ async function replica(dataDir: string, store: ReturnType<typeof openSqliteEvent
     checkpoints: openSqliteCheckpointStore(dataDir),
     claims: planningClaims(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
     // fails fast: OrderPlanningFailed is a result as good as a plan here
-    planner: { plan: async () => Promise.reject(new Error('no planner in this test')) },
+    planner: { planStored: async () => Promise.reject(new Error('no planner in this test')) },
     concurrency: 1,
     log: quiet,
     submittedHere,
