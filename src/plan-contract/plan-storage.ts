@@ -90,14 +90,18 @@ function compactPlacements(
 
 export function compactPlan(plan: OrderPlan): StoredPlan {
   const lines: [string, string, string][] = [];
-  const lineIndex = new Map<string, number>();
+  // by SKU, purchase order, line item number: a lookup per unit without building a key for it
+  const lineIndex = new Map<string, Map<string, Map<string, number>>>();
   const lineOf = (u: PalletUnit): number => {
-    const key = JSON.stringify([u.sku, u.purchase_order, u.line_item_number]);
-    let k = lineIndex.get(key);
+    let byOrder = lineIndex.get(u.sku);
+    if (byOrder === undefined) lineIndex.set(u.sku, (byOrder = new Map()));
+    let byLine = byOrder.get(u.purchase_order);
+    if (byLine === undefined) byOrder.set(u.purchase_order, (byLine = new Map()));
+    let k = byLine.get(u.line_item_number);
     if (k === undefined) {
       k = lines.length;
       lines.push([u.sku, u.purchase_order, u.line_item_number]);
-      lineIndex.set(key, k);
+      byLine.set(u.line_item_number, k);
     }
     return k;
   };
