@@ -15,18 +15,17 @@
 // both side by side with their ratio. --baseline-build DIR: the same run on another checkout's build.
 // --rounds R: every run R times, in turns (this build, the other, the other, this build, ...), so
 // that the ratio of the planners' CPU per burst holds while the machine's load moves.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedEnv } from '../test/support/embedded-env.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { runOptions, serverRuns } from './lib/server-runs.js';
 import { numberOption } from './lib/number-option.js';
 import { pipelineBurst } from './lib/pipeline-orders.js';
-import { startScriptEnv } from './lib/start-script-env.js';
+import { startServiceProcess } from './lib/service-process.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => numberOption(args, name, fallback);
@@ -138,10 +137,10 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     });
     writeFileSync(join(dataDir, 'seed.json'), JSON.stringify(seedDocument));
-    child = spawn(process.execPath, [script], {
-      env: {
-        ...embeddedEnv(),
-        ...startScriptEnv(script),
+    let url: string;
+    ({ child, url } = await startServiceProcess(
+      script,
+      {
         PORT: '0',
         HOST: '127.0.0.1',
         ORDERS_DATA_DIR: dataDir,
@@ -150,17 +149,9 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
         LOG_LEVEL: 'warn',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      child!.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk;
-        const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
-        if (found) resolve(found);
-      });
-      child!.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-    });
+      dataDir,
+      'service',
+    ));
     const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
 
     const submittedAt = new Map<string, number>();
