@@ -16,7 +16,7 @@
 // --rounds R: every run R times, in turns (this build, the other, the other, this build, ...), so
 // that the ratio of the planners' CPU per burst holds while the machine's load moves.
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -116,11 +116,9 @@ interface PipelineFigures {
   plannerThreadsCpuMs: number[];
 }
 
-async function runPipeline(label: string, env: Record<string, string>, script: string): Promise<PipelineFigures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
-  let child: ChildProcess | undefined;
-  const readyAt = new Map<string, number>();
-  const receiver = createServer((req, res) => {
+/** The webhook receiver: when each order's packing_instructions.ready first arrived, by service ref. */
+function readinessReceiver(readyAt: Map<string, number>): Server {
+  return createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
@@ -129,6 +127,39 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
       res.writeHead(200).end();
     });
   });
+}
+
+/** Per order: submit to ready, and the planner's time its OrderPlanned records (and that time's share of the first). */
+async function orderTimes(
+  url: string,
+  headers: Record<string, string>,
+  submittedAt: Map<string, number>,
+  ids: Map<string, number>,
+  readyAt: Map<string, number>,
+): Promise<Pick<PipelineFigures, 'readyMs' | 'plannerMs' | 'plannerShares'>> {
+  const readyMs: number[] = [];
+  const plannerShares: number[] = [];
+  const plannerMs: number[] = [];
+  for (const [serviceRef, sentAt] of submittedAt) {
+    const elapsed = readyAt.get(serviceRef)! - sentAt;
+    readyMs.push(elapsed);
+    const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as {
+      type: string;
+      data: { plan?: { metrics: { planner_ms: number } } };
+    }[];
+    const planned = history.find((event) => event.type === 'OrderPlanned');
+    const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
+    plannerMs.push(ms);
+    plannerShares.push(ms / elapsed);
+  }
+  return { readyMs, plannerMs, plannerShares };
+}
+
+async function runPipeline(label: string, env: Record<string, string>, script: string): Promise<PipelineFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+  let child: ChildProcess | undefined;
+  const readyAt = new Map<string, number>();
+  const receiver = readinessReceiver(readyAt);
   try {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const seedDocument = structuredClone(document);
@@ -200,28 +231,11 @@ async function runPipeline(label: string, env: Record<string, string>, script: s
     const metrics = await (await fetch(`${url}/metrics`)).text();
     const plannerExits = metrics.split('\n').filter((line) => line.startsWith('orders_planner_exit'));
 
-    const readyMs: number[] = [];
-    const plannerShares: number[] = [];
-    const plannerMs: number[] = [];
-    for (const [serviceRef, sentAt] of submittedAt) {
-      const elapsed = readyAt.get(serviceRef)! - sentAt;
-      readyMs.push(elapsed);
-      const history = (await (await fetch(`${url}/api/v1/orders/detailed-orders/${ids.get(serviceRef)}/history/`, { headers })).json()) as {
-        type: string;
-        data: { plan?: { metrics: { planner_ms: number } } };
-      }[];
-      const planned = history.find((event) => event.type === 'OrderPlanned');
-      const ms = planned?.data.plan?.metrics.planner_ms ?? 0;
-      plannerMs.push(ms);
-      plannerShares.push(ms / elapsed);
-    }
     return {
       label,
       submitSeconds,
       totalSeconds,
-      readyMs,
-      plannerMs,
-      plannerShares,
+      ...(await orderTimes(url, headers, submittedAt, ids, readyAt)),
       retrieveMs,
       plannerExits,
       plannerCpuMs: planners.total,
