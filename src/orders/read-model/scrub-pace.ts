@@ -3,9 +3,8 @@
 
 /**
  * The orders due within this much go together, one after another: at 50 orders a second that is one
- * timer a fifth of a second instead of one per order. Each wake-up of an idle process costs more than
- * the comparison it runs (an idle service with 20,000 orders: 4.6-6 % of a core with one timer per
- * order, 2.6-3.2 % with batches; docs/benchmarks.md).
+ * timer a fifth of a second instead of one per order. Waking an idle process costs more than the
+ * comparison it wakes for, so the scrubber's cost was mostly its timers (docs/operations.md).
  */
 const BATCH_MS = 200;
 
