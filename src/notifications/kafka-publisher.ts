@@ -18,6 +18,7 @@ import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { LeaseStore } from '../leases/lease-store.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
 import { isOrderPlanned } from './ready-envelope.js';
+import { stopKafkajsIdleTimer } from './kafkajs-idle-timer.js';
 
 /** What the publisher needs of a kafkajs producer: the seam where tests put a fake. */
 export interface KafkaProducer {
@@ -179,6 +180,7 @@ async function sendHoldingClaims(
 /** The kafkajs client of the publisher and of the topic's watch (kafka-topic.ts). */
 export function kafkaClient(options: { brokers: readonly string[]; clientId?: string | undefined; log: Log }): Kafka {
   const { log } = options;
+  stopKafkajsIdleTimer();
   return new Kafka({
     clientId: options.clientId ?? 'orders-service',
     brokers: [...options.brokers],
