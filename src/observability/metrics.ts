@@ -32,9 +32,14 @@ export interface Metrics {
 /** The `document` of orders_read_model_repairs_total when the read model's storage was damaged and all of it is rebuilt. */
 export const WHOLE_READ_MODEL = 'whole read model';
 
+/** How often the event-loop lag is sampled (prom-client's eventLoopMonitoringPrecision). */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // The event-loop lag series sample every 100 ms, not prom-client's default 10: each sample is a timer
+  // that wakes the loop, and 100 a second were most of an idle service's wake-ups (docs/operations.md).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   return {
     registry,
     // Its _count series is the request counter: a separate counter cost as much again per request.
