@@ -8,6 +8,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import { startServiceProcess, type ServiceProcess } from '../e2e/service-process.js';
 import { testSeed } from '../support/seed.js';
 import {
@@ -26,6 +27,9 @@ import {
 } from '../support/servers/test-servers.js';
 import { makeHosts, type Hosts } from './network.js';
 import { toxiproxyClient, type Toxiproxy } from './toxiproxy.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 export const TOPIC = 'orders.packing-instructions';
 

@@ -7,12 +7,16 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import { openPostgresEventStore } from '../../src/eventstore/postgres-event-store.js';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { check, type CheckResult, type KafkaRecord } from './checker.js';
 import { startCluster, TOPIC, type Cluster } from './cluster.js';
 import { FAULTS } from './faults.js';
 import { workload } from './workload.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 export interface ChaosOptions {
   replicas: number;

@@ -9,12 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { kafkaServer, type KafkaServer } from '../support/servers/test-servers.js';
 import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 t.setTimeout(600_000);
 const skip = process.env.KAFKA_BROKERS

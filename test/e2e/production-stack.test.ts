@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
 import { readPdfText } from '../packing-instructions/inspect-pdf.js';
@@ -23,6 +24,9 @@ import { scratchSchema } from '../support/postgres.js';
 import { ACME_KEY, OTHER_KEY, testSeed } from '../support/seed.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';
 import { startServiceProcess, until, type ServiceProcess } from './service-process.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 const mongoUrl = process.env.MONGODB_URL;
 const postgresUrl = process.env.POSTGRES_URL;

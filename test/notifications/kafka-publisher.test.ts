@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type KafkaMessage, type LogEntry } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
@@ -17,6 +18,9 @@ import { appendPlannedOrder } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
 import { emptyPlan } from '../support/plans.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 const planned: OrderPlannedEvent = {
   id: '5d0c8a7e-3f1b-4c2d-8e9f-0a1b2c3d4e5f',

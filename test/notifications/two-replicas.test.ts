@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
@@ -19,6 +20,9 @@ import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import type { TapTest } from '../eventstore/event-store-contract.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 const ORDERS = 40;
 
