@@ -1,7 +1,7 @@
-// kafkajs 2.2.4, its last release (the project is no longer maintained), re-arms the timer of its
-// pending-request check at every check, with the delay `throttledUntil - Date.now()`. With no broker
-// throttling, throttledUntil is -1 and the delay about minus the epoch, which Node runs after 1 ms (and
-// on Node 24 warns about: TimeoutNegativeWarning). So every open broker connection woke the event loop
+// kafkajs 2.2.4, its latest stable release, re-arms the timer of its pending-request check at every
+// check, with the delay `throttledUntil - Date.now()`. With no broker throttling, throttledUntil is -1
+// and the delay about minus the epoch, which Node runs after 1 ms (and on Node 24 warns about:
+// TimeoutNegativeWarning). So every open broker connection woke the event loop
 // about a thousand times a second, for as long as it was open, busy or idle (tulios/kafkajs#1751).
 // The check is needed only while requests wait in its queue or a throttle is running: this replaces the
 // method with kafkajs's own but for that case, in which it arms nothing. A request queued later arms it
