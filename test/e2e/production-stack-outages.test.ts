@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 import { checkReadyMessage } from '../../src/notifications/check-ready-message.js';
@@ -14,6 +15,9 @@ import { databaseUrl, dropDatabase } from '../support/mongodb.js';
 import { ACME_KEY, acmeOrder, testSeed } from '../support/seed.js';
 import { ferretDbServer, kafkaServer } from '../support/servers/test-servers.js';
 import { startServiceProcess, until } from './service-process.js';
+
+// kafkajs's 1 ms idle timer off for this process's own clients too (kafkajs-idle-timer.ts)
+stopKafkajsIdleTimer();
 
 t.setTimeout(600_000);
 const mongoUrl = process.env.MONGODB_URL;
