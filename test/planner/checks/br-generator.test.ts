@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { BR_TYPE_COUNTS, formatBrFile, generateBrInstance, generateBrSet } from '../../../src/planner/checks/br-generator.js';
 
-// OR-Library's thpack1-7 as distributed (../shared/bench/br next to the repository).
-const published = (set: number): string =>
-  readFileSync(new URL(`../../../../../shared/bench/br/thpack${set}.txt`, import.meta.url), 'utf8');
+// OR-Library's thpack1-7 as distributed: ../shared/bench/br next to the repository. They are not part of it, so
+// a clone made elsewhere has no copy to compare with, and says so rather than failing on a missing file.
+const brDir = new URL('../../../../../shared/bench/br/', import.meta.url);
+const published = (set: number): string => readFileSync(new URL(`thpack${set}.txt`, brDir), 'utf8');
+const noCopy = !existsSync(brDir) && `the published BR files are not at ${brDir.pathname} (../shared/bench/br)`;
 
-t.test('the generator reproduces every published BR1-BR7 file byte for byte (700 instances)', async (t) => {
+t.test('the generator reproduces every published BR1-BR7 file byte for byte (700 instances)', { skip: noCopy }, async (t) => {
   for (let set = 1; set <= 7; set++) t.equal(formatBrFile(generateBrSet(set)), published(set), `thpack${set}.txt`);
 });
 
