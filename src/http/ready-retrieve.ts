@@ -3,12 +3,12 @@
 //   no query string), and the method GET;
 // - the request has one Authorization header, and it proved its key on this same connection before
 //   (auth.ts remembers that; the key is still issued);
-// - the order's view is cached ready to send (the read model vouches for it without I/O) and belongs
-//   to that key's company group;
+// - the read model vouches for the order's view synchronously (its cache, or its row read and checked
+//   in this turn's read transaction) and the view belongs to that key's company group;
 // - the service is not shutting down and its read models are not being rebuilt.
 // Anything else goes to Koa, which answers by the same rules (a first request on a connection, an
-// order not cached, another group's order, as_of, HEAD, any other spelling of the path, a 401, 403
-// or 404). The answer is Koa's byte for byte but for the Date and the new request id, with the same
+// order the read model cannot vouch for, another group's order, as_of, HEAD, any other spelling of the
+// path, a 401, 403 or 404). The answer is Koa's byte for byte but for the Date and the new request id, with the same
 // access line and metrics (request-logging.ts); test/api/ready-retrieve.test.ts holds the two to it.
 // Why: Koa's context, middleware chain and response handling cost a retrieve more than the rest of
 // its work (docs/benchmarks.md).
@@ -21,7 +21,7 @@ import { authorizationHeaderCount, keyProvenOnConnection } from './auth.js';
 import { requestIdFor, type AnsweredRequest } from './request-logging.js';
 
 export interface ReadyRetrieveDependencies {
-  orders: Pick<OrderReadModel, 'cachedViewJson'>;
+  orders: Pick<OrderReadModel, 'readyViewJson'>;
   masterData: () => MasterData;
   answered: AnsweredRequest;
   stopping: () => boolean;
@@ -47,7 +47,7 @@ export function withReadyRetrieves(koa: RequestListener, deps: ReadyRetrieveDepe
     if (authorization === undefined || authorizationHeaderCount(request.rawHeaders) !== 1) return undefined;
     const key = keyProvenOnConnection(request.socket, authorization, deps.masterData());
     if (key === undefined) return undefined;
-    const view = deps.orders.cachedViewJson(id);
+    const view = deps.orders.readyViewJson(id);
     return view !== undefined && view.company_group === key.company_group ? view.viewJson : undefined;
   };
 

@@ -88,7 +88,7 @@ t.test('with fake dependencies: answered here only when every condition holds, o
   });
   const server = createServer(
     withReadyRetrieves(koa.callback(), {
-      orders: { cachedViewJson: (id) => views.get(id) },
+      orders: { readyViewJson: (id) => views.get(id) },
       masterData: () => masterData,
       answered: (...args) => void answered.push(args),
       stopping: () => stopping,
@@ -141,7 +141,7 @@ t.test('with fake dependencies: answered here only when every condition holds, o
   t.not(replaced.headers['x-request-id'], 'no spaces allowed', 'is replaced by a new one');
 
   await byKoa("another group's order", '/api/v1/orders/detailed-orders/2/');
-  await byKoa('an order not cached', '/api/v1/orders/detailed-orders/3/');
+  await byKoa('an order the read model does not vouch for', '/api/v1/orders/detailed-orders/3/');
   await byKoa('a query string (as_of)', '/api/v1/orders/detailed-orders/1/?as_of=2026-11-01T00:00:00Z');
   await byKoa('another spelling of the path', '/api/v1/orders/detailed-orders/1');
   await byKoa('HEAD', '/api/v1/orders/detailed-orders/1/', { method: 'HEAD' });

@@ -99,7 +99,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     // A view the read model holds and can vouch for answers at once, without the read's awaits:
     // they were a good part of a retrieve's time (docs/benchmarks.md). The same scope rule applies.
     const id = pathOrderId(ctx);
-    const order = inScope(ctx, id === undefined ? undefined : (deps.orders.cachedViewJson(id) ?? (await deps.orders.getViewJson(id))));
+    const order = inScope(ctx, id === undefined ? undefined : (deps.orders.readyViewJson(id) ?? (await deps.orders.getViewJson(id))));
     if (!order) return;
     // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
     ctx.set('Content-Type', 'application/json; charset=utf-8');

@@ -76,7 +76,7 @@ export function logServedReadModel(
         () => inner.getViewJson(id),
         ({ order }) => (order ? { company_group: order.company_group, viewJson: JSON.stringify(order.view) } : undefined),
       ),
-    cachedViewJson: (id) => (state.current() ? inner.cachedViewJson(id) : undefined),
+    readyViewJson: (id) => (state.current() ? inner.readyViewJson(id) : undefined),
     palletContents: (id) =>
       oneOrder(
         id,

@@ -352,7 +352,7 @@ function querySide({ orders, pallets }: ReadModelCollections): Omit<OrderReadMod
       return { company_group: document.company_group, viewJson: JSON.stringify(document.view) };
     },
     // No view cache here: a retrieve reads the document (and MongoDB its own cache).
-    cachedViewJson: () => undefined,
+    readyViewJson: () => undefined,
     async palletContents(id) {
       const row = await pallets.findOne({ _id: id }, documentOnly);
       if (!row) return undefined;

@@ -50,12 +50,14 @@ export interface OrderReadModel {
   /** The same order with its view as JSON text, for retrieve to send as it is. */
   getViewJson(id: number): Promise<OrderViewJson | undefined>;
   /**
-   * What getViewJson gave for the order lately, when this model can vouch for it synchronously: its
-   * own writes have not changed the order since, and no other writer's is seen (SQLite: the file's
-   * data version, read at most once a millisecond). Undefined otherwise, and when that check fails
-   * (ask getViewJson, which reports why); always undefined where there is no such cache.
+   * The order's view, synchronously, when this model can vouch for it without waiting: what getViewJson
+   * gave lately (its own writes have not changed the order since, and no other writer's is seen; SQLite:
+   * the file's data version, read at most once a millisecond), or else a read of the file in this turn's
+   * read transaction whose checksum matched. Undefined when it cannot (a damaged document, a failed read:
+   * ask getViewJson, which reports or repairs it), when there is no such order, and always where reads
+   * must wait (MongoDB).
    */
-  cachedViewJson(id: number): OrderViewJson | undefined;
+  readyViewJson(id: number): OrderViewJson | undefined;
   /** Whether the order's plan is ready, and its service-built pallets. */
   palletContents(id: number): Promise<PalletContentsDocument | undefined>;
   /** The newest order of the group whose reference or service_ref is exactly `value`. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import { orderIdOf, projectOrderView, type OrderDocument } from '../../../projections/order-view.js';
 import { projectPalletContents, type PalletContentsDocument } from '../../../projections/pallet-contents.js';
-import type { OrderListQuery, OrderReadModel } from './order-read-model.js';
+import type { OrderListQuery, OrderReadModel, OrderViewJson } from './order-read-model.js';
 import { searchText } from './search-text.js';
 import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import { DamagedStorage, damageIn } from '../../storage/damaged-storage.js';
@@ -20,7 +20,7 @@ const PROJECTION = 'orders';
 // Retrieve's bodies ready to send (view-body-cache.ts), bounded in bytes so that the cache does not grow with the orders.
 const VIEW_CACHE_BYTES = 80 * 1024 * 1024;
 /**
- * How long after reading the file's data version cachedViewJson trusts the cache without reading it
+ * How long after reading the file's data version readyViewJson trusts the cache without reading it
  * again: another connection's commit (another replica's projector, an operator's edit) reaches a
  * retrieve at most this much later. The read transaction that reads the version cost a retrieve
  * about as much as the rest of its read path (docs/benchmarks.md); after this it is read again.
@@ -94,11 +94,11 @@ export function openSqliteOrderReadModel(
     repair: (id, events) => call((t) => t.repair(id, events)),
     getById: (id) => call((t) => t.getById(id)),
     getViewJson: (id) => call((t) => t.getViewJson(id)),
-    // A view goes in only when its checksum matched. Reading the data version can fail (a file
-    // damaged, locked, gone): then there is no answer here, and getViewJson meets the error and says it.
-    cachedViewJson: (id) => {
+    // A view is given only when its checksum matched. A read can fail (a file damaged, locked, gone):
+    // then there is no answer here, and getViewJson meets the error and says it.
+    readyViewJson: (id) => {
       try {
-        return tables.cachedViewJson(id);
+        return tables.readyViewJson(id);
       } catch {
         return undefined;
       }
@@ -193,11 +193,17 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       read();
       return views.get(id) ?? viewJsonOf(id, viewJsonById.get(id), views);
     },
-    cachedViewJson(id) {
+    readyViewJson(id) {
       // Within the millisecond the cache is trusted without asking; after it, the data version is read
       // again (synchronously: no await), and a change by another connection empties the cache.
       if (!turn.reading && turn.versionAgeMs() >= VERSION_TRUSTED_MS) read();
-      return views.peek(id);
+      const cached = views.peek(id);
+      if (cached) return cached;
+      // Not cached (a first read, or past the doorkeeper): the row itself, read in this turn's
+      // transaction. A document that fails its checksum is left to getViewJson, which repairs it.
+      read();
+      const row = viewJsonById.get(id);
+      return row && viewRowMatches(row) ? offered(id, row, views) : undefined;
     },
     async palletContents(id) {
       read();
@@ -235,9 +241,16 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
 /** An order's view as its row holds it, checked against its checksum, and kept in the cache. */
 function viewJsonOf(id: number, row: unknown[] | undefined, views: ViewBodyCache) {
   if (!row) return undefined;
-  const [companyGroup, stream, view, checksum] = row;
-  if (!checksumMatches(checksum, [companyGroup, stream, view]))
-    throw new DamagedDocument(id, 'order', typeof stream === 'string' ? stream : undefined);
+  if (!viewRowMatches(row)) throw new DamagedDocument(id, 'order', typeof row[1] === 'string' ? row[1] : undefined);
+  return offered(id, row, views);
+}
+
+/** A row of viewJsonById (company group, stream, view, checksum) whose checksum covers what it holds. */
+const viewRowMatches = ([companyGroup, stream, view, checksum]: unknown[]): boolean =>
+  checksumMatches(checksum, [companyGroup, stream, view]);
+
+/** A view whose checksum matched, offered to the cache (it keeps views read more than once). */
+function offered(id: number, [companyGroup, , view]: unknown[], views: ViewBodyCache): OrderViewJson {
   const entry = { company_group: companyGroup as string, viewJson: view as string };
   views.offer(id, entry);
   return entry;

@@ -101,14 +101,14 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.teardown(cleanup);
       await readModel.apply([submitted(1, 'g', 'A')]);
       const read = await readModel.getViewJson(1);
-      const cached = readModel.cachedViewJson(1);
+      const cached = readModel.readyViewJson(1);
       // an adapter without a cache answers undefined: retrieve then reads
       if (cached !== undefined) t.same(cached, read, 'the cached view is the one read');
-      t.equal(readModel.cachedViewJson(2), undefined, 'no view of an order never read');
+      t.equal(readModel.readyViewJson(2), undefined, 'no view of an order never read');
       await readModel.apply([
         recorded('PackingInstructionsDownloaded', { order_id: 1, downloaded_at: '2026-11-21T00:00:00.000000' }, 'order:g:A'),
       ]);
-      const after = readModel.cachedViewJson(1);
+      const after = readModel.readyViewJson(1);
       t.ok(
         after === undefined || JSON.parse(after.viewJson).packing_instructions_downloaded === true,
         'its own write is never hidden by the cache',

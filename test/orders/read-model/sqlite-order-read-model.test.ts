@@ -88,9 +88,13 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   const reference = async () => (JSON.parse(await body()) as { reference: string }).reference;
 
   await readModel.apply([submitted(1, 'g', 'A')]);
+  await setImmediate();
+  const unread = readModel.readyViewJson(1)?.viewJson;
   const first = await body();
+  t.equal(unread, first, 'retrieve has an order never read yet at once too: its row, read and checked');
+  t.equal(readModel.readyViewJson(2), undefined, 'and nothing for an order that is not there');
   t.equal(await body(), first, 'a second read (from the cache) answers the same');
-  t.equal(readModel.cachedViewJson(1)?.viewJson, first, 'and retrieve finds it without a read');
+  t.equal(readModel.readyViewJson(1)?.viewJson, first, 'and retrieve finds it without a read');
   await setImmediate();
   // This model's own write: the projector applies the order's plan.
   await readModel.apply([
@@ -120,19 +124,24 @@ t.test("retrieve's cached bodies: dropped by this model's own writes and by any 
   other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(view, checksumOf(row.company_group, row.stream, view));
   await setImmediate();
   t.equal(await reference(), 'A3', "another connection's commit is seen, not the cached body");
-  t.equal(readModel.cachedViewJson(1)?.viewJson, await body(), 'the cache holds the new body');
+  t.equal(readModel.readyViewJson(1)?.viewJson, await body(), 'the cache holds the new body');
   other.prepare('UPDATE orders SET view = ?, checksum = ? WHERE id = 1').run(row.view, checksumOf(row.company_group, row.stream, row.view));
   await setTimeout(5);
-  t.equal(readModel.cachedViewJson(1), undefined, "past a millisecond, the cache reads the file's version again: the commit emptied it");
+  t.match(
+    JSON.parse(readModel.readyViewJson(1)!.viewJson),
+    { reference: 'A' },
+    "past a millisecond, the file's version is read again: the commit emptied the cache, and the row is read",
+  );
   t.equal(await reference(), 'A', 'and the read sees the commit');
-  t.equal(readModel.cachedViewJson(1)?.viewJson, await body(), 'which the cache then holds');
+  t.equal(readModel.readyViewJson(1)?.viewJson, await body(), 'which the cache then holds');
   await setTimeout(5);
-  t.equal(readModel.cachedViewJson(1)?.viewJson, await body(), 'past a millisecond with no commit by anyone else, the cache still answers');
+  t.equal(readModel.readyViewJson(1)?.viewJson, await body(), 'past a millisecond with no commit by anyone else, the cache still answers');
   await setImmediate();
 
   // A flipped byte left without its checksum: the cached body must not hide it, the read refuses the document.
   other.prepare('UPDATE orders SET view = replace(view, \'"reference":"A"\', \'"reference":"A4"\') WHERE id = 1').run();
-  await setImmediate();
+  await setTimeout(5);
+  t.equal(readModel.readyViewJson(1), undefined, 'a damaged document is not vouched for: retrieve asks getViewJson');
   await t.rejects(readModel.getViewJson(1), { name: 'DamagedDocument' }, 'a damaged document is found even though its body was cached');
 });
 
