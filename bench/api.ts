@@ -9,6 +9,7 @@
 // store on the test servers' MongoDB and its notifications to their Kafka (scripts/test-servers), in
 // the same rounds, with its ratios to the embedded one.
 // --baseline-build DIR: another checkout's build on its own copy of the log, in the same rounds.
+// Each run has the machine to itself: the other processes the bench started are stopped while it runs.
 import autocannon, { type Request, type Result } from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,11 +79,30 @@ try {
   children.push(bare.child);
 
   const auth = { authorization: `Api-Key ${KEY}` };
-  // Each run starts with an uncounted warm-up, so that JIT compilation and cold caches do not count.
-  const run = async (url: string, requests: Request[], duration = ROUND_DURATION, connections = CONNECTIONS) => {
-    await autocannon({ url, connections, duration: WARM_UP, headers: auth, requests });
-    return autocannon({ url, connections, duration, headers: auth, requests });
+  // While one process is measured, every other one this bench started is stopped (SIGSTOP) and continued
+  // after: builds differ in what they do when idle (a scrubber's pace, timers), and that work, run beside
+  // the one measured, was charged to it. What a stopped process owes (its timers) it does in its own
+  // warm-up, which is not counted.
+  const alone = async <T>(child: ChildProcess, measure: () => Promise<T>): Promise<T> => {
+    const others = children.filter((other) => other !== child && other.exitCode === null && other.signalCode === null);
+    for (const other of others) other.kill('SIGSTOP');
+    try {
+      return await measure();
+    } finally {
+      for (const other of others) other.kill('SIGCONT');
+    }
   };
+  // Each run starts with an uncounted warm-up, so that JIT compilation and cold caches do not count.
+  const run = (
+    { child, url }: { child: ChildProcess; url: string },
+    requests: Request[],
+    duration = ROUND_DURATION,
+    connections = CONNECTIONS,
+  ) =>
+    alone(child, async () => {
+      await autocannon({ url, connections, duration: WARM_UP, headers: auth, requests });
+      return autocannon({ url, connections, duration, headers: auth, requests });
+    });
   let reference = 0;
   const order = JSON.parse(
     JSON.stringify({
@@ -107,10 +127,10 @@ try {
   const bareRoute: Request[] = [{ method: 'GET', path: '/bare/' }];
   const rounds = { bare: [] as Result[], retrieve: services.map((): Result[] => []), list: services.map((): Result[] => []) };
   for (let round = 0; round < ROUNDS; round++) {
-    rounds.bare.push(await run(bare.url, bareRoute));
+    rounds.bare.push(await run(bare, bareRoute));
     for (const [i, service] of services.entries()) {
-      rounds.retrieve[i]!.push(await run(service.url, retrieve));
-      rounds.list[i]!.push(await run(service.url, list));
+      rounds.retrieve[i]!.push(await run(service, retrieve));
+      rounds.list[i]!.push(await run(service, list));
     }
   }
   const submits: Result[] = [];
@@ -118,7 +138,7 @@ try {
   for (const service of services) {
     submits.push(
       await run(
-        service.url,
+        service,
         [
           {
             method: 'POST',
