@@ -132,7 +132,7 @@ t.test('while a rebuild is held: one order from the log, exactly as before; a li
     before,
     'retrieve, its JSON, pallet contents, lookups by reference and service_ref, and what is not there: as before',
   );
-  t.equal(orders.readyViewJson(1), undefined, 'no cached view is vouched for meanwhile');
+  t.equal(orders.readyViewJson(1), undefined, 'no view is vouched for meanwhile');
 
   let listed: Awaited<ReturnType<OrderReadModel['list']>> | undefined;
   const list = orders.list({ companyGroup: 'g', offset: 0 }).then((result) => (listed = result));
