@@ -75,7 +75,7 @@ export function drawContainerSection(
   const order = paintingOrder(container.placements);
   drawPicture3d(flow, container, order, colours);
   drawContainerViews(flow, container, units.length, colours);
-  const steps = loadingSteps(container, MAX_STEP_PICTURES);
+  const steps = loadingSteps(container, MAX_STEP_PICTURES, units.length);
   drawStepPictures(flow, container, order, colours, steps, title);
 
   const sequence = container.placements.slice().sort((a, b) => a.loading_order - b.loading_order);

@@ -4,6 +4,8 @@
 import { compressRuns } from './box-labels.js';
 import { rowName } from './cargo-colours.js';
 import type { ContainerPlacement, PlannedContainer } from './order-plan.js';
+import type { LengthUnit } from '../master-data/master-data-document.js';
+import { formatLength } from './lane-units.js';
 
 export interface LoadingStep {
   /** 1-based; a block of several rows keeps the first row's number. */
@@ -32,8 +34,11 @@ export function loadingRows(container: PlannedContainer): ContainerPlacement[][]
   return rows;
 }
 
-/** At most `maxSteps` steps: beyond that, neighbouring rows are merged into blocks. */
-export function loadingSteps(container: PlannedContainer, maxSteps = Infinity): LoadingStep[] {
+/**
+ * At most `maxSteps` steps: beyond that, neighbouring rows are merged into blocks. `unit`: the lane's
+ * length unit, for a step that does not start where the one before it ends.
+ */
+export function loadingSteps(container: PlannedContainer, maxSteps = Infinity, unit: LengthUnit = 'mm'): LoadingStep[] {
   const rows = loadingRows(container);
   const perStep = Math.max(1, Math.ceil(rows.length / maxSteps));
   const steps: LoadingStep[] = [];
@@ -41,7 +46,7 @@ export function loadingSteps(container: PlannedContainer, maxSteps = Infinity): 
     const group = rows.slice(start, start + perStep);
     const placements = group.flat();
     const name = group.length === 1 ? `Row ${start + 1}` : `Rows ${start + 1}-${start + group.length}`;
-    const against = start === 0 ? 'against the back wall' : `against row ${start}`;
+    const against = where(placements, steps.at(-1)?.placements, start, unit);
     steps.push({
       number: start + 1,
       name,
@@ -50,6 +55,26 @@ export function loadingSteps(container: PlannedContainer, maxSteps = Infinity): 
     });
   }
   return steps;
+}
+
+// Less than this between a row and what is behind it is "against" it: a loader closes a centimetre.
+const TOUCHING_MM = 10;
+
+/**
+ * Where a step starts: against the back wall or the row before it, or, where the plan leaves a space
+ * there (a load moved towards the middle to keep its centre of gravity within the limits), how far
+ * from them: that space is the loader's to see and to brace, not to close up.
+ */
+function where(
+  placements: readonly ContainerPlacement[],
+  before: readonly ContainerPlacement[] | undefined,
+  start: number,
+  unit: LengthUnit,
+): string {
+  const front = Math.min(...placements.map((p) => p.x));
+  const behind = before ? Math.max(...before.map((p) => p.x + p.l)) : 0;
+  const target = before ? `row ${start}` : 'the back wall';
+  return front - behind < TOUCHING_MM ? `against ${target}` : `${formatLength(front - behind, unit)} ${unit} from ${target}`;
 }
 
 const NOUNS: Record<ContainerPlacement['kind'], [string, string]> = {

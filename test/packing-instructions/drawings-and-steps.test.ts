@@ -80,6 +80,22 @@ t.test('loading steps say what goes where in words, row by row from the back wal
   );
 });
 
+t.test('a load moved off the back wall (its centre of gravity kept within limits): the steps say how far, in the lane unit', async (t) => {
+  const c = containerOf([
+    placement(1, 'pallet', 'AP1', { x: 4054 }),
+    placement(2, 'pallet', 'AP2', { x: 5254 }),
+    placement(3, 'pallet', 'AP3', { x: 6954 }),
+  ]);
+  t.same(
+    loadingSteps(c, Infinity, 'cm').map((s) => s.description),
+    [
+      'Row 1: 1 pallet AP1, on the left, on the floor, 405.4 cm from the back wall',
+      'Row 2: 1 pallet AP2, on the left, on the floor, against row 1',
+      'Row 3: 1 pallet AP3, on the left, on the floor, 50 cm from row 2',
+    ],
+  );
+});
+
 t.test('colours: a pallet wears its SKU colour, rows their own, the same as the viewer gets', async (t) => {
   const plan = samplePlan();
   const colours = planColours(plan);
