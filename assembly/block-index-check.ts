@@ -49,11 +49,11 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
 }
 
 /**
- * The fit cache (fit-cache.ts) and the reuse of greedy continuations (block-search.ts beam)
- * against neither: the same searches (both space rules, with and without the dead-space window,
- * and the BR job's: lowest first, a quarter of the width in blocks per node) on two block
- * searches, one remembering what each space size admits and reusing its greedy runs, one scanning
- * and running every greedy completion. Input: bin l, w, h, seed, effort, composite blocks, then
+ * The fit cache (fit-cache.ts), the reuse of greedy continuations (block-search.ts beam) and of the
+ * children an earlier beam of the run tried (child-memo.ts) against none of them: the same searches
+ * (both space rules, with and without the dead-space window, and the BR job's: lowest first, a
+ * quarter of the width in blocks per node) on two block searches, one remembering what each space
+ * size admits and reusing its greedy runs, one scanning and running every greedy completion. Input: bin l, w, h, seed, effort, composite blocks, then
  * the cargo. Output: [searches whose loads or effort counted differ, searches, placements compared].
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
@@ -70,6 +70,7 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   plain.fits.disable();
   plain.reuseContinuations = false;
+  plain.reuseChildren = false;
   let differ = 0, placements = 0;
   const searches = 6;
   for (let c = 0; c < searches; c++) {

@@ -9,6 +9,7 @@ import {
 } from './load-state';
 import { Placement } from './placement';
 import { FitCache, firstListed, LISTED, nextWithin, NOT_KEPT } from './fit-cache';
+import { ChildMemo } from './child-memo';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -215,6 +216,13 @@ export class BlockSearch {
   private rootValue: f64 = 0;
   /** Whether a child by its node's greedy continuation takes that run's rest (false: the tests' reference). */
   reuseContinuations: bool = true;
+  /** Whether a child an earlier beam of the run tried takes what it found (false: the tests' reference). */
+  reuseChildren: bool = true;
+  /** The children the run's beams tried (child-memo.ts), and the names of the nodes and children (-1: none). */
+  private memo: ChildMemo = new ChildMemo();
+  private curNode: StaticArray<i32>;
+  private nextNode: StaticArray<i32>;
+  private childNode: StaticArray<i32>;
   /** Where greedy records its moves (-1: nowhere), in childPaths; it leaves the count in pathLen. */
   private pathAt: i32 = -1;
   private pathLen: i32 = 0;
@@ -258,6 +266,9 @@ export class BlockSearch {
     this.childValue = new StaticArray<f64>(nc);
     this.childOrder = new StaticArray<i32>(nc);
     this.nodeCand = new StaticArray<i32>(beamCap);
+    this.curNode = new StaticArray<i32>(beamCap);
+    this.nextNode = new StaticArray<i32>(beamCap);
+    this.childNode = new StaticArray<i32>(nc);
     this.childPathAt = new StaticArray<i32>(nc);
     this.childPathLen = new StaticArray<i32>(nc);
     this.curPathAt = new StaticArray<i32>(beamCap);
@@ -594,6 +605,7 @@ export class BlockSearch {
     memory.copy(changetype<usize>(this.rootPath), changetype<usize>(this.childPaths), (<usize>(2 * this.pathLen)) << 2);
     this.rootValue = this.scratch.value;
     this.offer(this.scratch);
+    this.memo.reset();
     this.exit = EXIT_WIDEST_BEAM;
     this.foreseen = false;
     let w = 2;
@@ -646,6 +658,8 @@ export class BlockSearch {
     unchecked((this.curPathAt[0] = 0));
     unchecked((this.curPathLen[0] = this.rootPathLen));
     unchecked((this.curValue[0] = this.rootValue));
+    unchecked((this.curNode[0] = this.reuseChildren ? 0 : -1));
+    const memo = this.memo;
     while (nb > 0) {
       let nc = 0;
       let top = 0;
@@ -657,11 +671,13 @@ export class BlockSearch {
         // that child's completion is the rest of it
         const pathAt = unchecked(this.curPathAt[p]), pathLen = unchecked(this.curPathLen[p]);
         const known = this.reuseContinuations && pathLen > 0 && unchecked(this.curPaths[pathAt]) == space ? unchecked(this.curPaths[pathAt + 1]) : -1;
+        const parent = unchecked(this.curNode[p]);
         // greedy reuses candBlock: keep this node's candidates aside
         for (let c = 0; c < k; c++) unchecked((this.nodeCand[c] = this.candBlock[c]));
         for (let c = 0; c < k; c++) {
           if (this.checkLimits()) return false;
           const b = unchecked(this.nodeCand[c]);
+          const tried = parent >= 0 ? memo.find(parent, b) : -1;
           if (b == known) {
             // counted as if run, so a search bounded by effort finds what it found before
             this.effort += pathLen - 1;
@@ -669,6 +685,23 @@ export class BlockSearch {
             // a path in curPaths: stored as -(where + 1)
             unchecked((this.childPathAt[nc] = -(pathAt + 2) - 1));
             unchecked((this.childPathLen[nc] = pathLen - 1));
+            const e = tried >= 0 || parent < 0 ? tried : memo.add(parent, b, unchecked(this.curValue[p]), this.curPaths, pathAt + 2, pathLen - 1);
+            unchecked((this.childNode[nc] = e >= 0 ? e + 1 : -1));
+          } else if (tried >= 0) {
+            // an earlier beam ran this child: its run, counted as run again (its load was offered then)
+            const len = unchecked(memo.len[tried]);
+            this.effort += len;
+            unchecked((this.childValue[nc] = memo.value[tried]));
+            this.childPaths = room(this.childPaths, top + 2 * len);
+            memory.copy(
+              changetype<usize>(this.childPaths) + ((<usize>top) << 2),
+              changetype<usize>(memo.paths) + ((<usize>unchecked(memo.pathAt[tried])) << 2),
+              (<usize>(2 * len)) << 2,
+            );
+            unchecked((this.childPathAt[nc] = top));
+            unchecked((this.childPathLen[nc] = len));
+            unchecked((this.childNode[nc] = tried + 1));
+            top += 2 * len;
           } else {
             scratch.copyFrom(node);
             this.apply(scratch, space, b);
@@ -679,6 +712,8 @@ export class BlockSearch {
             unchecked((this.childValue[nc] = scratch.value));
             unchecked((this.childPathAt[nc] = top));
             unchecked((this.childPathLen[nc] = this.pathLen));
+            const e = parent >= 0 ? memo.add(parent, b, scratch.value, this.childPaths, top, this.pathLen) : -1;
+            unchecked((this.childNode[nc] = e >= 0 ? e + 1 : -1));
             top += 2 * this.pathLen;
           }
           unchecked((this.childParent[nc] = p));
@@ -720,6 +755,7 @@ export class BlockSearch {
         unchecked((this.nextPathAt[q] = nextTop));
         unchecked((this.nextPathLen[q] = len));
         unchecked((this.nextValue[q] = this.childValue[c]));
+        unchecked((this.nextNode[q] = this.childNode[c]));
         nextTop += 2 * len;
       }
       nb = kept;
@@ -728,6 +764,7 @@ export class BlockSearch {
       const ta = this.curPathAt; this.curPathAt = this.nextPathAt; this.nextPathAt = ta;
       const tl = this.curPathLen; this.curPathLen = this.nextPathLen; this.nextPathLen = tl;
       const tv = this.curValue; this.curValue = this.nextValue; this.nextValue = tv;
+      const tn = this.curNode; this.curNode = this.nextNode; this.nextNode = tn;
     }
     return true;
   }

@@ -2,7 +2,7 @@
 // pallets and whole layers of one SKU where that costs no pallet, heavy units low.
 import { Bin, Cargo } from './cargo';
 import { Blocks, generateBlocks } from './blocks';
-import { BlockSearch, deadlineHit, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { BlockSearch, deadlineHit, EXIT_EFFORT, EXIT_TIME_LIMIT, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { LoadState } from './load-state';
 import { nowMs } from './clock';
 import { InputReader, OutputWriter, writeBoxes } from './wire';
@@ -155,10 +155,14 @@ function buildPallets(
         for (let t = 0; t < cargo.n; t++) leftVolume += <f64>best.rem[t] * cargo.volumeOf(t);
         if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) {
           // everything left might go on this one pallet: worth wider searches, layers from the
-          // floor up and columns from the corners, to save a pallet
-          search.limits = wide;
-          search.restart();
-          lastPallet.copyFrom(search.run(search.root(counts)));
+          // floor up and columns from the corners, to save a pallet. A larger budget finds more only
+          // where the first search ran out of its own (or of time): one that ran its widest beam to
+          // the end, as wide as the wider search's, would be run again to the same load.
+          if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT || WIDE_BEAM_WIDTH > MIXED_BEAM_WIDTH) {
+            search.limits = wide;
+            search.restart();
+            lastPallet.copyFrom(search.run(search.root(counts)));
+          } else lastPallet.copyFrom(best);
           search.spaceRule = SPACE_CORNER;
           search.restart();
           best = search.run(search.root(counts));

@@ -90,18 +90,22 @@ t.test('pallet cargo in mm: the grouped scan finds what the plain scan finds', a
 });
 
 // The fit cache (assembly/fit-cache.ts) lists the blocks a space size admits once and reads the
-// list after: the same searches with and without it must load exactly alike.
+// list after, and a beam takes what an earlier beam of the run found for a child (child-memo.ts):
+// the same searches with and without them must load exactly alike, and count the same effort.
 for (const [instance, types, pairs] of [
   [2, 3, 0],
   [9, 30, 4000],
   [55, 80, 4000],
 ] as const) {
-  t.test(`BR cargo of ${types} types: searches with the fit cache and reused greedy runs load exactly as without`, async (t) => {
-    const input = [587, 233, 220, instance, 3000, pairs];
-    pushCargo(input, brCargo(instance, types));
-    const [, differ, searches, placements] = wasm.run('checkFitCache', Int32Array.from(input));
-    t.equal(searches, 6);
-    t.equal(differ, 0);
-    t.ok(placements! > 4, `${placements} placements compared`);
-  });
+  t.test(
+    `BR cargo of ${types} types: searches with the fit cache, reused greedy runs and reused children load exactly as without`,
+    async (t) => {
+      const input = [587, 233, 220, instance, 3000, pairs];
+      pushCargo(input, brCargo(instance, types));
+      const [, differ, searches, placements] = wasm.run('checkFitCache', Int32Array.from(input));
+      t.equal(searches, 6);
+      t.equal(differ, 0);
+      t.ok(placements! > 4, `${placements} placements compared`);
+    },
+  );
 }
