@@ -631,7 +631,10 @@ export class BlockSearch {
         }
       }
       const before = this.effort;
-      if (!this.beam(root, w)) break;
+      // no wider beam follows the widest allowed: what it tries is kept for none
+      const next = this.halfSteps ? min(w * 2, this.beamCap) : w * 2;
+      const widest = next > this.limits.maxWidth || next > this.beamCap || (this.halfSteps && w >= this.beamCap);
+      if (!this.beam(root, w, widest)) break;
       const spent = <f64>(this.effort - before);
       if (lastW > 0 && spent > lastEffort) growth = min(3.0, Math.log(spent / lastEffort) / Math.log(<f64>w / <f64>lastW));
       lastEffort = max(1.0, spent);
@@ -648,7 +651,7 @@ export class BlockSearch {
   }
 
   /** One beam search of width w; false when the limits cut it short. */
-  private beam(root: LoadState, w: i32): bool {
+  private beam(root: LoadState, w: i32, widest: bool): bool {
     let cur = this.beamA, next = this.beamB;
     unchecked(cur[0]).copyFrom(root);
     let nb = 1;
@@ -659,6 +662,7 @@ export class BlockSearch {
     unchecked((this.curPathLen[0] = this.rootPathLen));
     unchecked((this.curValue[0] = this.rootValue));
     unchecked((this.curNode[0] = this.reuseChildren ? 0 : -1));
+    // the widest beam's own children are named for none: no later beam asks for them
     const memo = this.memo;
     while (nb > 0) {
       let nc = 0;
@@ -685,7 +689,7 @@ export class BlockSearch {
             // a path in curPaths: stored as -(where + 1)
             unchecked((this.childPathAt[nc] = -(pathAt + 2) - 1));
             unchecked((this.childPathLen[nc] = pathLen - 1));
-            const e = tried >= 0 || parent < 0 ? tried : memo.add(parent, b, unchecked(this.curValue[p]), this.curPaths, pathAt + 2, pathLen - 1);
+            const e = tried >= 0 || parent < 0 || widest ? tried : memo.add(parent, b, unchecked(this.curValue[p]), this.curPaths, pathAt + 2, pathLen - 1);
             unchecked((this.childNode[nc] = e >= 0 ? e + 1 : -1));
           } else if (tried >= 0) {
             // an earlier beam ran this child: its run, counted as run again (its load was offered then)
@@ -712,7 +716,7 @@ export class BlockSearch {
             unchecked((this.childValue[nc] = scratch.value));
             unchecked((this.childPathAt[nc] = top));
             unchecked((this.childPathLen[nc] = this.pathLen));
-            const e = parent >= 0 ? memo.add(parent, b, scratch.value, this.childPaths, top, this.pathLen) : -1;
+            const e = parent >= 0 && !widest ? memo.add(parent, b, scratch.value, this.childPaths, top, this.pathLen) : -1;
             unchecked((this.childNode[nc] = e >= 0 ? e + 1 : -1));
             top += 2 * this.pathLen;
           }
