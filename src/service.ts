@@ -230,7 +230,7 @@ async function startConsumers(
         checkpoints,
         dataDir: config.dataDir,
         masterData: () => masterData.current,
-        renderPdf: (events, options) => pdfRenderer.render(events, options),
+        renderMessage: (events, options, fields) => pdfRenderer.renderMessage(events, options, fields),
         viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
         config: config.notifications,
         holder: lease.holder,

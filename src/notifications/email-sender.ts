@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { createTransport, type NodemailerError, type SendMailOptions } from 'nodemailer';
+import { createTransport, type NodemailerError } from 'nodemailer';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { EMAIL, type DeliveryStore, type EmailRecord, type JournalEvent } from './delivery-store.js';
@@ -19,9 +19,7 @@ import { followLog } from '../eventstore/follow-log.js';
 import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
-
-/** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
-export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
+import type { ComposedMail, RenderMessage } from './mail-message.js';
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
@@ -36,7 +34,8 @@ export interface EmailSenderOptions extends LeaseHolding {
   smtpUrl?: string;
   /** Default `Orders service <orders@localhost>`. */
   from?: string;
-  renderPdf: RenderPdf;
+  /** The order's PDF and the message around it (mail-message.ts): the service's renderer thread composes both. */
+  renderMessage: RenderMessage;
   /**
    * How long a claim on an e-mail holds off other replicas; renewed while it is composed and sent, so it
    * only bounds how long the e-mails of a holder that died wait for another. Default 30 s.
@@ -186,10 +185,10 @@ async function sendClaimed(sender: Sender, event: OrderPlannedEvent, toSend: ToS
     await record('failed', composed.failed);
     return;
   }
-  const { message, messageId } = composed;
+  const { mail, messageId } = composed;
   let outcome: Delivered;
   try {
-    outcome = await sender.deliver(message, `${safeName(event.data.service_ref)}-${event.id}.eml`);
+    outcome = await sender.deliver(mail, `${safeName(event.data.service_ref)}-${event.id}.eml`);
   } catch (error) {
     const rejected = error as NodemailerError;
     if (rejected.permanent !== true) throw error; // connection trouble or 4xx: the same batch again later
@@ -207,7 +206,7 @@ async function sendClaimed(sender: Sender, event: OrderPlannedEvent, toSend: ToS
   await record(outcome.result, outcome.detail, messageId);
 }
 
-type Composed = { message: SendMailOptions; messageId: string } | { failed: string };
+type Composed = { mail: ComposedMail; messageId: string } | { failed: string };
 
 /** An e-mail the order asks for: its stream as read, recipients and text, and the viewer link. */
 interface ToSend {
@@ -236,13 +235,16 @@ async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<To
 /** The message for an e-mail the order asks for, or why there is none: its PDF cannot be rendered. */
 async function compose({ options, from }: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<Composed> {
   const { history, email, viewerUrl } = toSend;
+  const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
+  const fields = { from, to: email.to, cc: email.cc, subject: email.subject, text: email.text, messageId, filename: email.filename };
   // The PDF shows the order as it was planned, not as later events (downloads) left it.
-  let pdf: Buffer;
   try {
-    pdf = await options.renderPdf(
+    const mail = await options.renderMessage(
       history.filter((e) => e.revision <= event.revision),
       viewerUrl ? { viewerUrl } : {},
+      fields,
     );
+    return { mail, messageId };
   } catch (error) {
     // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.
     if (stopping()) throw error;
@@ -251,19 +253,6 @@ async function compose({ options, from }: Sender, event: OrderPlannedEvent, toSe
     options.log(`email: ${event.data.service_ref}: the PDF could not be rendered; no e-mail sent`, error);
     return { failed: `PDF rendering failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
-  return {
-    messageId,
-    message: {
-      from,
-      to: email.to,
-      cc: email.cc,
-      subject: email.subject,
-      text: email.text,
-      messageId,
-      attachments: [{ filename: email.filename, content: pdf, contentType: 'application/pdf' }],
-    },
-  };
 }
 
 interface Delivered {
@@ -273,7 +262,7 @@ interface Delivered {
 }
 
 interface Delivery {
-  (message: SendMailOptions, fileName: string): Promise<Delivered>;
+  (mail: ComposedMail, fileName: string): Promise<Delivered>;
   close(): void;
 }
 
@@ -282,8 +271,8 @@ function smtpDelivery(smtpUrl: string): Delivery {
   // message in progress, so bound it. A timeout is transient: the e-mail is tried again.
   const transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return Object.assign(
-    async (message: SendMailOptions): Promise<Delivered> => {
-      const info = await transport.sendMail(message);
+    async ({ raw, envelope }: ComposedMail): Promise<Delivered> => {
+      const info = await transport.sendMail({ envelope, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
       return { result: 'sent', detail: info.response, rejected: info.rejected.map(String) };
     },
     { close: () => transport.close() },
@@ -291,11 +280,9 @@ function smtpDelivery(smtpUrl: string): Delivery {
 }
 
 function outboxDelivery(outbox: string): Delivery {
-  // CRLF line ends: an .eml file is the message as it would go over the wire.
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  // An .eml file is the message as it would go over the wire (CRLF line ends, as composed).
   return Object.assign(
-    async (message: SendMailOptions, fileName: string): Promise<Delivered> => {
-      const info = await transport.sendMail(message);
+    async ({ raw }: ComposedMail, fileName: string): Promise<Delivered> => {
       await mkdir(outbox, { recursive: true });
       const path = join(outbox, fileName);
       // Written whole or not at all: a crash leaves at most a .tmp file, and the name is the event's,
@@ -303,7 +290,7 @@ function outboxDelivery(outbox: string): Delivery {
       const temporary = `${path}.tmp`;
       const file = await open(temporary, 'w');
       try {
-        await file.writeFile(info.message as Buffer);
+        await file.writeFile(raw);
         await file.sync();
       } finally {
         await file.close();
@@ -311,7 +298,7 @@ function outboxDelivery(outbox: string): Delivery {
       await rename(temporary, path);
       return { result: 'written', detail: path, rejected: [] };
     },
-    { close: () => transport.close() },
+    { close: () => {} },
   );
 }
 

@@ -7,7 +7,8 @@ import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { MasterData } from '../master-data/master-data.js';
-import { startEmailSender, type RenderPdf } from './email-sender.js';
+import { startEmailSender } from './email-sender.js';
+import type { RenderMessage } from './mail-message.js';
 import type { KafkaProducer } from './kafka-publisher.js';
 import { watchKafkaTopic } from './kafka-topic.js';
 import { startOutcomeJournal } from './outcome-journal.js';
@@ -24,7 +25,7 @@ export interface NotificationsOptions extends LeaseHolding {
   /** The e-mail outbox is <dataDir>/outbox when there is no SMTP URL. */
   dataDir: string;
   masterData: () => MasterData;
-  renderPdf: RenderPdf;
+  renderMessage: RenderMessage;
   viewerUrl?: (serviceRef: string) => string;
   config: NotificationsConfig;
   /** Instead of a kafkajs producer on config.kafkaBrokers (tests). */
@@ -33,7 +34,7 @@ export interface NotificationsOptions extends LeaseHolding {
 }
 
 export async function startNotifications(options: NotificationsOptions): Promise<NotificationConsumer> {
-  const { store, deliveries, checkpoints, dataDir, masterData, renderPdf, viewerUrl, config, log } = options;
+  const { store, deliveries, checkpoints, dataDir, masterData, renderMessage, viewerUrl, config, log } = options;
   await restoreDeliveries(store, deliveries, log);
   const holding = options.holder ? { holder: options.holder } : {};
   const journal = startOutcomeJournal({ store, deliveries, log, ...holding });
@@ -61,7 +62,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
         deliveries,
         dataDir,
         masterData,
-        renderPdf,
+        renderMessage,
         log,
         onJournaled,
         ...holding,

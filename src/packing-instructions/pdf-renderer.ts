@@ -2,6 +2,7 @@
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import type { NicenessData } from '../workers/lower-thread-priority.js';
+import type { ComposedMail, MailFields } from '../notifications/mail-message.js';
 
 export interface PdfRenderOptions {
   /** The share link to the order's 3D load plan, printed on the document. */
@@ -12,6 +13,8 @@ export interface PdfRenderOptions {
 export interface PdfRenderRequest {
   events: RecordedEvent[];
   options: PdfRenderOptions;
+  /** An e-mail's: the answer is the message with the PDF attached (mail-message.ts), not the PDF. */
+  mail?: MailFields;
 }
 
 /** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
@@ -22,6 +25,14 @@ const RENDER_LIMIT_MS = 60_000;
  * Well within the service's shutdown timeout (10 s by default); renders take milliseconds to a second.
  */
 const FINISH_ON_CLOSE_MS = 5_000;
+
+/**
+ * Company groups take turns for the render threads: one group's burst of downloads and e-mails does
+ * not hold up another's.
+ */
+function groupOf(orderStream: RecordedEvent[]): string {
+  return (orderStream[0]?.data as { company_group?: string } | undefined)?.company_group ?? '';
+}
 
 export class PdfRenderer {
   #pool: WorkerPool | undefined;
@@ -36,16 +47,25 @@ export class PdfRenderer {
 
   /** The PDF of an order's stream; rejects when the order has no plan (see renderFromOrderStream). */
   async render(orderStream: RecordedEvent[], options: PdfRenderOptions = {}): Promise<Buffer> {
-    // company groups take turns for the render threads: one group's burst of downloads and e-mails
-    // does not hold up another's
-    const group = (orderStream[0]?.data as { company_group?: string } | undefined)?.company_group ?? '';
     // A Buffer crosses the thread boundary as a plain Uint8Array.
     const bytes = await this.#started().run<Uint8Array>(
       { events: orderStream, options } satisfies PdfRenderRequest,
       RENDER_LIMIT_MS,
-      group,
+      groupOf(orderStream),
     );
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /**
+   * The e-mail of an order's stream, its PDF attached, composed in the renderer's thread: the main
+   * thread is handed the message's bytes (their buffer moved, not copied) and sends or writes them.
+   */
+  async renderMessage(orderStream: RecordedEvent[], options: PdfRenderOptions, mail: MailFields): Promise<ComposedMail> {
+    return this.#started().run<ComposedMail>(
+      { events: orderStream, options, mail } satisfies PdfRenderRequest,
+      RENDER_LIMIT_MS,
+      groupOf(orderStream),
+    );
   }
 
   /** Its threads' memory (WorkerPool.memoryBytes); none before the first render. */

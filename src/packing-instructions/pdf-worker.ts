@@ -10,6 +10,7 @@ import { renderFromOrderStream } from './render-from-order-stream.js';
 import { prepareFonts } from './unicode-fonts.js';
 import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
 import { releaseHeapWhenIdle } from '../memory/release-heap-when-idle.js';
+import { composeMessage } from '../notifications/mail-message.js';
 
 lowerPriorityAsAsked(workerData);
 // A burst of renders leaves this thread's heap grown past the fonts it keeps.
@@ -17,12 +18,20 @@ releaseHeapWhenIdle();
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');
-port.on('message', ({ events, options }: PdfRenderRequest) => {
-  renderFromOrderStream(events, options).then(
-    (pdf) => port.postMessage({ ok: true, result: pdf } satisfies WorkerReply),
-    (error: unknown) =>
+port.on('message', ({ events, options, mail }: PdfRenderRequest) => {
+  renderFromOrderStream(events, options)
+    .then(async (pdf) => {
+      if (!mail) return port.postMessage({ ok: true, result: pdf } satisfies WorkerReply);
+      // an e-mail's message is composed here too; its bytes move to the main thread rather than being
+      // copied, when they are a buffer of their own (a small Buffer shares Node's pool)
+      const composed = await composeMessage(mail, pdf);
+      const { raw } = composed;
+      const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
+      port.postMessage({ ok: true, result: composed } satisfies WorkerReply, own ? [raw.buffer as ArrayBuffer] : []);
+    })
+    .catch((error: unknown) =>
       port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
-  );
+    );
 });
 prepareFonts();
 port.postMessage({ ready: true } satisfies WorkerReply);

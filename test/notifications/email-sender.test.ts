@@ -10,6 +10,7 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js
 import type { MasterData } from '../../src/master-data/master-data.js';
 import { EMAIL, type EmailRecord } from '../../src/notifications/delivery-store.js';
 import { startEmailSender, type EmailSenderOptions } from '../../src/notifications/email-sender.js';
+import { composedHere } from '../../src/notifications/mail-message.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { addresses, attachment, parseMail } from './support/mime.js';
 import { appendPlannedOrder, masterDataWith } from './support/order-fixtures.js';
@@ -55,10 +56,10 @@ async function setup(t: Tap): Promise<Setup> {
         masterData: () => masterData,
         from: 'Orders <orders@acme.example>',
         retryDelayMs: 20,
-        renderPdf: async (events) => {
+        renderMessage: composedHere(async (events) => {
           rendered.push(events);
           return FAKE_PDF;
-        },
+        }),
         log: (message) => logs.push(message),
         ...overrides,
       });
@@ -237,10 +238,10 @@ t.test('a PDF that cannot be rendered is recorded as failed and does not hold up
   const fine = await appendPlannedOrder(store, { orderId: 10 });
   await start(masterDataWith(group), {
     smtpUrl: smtp.url,
-    renderPdf: async (events) => {
+    renderMessage: composedHere(async (events) => {
       if (events.some((e) => e.id === broken.id)) throw new Error('plan has no containers');
       return FAKE_PDF;
-    },
+    }),
   });
   await waitFor('order 10 recorded', async () => (await record(fine.id)) !== undefined);
   t.match(await record(broken.id), { result: 'failed', detail: 'PDF rendering failed: plan has no containers' });

@@ -7,6 +7,7 @@ import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoi
 import { notificationsConfigFromEnv } from '../../src/config.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startNotifications } from '../../src/notifications/start-notifications.js';
+import { composedHere } from '../../src/notifications/mail-message.js';
 import { appendPlannedOrder, masterDataWith, SECRET } from './support/order-fixtures.js';
 import { tempDataDir } from './support/temp-dir.js';
 import { waitFor } from './support/wait-for.js';
@@ -34,7 +35,7 @@ t.test('startNotifications without Kafka or SMTP: a webhook and an .eml per plan
     checkpoints,
     dataDir: dir,
     masterData: () => masterData,
-    renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),
+    renderMessage: composedHere(async () => Buffer.from('%PDF-1.4\n%%EOF\n')),
     config: notificationsConfigFromEnv({}),
     log: () => undefined,
   });

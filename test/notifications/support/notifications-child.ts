@@ -12,6 +12,7 @@ import { openMongoDeliveryStore } from '../../../src/notifications/mongodb/mongo
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { openSqliteDeliveryStore } from '../../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startNotifications } from '../../../src/notifications/start-notifications.js';
+import { composedHere } from '../../../src/notifications/mail-message.js';
 import { masterDataWith } from './order-fixtures.js';
 
 const [dataDir, url, secret, smtpUrl, serversJson] = process.argv.slice(2);
@@ -36,7 +37,7 @@ const notifications = await startNotifications({
   checkpoints,
   dataDir,
   masterData: () => masterDataWith({ webhooks: [{ url, secret }], notification_emails: ['ops@acme.example'] }),
-  renderPdf: async () => Buffer.from('%PDF-1.4\n%%EOF\n'),
+  renderMessage: composedHere(async () => Buffer.from('%PDF-1.4\n%%EOF\n')),
   config: {
     kafkaBrokers: servers?.kafkaBrokers,
     kafkaTopic: servers?.topic ?? 'orders.test',
