@@ -1,10 +1,9 @@
 import t from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
-import type { OrderPlanned, OrderPlanningFailed, OrderSubmitted } from '../../src/orders/order-events.js';
-import type { OrderPlan } from '../../src/packing-instructions/order-plan.js';
+import type { OrderPlanningFailed, OrderSubmitted } from '../../src/orders/order-events.js';
 import { OrderNotPlannedError, renderFromOrderStream } from '../../src/packing-instructions/render-from-order-stream.js';
 import { readPdfText } from './inspect-pdf.js';
-import { GENERATED_AT, samplePlan, submittedOrder } from './sample-orders.js';
+import { GENERATED_AT, plannedOrder, samplePlan, submittedOrder } from './sample-orders.js';
 
 const STREAM = 'order:acme:PO-2026-0042';
 
@@ -21,17 +20,7 @@ function recorded<E extends { type: string; data: unknown }>(revision: number, e
 }
 
 const submitted = (): OrderSubmitted => ({ type: 'OrderSubmitted', data: submittedOrder() });
-const planned = (plan: OrderPlan): OrderPlanned<OrderPlan> => ({
-  type: 'OrderPlanned',
-  data: {
-    order_id: 42,
-    service_ref: 'SO-000042',
-    reference: 'PO-2026-0042',
-    company_group: 'acme',
-    plan,
-    planned_at: '2026-11-20T09:16:00.000000',
-  },
-});
+const planned = plannedOrder;
 const failed = (reason: string): OrderPlanningFailed => ({
   type: 'OrderPlanningFailed',
   data: { order_id: 42, service_ref: 'SO-000042', reason, failed_at: '2026-11-20T09:16:00.000000' },

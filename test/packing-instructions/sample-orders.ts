@@ -1,7 +1,7 @@
 // Orders and load plans built by hand, shaped like the planner's: a realistic small order (two
 // containers, layered pallets, pre-builts, loose boxes, one thing left behind) and a large one.
 import { containerCogFigures } from '../../src/planner/container-cog.js';
-import type { OrderSubmitted } from '../../src/orders/order-events.js';
+import type { OrderPlanned, OrderSubmitted } from '../../src/orders/order-events.js';
 import type { LooseBox, PreBuilt, SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import type {
   ContainerPlacement,
@@ -255,6 +255,21 @@ export function samplePlan(): OrderPlan {
     pallets: [ap1, ap2, ap3],
     containers: [first, second],
     unplaced: [{ kind: 'pre_built', ref: 'Tall press frame', count: 1, reason: 'too_large_for_every_type' }],
+  };
+}
+
+/** The OrderPlanned of the sample order (42, SO-000042) with this plan. */
+export function plannedOrder(plan: OrderPlan): OrderPlanned<OrderPlan> {
+  return {
+    type: 'OrderPlanned',
+    data: {
+      order_id: 42,
+      service_ref: 'SO-000042',
+      reference: 'PO-2026-0042',
+      company_group: 'acme',
+      plan,
+      planned_at: '2026-11-20T09:16:00.000000',
+    },
   };
 }
 
