@@ -50,6 +50,48 @@ export function fontName(family: number, bold: boolean): string {
 
 const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
 
+/**
+ * Words laid out (fontkit's shaping: glyphs and positions) kept across documents: pdfkit keeps them
+ * per document only, so every PDF shaped its words again, about half of its CPU (docs/benchmarks.md).
+ * A word's layout depends on the font and the word alone, and pdfkit reads a cached layout without
+ * changing it. One bound for all the faces together; the oldest words go first (docs/configuration.md).
+ */
+export const LAYOUT_CACHE_WORDS = 16_384;
+const laidOut = new Map<string, unknown>();
+const faceCaches = new Map<fontkit.Font, Record<string, unknown>>();
+
+function sharedLayouts(font: fontkit.Font): Record<string, unknown> {
+  let cache = faceCaches.get(font);
+  if (!cache) {
+    const face = `${faceCaches.size}\u0000`;
+    // pdfkit reads and writes its cache as an object's keys
+    cache = new Proxy(Object.create(null) as Record<string, unknown>, {
+      get: (_, word) => (typeof word === 'string' ? laidOut.get(face + word) : undefined),
+      set: (_, word, run) => {
+        if (typeof word !== 'string') return false;
+        const key = face + word;
+        if (laidOut.size >= LAYOUT_CACHE_WORDS && !laidOut.has(key)) laidOut.delete(laidOut.keys().next().value as string);
+        laidOut.set(key, run);
+        return true;
+      },
+    });
+    faceCaches.set(font, cache);
+  }
+  return cache;
+}
+
+let sharing = true;
+
+/** Whether documents lay their words out from the shared cache (false: pdfkit's own, per document; the tests' reference). */
+export function shareLayouts(on: boolean): void {
+  sharing = on;
+}
+
+/** Words kept across documents, all faces together. */
+export function sharedLayoutWords(): number {
+  return laidOut.size;
+}
+
 /** Makes the font current on the document, registering it there the first time. */
 export function useFont(doc: PDFKit.PDFDocument, family: number, bold: boolean): PDFKit.PDFDocument {
   const name = fontName(family, bold);
@@ -57,8 +99,14 @@ export function useFont(doc: PDFKit.PDFDocument, family: number, bold: boolean):
   if (!names) registered.set(doc, (names = new Set()));
   if (!names.has(name)) {
     // pdfkit 0.20 takes an opened fontkit font as well as a file or buffer.
-    doc.registerFont(name, font(family, bold) as unknown as string);
+    const opened = font(family, bold);
+    doc.registerFont(name, opened as unknown as string);
     names.add(name);
+    doc.font(name);
+    // the font pdfkit made for this document lays its words out from the shared cache
+    const embedded = (doc as unknown as { _font?: { layoutCache?: unknown } })._font;
+    if (sharing && embedded?.layoutCache) embedded.layoutCache = sharedLayouts(opened);
+    return doc;
   }
   return doc.font(name);
 }
