@@ -10,6 +10,7 @@ import {
 import { Placement } from './placement';
 import { FitCache, firstListed, LISTED, nextWithin, NOT_KEPT } from './fit-cache';
 import { ChildMemo } from './child-memo';
+import { room } from './room';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -772,14 +773,4 @@ export class BlockSearch {
     }
     return true;
   }
-}
-
-/** a, or a copy twice as long (and more while short of n) holding a's values. */
-function room(a: StaticArray<i32>, n: i32): StaticArray<i32> {
-  if (n <= a.length) return a;
-  let len = max(16, a.length * 2);
-  while (len < n) len *= 2;
-  const grown = new StaticArray<i32>(len);
-  memory.copy(changetype<usize>(grown), changetype<usize>(a), (<usize>a.length) << 2);
-  return grown;
 }

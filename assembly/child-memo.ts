@@ -5,6 +5,7 @@
 // found here is not run again: its greedy value, the placements its run took and their moves are
 // the run's, as if it ran. A node is named by its entry (entry + 1; the root is 0), and an entry is
 // keyed by its parent's name and the block, so a name stands for one sequence of moves, exactly.
+import { room } from './room';
 
 /** The most entries a run keeps: past them a child runs as without the memo, and its own children are not kept. */
 const MAX_ENTRIES: i32 = 1 << 17;
@@ -62,11 +63,7 @@ export class ChildMemo {
     if (e >= MAX_ENTRIES || this.top + 2 * len > MAX_PATH_SLOTS) return -1;
     if (2 * (e + 1) > this.mask + 1) this.grow();
     if (e >= this.parent.length) this.growEntries();
-    if (this.top + 2 * len > this.paths.length) {
-      let size = this.paths.length * 2;
-      while (size < this.top + 2 * len) size *= 2;
-      this.paths = copied(this.paths, size, this.top);
-    }
+    this.paths = room(this.paths, this.top + 2 * len);
     unchecked((this.parent[e] = parent));
     unchecked((this.block[e] = b));
     unchecked((this.value[e] = value));
@@ -97,20 +94,11 @@ export class ChildMemo {
   }
 
   private growEntries(): void {
-    const size = this.parent.length * 2;
-    this.parent = copied(this.parent, size, this.n);
-    this.block = copied(this.block, size, this.n);
-    this.pathAt = copied(this.pathAt, size, this.n);
-    this.len = copied(this.len, size, this.n);
-    const value = new StaticArray<f64>(size);
-    memory.copy(changetype<usize>(value), changetype<usize>(this.value), (<usize>this.n) << 3);
-    this.value = value;
+    const n = this.n + 1;
+    this.parent = room(this.parent, n);
+    this.block = room(this.block, n);
+    this.pathAt = room(this.pathAt, n);
+    this.len = room(this.len, n);
+    this.value = room(this.value, n);
   }
-}
-
-/** A new array of `size` holding a's first `used` values. */
-function copied(a: StaticArray<i32>, size: i32, used: i32): StaticArray<i32> {
-  const grown = new StaticArray<i32>(size);
-  memory.copy(changetype<usize>(grown), changetype<usize>(a), (<usize>used) << 2);
-  return grown;
 }

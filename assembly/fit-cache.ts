@@ -4,6 +4,7 @@
 // the list and test each block against the load; past the list they scan on (firstWithin) where
 // the list stopped, so they take exactly the blocks a scan from the start would.
 import { Blocks, firstBlockWithin, firstWithin } from './blocks';
+import { room } from './room';
 
 /** Blocks listed per size by default: about what a rank call with the dead-space window tests (BR13: 38). */
 export const LISTED: i32 = 48;
@@ -61,11 +62,7 @@ export class FitCache {
     const start = firstBlockWithin(blocks, <f64>sx * <f64>sy * <f64>sz);
     if (this.entries * 2 >= this.mask + 1) return this.none(start);
     // a new size: list its first `listed` blocks
-    if (this.top + this.listed + 2 > this.pool.length) {
-      const grown = new StaticArray<i32>(this.pool.length * 2);
-      memory.copy(changetype<usize>(grown), changetype<usize>(this.pool), (<usize>this.top) << 2);
-      this.pool = grown;
-    }
+    this.pool = room(this.pool, this.top + this.listed + 2);
     const pool = this.pool;
     const at = this.top;
     let n = 0;
