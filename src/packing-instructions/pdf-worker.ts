@@ -10,11 +10,14 @@ import { renderFromOrderStream } from './render-from-order-stream.js';
 import { prepareFonts } from './unicode-fonts.js';
 import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
 import { releaseHeapWhenIdle } from '../memory/release-heap-when-idle.js';
-import { composeMessage } from '../notifications/mail-message.js';
 
 lowerPriorityAsAsked(workerData);
 // A burst of renders leaves this thread's heap grown past the fonts it keeps.
 releaseHeapWhenIdle();
+
+// nodemailer's composer costs a thread 50-140 ms of CPU to load: loaded with the first e-mail, not by a
+// thread that only draws downloads, nor before the thread says it is ready
+let mailMessage: Promise<typeof import('../notifications/mail-message.js')> | undefined;
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker must run in a worker thread');
@@ -24,7 +27,8 @@ port.on('message', ({ events, options, mail }: PdfRenderRequest) => {
       if (!mail) return port.postMessage({ ok: true, result: pdf } satisfies WorkerReply);
       // an e-mail's message is composed here too; its bytes move to the main thread rather than being
       // copied, when they are a buffer of their own (a small Buffer shares Node's pool)
-      const composed = await composeMessage(mail, pdf);
+      mailMessage ??= import('../notifications/mail-message.js');
+      const composed = await (await mailMessage).composeMessage(mail, pdf);
       const { raw } = composed;
       const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
       port.postMessage({ ok: true, result: composed } satisfies WorkerReply, own ? [raw.buffer as ArrayBuffer] : []);
