@@ -663,7 +663,6 @@ export class BlockSearch {
     unchecked((this.curPathLen[0] = this.rootPathLen));
     unchecked((this.curValue[0] = this.rootValue));
     unchecked((this.curNode[0] = this.reuseChildren ? 0 : -1));
-    // the widest beam's own children are named for none: no later beam asks for them
     const memo = this.memo;
     while (nb > 0) {
       let nc = 0;
@@ -717,6 +716,7 @@ export class BlockSearch {
             unchecked((this.childValue[nc] = scratch.value));
             unchecked((this.childPathAt[nc] = top));
             unchecked((this.childPathLen[nc] = this.pathLen));
+            // the widest beam's own children are named for none: no later beam asks for them
             const e = parent >= 0 && !widest ? memo.add(parent, b, scratch.value, this.childPaths, top, this.pathLen) : -1;
             unchecked((this.childNode[nc] = e >= 0 ? e + 1 : -1));
             top += 2 * this.pathLen;
@@ -727,42 +727,8 @@ export class BlockSearch {
           nc++;
         }
       }
-      // keep the w best children, one per distinct greedy value
-      let kept = 0;
-      for (let c = 0; c < nc; c++) {
-        const v = unchecked(this.childValue[c]);
-        let p = kept;
-        let dup = false;
-        for (let q = 0; q < kept; q++) if (unchecked(this.childValue[this.childOrder[q]]) == v) { dup = true; break; }
-        if (dup) continue;
-        while (p > 0 && unchecked(this.childValue[this.childOrder[p - 1]]) < v) p--;
-        if (p >= w) continue;
-        const last = kept < w ? kept : w - 1;
-        for (let q = last; q > p; q--) unchecked((this.childOrder[q] = this.childOrder[q - 1]));
-        unchecked((this.childOrder[p] = c));
-        if (kept < w) kept++;
-      }
-      let nextTop = 0;
-      for (let q = 0; q < kept; q++) {
-        const c = unchecked(this.childOrder[q]);
-        const child = unchecked(next[q]);
-        child.copyFrom(unchecked(cur[this.childParent[c]]));
-        this.apply(child, unchecked(this.childSpace[c]), unchecked(this.childBlock[c]));
-        // the child's path goes with it
-        const at = unchecked(this.childPathAt[c]), len = unchecked(this.childPathLen[c]);
-        this.nextPaths = room(this.nextPaths, nextTop + 2 * len);
-        const from = at >= 0 ? this.childPaths : this.curPaths;
-        memory.copy(
-          changetype<usize>(this.nextPaths) + ((<usize>nextTop) << 2),
-          changetype<usize>(from) + ((<usize>(at >= 0 ? at : -at - 1)) << 2),
-          (<usize>(2 * len)) << 2,
-        );
-        unchecked((this.nextPathAt[q] = nextTop));
-        unchecked((this.nextPathLen[q] = len));
-        unchecked((this.nextValue[q] = this.childValue[c]));
-        unchecked((this.nextNode[q] = this.childNode[c]));
-        nextTop += 2 * len;
-      }
+      const kept = this.keepBest(nc, w);
+      this.takeKept(cur, next, kept);
       nb = kept;
       const t = cur; cur = next; next = t;
       const tp = this.curPaths; this.curPaths = this.nextPaths; this.nextPaths = tp;
@@ -772,5 +738,49 @@ export class BlockSearch {
       const tn = this.curNode; this.curNode = this.nextNode; this.nextNode = tn;
     }
     return true;
+  }
+
+  /** The w best children into childOrder, best first, one per distinct greedy value; returns how many. */
+  private keepBest(nc: i32, w: i32): i32 {
+    let kept = 0;
+    for (let c = 0; c < nc; c++) {
+      const v = unchecked(this.childValue[c]);
+      let p = kept;
+      let dup = false;
+      for (let q = 0; q < kept; q++) if (unchecked(this.childValue[this.childOrder[q]]) == v) { dup = true; break; }
+      if (dup) continue;
+      while (p > 0 && unchecked(this.childValue[this.childOrder[p - 1]]) < v) p--;
+      if (p >= w) continue;
+      const last = kept < w ? kept : w - 1;
+      for (let q = last; q > p; q--) unchecked((this.childOrder[q] = this.childOrder[q - 1]));
+      unchecked((this.childOrder[p] = c));
+      if (kept < w) kept++;
+    }
+    return kept;
+  }
+
+  /** The kept children as the next level's nodes (of cur's): their loads, paths, values and names. */
+  private takeKept(cur: StaticArray<LoadState>, next: StaticArray<LoadState>, kept: i32): void {
+    let nextTop = 0;
+    for (let q = 0; q < kept; q++) {
+      const c = unchecked(this.childOrder[q]);
+      const child = unchecked(next[q]);
+      child.copyFrom(unchecked(cur[this.childParent[c]]));
+      this.apply(child, unchecked(this.childSpace[c]), unchecked(this.childBlock[c]));
+      // the child's path goes with it
+      const at = unchecked(this.childPathAt[c]), len = unchecked(this.childPathLen[c]);
+      this.nextPaths = room(this.nextPaths, nextTop + 2 * len);
+      const from = at >= 0 ? this.childPaths : this.curPaths;
+      memory.copy(
+        changetype<usize>(this.nextPaths) + ((<usize>nextTop) << 2),
+        changetype<usize>(from) + ((<usize>(at >= 0 ? at : -at - 1)) << 2),
+        (<usize>(2 * len)) << 2,
+      );
+      unchecked((this.nextPathAt[q] = nextTop));
+      unchecked((this.nextPathLen[q] = len));
+      unchecked((this.nextValue[q] = this.childValue[c]));
+      unchecked((this.nextNode[q] = this.childNode[c]));
+      nextTop += 2 * len;
+    }
   }
 }
