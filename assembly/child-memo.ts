@@ -13,7 +13,7 @@ const MAX_ENTRIES: i32 = 1 << 17;
 const MAX_PATH_SLOTS: i32 = 1 << 22;
 
 export class ChildMemo {
-  /** Per slot: its entry, or -1; a slot is live only when its stamp is the run's. */
+  /** Per slot: its entry; a slot holds one only while its stamp is the run's (a new run needs no clearing). */
   private slotEntry: StaticArray<i32> = new StaticArray<i32>(1 << 12);
   private slotStamp: StaticArray<i32> = new StaticArray<i32>(1 << 12);
   private run: i32 = 1;
