@@ -4,6 +4,7 @@
 import { exitCount, resetDeadlineHit } from './block-search';
 import { checkFirstWithinJob, checkFitCacheJob } from './block-index-check';
 import { checkCompositeBlocksJob } from './composite-blocks-check';
+import { fullestPalletJob } from './fullest-pallet';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -38,6 +39,11 @@ export function palletize(): usize {
 /** Container loading: pallets, pre-built pallets and cartons into the order's containers. */
 export function loadContainers(): usize {
   return changetype<usize>(loadContainersJob(new InputReader(input, inputLen)));
+}
+
+/** Mixed pallets of whole layers: the layers that fill one pallet best (src/planner/layer-stacks.ts). */
+export function fullestPallet(): usize {
+  return changetype<usize>(fullestPalletJob(new InputReader(input, inputLen)));
 }
 
 /** How many searches of the last job ended each way (block-search.ts EXIT_*: all placed, effort, widest beam, time limit). */

@@ -9,6 +9,8 @@ import type { PalletTypeMm } from '../plan-contract/planner-input.js';
 import type { RawPallet, SkuDemand } from './palletize.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
 import { guillotineLayer } from './layer-pattern.js';
+import type { PlannerWasm } from './planner-wasm.js';
+import { WireReader, wireInt } from './wire.js';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
 const MAX_LAYER_KINDS = 48;
@@ -91,6 +93,7 @@ function standsOn(upper: readonly PlacedBox[], lower: readonly PlacedBox[]): boo
  * not stand.
  */
 export function layerStacks(
+  wasm: PlannerWasm,
   skus: readonly SkuDemand[],
   type: PalletTypeMm,
   single: readonly (SingleSkuPallet | undefined)[],
@@ -113,7 +116,7 @@ export function layerStacks(
       if (choice[i]! >= 0) patterns.set(d, options[i]![choice[i]!]!);
     });
     // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
-    const built = stackLayersOnPallets(skus, type, patterns, best ? best.score - 1 : Infinity, memo);
+    const built = stackLayersOnPallets(wasm, skus, type, patterns, best ? best.score - 1 : Infinity, memo);
     if (!built) continue;
     // what the block search will need for the rest, counted by volume: enough to rank the choices
     const restVolume = skus.reduce((v, d) => v + (built.rest.get(d) ?? 0) * d.l * d.w * d.h, 0);
@@ -190,6 +193,7 @@ class StackMemo {
 
 /** Undefined also once more than `mostPallets` are built: the choice cannot win. */
 function stackLayersOnPallets(
+  wasm: PlannerWasm,
   skus: readonly SkuDemand[],
   type: PalletTypeMm,
   patterns: Map<SkuDemand, PlacedBox[]>,
@@ -246,7 +250,7 @@ function stackLayersOnPallets(
 
   const pallets: RawPallet[] = [];
   for (;;) {
-    const pick = fullestPallet(kinds, type);
+    const pick = fullestPallet(wasm, kinds, type);
     if (!pick) break;
     // the same pallet for half of what the layers allow, then a fresh look at what is left: far fewer
     // knapsack runs than one per pallet, and the mix follows what remains
@@ -291,64 +295,25 @@ function kind(
 }
 
 /**
- * The layers (kind, how many) that fill one pallet's load height best within its weight. Among the
- * tallest fills it takes the one richest in the layers most left (by height), so that the last
- * pallets are not left with layers that do not add up.
+ * The layers (kind, how many) that fill one pallet's load height best within its weight: the
+ * knapsack in the planner's wasm (assembly/fullest-pallet.ts), which says how it chooses.
  */
-function fullestPallet(kinds: readonly LayerKind[], type: PalletTypeMm): [LayerKind, number][] | undefined {
-  const H = type.loadHeight;
-  const leftHeight = kinds.reduce((s, k) => s + k.count * k.height, 0);
-  // items: each kind split into 1, 2, 4, ... copies (bounded knapsack by binary splitting)
-  const items: { k: number; n: number; h: number; g: number; value: number }[] = [];
+function fullestPallet(wasm: PlannerWasm, kinds: readonly LayerKind[], type: PalletTypeMm): [LayerKind, number][] | undefined {
+  const input = new Int32Array(3 + 3 * kinds.length);
+  input[0] = wireInt(type.loadHeight);
+  input[1] = wireInt(type.loadWeightG);
+  input[2] = kinds.length;
   kinds.forEach((k, i) => {
-    let m = Math.min(k.count, Math.floor(H / k.height), k.weightG > 0 ? Math.floor(type.loadWeightG / k.weightG) : k.count);
-    const share = (k.count * k.height) / leftHeight;
-    for (let n = 1; m > 0; n *= 2) {
-      const take = Math.min(n, m);
-      items.push({ k: i, n: take, h: take * k.height, g: take * k.weightG, value: take * k.height * share });
-      m -= take;
-    }
+    input[3 + 3 * i] = wireInt(k.height);
+    input[4 + 3 * i] = wireInt(k.weightG);
+    input[5 + 3 * i] = k.count;
   });
-  if (items.length === 0) return undefined;
-  // 0/1 knapsack over heights. Every height a pallet can reach is a sum of layer heights, so a multiple
-  // of their greatest common divisor: the table runs in steps of it (10 mm for a lane in cm, 1 at
-  // worst), the same cells in the same order as in mm, so the same fill, 10 times fewer cells.
-  // Each height's best path is a node of a shared linked list (item, node before), not a copied
-  // array: the runs per order are many and H is about 2,000 mm.
-  const step = items.reduce((g, it) => gcd(g, it.h), 0);
-  const cells = Math.floor(H / step);
-  const value = new Float64Array(cells + 1).fill(-1);
-  const weight = new Float64Array(cells + 1);
-  const via = new Int32Array(cells + 1).fill(-1);
-  const nodeItem: number[] = [];
-  const nodePrev: number[] = [];
-  value[0] = 0;
-  for (let idx = 0; idx < items.length; idx++) {
-    const it = items[idx]!;
-    const size = it.h / step;
-    for (let h = cells; h >= size; h--) {
-      const from = value[h - size]!;
-      if (from < 0) continue;
-      const v = from + it.value;
-      const w = weight[h - size]! + it.g;
-      if (w <= type.loadWeightG && v > value[h]!) {
-        value[h] = v;
-        weight[h] = w;
-        nodeItem.push(idx);
-        nodePrev.push(via[h - size]!);
-        via[h] = nodeItem.length - 1;
-      }
-    }
-  }
-  let top = cells;
-  while (top > 0 && value[top]! < 0) top--;
-  if (top === 0) return undefined;
-  const path: number[] = [];
-  for (let node = via[top]!; node >= 0; node = nodePrev[node]!) path.push(nodeItem[node]!);
-  path.reverse();
-  const counts = new Map<number, number>();
-  for (const idx of path) counts.set(items[idx]!.k, (counts.get(items[idx]!.k) ?? 0) + items[idx]!.n);
-  return [...counts].map(([i, n]) => [kinds[i]!, n]);
+  const answer = new WireReader(wasm.run('fullestPallet', input));
+  const picked = answer.next();
+  if (picked === 0) return undefined;
+  const pick: [LayerKind, number][] = [];
+  for (let i = 0; i < picked; i++) pick.push([kinds[answer.next()]!, answer.next()]);
+  return pick;
 }
 
 /** One pallet of the chosen layers, widest cover lowest; undefined if a layer would not stand. */
@@ -369,9 +334,4 @@ function stack(pick: readonly [LayerKind, number][], type: PalletTypeMm): RawPal
     z += layer.height;
   }
   return { type, boxes };
-}
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
 }

@@ -140,7 +140,7 @@ export function palletizations(
   const out: Palletization[] = [];
 
   types.forEach((type, ti) => {
-    const { best, reasons, timeLimited } = bestOnType(skus, type, single[ti]!, search, searchEvery);
+    const { best, reasons, timeLimited } = bestOnType(wasm, skus, type, single[ti]!, search, searchEvery);
     out.push({
       pallets: best.pallets,
       unplaced: unplacedOf(best.left, reasons),
@@ -162,6 +162,7 @@ export function palletizations(
  * leave; on a tie the more regular, in that order.
  */
 function bestOnType(
+  wasm: PlannerWasm,
   skus: readonly SkuDemand[],
   type: PalletTypeMm,
   layers: readonly (SingleSkuPallet | undefined)[],
@@ -204,6 +205,7 @@ function bestOnType(
     searchEvery || !cannotWin({ option: best, unfit, built: 0, tieWins: false }, palletLowerBound(demandOf(skus, fitCounts), [type]));
   const stacks = stacksMayWin
     ? layerStacks(
+        wasm,
         skus.filter((_, i) => fit[i]),
         type,
         layers.filter((_, i) => fit[i]),

@@ -1,0 +1,146 @@
+// The knapsack of src/planner/layer-stacks.ts: which whole layers fill one pallet's load height best
+// within its weight. It runs once or more for every layer choice of every mixed order (about 30 an
+// order, most of them for choices whose first pallet will not stand), and in the host's JavaScript it
+// was the largest piece of the planner threads' JavaScript, slowest on a fresh thread. The same
+// arithmetic in the same order as it had there: the same answers.
+import { InputReader, OutputWriter } from './wire';
+
+/**
+ * Input: load height, load weight (g), then the number of layer kinds and each kind's height, weight
+ * (g) and count. Answer: the number of kinds picked, then each kind's index and how many of its
+ * layers, in the order the best fill first took them; 0 kinds when no layer fits.
+ *
+ * Among the tallest fills it takes the one richest in the layers most left (by height), so that the
+ * last pallets are not left with layers that do not add up. Each kind is split into 1, 2, 4, ...
+ * copies (a bounded knapsack by binary splitting), then a 0/1 knapsack over heights. Every height a
+ * pallet can reach is a sum of layer heights, so a multiple of their greatest common divisor: the
+ * table runs in steps of it (10 mm for a lane in cm). Each height's best path is a node of a shared
+ * linked list (item, node before).
+ */
+export function fullestPalletJob(input: InputReader): StaticArray<i32> {
+  const H = input.next();
+  const maxG = <f64>input.next();
+  const n = input.next();
+  const height = new StaticArray<i32>(n);
+  const weightG = new StaticArray<f64>(n);
+  const count = new StaticArray<i32>(n);
+  let leftHeight: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    height[i] = input.next();
+    weightG[i] = <f64>input.next();
+    count[i] = input.next();
+    leftHeight += <f64>count[i] * <f64>height[i];
+  }
+  // items: at most log2 of the count per kind, 31 at most
+  const itemK = new StaticArray<i32>(n * 32);
+  const itemN = new StaticArray<i32>(n * 32);
+  const itemH = new StaticArray<i32>(n * 32);
+  const itemG = new StaticArray<f64>(n * 32);
+  const itemValue = new StaticArray<f64>(n * 32);
+  let items = 0;
+  let step = 0;
+  for (let i = 0; i < n; i++) {
+    const h = height[i];
+    const g = weightG[i];
+    let m = min(count[i], H / h);
+    if (g > 0) m = min(m, <i32>Math.floor(maxG / g));
+    const share = (<f64>count[i] * <f64>h) / leftHeight;
+    for (let take = 1; m > 0; take *= 2) {
+      const t = min(take, m);
+      unchecked((itemK[items] = i));
+      unchecked((itemN[items] = t));
+      unchecked((itemH[items] = t * h));
+      unchecked((itemG[items] = <f64>t * g));
+      unchecked((itemValue[items] = <f64>(t * h) * share));
+      step = gcd(step, t * h);
+      items++;
+      m -= t;
+    }
+  }
+  const out = new OutputWriter(2 + 2 * n);
+  if (items == 0) {
+    out.push(0);
+    return out.finish();
+  }
+  const cells = H / step;
+  const value = new StaticArray<f64>(cells + 1);
+  const weight = new StaticArray<f64>(cells + 1);
+  const via = new StaticArray<i32>(cells + 1);
+  for (let h = 1; h <= cells; h++) {
+    unchecked((value[h] = -1));
+    unchecked((via[h] = -1));
+  }
+  unchecked((via[0] = -1));
+  // the path nodes: one per improvement, at most items * cells
+  let nodeItem = new StaticArray<i32>(1024);
+  let nodePrev = new StaticArray<i32>(1024);
+  let nodes = 0;
+  // no height above the sum of the items so far is reached: those cells are not visited
+  let reach = 0;
+  for (let idx = 0; idx < items; idx++) {
+    const size = unchecked(itemH[idx]) / step;
+    const g = unchecked(itemG[idx]);
+    const iv = unchecked(itemValue[idx]);
+    const hi = min(cells, reach + size);
+    for (let h = hi; h >= size; h--) {
+      const from = unchecked(value[h - size]);
+      if (from < 0) continue;
+      const v = from + iv;
+      const w = unchecked(weight[h - size]) + g;
+      if (w <= maxG && v > unchecked(value[h])) {
+        unchecked((value[h] = v));
+        unchecked((weight[h] = w));
+        if (nodes == nodeItem.length) {
+          nodeItem = grown(nodeItem);
+          nodePrev = grown(nodePrev);
+        }
+        unchecked((nodeItem[nodes] = idx));
+        unchecked((nodePrev[nodes] = via[h - size]));
+        unchecked((via[h] = nodes++));
+      }
+    }
+    reach = hi;
+  }
+  let top = cells;
+  while (top > 0 && unchecked(value[top]) < 0) top--;
+  if (top == 0) {
+    out.push(0);
+    return out.finish();
+  }
+  // the path from the first item taken, and per kind its layers, kinds in the order first taken
+  let length = 0;
+  for (let node = via[top]; node >= 0; node = unchecked(nodePrev[node])) length++;
+  const path = new StaticArray<i32>(length);
+  let at = length;
+  for (let node = via[top]; node >= 0; node = unchecked(nodePrev[node])) unchecked((path[--at] = nodeItem[node]));
+  const layers = new StaticArray<i32>(n);
+  const firstAt = new StaticArray<i32>(n);
+  let picked = 0;
+  for (let p = 0; p < length; p++) {
+    const k = unchecked(itemK[path[p]]);
+    if (unchecked(layers[k]) == 0) unchecked((firstAt[picked++] = k));
+    unchecked((layers[k] += itemN[path[p]]));
+  }
+  out.push(picked);
+  for (let p = 0; p < picked; p++) {
+    const k = unchecked(firstAt[p]);
+    out.push(k);
+    out.push(unchecked(layers[k]));
+  }
+  return out.finish();
+}
+
+function grown(a: StaticArray<i32>): StaticArray<i32> {
+  const b = new StaticArray<i32>(a.length * 2);
+  memory.copy(changetype<usize>(b), changetype<usize>(a), (<usize>a.length) << 2);
+  return b;
+}
+
+function gcd(a: i32, b: i32): i32 {
+  while (b != 0) {
+    const t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
