@@ -108,7 +108,7 @@ export function layerStacks(
   // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
   const atLeast = volumeBound(skus, type);
   let best: (LayerStacks & { score: number }) | undefined;
-  const memo = new StackMemo();
+  const memo = new StackMemo(skus);
   for (const choice of choices) {
     if (best && best.score <= atLeast) break;
     const patterns = new Map<SkuDemand, PlacedBox[]>();
@@ -175,15 +175,28 @@ function combinations(sizes: readonly number[], max: number): number[][] {
 }
 
 /**
- * What the choices of one layerStacks call have in common, worked out once: a host pattern's free
- * strips and the columns a filler takes there (the same pattern objects in every choice), and the
- * pallets stacked from the same layers in the same order. Names each array it meets by a number.
+ * What the choices of one layerStacks call have in common, worked out once: the SKUs largest first
+ * (hosts) and smallest first (fillers), a host pattern's free strips and the columns a filler takes
+ * there (the same pattern objects in every choice), the pallets stacked from the same layers in the
+ * same order, and which layer stands on which. Names each array it meets by a number.
  */
 class StackMemo {
+  /** Largest cartons first, by volume (a stable sort: equal volumes keep the SKUs' order). */
+  readonly order: SkuDemand[];
+  readonly fillers: SkuDemand[];
+  readonly rank: Map<SkuDemand, number>;
   private readonly ids = new Map<object, number>();
   readonly strips = new Map<PlacedBox[], ReturnType<typeof strips>>();
   readonly columns = new Map<PlacedBox[], Map<SkuDemand, PlacedBox[]>>();
   readonly stacks = new Map<string, RawPallet | null>();
+  /** Whether a layer stands on another, by their signatures (standsOnLayer). */
+  readonly stands = new Map<string, boolean>();
+  constructor(skus: readonly SkuDemand[]) {
+    const volume = (d: SkuDemand): number => d.l * d.w * d.h;
+    this.order = [...skus].sort((a, b) => volume(b) - volume(a));
+    this.fillers = [...this.order].reverse();
+    this.rank = new Map(this.order.map((d, i) => [d, i]));
+  }
   id(o: object): number {
     let id = this.ids.get(o);
     if (id === undefined) this.ids.set(o, (id = this.ids.size));
@@ -206,9 +219,7 @@ function stackLayersOnPallets(
   // Largest cartons host first; each host's strips take the smallest cartons that fit them before
   // those cartons make layers of their own (a strip is space no layer uses otherwise).
   const kinds: LayerKind[] = [];
-  const volume = (d: SkuDemand): number => d.l * d.w * d.h;
-  const order = [...skus].sort((a, b) => volume(b) - volume(a));
-  const rank = new Map(order.map((d, i) => [d, i]));
+  const { order, fillers, rank } = memo;
   for (const host of order) {
     const boxes = patterns.get(host);
     if (!boxes) continue;
@@ -220,7 +231,7 @@ function stackLayersOnPallets(
     let fills = memo.columns.get(boxes);
     if (!fills) memo.columns.set(boxes, (fills = new Map()));
     const hostSig = memo.id(boxes);
-    for (const filler of [...order].reverse()) {
+    for (const filler of fillers) {
       if (layers === 0 || free.length === 0) break;
       if (rank.get(filler)! <= rank.get(host)! || left.get(filler)! === 0) continue;
       let columns = fills.get(filler);
@@ -257,7 +268,7 @@ function stackLayersOnPallets(
     const times = Math.max(1, Math.floor(Math.min(...pick.map(([k, n]) => Math.floor(k.count / n))) / 2));
     const key = pick.map(([k, n]) => `${k.sig}*${n}`).join('|');
     let built = memo.stacks.get(key);
-    if (built === undefined) memo.stacks.set(key, (built = stack(pick, type) ?? null));
+    if (built === undefined) memo.stacks.set(key, (built = stack(pick, type, memo) ?? null));
     if (!built) return undefined;
     for (let t = 0; t < times; t++) pallets.push(built);
     for (const [k, n] of pick) k.count -= n * times;
@@ -317,21 +328,31 @@ function fullestPallet(wasm: PlannerWasm, kinds: readonly LayerKind[], type: Pal
 }
 
 /** One pallet of the chosen layers, widest cover lowest; undefined if a layer would not stand. */
-function stack(pick: readonly [LayerKind, number][], type: PalletTypeMm): RawPallet | undefined {
+function stack(pick: readonly [LayerKind, number][], type: PalletTypeMm, memo: StackMemo): RawPallet | undefined {
   const layers = pick.flatMap(([k, n]) => Array.from({ length: n }, () => k)).sort((a, b) => b.cover - a.cover || b.weightG - a.weightG);
+  for (let i = 1; i < layers.length; i++) if (!standsOnLayer(layers[i - 1]!, layers[i]!, memo)) return undefined;
   const boxes: RawPallet['boxes'] = [];
-  let below: PlacedBox[] = [];
   let z = 0;
   for (const layer of layers) {
-    const placed = [
-      ...layer.hostBoxes.map((b) => ({ d: layer.host, box: { ...b, z: z + b.z } })),
-      ...layer.fillerBoxes.map((b) => ({ d: layer.filler!, box: { ...b, z: z + b.z } })),
-    ];
-    const bases = placed.map((p) => p.box).filter((b) => b.z === z);
-    if (!standsOn(bases, below)) return undefined;
-    boxes.push(...placed);
-    below = placed.map((p) => p.box).filter((b) => b.z + b.h === z + layer.height);
+    for (const b of layer.hostBoxes) boxes.push({ d: layer.host, box: { ...b, z: z + b.z } });
+    for (const b of layer.fillerBoxes) boxes.push({ d: layer.filler!, box: { ...b, z: z + b.z } });
     z += layer.height;
   }
   return { type, boxes };
+}
+
+/**
+ * Whether a layer of `upper` stands wholly on one of `lower`: the same on every pallet that puts one
+ * on the other, so worked out once per pair (most choices end at a first pallet that would not stand,
+ * and the same pairs come back in them).
+ */
+function standsOnLayer(lower: LayerKind, upper: LayerKind, memo: StackMemo): boolean {
+  const key = `${lower.sig}/${upper.sig}`;
+  let stands = memo.stands.get(key);
+  if (stands === undefined) {
+    const tops = [...lower.hostBoxes, ...lower.fillerBoxes].filter((b) => b.z + b.h === lower.height);
+    const bases = [...upper.hostBoxes, ...upper.fillerBoxes].filter((b) => b.z === 0).map((b) => ({ ...b, z: lower.height }));
+    memo.stands.set(key, (stands = standsOn(bases, tops)));
+  }
+  return stands;
 }

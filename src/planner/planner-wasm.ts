@@ -93,6 +93,7 @@ export class PlannerWasm {
     // read the buffer after the call: memory may have grown
     const length = new Int32Array(e.memory.buffer, out, 1)[0] ?? 0;
     SEARCH_EXITS.forEach((kind, i) => (this.searchExits[kind] += e.searchExits(i)));
-    return new Int32Array(e.memory.buffer.slice(out, out + length * 4));
+    // a copy (answers are kept, and the next job reuses the memory); a small one lives on the JS heap
+    return new Int32Array(e.memory.buffer, out, length).slice();
   }
 }
