@@ -1,14 +1,13 @@
-// The knapsack of src/planner/layer-stacks.ts: which whole layers fill one pallet's load height best
-// within its weight. It runs once or more for every layer choice of every mixed order (about 30 an
-// order, most of them for choices whose first pallet will not stand), and in the host's JavaScript it
-// was the largest piece of the planner threads' JavaScript, slowest on a fresh thread. The same
-// arithmetic in the same order as it had there: the same answers.
+// The knapsack of the layer stacks (layer-stacks.ts): which whole layers fill one pallet's load height
+// best within its weight. It runs once or more for every layer choice of every mixed order (about 30
+// an order, most of them for choices whose first pallet will not stand).
 import { InputReader, OutputWriter } from './wire';
 
 /**
- * Input: load height, load weight (g), then the number of layer kinds and each kind's height, weight
- * (g) and count. Answer: the number of kinds picked, then each kind's index and how many of its
- * layers, in the order the best fill first took them; 0 kinds when no layer fits.
+ * The tests' look at the knapsack (test/planner/fullest-pallet.test.ts). Input: load height, load
+ * weight (g), then the number of layer kinds and each kind's height, weight (g) and count. Answer:
+ * the number of kinds picked, then each kind's index and how many of its layers, in the order the
+ * best fill first took them; 0 kinds when no layer fits.
  *
  * Among the tallest fills it takes the one richest in the layers most left (by height), so that the
  * last pallets are not left with layers that do not add up. Each kind is split into 1, 2, 4, ...
@@ -24,13 +23,40 @@ export function fullestPalletJob(input: InputReader): StaticArray<i32> {
   const height = new StaticArray<i32>(n);
   const weightG = new StaticArray<f64>(n);
   const count = new StaticArray<i32>(n);
-  let leftHeight: f64 = 0;
   for (let i = 0; i < n; i++) {
     height[i] = input.next();
     weightG[i] = <f64>input.next();
     count[i] = input.next();
-    leftHeight += <f64>count[i] * <f64>height[i];
   }
+  const kind = new StaticArray<i32>(n);
+  const layers = new StaticArray<i32>(n);
+  const picked = fullest(H, maxG, n, height, weightG, count, kind, layers);
+  const out = new OutputWriter(2 + 2 * n);
+  out.push(picked);
+  for (let p = 0; p < picked; p++) {
+    out.push(kind[p]);
+    out.push(layers[p]);
+  }
+  return out.finish();
+}
+
+/**
+ * The fill for a load height H and weight maxG of n kinds of layers (each's height, weight and how
+ * many are left): the kinds picked, in the order the fill first took them, into kind[] and how many
+ * layers of each into layers[]; returns how many kinds (0: no layer fits).
+ */
+export function fullest(
+  H: i32,
+  maxG: f64,
+  n: i32,
+  height: StaticArray<i32>,
+  weightG: StaticArray<f64>,
+  count: StaticArray<i32>,
+  kind: StaticArray<i32>,
+  layers: StaticArray<i32>,
+): i32 {
+  let leftHeight: f64 = 0;
+  for (let i = 0; i < n; i++) leftHeight += <f64>count[i] * <f64>height[i];
   // items: at most log2 of the count per kind, 31 at most
   const itemK = new StaticArray<i32>(n * 32);
   const itemN = new StaticArray<i32>(n * 32);
@@ -43,7 +69,7 @@ export function fullestPalletJob(input: InputReader): StaticArray<i32> {
     const h = height[i];
     const g = weightG[i];
     let m = min(count[i], H / h);
-    if (g > 0) m = min(m, <i32>Math.floor(maxG / g));
+    if (g > 0 && Math.floor(maxG / g) < <f64>m) m = <i32>Math.floor(maxG / g);
     const share = (<f64>count[i] * <f64>h) / leftHeight;
     for (let take = 1; m > 0; take *= 2) {
       const t = min(take, m);
@@ -57,11 +83,7 @@ export function fullestPalletJob(input: InputReader): StaticArray<i32> {
       m -= t;
     }
   }
-  const out = new OutputWriter(2 + 2 * n);
-  if (items == 0) {
-    out.push(0);
-    return out.finish();
-  }
+  if (items == 0) return 0;
   const cells = H / step;
   const value = new StaticArray<f64>(cells + 1);
   const weight = new StaticArray<f64>(cells + 1);
@@ -103,31 +125,22 @@ export function fullestPalletJob(input: InputReader): StaticArray<i32> {
   }
   let top = cells;
   while (top > 0 && unchecked(value[top]) < 0) top--;
-  if (top == 0) {
-    out.push(0);
-    return out.finish();
-  }
+  if (top == 0) return 0;
   // the path from the first item taken, and per kind its layers, kinds in the order first taken
   let length = 0;
   for (let node = via[top]; node >= 0; node = unchecked(nodePrev[node])) length++;
   const path = new StaticArray<i32>(length);
   let at = length;
   for (let node = via[top]; node >= 0; node = unchecked(nodePrev[node])) unchecked((path[--at] = nodeItem[node]));
-  const layers = new StaticArray<i32>(n);
-  const firstAt = new StaticArray<i32>(n);
+  const taken = new StaticArray<i32>(n);
   let picked = 0;
   for (let p = 0; p < length; p++) {
     const k = unchecked(itemK[path[p]]);
-    if (unchecked(layers[k]) == 0) unchecked((firstAt[picked++] = k));
-    unchecked((layers[k] += itemN[path[p]]));
+    if (unchecked(taken[k]) == 0) unchecked((kind[picked++] = k));
+    unchecked((taken[k] += itemN[path[p]]));
   }
-  out.push(picked);
-  for (let p = 0; p < picked; p++) {
-    const k = unchecked(firstAt[p]);
-    out.push(k);
-    out.push(unchecked(layers[k]));
-  }
-  return out.finish();
+  for (let p = 0; p < picked; p++) unchecked((layers[p] = taken[kind[p]]));
+  return picked;
 }
 
 function grown(a: StaticArray<i32>): StaticArray<i32> {

@@ -5,6 +5,7 @@ import { exitCount, resetDeadlineHit } from './block-search';
 import { checkFirstWithinJob, checkFitCacheJob } from './block-index-check';
 import { checkCompositeBlocksJob } from './composite-blocks-check';
 import { fullestPalletJob } from './fullest-pallet';
+import { layerStacksJob } from './layer-stacks';
 import { loadContainersJob } from './load-containers';
 import { packContainerJob } from './pack-container';
 import { palletizeJob } from './palletize';
@@ -41,7 +42,12 @@ export function loadContainers(): usize {
   return changetype<usize>(loadContainersJob(new InputReader(input, inputLen)));
 }
 
-/** Mixed pallets of whole layers: the layers that fill one pallet best (src/planner/layer-stacks.ts). */
+/** Mixed pallets of whole layers (src/planner/layer-stacks.ts): the layer choices tried, the best one's pallets. */
+export function layerStacks(): usize {
+  return changetype<usize>(layerStacksJob(new InputReader(input, inputLen)));
+}
+
+/** The tests' look at the layer stacks' knapsack (fullest-pallet.ts). */
 export function fullestPallet(): usize {
   return changetype<usize>(fullestPalletJob(new InputReader(input, inputLen)));
 }

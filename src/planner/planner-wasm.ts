@@ -5,7 +5,7 @@ import { type BoundedCache, loadCache, palletizeCache } from './planner-caches.j
 
 const WASM_URL = new URL('../../../build/planner.wasm', import.meta.url);
 
-export type PlannerJob = 'packContainer' | 'palletize' | 'loadContainers' | 'fullestPallet';
+export type PlannerJob = 'packContainer' | 'palletize' | 'loadContainers' | 'layerStacks' | 'fullestPallet';
 
 // @types/node leaves WebAssembly undeclared under lib ES2022: the little used here, typed here.
 interface WasmMemory {
@@ -24,6 +24,7 @@ interface PlannerExports {
   packContainer(): number;
   palletize(): number;
   loadContainers(): number;
+  layerStacks(): number;
   fullestPallet(): number;
   searchExits(kind: number): number;
 }

@@ -8,6 +8,11 @@ import type { LaneDocument } from '../../src/master-data/master-data-document.js
 import type { PlannedPallet } from '../../src/plan-contract/plan-types.js';
 import { item, lane, line, order, GMA } from './fixtures.js';
 import { planChecked } from './plan.js';
+import type { PalletTypeMm } from '../../src/plan-contract/planner-input.js';
+import { layerStacks } from '../../src/planner/layer-stacks.js';
+import type { SkuDemand } from '../../src/planner/palletize.js';
+import { PlannerWasm } from '../../src/planner/planner-wasm.js';
+import { bestSingleSkuPallet } from '../../src/planner/single-sku-pallet.js';
 
 const demo = (
   JSON.parse(readFileSync(new URL('../../../demo/master-data.json', import.meta.url), 'utf8')) as {
@@ -84,4 +89,38 @@ t.test('two SKUs whose layer heights add up share pallets: 3 x 40 cm + 2 x 30 cm
       `${p.pallet_index}: whole single-SKU layers`,
     );
   }
+});
+
+t.test('a pallet whose layers would not stand wholly on the one below is not built', async (t) => {
+  // Given a 1,200 x 800 mm deck, 2,000 mm of load height, and two upright SKUs: A (500 x 380 x 300 mm)
+  // lays 2 x 2 per layer (1,000 x 760 mm of the deck), B (550 x 550 x 200 mm) 2 x 1 (1,100 x 550 mm).
+  const wasm = new PlannerWasm();
+  const type: PalletTypeMm = { code: 'EUR', l: 1200, w: 800, h: 144, weightG: 25_000, loadHeight: 2000, loadWeightG: 1_500_000 };
+  const sku = (name: string, l: number, w: number, h: number, units: number): SkuDemand => ({
+    sku: name,
+    l,
+    w,
+    h,
+    weightG: 5_000,
+    upright: true,
+    lines: [{ purchase_order: 'PO-1', line_item_number: name, units }],
+    units,
+  });
+  const stacked = (skus: SkuDemand[]) =>
+    layerStacks(
+      wasm,
+      skus,
+      type,
+      skus.map((d) => bestSingleSkuPallet(d, type, d.units)),
+    );
+  // When 30 layers of A and 10 of B are stacked: the fullest pallet is six of A (the more of what is
+  // left) and one of B on top, 2,000 mm. B's second carton reaches 100 mm past A's cartons, over
+  // nothing: that pallet would not stand, so the choice (the only one: both upright) builds nothing.
+  t.equal(stacked([sku('A', 500, 380, 300, 120), sku('B', 550, 550, 200, 20)]), undefined, 'no pallet of B on A');
+  // Then with B the size of A's cartons (500 x 380 x 200 mm), its layer stands on A's.
+  const built = stacked([sku('A', 500, 380, 300, 120), sku('B', 500, 380, 200, 40)]);
+  t.ok(built && built.pallets.length > 0, 'pallets of both built');
+  const first = built?.pallets[0]?.boxes ?? [];
+  t.same([...new Set(first.map((b) => b.d.sku))].sort(), ['A', 'B'], 'the first pallet holds both SKUs');
+  t.equal(Math.max(...first.map((b) => b.box.z + b.box.h)), 2000, 'its layers fill the load height');
 });

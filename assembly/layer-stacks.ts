@@ -1,0 +1,470 @@
+// Mixed pallets of whole layers (the host side, src/planner/layer-stacks.ts, says what they are and
+// finds each SKU's layer patterns): here the layer choices are tried. For each choice, each SKU's
+// whole layers (largest cartons first) take the smallest cartons into the strips their pattern
+// leaves free, the knapsack stacks them onto pallets (fullest-pallet.ts), and the choice is dropped
+// when a pallet's layers would not stand wholly one on another. A mixed order tries about 30
+// choices; most end at their first pallet. In the host's JavaScript this loop was the largest piece
+// of the planner threads' JavaScript, and slowest on a fresh thread.
+import { fullest } from './fullest-pallet';
+import { InputReader, OutputWriter } from './wire';
+
+/** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
+const MAX_LAYER_KINDS: i32 = 48;
+
+/** Boxes of a layer, at its own floor (z from 0). */
+class Boxes {
+  n: i32 = 0;
+  x: StaticArray<i32>;
+  y: StaticArray<i32>;
+  z: StaticArray<i32>;
+  l: StaticArray<i32>;
+  w: StaticArray<i32>;
+  h: StaticArray<i32>;
+  constructor(capacity: i32) {
+    this.x = new StaticArray<i32>(capacity);
+    this.y = new StaticArray<i32>(capacity);
+    this.z = new StaticArray<i32>(capacity);
+    this.l = new StaticArray<i32>(capacity);
+    this.w = new StaticArray<i32>(capacity);
+    this.h = new StaticArray<i32>(capacity);
+  }
+  push(x: i32, y: i32, z: i32, l: i32, w: i32, h: i32): void {
+    const i = this.n++;
+    unchecked((this.x[i] = x));
+    unchecked((this.y[i] = y));
+    unchecked((this.z[i] = z));
+    unchecked((this.l[i] = l));
+    unchecked((this.w[i] = w));
+    unchecked((this.h[i] = h));
+  }
+  /** Deck area of the first n boxes standing at z 0. */
+  floorArea(n: i32): f64 {
+    let a: f64 = 0;
+    for (let i = 0; i < n; i++) if (unchecked(this.z[i]) == 0) a += <f64>unchecked(this.l[i]) * <f64>unchecked(this.w[i]);
+    return a;
+  }
+}
+
+/** One free strip of the deck beside a layer's cartons. */
+class Strip {
+  constructor(
+    public x: i32,
+    public y: i32,
+    public l: i32,
+    public w: i32,
+  ) {}
+}
+
+/** Layers of one kind: a host pattern, maybe the first fillerCount of a filler's columns, and how many such layers are left. */
+class Kind {
+  height: i32;
+  weightG: f64;
+  cover: f64;
+  constructor(
+    public host: i32,
+    public pattern: i32,
+    public filler: i32,
+    public columns: Boxes | null,
+    public fillerCount: i32,
+    public count: i32,
+    hostBoxes: Boxes,
+    hostWeight: f64,
+    fillerWeight: f64,
+  ) {
+    this.height = unchecked(hostBoxes.h[0]);
+    this.weightG = <f64>hostBoxes.n * hostWeight + (columns ? <f64>fillerCount * fillerWeight : 0);
+    this.cover = hostBoxes.floorArea(hostBoxes.n) + (columns ? columns.floorArea(fillerCount) : 0);
+  }
+}
+
+class Job {
+  deckL: i32 = 0;
+  deckW: i32 = 0;
+  loadHeight: i32 = 0;
+  loadWeightG: f64 = 0;
+  n: i32 = 0;
+  l: StaticArray<i32> = new StaticArray<i32>(0);
+  w: StaticArray<i32> = new StaticArray<i32>(0);
+  h: StaticArray<i32> = new StaticArray<i32>(0);
+  upright: StaticArray<bool> = new StaticArray<bool>(0);
+  weightG: StaticArray<f64> = new StaticArray<f64>(0);
+  units: StaticArray<i32> = new StaticArray<i32>(0);
+  /** Each SKU's patterns (ids into patterns), at most three. */
+  options: StaticArray<StaticArray<i32>> = new StaticArray<StaticArray<i32>>(0);
+  patterns: Array<Boxes> = new Array<Boxes>();
+  /** Per pattern: its free strips, once asked. */
+  strips: Array<Array<Strip> | null> = new Array<Array<Strip> | null>();
+  /** Per pattern and filler SKU: the filler's columns in its strips, once asked. */
+  columns: Map<i32, Boxes> = new Map<i32, Boxes>();
+  /** SKUs largest first (hosts), by volume; a stable sort, so equal volumes keep the SKUs' order. */
+  order: StaticArray<i32> = new StaticArray<i32>(0);
+  rank: StaticArray<i32> = new StaticArray<i32>(0);
+
+  stripsOf(p: i32): Array<Strip> {
+    let s = this.strips[p];
+    if (s === null) {
+      s = stripsBeside(this.patterns[p], this.deckL, this.deckW);
+      this.strips[p] = s;
+    }
+    return s;
+  }
+
+  columnsOf(p: i32, filler: i32, height: i32): Boxes {
+    const key = p * this.n + filler;
+    if (this.columns.has(key)) return this.columns.get(key);
+    const c = fillStrips(this.l[filler], this.w[filler], this.h[filler], this.upright[filler], height, this.stripsOf(p));
+    this.columns.set(key, c);
+    return c;
+  }
+}
+
+/** The free strips beside a layer's cartons: past its far end, and beside it. */
+function stripsBeside(boxes: Boxes, deckL: i32, deckW: i32): Array<Strip> {
+  let bx = i32.MIN_VALUE;
+  let by = i32.MIN_VALUE;
+  for (let i = 0; i < boxes.n; i++) {
+    bx = max(bx, unchecked(boxes.x[i]) + unchecked(boxes.l[i]));
+    by = max(by, unchecked(boxes.y[i]) + unchecked(boxes.w[i]));
+  }
+  const out = new Array<Strip>();
+  const a = new Strip(bx, 0, deckL - bx, deckW);
+  const b = new Strip(0, by, bx, deckW - by);
+  if (a.l > 0 && a.w > 0) out.push(a);
+  if (b.l > 0 && b.w > 0) out.push(b);
+  return out;
+}
+
+/**
+ * Columns of a carton exactly `height` tall in the strips, as many as fit in a simple grid: each
+ * face it may stand on (one per height, as single-sku-pallet.ts's stances), both turns, the most
+ * boxes winning (the first on a tie). Column by column, bottom up.
+ */
+function fillStrips(l: i32, w: i32, h: i32, upright: bool, height: i32, free: Array<Strip>): Boxes {
+  const sa = new StaticArray<i32>(3), sb = new StaticArray<i32>(3), sh = new StaticArray<i32>(3);
+  sa[0] = l; sb[0] = w; sh[0] = h;
+  sa[1] = l; sb[1] = h; sh[1] = w;
+  sa[2] = w; sb[2] = h; sh[2] = l;
+  let best = new Boxes(0);
+  const faces = upright ? 1 : 3;
+  for (let s = 0; s < faces; s++) {
+    // a face whose height an earlier face had is the same stance
+    let seen = false;
+    for (let t = 0; t < s; t++) if (sh[t] == sh[s]) seen = true;
+    if (seen) continue;
+    const a = sa[s], b = sb[s], ch = sh[s];
+    const levels = <i32>Math.round(<f64>height / <f64>ch);
+    if (levels < 1 || levels * ch != height) continue;
+    for (let turn = 0; turn < 2; turn++) {
+      const fl = turn == 0 ? a : b;
+      const fw = turn == 0 ? b : a;
+      let count = 0;
+      for (let f = 0; f < free.length; f++) count += (free[f].l / fl) * (free[f].w / fw) * levels;
+      if (count <= best.n) continue;
+      const boxes = new Boxes(count);
+      for (let f = 0; f < free.length; f++) {
+        const st = free[f];
+        const nx = st.l / fl;
+        const ny = st.w / fw;
+        for (let i = 0; i < nx; i++)
+          for (let j = 0; j < ny; j++)
+            for (let k = 0; k < levels; k++) boxes.push(st.x + i * fl, st.y + j * fw, k * ch, fl, fw, ch);
+      }
+      best = boxes;
+    }
+  }
+  return best;
+}
+
+/** True when every base box of a layer of `upper` stands wholly on the tops of a layer of `lower` below it. */
+function standsOn(job: Job, lower: Kind, upper: Kind): bool {
+  const z = lower.height;
+  const hostUp = job.patterns[upper.pattern];
+  for (let i = 0; i < hostUp.n; i++) {
+    if (unchecked(hostUp.z[i]) != 0) continue;
+    if (!supported(job, lower, z, unchecked(hostUp.x[i]), unchecked(hostUp.y[i]), unchecked(hostUp.l[i]), unchecked(hostUp.w[i]))) return false;
+  }
+  const cols = upper.columns;
+  if (cols) {
+    for (let i = 0; i < upper.fillerCount; i++) {
+      if (unchecked(cols.z[i]) != 0) continue;
+      if (!supported(job, lower, z, unchecked(cols.x[i]), unchecked(cols.y[i]), unchecked(cols.l[i]), unchecked(cols.w[i]))) return false;
+    }
+  }
+  return true;
+}
+
+function supported(job: Job, lower: Kind, z: i32, x: i32, y: i32, l: i32, w: i32): bool {
+  let area: i64 = 0;
+  const host = job.patterns[lower.pattern];
+  area += overlap(host, host.n, z, x, y, l, w);
+  const cols = lower.columns;
+  if (cols) area += overlap(cols, lower.fillerCount, z, x, y, l, w);
+  return area == <i64>l * <i64>w;
+}
+
+/** Area of the first n boxes' tops at z under the rectangle (x, y, l, w). */
+function overlap(b: Boxes, n: i32, z: i32, x: i32, y: i32, l: i32, w: i32): i64 {
+  let area: i64 = 0;
+  for (let i = 0; i < n; i++) {
+    if (unchecked(b.z[i]) + unchecked(b.h[i]) != z) continue;
+    const bx = unchecked(b.x[i]), by = unchecked(b.y[i]);
+    const ox = min(x + l, bx + unchecked(b.l[i])) - max(x, bx);
+    const oy = min(y + w, by + unchecked(b.w[i])) - max(y, by);
+    if (ox > 0 && oy > 0) area += <i64>ox * <i64>oy;
+  }
+  return area;
+}
+
+/** A pallet of the chosen layers (kind, how many), and how many such pallets. */
+class Pallet {
+  constructor(
+    public layers: Array<Kind>,
+    public times: i32,
+  ) {}
+}
+
+class Built {
+  constructor(
+    public pallets: Array<Pallet>,
+    public count: i32,
+    public rest: StaticArray<i32>,
+  ) {}
+}
+
+/**
+ * One choice's pallets (choice: each SKU's pattern, -1 for none), or null when it builds nothing, a
+ * pallet would not stand, or more than mostPallets are built (the choice cannot win).
+ */
+function stackLayersOnPallets(job: Job, choice: StaticArray<i32>, mostPallets: f64): Built | null {
+  const n = job.n;
+  const left = new StaticArray<i32>(n);
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    left[i] = job.units[i];
+    if (choice[i] >= 0) any = true;
+  }
+  if (!any) return null;
+
+  // Largest cartons host first; each host's strips take the smallest cartons that fit them before
+  // those cartons make layers of their own (a strip is space no layer uses otherwise).
+  const kinds = new Array<Kind>();
+  for (let o = 0; o < n; o++) {
+    const host = job.order[o];
+    if (choice[host] < 0) continue;
+    const p = job.options[host][choice[host]];
+    const boxes = job.patterns[p];
+    let layers = left[host] / boxes.n;
+    left[host] -= layers * boxes.n;
+    const height = boxes.h[0];
+    const free = job.stripsOf(p);
+    for (let f = n - 1; f >= 0; f--) {
+      const filler = job.order[f];
+      if (layers == 0 || free.length == 0) break;
+      if (job.rank[filler] <= job.rank[host] || left[filler] == 0) continue;
+      const columns = job.columnsOf(p, filler, height);
+      if (columns.n == 0) continue;
+      let want = left[filler];
+      const full = min(layers, want / columns.n);
+      if (full > 0) {
+        kinds.push(new Kind(host, p, filler, columns, columns.n, full, boxes, job.weightG[host], job.weightG[filler]));
+        layers -= full;
+        want -= full * columns.n;
+      }
+      // a last partial fill keeps whole columns, so what stands on it is flat
+      const perColumn = <i32>Math.round(<f64>height / <f64>columns.h[0]);
+      const part = (want / perColumn) * perColumn;
+      if (layers > 0 && part > 0 && want < columns.n) {
+        kinds.push(new Kind(host, p, filler, columns, part, 1, boxes, job.weightG[host], job.weightG[filler]));
+        layers -= 1;
+        want -= part;
+      }
+      left[filler] = want;
+    }
+    if (layers > 0) kinds.push(new Kind(host, p, -1, null, 0, layers, boxes, job.weightG[host], 0));
+  }
+  if (kinds.length == 0 || kinds.length > MAX_LAYER_KINDS) return null;
+
+  const k = kinds.length;
+  const height = new StaticArray<i32>(k);
+  const weight = new StaticArray<f64>(k);
+  const count = new StaticArray<i32>(k);
+  const pickKind = new StaticArray<i32>(k);
+  const pickLayers = new StaticArray<i32>(k);
+  for (let i = 0; i < k; i++) {
+    height[i] = kinds[i].height;
+    weight[i] = kinds[i].weightG;
+  }
+  const pallets = new Array<Pallet>();
+  let built = 0;
+  while (true) {
+    for (let i = 0; i < k; i++) count[i] = kinds[i].count;
+    const picked = fullest(job.loadHeight, job.loadWeightG, k, height, weight, count, pickKind, pickLayers);
+    if (picked == 0) break;
+    // the same pallet for half of what the layers allow, then a fresh look at what is left: far fewer
+    // knapsack runs than one per pallet, and the mix follows what remains
+    let least = i32.MAX_VALUE;
+    for (let i = 0; i < picked; i++) least = min(least, kinds[pickKind[i]].count / pickLayers[i]);
+    const times = max(1, least / 2);
+    const layers = stack(job, kinds, pickKind, pickLayers, picked);
+    if (layers === null) return null;
+    pallets.push(new Pallet(layers, times));
+    built += times;
+    for (let i = 0; i < picked; i++) kinds[pickKind[i]].count -= pickLayers[i] * times;
+    if (<f64>built > mostPallets) return null;
+  }
+  // layers no pallet took (one too heavy for the pallet alone) go back to the block search
+  for (let i = 0; i < k; i++) {
+    const kind = kinds[i];
+    if (kind.count == 0) continue;
+    left[kind.host] += kind.count * job.patterns[kind.pattern].n;
+    if (kind.columns) left[kind.filler] += kind.count * kind.fillerCount;
+  }
+  if (built == 0) return null;
+  return new Built(pallets, built, left);
+}
+
+/** The picked layers, widest cover lowest (then heaviest; a stable sort), or null if one would not stand on the one below. */
+function stack(job: Job, kinds: Array<Kind>, pickKind: StaticArray<i32>, pickLayers: StaticArray<i32>, picked: i32): Array<Kind> | null {
+  const layers = new Array<Kind>();
+  for (let i = 0; i < picked; i++) for (let c = 0; c < pickLayers[i]; c++) layers.push(kinds[pickKind[i]]);
+  for (let i = 1; i < layers.length; i++) {
+    const v = layers[i];
+    let j = i;
+    while (j > 0 && (layers[j - 1].cover < v.cover || (layers[j - 1].cover == v.cover && layers[j - 1].weightG < v.weightG))) {
+      layers[j] = layers[j - 1];
+      j--;
+    }
+    layers[j] = v;
+  }
+  for (let i = 1; i < layers.length; i++) if (!standsOn(job, layers[i - 1], layers[i])) return null;
+  return layers;
+}
+
+/**
+ * Input: the deck's length and width, load height and load weight (g); the least score any choice
+ * can have; the SKUs (length, width, height, upright, weight in g, units, then its patterns: how
+ * many, and per pattern its boxes: how many, then x, y, l, w, h each); the choices (how many, then
+ * per SKU the pattern it takes, -1 for none). Answer: 0 when no choice builds a pallet; else 1, the
+ * pallets (how many entries, then per entry how many such pallets and its boxes: how many, then SKU,
+ * x, y, z, l, w, h each, bottom layer first), and the units left of each SKU.
+ */
+export function layerStacksJob(input: InputReader): StaticArray<i32> {
+  const job = new Job();
+  job.deckL = input.next();
+  job.deckW = input.next();
+  job.loadHeight = input.next();
+  job.loadWeightG = <f64>input.next();
+  const atLeast = <f64>input.next();
+  const n = (job.n = input.next());
+  job.l = new StaticArray<i32>(n);
+  job.w = new StaticArray<i32>(n);
+  job.h = new StaticArray<i32>(n);
+  job.upright = new StaticArray<bool>(n);
+  job.weightG = new StaticArray<f64>(n);
+  job.units = new StaticArray<i32>(n);
+  job.options = new StaticArray<StaticArray<i32>>(n);
+  for (let i = 0; i < n; i++) {
+    job.l[i] = input.next();
+    job.w[i] = input.next();
+    job.h[i] = input.next();
+    job.upright[i] = input.next() != 0;
+    job.weightG[i] = <f64>input.next();
+    job.units[i] = input.next();
+    const options = new StaticArray<i32>(input.next());
+    for (let o = 0; o < options.length; o++) {
+      const count = input.next();
+      const boxes = new Boxes(count);
+      for (let b = 0; b < count; b++) {
+        const x = input.next(), y = input.next(), l = input.next(), w = input.next(), h = input.next();
+        boxes.push(x, y, 0, l, w, h);
+      }
+      options[o] = job.patterns.length;
+      job.patterns.push(boxes);
+      job.strips.push(null);
+    }
+    job.options[i] = options;
+  }
+  job.order = new StaticArray<i32>(n);
+  job.rank = new StaticArray<i32>(n);
+  for (let i = 0; i < n; i++) {
+    // insertion: stable, larger volume first
+    const v = volumeOf(job, i);
+    let j = i;
+    while (j > 0 && volumeOf(job, job.order[j - 1]) < v) {
+      job.order[j] = job.order[j - 1];
+      j--;
+    }
+    job.order[j] = i;
+  }
+  for (let i = 0; i < n; i++) job.rank[job.order[i]] = i;
+
+  const deckVolume = <f64>job.deckL * <f64>job.deckW * <f64>job.loadHeight;
+  const choices = input.next();
+  const choice = new StaticArray<i32>(n);
+  let best: Built | null = null;
+  let bestScore: f64 = 0;
+  for (let c = 0; c < choices; c++) {
+    for (let i = 0; i < n; i++) choice[i] = input.next();
+    if (best !== null && bestScore <= atLeast) break;
+    // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
+    const built = stackLayersOnPallets(job, choice, best !== null ? bestScore - 1 : f64.MAX_VALUE);
+    if (built === null) continue;
+    // what the block search will need for the rest, counted by volume: enough to rank the choices
+    let restVolume: f64 = 0;
+    for (let i = 0; i < n; i++) restVolume += <f64>built.rest[i] * <f64>job.l[i] * <f64>job.w[i] * <f64>job.h[i];
+    const score = <f64>built.count + Math.ceil(restVolume / deckVolume);
+    if (best === null || score < bestScore) {
+      best = built;
+      bestScore = score;
+    }
+  }
+  const out = new OutputWriter(64);
+  if (best === null) {
+    out.push(0);
+    return out.finish();
+  }
+  out.push(1);
+  out.push(best.pallets.length);
+  for (let p = 0; p < best.pallets.length; p++) {
+    const pallet = best.pallets[p];
+    out.push(pallet.times);
+    const at = out.reserve();
+    let boxes = 0;
+    let z = 0;
+    for (let i = 0; i < pallet.layers.length; i++) {
+      const layer = pallet.layers[i];
+      const host = job.patterns[layer.pattern];
+      for (let b = 0; b < host.n; b++) {
+        out.push(layer.host);
+        out.push(host.x[b]);
+        out.push(host.y[b]);
+        out.push(z + host.z[b]);
+        out.push(host.l[b]);
+        out.push(host.w[b]);
+        out.push(host.h[b]);
+        boxes++;
+      }
+      const cols = layer.columns;
+      if (cols) {
+        for (let b = 0; b < layer.fillerCount; b++) {
+          out.push(layer.filler);
+          out.push(cols.x[b]);
+          out.push(cols.y[b]);
+          out.push(z + cols.z[b]);
+          out.push(cols.l[b]);
+          out.push(cols.w[b]);
+          out.push(cols.h[b]);
+          boxes++;
+        }
+      }
+      z += layer.height;
+    }
+    out.set(at, boxes);
+  }
+  for (let i = 0; i < n; i++) out.push(best.rest[i]);
+  return out.finish();
+}
+
+function volumeOf(job: Job, i: i32): f64 {
+  return <f64>job.l[i] * <f64>job.w[i] * <f64>job.h[i];
+}
