@@ -82,6 +82,8 @@ class Job {
   deckW: i32 = 0;
   loadHeight: i32 = 0;
   loadWeightG: f64 = 0;
+  /** A filler's columns hold at most this many cartons (the host's bound on a layer's cartons). */
+  maxCartons: i32 = 0;
   n: i32 = 0;
   l: StaticArray<i32> = new StaticArray<i32>(0);
   w: StaticArray<i32> = new StaticArray<i32>(0);
@@ -112,7 +114,7 @@ class Job {
   columnsOf(p: i32, filler: i32, height: i32): Boxes {
     const key = p * this.n + filler;
     if (this.columns.has(key)) return this.columns.get(key);
-    const c = fillStrips(this.l[filler], this.w[filler], this.h[filler], this.upright[filler], height, this.stripsOf(p));
+    const c = fillStrips(this.l[filler], this.w[filler], this.h[filler], this.upright[filler], height, this.stripsOf(p), this.maxCartons);
     this.columns.set(key, c);
     return c;
   }
@@ -137,9 +139,9 @@ function stripsBeside(boxes: Boxes, deckL: i32, deckW: i32): Array<Strip> {
 /**
  * Columns of a carton exactly `height` tall in the strips, as many as fit in a simple grid: each
  * face it may stand on (one per height, as single-sku-pallet.ts's stances), both turns, the most
- * boxes winning (the first on a tie). Column by column, bottom up.
+ * boxes winning (the first on a tie), none of more than maxBoxes. Column by column, bottom up.
  */
-function fillStrips(l: i32, w: i32, h: i32, upright: bool, height: i32, free: Array<Strip>): Boxes {
+function fillStrips(l: i32, w: i32, h: i32, upright: bool, height: i32, free: Array<Strip>, maxBoxes: i32): Boxes {
   const sa = new StaticArray<i32>(3), sb = new StaticArray<i32>(3), sh = new StaticArray<i32>(3);
   sa[0] = l; sb[0] = w; sh[0] = h;
   sa[1] = l; sb[1] = h; sh[1] = w;
@@ -157,10 +159,10 @@ function fillStrips(l: i32, w: i32, h: i32, upright: bool, height: i32, free: Ar
     for (let turn = 0; turn < 2; turn++) {
       const fl = turn == 0 ? a : b;
       const fw = turn == 0 ? b : a;
-      let count = 0;
-      for (let f = 0; f < free.length; f++) count += (free[f].l / fl) * (free[f].w / fw) * levels;
-      if (count <= best.n) continue;
-      const boxes = new Boxes(count);
+      let count: i64 = 0;
+      for (let f = 0; f < free.length; f++) count += <i64>(free[f].l / fl) * <i64>(free[f].w / fw) * <i64>levels;
+      if (count <= <i64>best.n || count > <i64>maxBoxes) continue;
+      const boxes = new Boxes(<i32>count);
       for (let f = 0; f < free.length; f++) {
         const st = free[f];
         const nx = st.l / fl;
@@ -341,8 +343,8 @@ function stack(job: Job, kinds: Array<Kind>, pickKind: StaticArray<i32>, pickLay
 }
 
 /**
- * Input: the deck's length and width, load height and load weight (g); the least score any choice
- * can have; the SKUs (length, width, height, upright, weight in g, units, then its patterns: how
+ * Input: the deck's length and width, load height and load weight (g); the most cartons a filler's
+ * columns may hold; the least score any choice can have; the SKUs (length, width, height, upright, weight in g, units, then its patterns: how
  * many, and per pattern its boxes: how many, then x, y, l, w, h each); the choices (how many, then
  * per SKU the pattern it takes, -1 for none). Answer: 0 when no choice builds a pallet; else 1, the
  * pallets (how many entries, then per entry how many such pallets and its boxes: how many, then SKU,
@@ -354,6 +356,7 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
   job.deckW = input.next();
   job.loadHeight = input.next();
   job.loadWeightG = <f64>input.next();
+  job.maxCartons = input.next();
   const atLeast = <f64>input.next();
   const n = (job.n = input.next());
   job.l = new StaticArray<i32>(n);
@@ -373,7 +376,7 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
     const options = new StaticArray<i32>(input.next());
     for (let o = 0; o < options.length; o++) {
       const count = input.next();
-      const boxes = new Boxes(count);
+      const boxes = new Boxes(<i32>count);
       for (let b = 0; b < count; b++) {
         const x = input.next(), y = input.next(), l = input.next(), w = input.next(), h = input.next();
         boxes.push(x, y, 0, l, w, h);

@@ -38,7 +38,7 @@ export function layerStacks(
     MAX_COMBINATIONS,
   );
   // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
-  const input = [type.l, type.w, type.loadHeight, type.loadWeightG, volumeBound(skus, type), skus.length].map(wireInt);
+  const input = [type.l, type.w, type.loadHeight, type.loadWeightG, MAX_LAYER_CARTONS, volumeBound(skus, type), skus.length].map(wireInt);
   skus.forEach((d, i) => {
     input.push(...[d.l, d.w, d.h].map(wireInt), d.upright ? 1 : 0, wireInt(d.weightG), wireInt(d.units), options[i]!.length);
     for (const boxes of options[i]!) {
@@ -80,6 +80,12 @@ function volumeBound(skus: readonly SkuDemand[], type: PalletTypeMm): number {
   return bound;
 }
 
+/**
+ * Cartons in a layer at most: a host's pattern, by deck area, and a filler's columns in the strips.
+ * Smaller cartons are left to the block search (a 1 mm filler once made tens of millions of boxes).
+ */
+const MAX_LAYER_CARTONS = 2_000;
+
 /** Layer choices tried at most: each is a knapsack run per distinct pallet. */
 const MAX_COMBINATIONS = 81;
 
@@ -87,7 +93,7 @@ const MAX_COMBINATIONS = 81;
 function layerOptions(d: SkuDemand, type: PalletTypeMm): PlacedBox[][] {
   const out: { boxes: PlacedBox[]; density: number }[] = [];
   for (const [a, b, h] of stances(d)) {
-    if (h > type.loadHeight || (type.l * type.w) / (a * b) > 2_000) continue;
+    if (h > type.loadHeight || (type.l * type.w) / (a * b) > MAX_LAYER_CARTONS) continue;
     const spots = guillotineLayer(type.l, type.w, a, b);
     if (spots.length === 0 || spots.length > d.units) continue;
     out.push({ boxes: spots.map((s) => ({ ...s, z: 0, h })), density: spots.length / h });

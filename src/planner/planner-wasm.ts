@@ -71,6 +71,11 @@ export class PlannerWasm {
     this.exports = instance.exports as unknown as PlannerExports;
   }
 
+  /** The instance's linear memory: it grows to what the largest job needed, and never shrinks. */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
   /** The job's answer: read it, never change it (a cached answer is shared with later calls). */
   run(job: PlannerJob, input: Int32Array): Int32Array {
     const cached = CACHED_JOBS[job];

@@ -124,3 +124,19 @@ t.test('a pallet whose layers would not stand wholly on the one below is not bui
   t.same([...new Set(first.map((b) => b.d.sku))].sort(), ['A', 'B'], 'the first pallet holds both SKUs');
   t.equal(Math.max(...first.map((b) => b.box.z + b.box.h)), 2000, 'its layers fill the load height');
 });
+
+t.test("a carton too small to list beside a layer's cartons is left to the block search, not put in columns", async (t) => {
+  // Given whole layers of a 500 x 380 x 300 mm carton, whose pattern leaves strips of the 1,200 x 800
+  // deck free, and a 1 mm cube: its columns in those strips would be 300 cubes tall and 200,000 wide.
+  const wasm = new PlannerWasm();
+  const type: PalletTypeMm = { code: 'EUR', l: 1200, w: 800, h: 144, weightG: 25_000, loadHeight: 2000, loadWeightG: 1_500_000 };
+  const big: SkuDemand = { sku: 'BIG', l: 500, w: 380, h: 300, weightG: 5_000, upright: true, lines: [], units: 120 };
+  const tiny: SkuDemand = { sku: 'TINY', l: 1, w: 1, h: 1, weightG: 1, upright: false, lines: [], units: 10 };
+  // When the layers are stacked
+  const built = layerStacks(wasm, [big, tiny], type, [bestSingleSkuPallet(big, type, big.units), undefined]);
+  // Then BIG's layers make pallets, the cubes are left for the block search, and the planner's memory
+  // stayed small (listing the columns took it past a gigabyte, and JavaScript out of memory before)
+  t.ok(built && built.pallets.length > 0, 'pallets of whole layers');
+  t.equal(built?.rest.get(tiny), 10, 'the cubes left for the block search');
+  t.ok(wasm.memoryBytes <= 64 * 2 ** 20, `the planner's memory ${(wasm.memoryBytes / 2 ** 20).toFixed(0)} MiB`);
+});
