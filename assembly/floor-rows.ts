@@ -6,6 +6,7 @@
 import { Bin } from './cargo';
 import { nowMs } from './clock';
 import { StackKind } from './floor-stacks';
+import { gcd } from './gcd';
 
 const ROWS_PER_DEPTH: i32 = 3;
 /** Row depths tried at most per row, and columns to choose from across it: an order of thousands of carton sizes stays bounded. */
@@ -243,15 +244,6 @@ function oneColumn(s: RowScratch, left: StaticArray<i32>, slotValue: StaticArray
     plan.colFy.push(s.optFy[q]);
   }
   return <f64>n * slotValue[c];
-}
-
-function gcd(a: i32, b: i32): i32 {
-  while (b != 0) {
-    const t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
 }
 
 /** Keeps the MAX_OPTIONS columns of most value per width, in their order. */

@@ -1,6 +1,8 @@
 // The knapsack of the layer stacks (layer-stacks.ts): which whole layers fill one pallet's load height
 // best within its weight. It runs once or more for every layer choice of every mixed order (about 30
 // an order, most of them for choices whose first pallet will not stand).
+import { gcd } from './gcd';
+import { room } from './room';
 import { InputReader, OutputWriter } from './wire';
 
 /**
@@ -112,10 +114,8 @@ export function fullest(
       if (w <= maxG && v > unchecked(value[h])) {
         unchecked((value[h] = v));
         unchecked((weight[h] = w));
-        if (nodes == nodeItem.length) {
-          nodeItem = grown(nodeItem);
-          nodePrev = grown(nodePrev);
-        }
+        nodeItem = room(nodeItem, nodes + 1);
+        nodePrev = room(nodePrev, nodes + 1);
         unchecked((nodeItem[nodes] = idx));
         unchecked((nodePrev[nodes] = via[h - size]));
         unchecked((via[h] = nodes++));
@@ -141,19 +141,4 @@ export function fullest(
   }
   for (let p = 0; p < picked; p++) unchecked((layers[p] = taken[kind[p]]));
   return picked;
-}
-
-function grown(a: StaticArray<i32>): StaticArray<i32> {
-  const b = new StaticArray<i32>(a.length * 2);
-  memory.copy(changetype<usize>(b), changetype<usize>(a), (<usize>a.length) << 2);
-  return b;
-}
-
-function gcd(a: i32, b: i32): i32 {
-  while (b != 0) {
-    const t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
 }

@@ -37,6 +37,19 @@ class Boxes {
     unchecked((this.w[i] = w));
     unchecked((this.h[i] = h));
   }
+  /** The first n boxes into out as the job's answer has them (SKU, x, y, z, l, w, h), raised by z; returns n. */
+  write(out: OutputWriter, sku: i32, n: i32, z: i32): i32 {
+    for (let i = 0; i < n; i++) {
+      out.push(sku);
+      out.push(unchecked(this.x[i]));
+      out.push(unchecked(this.y[i]));
+      out.push(z + unchecked(this.z[i]));
+      out.push(unchecked(this.l[i]));
+      out.push(unchecked(this.w[i]));
+      out.push(unchecked(this.h[i]));
+    }
+    return n;
+  }
   /** Deck area of the first n boxes standing at z 0. */
   floorArea(n: i32): f64 {
     let a: f64 = 0;
@@ -436,30 +449,9 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
     let z = 0;
     for (let i = 0; i < pallet.layers.length; i++) {
       const layer = pallet.layers[i];
-      const host = job.patterns[layer.pattern];
-      for (let b = 0; b < host.n; b++) {
-        out.push(layer.host);
-        out.push(host.x[b]);
-        out.push(host.y[b]);
-        out.push(z + host.z[b]);
-        out.push(host.l[b]);
-        out.push(host.w[b]);
-        out.push(host.h[b]);
-        boxes++;
-      }
+      boxes += job.patterns[layer.pattern].write(out, layer.host, job.patterns[layer.pattern].n, z);
       const cols = layer.columns;
-      if (cols) {
-        for (let b = 0; b < layer.fillerCount; b++) {
-          out.push(layer.filler);
-          out.push(cols.x[b]);
-          out.push(cols.y[b]);
-          out.push(z + cols.z[b]);
-          out.push(cols.l[b]);
-          out.push(cols.w[b]);
-          out.push(cols.h[b]);
-          boxes++;
-        }
-      }
+      if (cols) boxes += cols.write(out, layer.filler, layer.fillerCount, z);
       z += layer.height;
     }
     out.set(at, boxes);
