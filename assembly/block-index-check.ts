@@ -53,8 +53,9 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
  * children an earlier beam of the run tried (child-memo.ts) against none of them: the same searches
  * (both space rules, with and without the dead-space window, and the BR job's: lowest first, a
  * quarter of the width in blocks per node) on two block searches, one remembering what each space
- * size admits and reusing its greedy runs, one scanning and running every greedy completion. Input: bin l, w, h, seed, effort, composite blocks, then
- * the cargo. Output: [searches whose loads or effort counted differ, searches, placements compared].
+ * size admits and reusing its greedy runs, one scanning and running every greedy completion. Input:
+ * bin l, w, h, seed, effort, composite blocks, then the cargo. Output: [searches whose loads or
+ * effort counted differ, searches, placements compared].
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);

@@ -97,6 +97,8 @@ class Job {
   loadWeightG: f64 = 0;
   /** A filler's columns hold at most this many cartons (the host's bound on a layer's cartons). */
   maxCartons: i32 = 0;
+  /** The least score any choice can have: one that reaches it is not beaten. */
+  atLeast: f64 = 0;
   n: i32 = 0;
   l: StaticArray<i32> = new StaticArray<i32>(0);
   w: StaticArray<i32> = new StaticArray<i32>(0);
@@ -124,9 +126,11 @@ class Job {
     return s;
   }
 
-  columnsOf(p: i32, filler: i32, height: i32): Boxes {
+  /** The filler's columns in pattern p's strips, as tall as p's layer. */
+  columnsOf(p: i32, filler: i32): Boxes {
     const key = p * this.n + filler;
     if (this.columns.has(key)) return this.columns.get(key);
+    const height = this.patterns[p].h[0];
     const c = fillStrips(this.l[filler], this.w[filler], this.h[filler], this.upright[filler], height, this.stripsOf(p), this.maxCartons);
     this.columns.set(key, c);
     return c;
@@ -192,18 +196,16 @@ function fillStrips(l: i32, w: i32, h: i32, upright: bool, height: i32, free: Ar
 
 /** True when every base box of a layer of `upper` stands wholly on the tops of a layer of `lower` below it. */
 function standsOn(job: Job, lower: Kind, upper: Kind): bool {
-  const z = lower.height;
-  const hostUp = job.patterns[upper.pattern];
-  for (let i = 0; i < hostUp.n; i++) {
-    if (unchecked(hostUp.z[i]) != 0) continue;
-    if (!supported(job, lower, z, unchecked(hostUp.x[i]), unchecked(hostUp.y[i]), unchecked(hostUp.l[i]), unchecked(hostUp.w[i]))) return false;
-  }
+  const host = job.patterns[upper.pattern];
   const cols = upper.columns;
-  if (cols) {
-    for (let i = 0; i < upper.fillerCount; i++) {
-      if (unchecked(cols.z[i]) != 0) continue;
-      if (!supported(job, lower, z, unchecked(cols.x[i]), unchecked(cols.y[i]), unchecked(cols.l[i]), unchecked(cols.w[i]))) return false;
-    }
+  return basesStand(job, lower, host, host.n) && (cols === null || basesStand(job, lower, cols, upper.fillerCount));
+}
+
+/** True when every box at z 0 among the first n of `boxes` stands wholly on the tops of a layer of `lower`. */
+function basesStand(job: Job, lower: Kind, boxes: Boxes, n: i32): bool {
+  for (let i = 0; i < n; i++) {
+    if (unchecked(boxes.z[i]) != 0) continue;
+    if (!supported(job, lower, lower.height, unchecked(boxes.x[i]), unchecked(boxes.y[i]), unchecked(boxes.l[i]), unchecked(boxes.w[i]))) return false;
   }
   return true;
 }
@@ -276,7 +278,7 @@ function stackLayersOnPallets(job: Job, choice: StaticArray<i32>, mostPallets: f
       const filler = job.order[f];
       if (layers == 0 || free.length == 0) break;
       if (job.rank[filler] <= job.rank[host] || left[filler] == 0) continue;
-      const columns = job.columnsOf(p, filler, height);
+      const columns = job.columnsOf(p, filler);
       if (columns.n == 0) continue;
       let want = left[filler];
       const full = min(layers, want / columns.n);
@@ -357,20 +359,49 @@ function stack(job: Job, kinds: Array<Kind>, pickKind: StaticArray<i32>, pickLay
 
 /**
  * Input: the deck's length and width, load height and load weight (g); the most cartons a filler's
- * columns may hold; the least score any choice can have; the SKUs (length, width, height, upright, weight in g, units, then its patterns: how
- * many, and per pattern its boxes: how many, then x, y, l, w, h each); the choices (how many, then
- * per SKU the pattern it takes, -1 for none). Answer: 0 when no choice builds a pallet; else 1, the
- * pallets (how many entries, then per entry how many such pallets and its boxes: how many, then SKU,
- * x, y, z, l, w, h each, bottom layer first), and the units left of each SKU.
+ * columns may hold; the least score any choice can have; the SKUs (length, width, height, upright,
+ * weight in g, units, then its patterns: how many, and per pattern its boxes: how many, then x, y, l,
+ * w, h each); the choices (how many, then per SKU the pattern it takes, -1 for none). Answer: 0 when
+ * no choice builds a pallet; else 1, the pallets (how many entries, then per entry how many such
+ * pallets and its boxes: how many, then SKU, x, y, z, l, w, h each, bottom layer first), and the
+ * units left of each SKU.
  */
 export function layerStacksJob(input: InputReader): StaticArray<i32> {
+  const job = readJob(input);
+  const atLeast = job.atLeast;
+  const n = job.n;
+  const deckVolume = <f64>job.deckL * <f64>job.deckW * <f64>job.loadHeight;
+  const choices = input.next();
+  const choice = new StaticArray<i32>(n);
+  let best: Built | null = null;
+  let bestScore: f64 = 0;
+  for (let c = 0; c < choices; c++) {
+    for (let i = 0; i < n; i++) choice[i] = input.next();
+    if (best !== null && bestScore <= atLeast) break;
+    // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
+    const built = stackLayersOnPallets(job, choice, best !== null ? bestScore - 1 : f64.MAX_VALUE);
+    if (built === null) continue;
+    // what the block search will need for the rest, counted by volume: enough to rank the choices
+    let restVolume: f64 = 0;
+    for (let i = 0; i < n; i++) restVolume += <f64>built.rest[i] * <f64>job.l[i] * <f64>job.w[i] * <f64>job.h[i];
+    const score = <f64>built.count + Math.ceil(restVolume / deckVolume);
+    if (best === null || score < bestScore) {
+      best = built;
+      bestScore = score;
+    }
+  }
+  return answer(job, best);
+}
+
+/** The job's pallet type, bounds and SKUs with their patterns, read up to its choices; the SKUs ordered largest first. */
+function readJob(input: InputReader): Job {
   const job = new Job();
   job.deckL = input.next();
   job.deckW = input.next();
   job.loadHeight = input.next();
   job.loadWeightG = <f64>input.next();
   job.maxCartons = input.next();
-  const atLeast = <f64>input.next();
+  job.atLeast = <f64>input.next();
   const n = (job.n = input.next());
   job.l = new StaticArray<i32>(n);
   job.w = new StaticArray<i32>(n);
@@ -389,7 +420,7 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
     const options = new StaticArray<i32>(input.next());
     for (let o = 0; o < options.length; o++) {
       const count = input.next();
-      const boxes = new Boxes(<i32>count);
+      const boxes = new Boxes(count);
       for (let b = 0; b < count; b++) {
         const x = input.next(), y = input.next(), l = input.next(), w = input.next(), h = input.next();
         boxes.push(x, y, 0, l, w, h);
@@ -413,27 +444,11 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
     job.order[j] = i;
   }
   for (let i = 0; i < n; i++) job.rank[job.order[i]] = i;
+  return job;
+}
 
-  const deckVolume = <f64>job.deckL * <f64>job.deckW * <f64>job.loadHeight;
-  const choices = input.next();
-  const choice = new StaticArray<i32>(n);
-  let best: Built | null = null;
-  let bestScore: f64 = 0;
-  for (let c = 0; c < choices; c++) {
-    for (let i = 0; i < n; i++) choice[i] = input.next();
-    if (best !== null && bestScore <= atLeast) break;
-    // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
-    const built = stackLayersOnPallets(job, choice, best !== null ? bestScore - 1 : f64.MAX_VALUE);
-    if (built === null) continue;
-    // what the block search will need for the rest, counted by volume: enough to rank the choices
-    let restVolume: f64 = 0;
-    for (let i = 0; i < n; i++) restVolume += <f64>built.rest[i] * <f64>job.l[i] * <f64>job.w[i] * <f64>job.h[i];
-    const score = <f64>built.count + Math.ceil(restVolume / deckVolume);
-    if (best === null || score < bestScore) {
-      best = built;
-      bestScore = score;
-    }
-  }
+/** The answer for the best choice's pallets (layerStacksJob says its layout). */
+function answer(job: Job, best: Built | null): StaticArray<i32> {
   const out = new OutputWriter(64);
   if (best === null) {
     out.push(0);
@@ -449,14 +464,15 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
     let z = 0;
     for (let i = 0; i < pallet.layers.length; i++) {
       const layer = pallet.layers[i];
-      boxes += job.patterns[layer.pattern].write(out, layer.host, job.patterns[layer.pattern].n, z);
+      const host = job.patterns[layer.pattern];
+      boxes += host.write(out, layer.host, host.n, z);
       const cols = layer.columns;
       if (cols) boxes += cols.write(out, layer.filler, layer.fillerCount, z);
       z += layer.height;
     }
     out.set(at, boxes);
   }
-  for (let i = 0; i < n; i++) out.push(best.rest[i]);
+  for (let i = 0; i < job.n; i++) out.push(best.rest[i]);
   return out.finish();
 }
 
