@@ -73,9 +73,6 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
  * unfinished, the count then saying stopAt and the boxes partial, once it cannot end below stopAt
  * pallets: at stopAt pallets with units left, or when the pallets built and the least the units
  * left need (palletsAtLeast) come to stopAt.
- *
- * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
- * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
@@ -153,22 +150,8 @@ function buildPallets(
         if (best.np == 0) break; // nothing left fits a pallet: the host reports those units
         let leftVolume: f64 = 0;
         for (let t = 0; t < cargo.n; t++) leftVolume += <f64>best.rem[t] * cargo.volumeOf(t);
-        if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) {
-          // everything left might go on this one pallet: worth wider searches, layers from the
-          // floor up and columns from the corners, to save a pallet. A larger budget finds more only
-          // where the first search ran out of its own (or of time): one that ran its widest beam to
-          // the end, as wide as the wider search's, would be run again to the same load.
-          if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT || WIDE_BEAM_WIDTH > MIXED_BEAM_WIDTH) {
-            search.limits = wide;
-            search.restart();
-            lastPallet.copyFrom(search.run(search.root(counts)));
-          } else lastPallet.copyFrom(best);
-          search.spaceRule = SPACE_CORNER;
-          search.restart();
-          best = search.run(search.root(counts));
-          search.spaceRule = SPACE_LOWEST;
-          if (lastPallet.value >= best.value) best = lastPallet;
-        }
+        // everything left might go on this one pallet: worth wider searches, to save a pallet
+        if (leftVolume > 0 && best.volume + leftVolume <= bin.volume()) best = lastPalletSearches(search, counts, best, wide, lastPallet);
         previous.copyFrom(best);
         for (let t = 0; t < cargo.n; t++) previousUnits[t] = counts[t] - best.rem[t];
       }
@@ -187,6 +170,26 @@ function buildPallets(
   }
   out.set(palletsAt, pallets);
   return out;
+}
+
+/**
+ * The last pallet's wider searches, after the first (`first`, the search's own load): a larger budget,
+ * layers from the floor up, and columns from the corners; the best of them (the larger budget's on a
+ * tie, kept in lastPallet). A larger budget finds more only where the first search ran out of its own
+ * (or of time): one that ran its widest beam to the end, as wide as the wider search's, would be run
+ * again to the same load.
+ */
+function lastPalletSearches(search: BlockSearch, counts: StaticArray<i32>, first: LoadState, wide: SearchLimits, lastPallet: LoadState): LoadState {
+  if (search.exit == EXIT_EFFORT || search.exit == EXIT_TIME_LIMIT || WIDE_BEAM_WIDTH > MIXED_BEAM_WIDTH) {
+    search.limits = wide;
+    search.restart();
+    lastPallet.copyFrom(search.run(search.root(counts)));
+  } else lastPallet.copyFrom(first);
+  search.spaceRule = SPACE_CORNER;
+  search.restart();
+  const corner = search.run(search.root(counts));
+  search.spaceRule = SPACE_LOWEST;
+  return lastPallet.value >= corner.value ? lastPallet : corner;
 }
 
 /**
