@@ -4,6 +4,7 @@ import { eventHash } from './hash-chain.js';
 import { chainHead } from './sqlite-hash-chain.js';
 import type { EventRow } from './event-rows.js';
 import type { QueuedAppend } from './prepare-append.js';
+import { TEXT_PARAM } from '../storage/sqlite-parameters.js';
 
 /** `rows`: the events as written, for the store's recent events (recent-events.ts). */
 export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] } | { ok: false; error: unknown };
@@ -16,7 +17,7 @@ export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] }
  */
 export function prepareAppendBatch(db: Database.Database): (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[] {
   const currentRevision = db
-    .prepare<[string], bigint>('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+    .prepare<[string], bigint>(`SELECT revision FROM events WHERE stream = ${TEXT_PARAM} ORDER BY revision DESC LIMIT 1`)
     .pluck();
   const insert = db.prepare<[string, string, bigint, string, string, bigint, Buffer]>(
     'INSERT INTO events (id, stream, revision, type, data, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?)',

@@ -19,6 +19,7 @@ import { openEventsDatabase } from './sqlite-schema.js';
 import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
 import { RecentEvents } from './recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
+import { INTEGER_PARAM, TEXT_PARAM } from '../storage/sqlite-parameters.js';
 
 export interface SqliteEventStoreOptions {
   /** How often a caught-up subscription looks for events appended by other processes. Default 200 ms. */
@@ -94,10 +95,10 @@ export class SqliteEventStore implements EventStore {
     }
     this.#wal = walSync(db, options.fileSync);
     this.#writeBatch = prepareAppendBatch(db);
-    this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ${TEXT_PARAM} ORDER BY revision`);
     // The (stream, revision) unique index, walked from its end.
-    this.#readLast = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1`);
-    this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    this.#readLast = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ${TEXT_PARAM} ORDER BY revision DESC LIMIT 1`);
+    this.#readAll = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ${INTEGER_PARAM}`);
     this.#head = db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events').safeIntegers(true);
     // Two pages for each subscription, however far behind the others it is; data of at most a few big appends.
     this.#recent = new RecentEvents({ events: 2 * this.#pageSize, dataChars: 16 * 1024 * 1024 });
@@ -107,8 +108,8 @@ export class SqliteEventStore implements EventStore {
       () => this.#durableThrough,
       (position) => this.#durableUpTo(position),
     );
-    this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
-    this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ? ORDER BY revision`);
+    this.#readHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ${INTEGER_PARAM}`);
+    this.#readStreamHashed = db.prepare(`SELECT ${HASHED_COLUMNS} FROM events WHERE stream = ${TEXT_PARAM} ORDER BY revision`);
     this.#hashBefore = db
       .prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1')
       .pluck();
@@ -296,12 +297,12 @@ function subscriptionSource(
 ): SubscriptionSource {
   const head = db.prepare<[], bigint | null>('SELECT max(position) FROM events').pluck();
   const page = db.prepare<[bigint, bigint, number], EventRow>(
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ${INTEGER_PARAM}`,
   );
   const typedPage = db.prepare<[bigint, bigint, string, number], EventRow>(
     `SELECT ${EVENT_COLUMNS} FROM events
       WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?))
-      ORDER BY position LIMIT ?`,
+      ORDER BY position LIMIT ${INTEGER_PARAM}`,
   );
   return {
     async durableHead(after, lookInFile) {

@@ -3,6 +3,7 @@ import type { NewWebhookDelivery, RecordedAttempt, WebhookDeliveryState, Webhook
 import { WEBHOOKS, type JournalEvent } from '../delivery-store.js';
 import type { DeliveryDatabase } from './delivery-database.js';
 import { DELIVERY_COLUMNS, toDelivery, type DeliveryRow } from './webhook-rows.js';
+import { INTEGER_PARAM } from '../../storage/sqlite-parameters.js';
 
 export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
   const { db, wal, guard } = store;
@@ -13,7 +14,7 @@ export function sqliteWebhookQueue(store: DeliveryDatabase): WebhookQueue {
   const due = db.prepare<[number, number, number, number], { id: bigint; next_attempt_at: bigint }>(`
     SELECT id, next_attempt_at FROM webhook_deliveries
      WHERE state = 'pending' AND next_attempt_at <= ? AND (next_attempt_at, id) > (?, ?)
-     ORDER BY next_attempt_at, id LIMIT ?`);
+     ORDER BY next_attempt_at, id LIMIT ${INTEGER_PARAM}`);
   const dueNow = db.prepare<[number, number], DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND state = 'pending' AND next_attempt_at <= ?`,
   );

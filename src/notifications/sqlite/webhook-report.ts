@@ -2,13 +2,16 @@
 import type { WebhookDeliveryState, WebhookReport } from '../delivery-store.js';
 import type { DeliveryDatabase } from './delivery-database.js';
 import { DELIVERY_COLUMNS, toAttempt, toDelivery, type AttemptRow, type DeliveryRow } from './webhook-rows.js';
+import { INTEGER_PARAM } from '../../storage/sqlite-parameters.js';
 
 export function sqliteWebhookReport({ db, guard }: DeliveryDatabase): WebhookReport {
   const countByState = db.prepare<[], { state: WebhookDeliveryState; count: bigint }>(
     'SELECT state, count(*) AS count FROM webhook_deliveries GROUP BY state',
   );
   const allDeliveries = db.prepare<[], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries ORDER BY id`);
-  const attemptsOf = db.prepare<[number], AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt');
+  const attemptsOf = db.prepare<[number], AttemptRow>(
+    `SELECT * FROM webhook_attempts WHERE delivery_id = ${INTEGER_PARAM} ORDER BY attempt`,
+  );
   return {
     async counts() {
       guard();

@@ -14,6 +14,7 @@ import { checksumMatches, checksumOf, DamagedDocument } from './document-checksu
 import { ViewBodyCache } from './view-body-cache.js';
 import { createOrderTables } from './sqlite-order-schema.js';
 import { SqliteTurnReads } from './sqlite-turn-reads.js';
+import { INTEGER_PARAM, TEXT_PARAM } from '../../storage/sqlite-parameters.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -286,7 +287,7 @@ function orderStatements(db: Database.Database) {
     ),
     deletePallets: db.prepare('DELETE FROM pallet_contents WHERE id = ?'),
     newestByReference: db.prepare<[string, string], OrderRow>(
-      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND reference = ? ORDER BY id DESC LIMIT 1`,
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ${TEXT_PARAM} AND reference = ${TEXT_PARAM} ORDER BY id DESC LIMIT 1`,
     ),
     byServiceRef: db.prepare<[string, string], OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND service_ref = ?`),
     countAll: db.prepare<[string], { count: number }>('SELECT count FROM order_counts WHERE company_group = ?'),
@@ -298,10 +299,10 @@ function orderStatements(db: Database.Database) {
       'SELECT count(*) AS count FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0',
     ),
     pageAll: db.prepare<[string, number, number], OrderRow>(
-      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 ORDER BY id DESC LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ${TEXT_PARAM} AND listed = 1 ORDER BY id DESC LIMIT ${INTEGER_PARAM} OFFSET ${INTEGER_PARAM}`,
     ),
     pageMatching: db.prepare<[string, string, number, number], OrderRow>(
-      `SELECT ${COLUMNS} FROM orders WHERE company_group = ? AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM orders WHERE company_group = ${TEXT_PARAM} AND listed = 1 AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ${INTEGER_PARAM} OFFSET ${INTEGER_PARAM}`,
     ),
   };
 }
