@@ -7,6 +7,8 @@ import type { NotificationsConfig } from './notifications/notifications-config.j
 
 /** Planner threads run this much nicer than the main thread (lower-thread-priority.ts). */
 export const DEFAULT_PLANNER_NICENESS = 10;
+/** ORDERS_EMAIL_YIELD_MS's default: an e-mail waits at most this long for a saturated main thread. */
+export const DEFAULT_EMAIL_YIELD_MS = 2000;
 
 export const DEMO_SEED_FILE = fileURLToPath(new URL('../../demo/master-data.json', import.meta.url));
 
@@ -115,6 +117,7 @@ export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env)
     smtpUrl: env.ORDERS_SMTP_URL?.trim() || undefined,
     mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
     webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),
+    emailYieldMs: integer(env, 'ORDERS_EMAIL_YIELD_MS', DEFAULT_EMAIL_YIELD_MS, 0, 60_000),
   };
 }
 

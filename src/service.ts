@@ -26,7 +26,8 @@ import { startNotifications } from './notifications/start-notifications.js';
 import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
 import type { ClaimStore } from './checkpoints/claim-store.js';
 import { answersWithin } from './eventstore/answers-within.js';
-import type { Config } from './config.js';
+import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
+import { foregroundGate } from './workers/foreground-gate.js';
 import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
@@ -222,6 +223,7 @@ async function startConsumers(
   });
   // Background work, as the planners are: at their niceness.
   const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
+  const emailGate = foregroundGate({ maxWaitMs: config.notifications.emailYieldMs ?? DEFAULT_EMAIL_YIELD_MS });
   const notifications = parts.add(
     await whileLeased(singletonLease('notifications', lease, store), () =>
       startNotifications({
@@ -230,7 +232,11 @@ async function startConsumers(
         checkpoints,
         dataDir: config.dataDir,
         masterData: () => masterData.current,
-        renderMessage: (events, options, fields) => pdfRenderer.renderMessage(events, options, fields),
+        // The e-mails can wait: their PDFs are drawn when the main thread has room (foreground-gate.ts).
+        renderMessage: async (events, options, fields) => {
+          await emailGate();
+          return pdfRenderer.renderMessage(events, options, fields);
+        },
         viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
         config: config.notifications,
         holder: lease.holder,

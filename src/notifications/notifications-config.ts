@@ -15,4 +15,9 @@ export interface NotificationsConfig {
   mailFrom: string | undefined;
   /** ORDERS_WEBHOOK_RETRY_DELAYS_MS, comma-separated; unset: 30 s, 2 min, 10 min (4 attempts in all). */
   webhookRetryDelaysMs: number[] | undefined;
+  /**
+   * ORDERS_EMAIL_YIELD_MS: the longest an e-mail's PDF waits for the main thread to have room before it is
+   * drawn (workers/foreground-gate.ts); 0: drawn at once. Default 2000.
+   */
+  emailYieldMs?: number | undefined;
 }
