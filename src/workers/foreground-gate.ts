@@ -6,11 +6,11 @@
 // caller waits while the main thread's event loop was busy more than BUSY_ABOVE of the last window, at
 // most `maxWaitMs`: the e-mails go out later during a burst, at one per `maxWaitMs` at least, and at
 // once when requests leave the loop room.
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The share of a window the event loop was busy from which the main thread counts as saturated. */
-export const BUSY_ABOVE = 0.8;
+const BUSY_ABOVE = 0.8;
 /** The shortest window measured: shorter ones keep the verdict of the last. */
 const WINDOW_MS = 100;
 /** How often a waiting job looks again. */
@@ -19,10 +19,6 @@ const POLL_MS = 50;
 export interface ForegroundGateOptions {
   /** The longest a job waits; 0 lets every job through at once. */
   maxWaitMs: number;
-  /** The event loop's utilization (tests set it); `performance.eventLoopUtilization` by default. */
-  utilization?: (current?: EventLoopUtilization, previous?: EventLoopUtilization) => EventLoopUtilization;
-  /** A monotonic clock in milliseconds (tests set it). */
-  now?: () => number;
 }
 
 /** Resolves when the caller's job may start: the main thread has room, or it has waited `maxWaitMs`. */
@@ -30,15 +26,13 @@ export type ForegroundGate = () => Promise<void>;
 
 /** Must be made on the main thread: it measures the event loop of the thread it is made on. */
 export function foregroundGate(options: ForegroundGateOptions): ForegroundGate {
-  const utilization = options.utilization ?? ((current, previous) => performance.eventLoopUtilization(current, previous));
-  const now = options.now ?? (() => performance.now());
-  let mark = utilization();
+  let mark = performance.eventLoopUtilization();
   let busy = false;
 
   // The loop's utilization since the last window closed; no wake-up of its own while nothing waits.
   const saturated = (): boolean => {
-    const current = utilization();
-    const window = utilization(current, mark);
+    const current = performance.eventLoopUtilization();
+    const window = performance.eventLoopUtilization(current, mark);
     if (window.idle + window.active >= WINDOW_MS) {
       busy = window.utilization > BUSY_ABOVE;
       mark = current;
@@ -47,7 +41,7 @@ export function foregroundGate(options: ForegroundGateOptions): ForegroundGate {
   };
 
   return async () => {
-    const deadline = now() + options.maxWaitMs;
-    while (saturated() && now() < deadline) await sleep(Math.min(POLL_MS, Math.max(1, deadline - now())));
+    const deadline = performance.now() + options.maxWaitMs;
+    while (saturated() && performance.now() < deadline) await sleep(Math.min(POLL_MS, Math.max(1, deadline - performance.now())));
   };
 }

@@ -6,21 +6,30 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { foregroundGate } from '../../src/workers/foreground-gate.js';
 
-/** Keeps the event loop busy until the returned stop() is called (or `forMs` has passed); resolves `ended` then. */
-function saturate(forMs: number): { ended: Promise<number> } {
+/** A stretch of saturation: `endedAt` is set (and `ended` resolves) when it is over. */
+interface Busy {
+  ended: Promise<void>;
+  endedAt: number | undefined;
+}
+
+/** Keeps the event loop busy for `forMs`, starting in 150 ms' time: the gate's first window is then saturated. */
+async function saturate(forMs: number): Promise<Busy> {
   const until = performance.now() + forMs;
-  let done!: (at: number) => void;
-  const ended = new Promise<number>((resolve) => {
-    done = resolve;
+  const busy: Busy = { ended: Promise.resolve(), endedAt: undefined };
+  busy.ended = new Promise<void>((resolve) => {
+    const spin = (): void => {
+      const stretch = performance.now() + 20;
+      while (performance.now() < stretch);
+      if (performance.now() < until) setImmediate(spin);
+      else {
+        busy.endedAt = performance.now();
+        resolve();
+      }
+    };
+    setImmediate(spin);
   });
-  const spin = (): void => {
-    const stretch = performance.now() + 20;
-    while (performance.now() < stretch);
-    if (performance.now() < until) setImmediate(spin);
-    else done(performance.now());
-  };
-  setImmediate(spin);
-  return { ended };
+  await sleep(150);
+  return busy;
 }
 
 t.test('on an idle loop a job starts at once', async (t) => {
@@ -36,43 +45,28 @@ t.test('on an idle loop a job starts at once', async (t) => {
 
 t.test('a job waits while the loop is saturated and starts once it has room', async (t) => {
   const gate = foregroundGate({ maxWaitMs: 10_000 });
-  const busy = saturate(700);
-  await sleep(150); // the first window: saturated
-  let busyEndedAt: number | undefined;
-  void busy.ended.then((at) => {
-    busyEndedAt = at;
-  });
+  const busy = await saturate(700);
   await gate();
   const startedAt = performance.now();
-  t.ok(busyEndedAt !== undefined && startedAt >= busyEndedAt, 'the job started after the busy stretch ended');
-  t.ok(startedAt - (busyEndedAt ?? 0) < 5000, 'and soon after it');
+  t.ok(busy.endedAt !== undefined && startedAt >= busy.endedAt, 'the job started after the busy stretch ended');
+  t.ok(startedAt - (busy.endedAt ?? 0) < 5000, 'and soon after it');
 });
 
 t.test('a job never waits longer than its bound', async (t) => {
   const gate = foregroundGate({ maxWaitMs: 300 });
-  const busy = saturate(2000);
-  await sleep(150);
-  let ended = false;
-  void busy.ended.then(() => {
-    ended = true;
-  });
+  const busy = await saturate(2000);
   const calledAt = performance.now();
   await gate();
   const waited = performance.now() - calledAt;
-  t.notOk(ended, 'started while the loop was still saturated');
+  t.equal(busy.endedAt, undefined, 'started while the loop was still saturated');
   t.ok(waited >= 290, `waited its bound (${waited.toFixed(0)} ms)`);
   await busy.ended;
 });
 
 t.test('a bound of 0 lets every job through at once', async (t) => {
   const gate = foregroundGate({ maxWaitMs: 0 });
-  const busy = saturate(600);
-  await sleep(150);
-  let ended = false;
-  void busy.ended.then(() => {
-    ended = true;
-  });
+  const busy = await saturate(600);
   await gate();
-  t.notOk(ended, 'started while the loop was saturated');
+  t.equal(busy.endedAt, undefined, 'started while the loop was saturated');
   await busy.ended;
 });
