@@ -9,6 +9,8 @@ import type { NotificationsConfig } from './notifications/notifications-config.j
 export const DEFAULT_PLANNER_NICENESS = 10;
 /** ORDERS_EMAIL_YIELD_MS's default: an e-mail waits at most this long for a saturated main thread. */
 export const DEFAULT_EMAIL_YIELD_MS = 2000;
+/** ORDERS_NOTIFICATIONS_LINGER_MS's default: a readiness message waits at most this long for others to go with it. */
+export const DEFAULT_NOTIFICATIONS_LINGER_MS = 20;
 
 export const DEMO_SEED_FILE = fileURLToPath(new URL('../../demo/master-data.json', import.meta.url));
 
@@ -118,6 +120,7 @@ export function notificationsConfigFromEnv(env: NodeJS.ProcessEnv = process.env)
     mailFrom: env.ORDERS_MAIL_FROM?.trim() || undefined,
     webhookRetryDelaysMs: retryDelays(env.ORDERS_WEBHOOK_RETRY_DELAYS_MS),
     emailYieldMs: integer(env, 'ORDERS_EMAIL_YIELD_MS', DEFAULT_EMAIL_YIELD_MS, 0, 60_000),
+    lingerMs: integer(env, 'ORDERS_NOTIFICATIONS_LINGER_MS', DEFAULT_NOTIFICATIONS_LINGER_MS, 0, 1000),
   };
 }
 

@@ -4,6 +4,7 @@
 // connection) it subscribes again from the checkpoint. Handlers must be idempotent per event: after
 // a failure the whole batch comes again. Used by the projector, the planning reactor and every
 // notification consumer.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent, Subscription } from './event-store.js';
 import { backoffDelay, DEFAULT_MAX_DELAY_MS, retryWithBackoff } from './retry-with-backoff.js';
 
@@ -27,6 +28,13 @@ export interface FollowOptions {
   log: Log;
   /** In [0, 1): the jitter of resubscribe pauses. Math.random unless a test fixes it. */
   random?: () => number;
+  /**
+   * After each batch handled, how long to wait before the next one: what arrives meanwhile comes as one
+   * batch. For consumers whose every batch costs fixed work (a transaction, a journal entry, an event
+   * of their own) and whose events may wait that long (notifications). The first event after a quiet
+   * spell is handled at once. 0 or omitted: the next batch is read as soon as this one is handled.
+   */
+  lingerMs?: number;
 }
 
 export interface Follower {
@@ -57,6 +65,8 @@ export async function followLog(options: FollowOptions): Promise<Follower> {
       },
     });
     if (handled) subscribeFailures = 0;
+    // a stop does not wait out the linger: the abort ends the sleep
+    if (handled && options.lingerMs) await sleep(options.lingerMs, undefined, { signal: stopped.signal }).catch(() => {});
   }
 
   async function subscribe(): Promise<void> {

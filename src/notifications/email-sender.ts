@@ -16,14 +16,14 @@ import { emailOutcomeEvent } from './delivery-outcomes.js';
 import { packingInstructionsEmail } from './email-message.js';
 import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
+import type { LeaseHolding, Lingering, Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
 import type { ComposedMail, RenderMessage } from './mail-message.js';
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
-export interface EmailSenderOptions extends LeaseHolding {
+export interface EmailSenderOptions extends LeaseHolding, Lingering {
   store: EventStore;
   /** What became of each event's e-mail, with this consumer's checkpoint; the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'emails' | 'emailLeases'>;
@@ -82,6 +82,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       types: ['OrderPlanned'],
       loadCheckpoint: () => sender.records.checkpoints.checkpoint(EMAIL),
       retryDelayMs: options.retryDelayMs ?? 1000,
+      lingerMs: options.lingerMs ?? 0,
       log,
       async handle(events, stopping) {
         // The outcomes of e-mails not to be sent, recorded together: before the next e-mail that is

@@ -13,7 +13,7 @@ import { KAFKA, type DeliveryStore } from './delivery-store.js';
 import { kafkaPublishedEvent } from './delivery-outcomes.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from './kafka-message.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { LeaseHolding, Log, NotificationConsumer } from './notification-consumer.js';
+import type { LeaseHolding, Lingering, Log, NotificationConsumer } from './notification-consumer.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { LeaseStore } from '../leases/lease-store.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
@@ -27,7 +27,7 @@ export interface KafkaProducer {
   disconnect(): Promise<void>;
 }
 
-export interface KafkaPublisherOptions extends LeaseHolding {
+export interface KafkaPublisherOptions extends LeaseHolding, Lingering {
   store: EventStore;
   /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'kafka' | 'kafkaLeases'>;
@@ -113,6 +113,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     },
     retryDelayMs: options.retryDelayMs ?? 1000,
     maxRetryDelayMs: options.maxRetryDelayMs ?? KAFKA_RETRY_CEILING_MS,
+    lingerMs: options.lingerMs ?? 0,
     log,
     async handle(events) {
       const mine: RecordedEvent[] = [];

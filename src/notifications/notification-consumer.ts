@@ -12,6 +12,16 @@ export interface NotificationConsumer {
   notReady?(): string | undefined;
 }
 
+/** How a consumer takes the log's OrderPlanned events: a few at a time under load (FollowOptions.lingerMs). */
+export interface Lingering {
+  /**
+   * After each batch, how long the consumer waits before the next (ORDERS_NOTIFICATIONS_LINGER_MS): each batch
+   * costs it a transaction or more whatever its size, and during a burst it would otherwise take one order
+   * at a time. Default 0.
+   */
+  lingerMs?: number | undefined;
+}
+
 /** What a consumer that takes leases (e-mail, Kafka, the outcome journal) is told of its replica. */
 export interface LeaseHolding {
   /**

@@ -20,4 +20,9 @@ export interface NotificationsConfig {
    * drawn (workers/foreground-gate.ts); 0: drawn at once. Default 2000.
    */
   emailYieldMs?: number | undefined;
+  /**
+   * ORDERS_NOTIFICATIONS_LINGER_MS: after each batch of planned orders, how long the webhook, e-mail and Kafka
+   * consumers wait before taking the next (FollowOptions.lingerMs); 0: at once. Default 20.
+   */
+  lingerMs?: number | undefined;
 }

@@ -37,6 +37,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
   const { store, deliveries, checkpoints, dataDir, masterData, renderMessage, viewerUrl, config, log } = options;
   await restoreDeliveries(store, deliveries, log);
   const holding = options.holder ? { holder: options.holder } : {};
+  const lingerMs = config.lingerMs ?? 0;
   const journal = startOutcomeJournal({ store, deliveries, log, ...holding });
   const onJournaled = journal.wake;
   const started: NotificationConsumer[] = [];
@@ -53,6 +54,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
         masterData,
         log,
         onJournaled,
+        lingerMs,
         ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}),
       }),
     );
@@ -65,6 +67,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
         renderMessage,
         log,
         onJournaled,
+        lingerMs,
         ...holding,
         ...(viewerUrl ? { viewerUrl } : {}),
         ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
@@ -94,6 +97,7 @@ export async function startNotifications(options: NotificationsOptions): Promise
           topic: config.kafkaTopic,
           log,
           onJournaled,
+          lingerMs,
           ...holding,
           ...(options.kafkaProducer ? { producer: options.kafkaProducer } : {}),
           ...(topic ? { topicExists: () => topic.exists() } : {}),

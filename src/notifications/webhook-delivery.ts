@@ -17,7 +17,7 @@ import {
 } from './delivery-store.js';
 import { webhookOutcomeEvent, webhooksQueuedEvents } from './delivery-outcomes.js';
 import { followLog } from '../eventstore/follow-log.js';
-import type { Log, NotificationConsumer } from './notification-consumer.js';
+import type { Lingering, Log, NotificationConsumer } from './notification-consumer.js';
 import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -26,7 +26,7 @@ import { webhookClaims } from './webhook-claims.js';
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
-export interface WebhookDeliveryOptions {
+export interface WebhookDeliveryOptions extends Lingering {
   store: EventStore;
   /** Where deliveries and this consumer's checkpoint are kept; the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'webhooks' | 'webhookLeases'>;
@@ -56,6 +56,7 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     types: ['OrderPlanned'],
     loadCheckpoint: () => deliveries.checkpoints.checkpoint(WEBHOOKS),
     retryDelayMs: options.consumerRetryDelayMs ?? 1000,
+    lingerMs: options.lingerMs ?? 0,
     log: options.log,
     async handle(events) {
       const queued = deliveriesFor(events, options.masterData());

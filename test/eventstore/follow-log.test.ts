@@ -1,9 +1,12 @@
 // followLog with a store whose subscription fails: it subscribes again from the checkpoint, after
 // pauses that double with each failure in a row, with jitter, and start again small once a batch is
-// delivered.
+// delivered. And followLog with a linger: events that come while it lingers are handled as one batch.
+import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import type { EventStore, RecordedEvent, SubscribeOptions } from '../../src/eventstore/event-store.js';
+import { ANY, type EventStore, type RecordedEvent, type SubscribeOptions } from '../../src/eventstore/event-store.js';
 import { followLog } from '../../src/eventstore/follow-log.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { tempDir } from '../support/eventstore-temp-dir.js';
 
 function event(position: bigint): RecordedEvent {
   return { id: `e${position}`, stream: 's', type: 'T', data: {}, revision: position, position, recordedAt: new Date() };
@@ -66,4 +69,53 @@ t.test('a failing subscription is resubscribed from the checkpoint with exponent
     t.ok(pause >= expected[i]! - 2, `pause ${i + 1} is at least ${expected[i]} ms (${pause.toFixed(0)})`);
   }
   t.match(logged[0], /test consumer: reading the log failed; resubscribing from the checkpoint in 20 ms/);
+});
+
+t.test('with lingerMs, the first event after a quiet spell is handled at once and the next ones wait to come together', async (t) => {
+  const { dir, remove } = await tempDir('linger');
+  const store = openSqliteEventStore(dir);
+  t.teardown(async () => {
+    await store.close();
+    await remove();
+  });
+  const LINGER_MS = 1000;
+  const batches: { positions: bigint[]; at: number }[] = [];
+  const follower = await followLog({
+    store,
+    name: 'lingering consumer',
+    loadCheckpoint: async () => undefined,
+    async handle(events) {
+      batches.push({ positions: events.map((event) => event.position), at: performance.now() });
+    },
+    retryDelayMs: 100,
+    lingerMs: LINGER_MS,
+    log: () => {},
+  });
+  const until = async (done: () => boolean) => {
+    while (!done()) await sleep(5);
+  };
+  const appendedAt = performance.now();
+  await store.append('s-1', [{ type: 'T', data: {} }], ANY);
+  await until(() => batches.length === 1);
+  t.ok(
+    batches[0]!.at - appendedAt < LINGER_MS / 2,
+    `the first is handled without waiting (${(batches[0]!.at - appendedAt).toFixed(0)} ms)`,
+  );
+  // Each its own commit, each durable before the next: without the linger each would be a batch of its own.
+  for (const stream of ['s-2', 's-3', 's-4']) await store.append(stream, [{ type: 'T', data: {} }], ANY);
+  await until(() => batches.flatMap((batch) => batch.positions).length === 4);
+  t.strictSame(
+    batches.map((batch) => batch.positions.length),
+    [1, 3],
+    'the three that came during the linger are one batch',
+  );
+  t.ok(
+    batches[1]!.at - batches[0]!.at >= LINGER_MS - 50,
+    `the second batch came after the linger (${(batches[1]!.at - batches[0]!.at).toFixed(0)} ms)`,
+  );
+
+  // A stop does not wait out a linger in progress.
+  const stopping = performance.now();
+  await follower.stop();
+  t.ok(performance.now() - stopping < LINGER_MS / 2, `stopped during the linger in ${(performance.now() - stopping).toFixed(0)} ms`);
 });

@@ -11,6 +11,7 @@ t.test('defaults: no Kafka, no SMTP (outbox), the default topic', async (t) => {
     mailFrom: undefined,
     webhookRetryDelaysMs: undefined,
     emailYieldMs: 2000,
+    lingerMs: 20,
   });
   t.strictSame(
     notificationsConfigFromEnv({ KAFKA_BROKERS: ' ', ORDERS_SMTP_URL: '', ORDERS_KAFKA_TOPIC: '' }).kafkaBrokers,
@@ -30,6 +31,7 @@ t.test('everything set', async (t) => {
       ORDERS_MAIL_FROM: 'Orders <orders@acme.example>',
       ORDERS_WEBHOOK_RETRY_DELAYS_MS: '1000, 5000,60000',
       ORDERS_EMAIL_YIELD_MS: '0',
+      ORDERS_NOTIFICATIONS_LINGER_MS: '0',
     }),
     {
       kafkaBrokers: ['kafka-1:9092', 'kafka-2:9092'],
@@ -40,14 +42,19 @@ t.test('everything set', async (t) => {
       mailFrom: 'Orders <orders@acme.example>',
       webhookRetryDelaysMs: [1000, 5000, 60000],
       emailYieldMs: 0,
+      lingerMs: 0,
     },
   );
 });
 
-t.test('partitions, replication factor and e-mail yield that are not whole numbers in range are refused at start-up', async (t) => {
+t.test('partitions, replication factor, e-mail yield and linger that are not whole numbers in range are refused at start-up', async (t) => {
   t.throws(
     () => notificationsConfigFromEnv({ ORDERS_EMAIL_YIELD_MS: '-1' }),
     /ORDERS_EMAIL_YIELD_MS must be a whole number from 0 to 60000/,
+  );
+  t.throws(
+    () => notificationsConfigFromEnv({ ORDERS_NOTIFICATIONS_LINGER_MS: '5000' }),
+    /ORDERS_NOTIFICATIONS_LINGER_MS must be a whole number from 0 to 1000/,
   );
   t.throws(() => notificationsConfigFromEnv({ ORDERS_KAFKA_PARTITIONS: '0' }), /ORDERS_KAFKA_PARTITIONS must be a whole number from 1/);
   t.throws(
