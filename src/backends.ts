@@ -17,6 +17,7 @@ import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite/sqlite-delivery-store.js';
+import type { WalCheckpointer } from './storage/wal-checkpointer.js';
 
 export interface BackendSettings {
   dataDir: string;
@@ -32,6 +33,8 @@ export interface BackendSettings {
   quickCheck?: boolean | undefined;
   /** How long a request waits for the read models (ORDERS_VISIBLE_WITHIN_MS): also how long one waits for a MongoDB server that went away. */
   visibleWithinMs?: number | undefined;
+  /** The service's: checkpoints the SQLite files off the main thread. Tools leave it out, and SQLite checkpoints in their commits. */
+  walCheckpointer?: WalCheckpointer | undefined;
 }
 
 export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<EventStore> {
@@ -51,6 +54,7 @@ export async function openEventStore(settings: BackendSettings, log?: (message: 
     ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
     ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
     quickCheck: settings.quickCheck ?? true,
+    walCheckpointer: settings.walCheckpointer,
   });
 }
 
@@ -59,7 +63,11 @@ export async function openOrderReadModel(settings: BackendSettings, options: Sql
     const { openMongoOrderReadModel } = await import('./orders/read-model/mongodb-order-read-model.js');
     return openMongoOrderReadModel(settings.mongodbUrl, undefined, { serverSelectionTimeoutMS: settings.visibleWithinMs });
   }
-  return openSqliteOrderReadModel(settings.dataDir, undefined, { quickCheck: settings.quickCheck ?? true, ...options });
+  return openSqliteOrderReadModel(settings.dataDir, undefined, {
+    quickCheck: settings.quickCheck ?? true,
+    walCheckpointer: settings.walCheckpointer,
+    ...options,
+  });
 }
 
 /** What start-up reasons and replay call each store, so that an operator knows which file or server is meant. */
@@ -121,7 +129,7 @@ export async function openCheckpointStore(settings: BackendSettings): Promise<Ch
     const { openMongoCheckpointStore } = await import('./checkpoints/mongodb-checkpoint-store.js');
     return openMongoCheckpointStore(settings.mongodbUrl);
   }
-  return openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true);
+  return openSqliteCheckpointStore(settings.dataDir, settings.quickCheck ?? true, settings.walCheckpointer);
 }
 
 /**
@@ -137,7 +145,7 @@ export async function openClaimStore(settings: BackendSettings): Promise<ClaimSt
     const { openMongoClaimStore } = await import('./checkpoints/mongodb-claim-store.js');
     return openMongoClaimStore(settings.mongodbUrl);
   }
-  return openSqliteClaimStore(settings.dataDir);
+  return openSqliteClaimStore(settings.dataDir, settings.walCheckpointer);
 }
 
 export async function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {
@@ -145,7 +153,7 @@ export async function openDeliveryStore(settings: BackendSettings): Promise<Deli
     const { openMongoDeliveryStore } = await import('./notifications/mongodb/mongodb-delivery-store.js');
     return openMongoDeliveryStore(settings.mongodbUrl);
   }
-  return openSqliteDeliveryStore(settings.dataDir);
+  return openSqliteDeliveryStore(settings.dataDir, settings.walCheckpointer);
 }
 
 export function describeBackends(settings: BackendSettings): string {

@@ -3,7 +3,16 @@
 // does lives in its own file (the damage policy, readiness, gauges and the seed under service/).
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { openCheckpointStore, openClaimStore, openDeliveryStore, openEventStore, openOrderReadModel, storageNames } from './backends.js';
+import {
+  type BackendSettings,
+  openCheckpointStore,
+  openClaimStore,
+  openDeliveryStore,
+  openEventStore,
+  openOrderReadModel,
+  storageNames,
+} from './backends.js';
+import { walCheckpointer } from './storage/wal-checkpointer.js';
 import { checkStorageAtStart } from './check-storage.js';
 import { createRequestListener } from './app.js';
 import { closeServer } from './http/close-server.js';
@@ -66,7 +75,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the stores.
   const parts = new Teardown();
   return parts.orUnwind(async () => {
-    const storage = await openStorage(parts, config, logger, damage);
+    // Stopped after the stores, whose connections let go of it as they close.
+    parts.stage('WAL checkpoints');
+    const walCheckpoints = parts.add(walCheckpointer({ niceness: config.plannerNiceness ?? 0, log }), (w) => w.close());
+    const backends: Backends = { ...config, walCheckpointer: walCheckpoints };
+    const storage = await openStorage(parts, backends, logger, damage);
 
     parts.stage('master data');
     const masterData = parts.add(await startMasterDataService(storage.store, log, config.visibleWithinMs), (m) => m.stop());
@@ -76,7 +89,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     // when it lapses. Planning is shared out order by order instead (planning-claims.ts).
     parts.stage('claim store');
     const holder = holderId();
-    const claimStore = parts.add(await openClaimStore(config), (c) => c.close());
+    const claimStore = parts.add(await openClaimStore(backends), (c) => c.close());
     const lease = { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log };
 
     parts.stage('work held by lease');
@@ -131,7 +144,10 @@ export async function startService(config: Config, logger: Logger = createLogger
 }
 
 /** The stores, checked against one another before anything reads them (check-storage.ts). */
-async function openStorage(parts: Teardown, config: Config, logger: Logger, damage: DamagePolicy) {
+/** The configuration as the stores are opened with it: with the service's WAL checkpointer. */
+type Backends = Config & Pick<BackendSettings, 'walCheckpointer'>;
+
+async function openStorage(parts: Teardown, config: Backends, logger: Logger, damage: DamagePolicy) {
   const names = storageNames(config);
   parts.stage('stores');
   const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { damageIn, quickCheck } from '../storage/damaged-storage.js';
 import { openInWalMode } from '../storage/open-in-wal-mode.js';
+import type { WalCheckpointer } from '../storage/wal-checkpointer.js';
 
-export function openSqliteCheckpointStore(dataDir: string, check = true): CheckpointStore {
+export function openSqliteCheckpointStore(dataDir: string, check = true, walCheckpointer?: WalCheckpointer): CheckpointStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'checkpoints.db');
   let db: Database.Database | undefined;
@@ -27,10 +28,10 @@ export function openSqliteCheckpointStore(dataDir: string, check = true): Checkp
     db?.close();
     throw damageIn(file, error);
   }
-  return sqliteCheckpoints(db);
+  return sqliteCheckpoints(db, walCheckpointer?.takeOver(db));
 }
 
-function sqliteCheckpoints(db: Database.Database): CheckpointStore {
+function sqliteCheckpoints(db: Database.Database, letGoOfCheckpoints?: () => Promise<void>): CheckpointStore {
   const read = db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE consumer = ?').safeIntegers(true);
   const write = db.prepare(
     'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
@@ -57,6 +58,7 @@ function sqliteCheckpoints(db: Database.Database): CheckpointStore {
       write.run(consumer, position);
     },
     async close() {
+      await letGoOfCheckpoints?.();
       db.close();
     },
   };

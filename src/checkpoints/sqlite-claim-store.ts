@@ -4,18 +4,21 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaimStore } from './claim-store.js';
 import { openInWalMode } from '../storage/open-in-wal-mode.js';
+import type { WalCheckpointer } from '../storage/wal-checkpointer.js';
 import { sqliteLeases } from '../leases/sqlite-leases.js';
 
-export function openSqliteClaimStore(dataDir: string): ClaimStore {
+export function openSqliteClaimStore(dataDir: string, walCheckpointer?: WalCheckpointer): ClaimStore {
   mkdirSync(dataDir, { recursive: true });
   const db = openInWalMode(join(dataDir, 'checkpoints.db'));
   db.pragma('busy_timeout = 5000');
   // A claim lost in a power cut costs at most one plan made twice, whose second result the order's
   // decider records as nothing: no fsync per claim.
   db.pragma('synchronous = NORMAL');
+  const letGoOfCheckpoints = walCheckpointer?.takeOver(db);
   return {
     ...sqliteLeases(db, { table: 'work_claims' }),
     async close() {
+      await letGoOfCheckpoints?.();
       db.close();
     },
   };

@@ -19,6 +19,7 @@ import { openEventsDatabase } from './sqlite-schema.js';
 import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
 import { RecentEvents } from './recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
+import type { WalCheckpointer } from '../storage/wal-checkpointer.js';
 import { INTEGER_PARAM, TEXT_PARAM } from '../storage/sqlite-parameters.js';
 
 export interface SqliteEventStoreOptions {
@@ -32,6 +33,8 @@ export interface SqliteEventStoreOptions {
   quickCheck?: boolean;
   /** How the -wal file is made durable; fs.fdatasync. Tests give their own to see what waits for it. */
   fileSync?: FileSync;
+  /** Checkpoints the file off the main thread (the service's); without it SQLite checkpoints in the commits. */
+  walCheckpointer?: WalCheckpointer | undefined;
 }
 
 /** Opens the embedded store in `<dataDir>/events.db`, creating the directory and file if missing. */
@@ -73,6 +76,7 @@ export class SqliteEventStore implements EventStore {
   /** What this process committed last, parsed once for all its subscriptions. */
   readonly #recent: RecentEvents;
   readonly #wal: WalSync;
+  readonly #letGoOfCheckpoints: () => Promise<void>;
   /** Every event up to here is on disk (fsynced by this process); events past it are read only after an fsync. */
   #durableThrough = 0n;
   /** The last position this process committed: its fsync is the one `#acknowledged` waits for. */
@@ -94,6 +98,7 @@ export class SqliteEventStore implements EventStore {
       throw new RangeError('pollIntervalMs must be > 0 and pageSize a positive integer');
     }
     this.#wal = walSync(db, options.fileSync);
+    this.#letGoOfCheckpoints = options.walCheckpointer?.takeOver(db) ?? (async () => {});
     this.#writeBatch = prepareAppendBatch(db);
     this.#readStream = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ${TEXT_PARAM} ORDER BY revision`);
     // The (stream, revision) unique index, walked from its end.
@@ -206,6 +211,7 @@ export class SqliteEventStore implements EventStore {
       await this.#acknowledged;
       await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
       await this.#wal.close();
+      await this.#letGoOfCheckpoints();
       this.#db.close();
     })();
     return this.#closing;

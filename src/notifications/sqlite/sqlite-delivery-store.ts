@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openInWalMode } from '../../storage/open-in-wal-mode.js';
 import { walSync } from '../../storage/wal-sync.js';
+import type { WalCheckpointer } from '../../storage/wal-checkpointer.js';
 import { sqliteLeases } from '../../leases/sqlite-leases.js';
 import type { DeliveryStore } from '../delivery-store.js';
 import { sqliteCheckpoints } from './checkpoints.js';
@@ -21,7 +22,7 @@ import { sqliteWebhookReport } from './webhook-report.js';
 
 export const NOTIFICATIONS_FILE = 'notifications.db';
 
-export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
+export function openSqliteDeliveryStore(dataDir: string, walCheckpointer?: WalCheckpointer): DeliveryStore {
   mkdirSync(dataDir, { recursive: true });
   const db = openInWalMode(join(dataDir, NOTIFICATIONS_FILE));
   db.pragma('synchronous = NORMAL');
@@ -30,6 +31,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
   db.defaultSafeIntegers(true);
   db.exec(DELIVERY_SCHEMA);
   const wal = walSync(db);
+  const letGoOfCheckpoints = walCheckpointer?.takeOver(db);
   let closed = false;
   const store = deliveryDatabase(db, wal, () => closed);
   // A lease taken or let go is durable before it is acted on, like every other write of this store.
@@ -50,6 +52,7 @@ export function openSqliteDeliveryStore(dataDir: string): DeliveryStore {
       if (closed) return;
       closed = true;
       await wal.close();
+      await letGoOfCheckpoints?.();
       db.close();
     },
   };

@@ -9,6 +9,7 @@ import { projectPalletContents, type PalletContentsDocument } from '../../../pro
 import type { OrderListQuery, OrderReadModel, OrderViewJson } from './order-read-model.js';
 import { searchText } from './search-text.js';
 import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
+import type { WalCheckpointer } from '../../storage/wal-checkpointer.js';
 import { DamagedStorage, damageIn } from '../../storage/damaged-storage.js';
 import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
 import { ViewBodyCache } from './view-body-cache.js';
@@ -55,6 +56,8 @@ export interface SqliteReadModelOptions {
   replaceDamaged?: (error: DamagedStorage) => void;
   /** PRAGMA quick_check when opening. Default true. */
   quickCheck?: boolean;
+  /** Checkpoints the file off the main thread (the service's); without it SQLite checkpoints in the commits. */
+  walCheckpointer?: WalCheckpointer | undefined;
 }
 
 export function openSqliteOrderReadModel(
@@ -69,13 +72,13 @@ export function openSqliteOrderReadModel(
   };
   const open = (): OrderTables => {
     try {
-      return openOrderTables(file, options.quickCheck ?? true);
+      return openOrderTables(file, options.quickCheck ?? true, options.walCheckpointer);
     } catch (error) {
       const damage = damageIn(file, error);
       if (!(damage instanceof DamagedStorage) || !options.replaceDamaged) throw damage;
       options.replaceDamaged(damage);
       remove();
-      return openOrderTables(file, false);
+      return openOrderTables(file, false, options.walCheckpointer);
     }
   };
   let tables = open();
@@ -109,25 +112,27 @@ export function openSqliteOrderReadModel(
     list: (query) => call((t) => t.list(query)),
     async reset() {
       // The file itself, not its rows: a damaged file cannot be trusted to delete its own rows.
-      tables.close();
+      // closed everywhere before the files go (WalCheckpointer.takeOver)
+      await tables.close();
       remove();
-      tables = openOrderTables(file, false);
+      tables = openOrderTables(file, false, options.walCheckpointer);
     },
     async close() {
-      tables.close();
+      await tables.close();
     },
   };
 }
 
-type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): void; readStartUpRows(): void };
+type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): Promise<void>; readStartUpRows(): void };
 
-function openOrderTables(file: string, check: boolean): OrderTables {
+function openOrderTables(file: string, check: boolean, walCheckpointer: WalCheckpointer | undefined): OrderTables {
   const db = new Database(file);
   try {
     const tables = orderTables(db, file, check);
     // What start-up reads first (check-storage.ts): damage there is found here, while the file may still be replaced.
     tables.readStartUpRows();
-    return tables;
+    const letGo = walCheckpointer?.takeOver(db);
+    return letGo ? { ...tables, close: () => letGo().then(() => tables.close()) } : tables;
   } catch (error) {
     db.close();
     // Tables of this schema version that our own statements do not fit (a flipped byte in the schema
@@ -232,7 +237,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
       readCheckpoint.get(PROJECTION);
       maxId.get();
     },
-    close() {
+    async close() {
       endRead();
       db.close();
     },
