@@ -72,7 +72,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const damage = new DamagePolicy(logger, metrics, storageNames(config).readModel);
   // Stages stop in reverse: the server first (no new work arrives), the consumers all at once (each learns it
   // is stopping before the planner and PDF renderer it waits for close, so it keeps its checkpoint before the
-  // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the stores.
+  // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the
+  // stores, and last the WAL checkpointer.
   const parts = new Teardown();
   return parts.orUnwind(async () => {
     // Stopped after the stores, whose connections let go of it as they close.
@@ -143,10 +144,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
 }
 
-/** The stores, checked against one another before anything reads them (check-storage.ts). */
 /** The configuration as the stores are opened with it: with the service's WAL checkpointer. */
 type Backends = Config & Pick<BackendSettings, 'walCheckpointer'>;
 
+/** The stores, checked against one another before anything reads them (check-storage.ts). */
 async function openStorage(parts: Teardown, config: Backends, logger: Logger, damage: DamagePolicy) {
   const names = storageNames(config);
   parts.stage('stores');

@@ -6,7 +6,7 @@
 // (docs/benchmarks.md). So each file the service writes is also opened by one worker thread, which
 // checkpoints it every few tens of milliseconds while it is written (PASSIVE: it never waits for,
 // nor holds up, the main thread's readers and writers), and the main thread's own auto-checkpoint
-// is raised to a bound it reaches only when the worker falls behind or is gone.
+// is raised to MAIN_THREAD_CHECKPOINT_PAGES.
 //
 // As safe as before: the checkpoint is SQLite's own, run by another connection to the same file;
 // SQLite orders the syncs, and a crash mid-checkpoint is recovered from the -wal file as ever.
@@ -16,9 +16,11 @@ import type { CheckpointJob, CheckpointWorkerData, CheckpointerReport } from './
 
 /**
  * The main thread's auto-checkpoint once the worker checkpoints a file: about 64 MiB of -wal file at
- * 4 KiB pages. Under a burst the worker keeps the -wal file below it: most of its checkpoints end with
- * every frame copied, and the next commit then starts the file again from its beginning. Past it,
- * SQLite checkpoints in the commit as it did before.
+ * 4 KiB pages. The -wal file starts again from its beginning only at a commit that finds every frame
+ * copied, which a sustained burst of commits seldom leaves the worker time for: the busiest files
+ * then grow to this bound, and the commit that reaches it checkpoints what the worker has not copied
+ * yet (a few frames, and the two fsyncs) and starts the file again: once per 64 MiB instead of once
+ * per 4 MiB. A worker that falls behind or dies leaves the whole copy to the commits again, at this bound.
  */
 export const MAIN_THREAD_CHECKPOINT_PAGES = 16_384;
 
