@@ -25,8 +25,8 @@ const IDLE_INTERVAL_MS = 1000;
 interface Watched {
   file: string;
   db: Database.Database;
-  /** The WAL's frames and those copied, as the last checkpoint left them. */
-  last: { log: number; checkpointed: number };
+  /** The WAL's frames as the last checkpoint found them. */
+  lastLog: number;
   failing: boolean;
 }
 
@@ -42,8 +42,8 @@ function checkpointAll(): void {
       const [result] = entry.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
       if (!result) continue;
       // Frames added since the last look, or some left uncopied: the file is being written.
-      if (result.log !== entry.last.log || result.checkpointed < result.log) written = true;
-      entry.last = { log: result.log, checkpointed: result.checkpointed };
+      if (result.log !== entry.lastLog || result.checkpointed < result.log) written = true;
+      entry.lastLog = result.log;
       entry.failing = false;
     } catch (error) {
       if (!entry.failing) parentPort!.postMessage({ file: entry.file, problem: (error as Error).message } satisfies CheckpointerReport);
@@ -59,7 +59,7 @@ parentPort!.on('message', (job: CheckpointJob) => {
     try {
       // Never creates a file: the main thread has opened it, in WAL mode, before handing it over.
       const db = new Database(job.file, { fileMustExist: true });
-      watched.set(job.open, { file: job.file, db, last: { log: -1, checkpointed: -1 }, failing: false });
+      watched.set(job.open, { file: job.file, db, lastLog: -1, failing: false });
     } catch (error) {
       parentPort!.postMessage({ file: job.file, problem: `not opened: ${(error as Error).message}` } satisfies CheckpointerReport);
     }

@@ -89,8 +89,9 @@ export function walCheckpointer(options: WalCheckpointerOptions): WalCheckpointe
 
   return {
     takeOver(db) {
-      const thread = db.memory ? undefined : started();
-      if (!thread || db.pragma('journal_mode', { simple: true }) !== 'wal') return async () => {};
+      // no worker started for a file it would leave alone
+      const thread = db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal' ? undefined : started();
+      if (!thread) return async () => {};
       db.pragma(`wal_autocheckpoint = ${MAIN_THREAD_CHECKPOINT_PAGES}`);
       const id = nextId++;
       thread.postMessage({ open: id, file: db.name } satisfies CheckpointJob);
