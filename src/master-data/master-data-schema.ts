@@ -1,12 +1,17 @@
 // The bootstrap document of ../shared/spec/master-data.md as a typebox schema: what ajv checks for
 // both the seed file and PUT /api/v1/admin/master-data/, and the request body of that operation in
-// the OpenAPI document. Unknown fields are accepted and ignored (the spec allows more optional
-// fields, and an operator's document may carry notes of its own); rules across elements (unique
-// names, ids, keys, pairs; max_height > height) are checked in validate-master-data.ts.
+// the OpenAPI document. A field it does not know is refused at every level, as submit refuses one: a
+// misspelt road_profile or max_load_on_top must never leave a truck or a carton unprotected
+// (docs/decisions.md). Rules across elements (unique names, ids, keys, pairs; max_height > height; a
+// road profile for every chassis its lane's containers ride on) are checked in validate-master-data.ts.
 import Type, { type Static } from 'typebox';
 import { CONTAINER_CODES } from '../plan-contract/container-codes.js';
 import { MASTER_DATA_EVENT_TYPES } from './master-data.js';
+import { RoadProfileSpecSchema } from './road-profile-schema.js';
 import { API_KEY_CHARACTERS, HTTP_URL, WEBHOOK_SECRET } from '../validation/patterns.js';
+import { TRANSPORTATION_MODES } from '../plan-contract/transportation-modes.js';
+
+const exact = { additionalProperties: false } as const;
 
 export const API_KEY_MIN_LENGTH = 16;
 
@@ -23,7 +28,7 @@ export const PalletTypeDocumentSchema = Type.Object(
     max_height: positive('Total height limit of the loaded pallet, pallet included; greater than height.'),
     max_weight: positive('Total weight limit of the loaded pallet, pallet included; greater than weight.'),
   },
-  { title: 'PalletTypeDocument' },
+  { ...exact, title: 'PalletTypeDocument' },
 );
 
 export const ItemDocumentSchema = Type.Object(
@@ -36,8 +41,17 @@ export const ItemDocumentSchema = Type.Object(
     upright: Type.Optional(
       Type.Boolean({ default: false, description: 'true: may only be turned about its vertical axis (this side up).' }),
     ),
+    max_load_on_top: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1_000_000,
+        description:
+          'The most weight one unit may carry above it, lane weight unit: everything that rests on it, directly or through other units, whatever face it stands on (docs/decisions.md, "Load bearing"). Absent: no limit.',
+      }),
+    ),
+    stackable: Type.Optional(Type.Boolean({ default: true, description: 'false: nothing may stand on a unit.' })),
   },
-  { title: 'ItemDocument' },
+  { ...exact, title: 'ItemDocument' },
 );
 
 export const LaneDocumentSchema = Type.Object(
@@ -61,7 +75,7 @@ export const LaneDocumentSchema = Type.Object(
         length: Type.Enum(['mm', 'cm', 'in'], { description: 'Unit of every length of the lane and its orders.' }),
         weight: Type.Enum(['kg', 'lb'], { description: 'Unit of every weight of the lane and its orders.' }),
       },
-      { title: 'LaneUnits' },
+      { ...exact, title: 'LaneUnits' },
     ),
     pallet_types: Type.Array(PalletTypeDocumentSchema, { minItems: 1, description: 'Pallet types to build on; the first is the default.' }),
     // `type: string` beside the enum lets ajv check uniqueItems with a hash instead of comparing every pair.
@@ -79,8 +93,18 @@ export const LaneDocumentSchema = Type.Object(
           'When set, normal orders of this lane and the same transportation mode submitted within this many seconds of the first one are planned together and may share containers. Absent: every order is planned alone.',
       }),
     ),
+    road_profile: Type.Optional(RoadProfileSpecSchema),
+    road_profile_modes: Type.Optional(
+      Type.Array(Type.Enum(TRANSPORTATION_MODES, { type: 'string' }), {
+        minItems: 1,
+        uniqueItems: true,
+        default: ['TruckFTL'],
+        description:
+          'The orders held to road_profile, by transportation mode. Default ["TruckFTL"]; add "OceanFCL" to plan an ocean container for the truck that takes it to the port.',
+      }),
+    ),
   },
-  { title: 'LaneDocument' },
+  { ...exact, title: 'LaneDocument' },
 );
 
 export const WebhookDocumentSchema = Type.Object(
@@ -91,7 +115,7 @@ export const WebhookDocumentSchema = Type.Object(
       description: 'Signing secret: "whsec_" + standard base64 of at least 16 bytes.',
     }),
   },
-  { title: 'WebhookDocument' },
+  { ...exact, title: 'WebhookDocument' },
 );
 
 export const CompanyGroupDocumentSchema = Type.Object(
@@ -107,7 +131,7 @@ export const CompanyGroupDocumentSchema = Type.Object(
             description: `The plaintext key sent as "Api-Key <key>": at least ${API_KEY_MIN_LENGTH} printable ASCII characters without spaces; unique across the document. Only its hash is stored.`,
           }),
         },
-        { title: 'ApiKeyDocument' },
+        { ...exact, title: 'ApiKeyDocument' },
       ),
     ),
     notification_emails: Type.Optional(
@@ -119,15 +143,16 @@ export const CompanyGroupDocumentSchema = Type.Object(
     webhooks: Type.Optional(Type.Array(WebhookDocumentSchema, { default: [], description: "Endpoints receiving the group's events." })),
     lanes: Type.Array(LaneDocumentSchema),
   },
-  { title: 'CompanyGroupDocument' },
+  { ...exact, title: 'CompanyGroupDocument' },
 );
 
 export const MasterDataDocumentSchema = Type.Object(
   { company_groups: Type.Array(CompanyGroupDocumentSchema) },
   {
+    ...exact,
     title: 'MasterDataDocument',
     description:
-      'The bootstrap document (master-data.md). Applied whole or not at all; applying the same document twice changes nothing. Unknown fields are ignored.',
+      'The bootstrap document (master-data.md). Applied whole or not at all; applying the same document twice changes nothing. A field it does not know is refused, at every level.',
   },
 );
 

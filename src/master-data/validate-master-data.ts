@@ -7,6 +7,9 @@ import { reportAjvErrors } from '../validation/ajv-errors.js';
 import { validatorFor } from '../validation/ajv.js';
 import { FieldErrorCollector, type ErrorPath } from '../validation/error-collector.js';
 import { findJsonShapeProblem } from '../validation/json-shape-limits.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { CHASSIS_CLASS_OF, type ChassisClass, type ContainerCode } from '../plan-contract/container-codes.js';
+import { ROAD_PRESET_NAMES } from '../plan-contract/road-profile.js';
 import type { MasterDataDocument } from './master-data-document.js';
 import { MasterDataDocumentSchema, type MasterDataDocumentInput } from './master-data-schema.js';
 
@@ -21,7 +24,7 @@ export function validateMasterDataDocument(body: unknown): MasterDataValidation 
     return { ok: false, errors: collector.errors };
   }
   const validate = validatorFor(MasterDataDocumentSchema);
-  if (!validate(body)) reportAjvErrors(validate.errors ?? [], body, collector);
+  if (!validate(body)) reportAjvErrors(oneBranchOfEachUnion(validate.errors ?? []), body, collector);
   checkAcrossElements(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
   return { ok: true, value: normalize(body as MasterDataDocumentInput) };
@@ -67,6 +70,7 @@ function checkAcrossElements(body: unknown, collector: FieldErrorCollector): voi
         }
       }
       checkPalletTypes(lane.pallet_types, [...lanePath, 'pallet_types'], collector);
+      checkRoadProfile(lane, [...lanePath, 'road_profile'], collector);
       const skus = new FirstSeen<string>();
       elements(lane.items).forEach((item, i) => {
         if (typeof item.sku !== 'string') return;
@@ -103,7 +107,76 @@ function checkPalletTypes(palletTypes: unknown, path: ErrorPath, collector: Fiel
   });
 }
 
-/** Builds the document type field by field: unknown fields are dropped, defaults filled in. */
+/**
+ * road_profile is a preset's name or an object of numbers: ajv reports what either branch finds wrong,
+ * but the client meant the one its value's type says. Only that branch's errors are kept; a value of
+ * neither type gets one error that names both.
+ */
+function oneBranchOfEachUnion(errors: readonly ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf');
+  if (unions.length === 0) return [...errors];
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    const union = unions.find((u) => error !== u && error.schemaPath.startsWith(`${u.schemaPath}/`));
+    if (union === undefined) {
+      if (error.keyword !== 'anyOf') kept.push(error);
+      else if (!isObject(error.data) && typeof error.data !== 'string')
+        kept.push({
+          ...error,
+          keyword: 'oneOfKinds',
+          message: `Expected one of ${ROAD_PRESET_NAMES.map((n) => `"${n}"`).join(', ')}, or an object of numbers`,
+        });
+      continue;
+    }
+    const branch = Number(error.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]);
+    if (branch === (typeof union.data === 'string' ? 0 : isObject(union.data) ? 1 : -1)) kept.push(error);
+  }
+  return kept;
+}
+
+/** A road profile's numbers that only make sense together, and a chassis for every container of its lane. */
+function checkRoadProfile(lane: Record<string, unknown>, path: ErrorPath, collector: FieldErrorCollector): void {
+  const profile = lane.road_profile;
+  if (!isObject(profile)) return;
+  const tractor = isObject(profile.tractor) ? profile.tractor : {};
+  const { wheelbase_mm: wheelbase, fifth_wheel_mm: fifthWheel } = tractor;
+  if (isFiniteNumber(wheelbase) && isFiniteNumber(fifthWheel) && fifthWheel >= wheelbase)
+    collector.add(
+      [...path, 'tractor', 'fifth_wheel_mm'],
+      `Ensure fifth_wheel_mm is less than wheelbase_mm (${wheelbase}): the fifth wheel stands behind the steer axle.`,
+    );
+  for (const [axle, tare] of [
+    ['steer', 'steer_tare_kg'],
+    ['drive', 'drive_tare_kg'],
+  ] as const) {
+    const limit = tractor[`${axle}_limit_kg`];
+    if (isPositive(limit) && isPositive(tractor[tare]) && limit <= (tractor[tare] as number))
+      collector.add(
+        [...path, 'tractor', `${axle}_limit_kg`],
+        `Ensure ${axle}_limit_kg is greater than ${tare} (${tractor[tare]}): the empty tractor alone reaches it.`,
+      );
+  }
+  const chassis = isObject(profile.chassis) ? profile.chassis : {};
+  const needed = new Set<ChassisClass>();
+  for (const code of Array.isArray(lane.container_codes) ? lane.container_codes : []) {
+    const cls = CHASSIS_CLASS_OF[code as ContainerCode];
+    if (cls !== undefined) needed.add(cls);
+  }
+  for (const cls of needed) {
+    if (chassis[cls] === undefined && isObject(profile.chassis))
+      collector.add([...path, 'chassis', cls], `This lane enables a container carried on a ${cls} chassis: give its numbers.`);
+  }
+  for (const [cls, c] of Object.entries(chassis)) {
+    if (!isObject(c)) continue;
+    if (isFiniteNumber(c.kingpin_mm) && isFiniteNumber(c.axle_group_mm) && c.axle_group_mm <= c.kingpin_mm)
+      collector.add(
+        [...path, 'chassis', cls, 'axle_group_mm'],
+        `Ensure axle_group_mm is greater than kingpin_mm (${c.kingpin_mm}): the axle group stands behind the kingpin.`,
+      );
+  }
+}
+
+/** Builds the document type field by field: defaults filled in, optional fields kept only when given. */
 function normalize(input: MasterDataDocumentInput): MasterDataDocument {
   return {
     company_groups: input.company_groups.map((group) => ({
@@ -127,15 +200,20 @@ function normalize(input: MasterDataDocumentInput): MasterDataDocument {
           max_weight,
         })),
         container_codes: [...lane.container_codes],
-        items: lane.items.map(({ sku, length, width, height, weight, upright }) => ({
+        items: lane.items.map(({ sku, length, width, height, weight, upright, max_load_on_top, stackable }) => ({
           sku,
           length,
           width,
           height,
           weight,
           upright: upright ?? false,
+          // absent stays absent: an item defined before these fields existed is the same item
+          ...(max_load_on_top !== undefined ? { max_load_on_top } : {}),
+          ...(stackable !== undefined ? { stackable } : {}),
         })),
         ...(lane.consolidation_window_seconds !== undefined ? { consolidation_window_seconds: lane.consolidation_window_seconds } : {}),
+        ...(lane.road_profile !== undefined ? { road_profile: structuredClone(lane.road_profile) } : {}),
+        ...(lane.road_profile_modes !== undefined ? { road_profile_modes: [...lane.road_profile_modes] } : {}),
       })),
     })),
   };
@@ -160,6 +238,10 @@ function elements(value: unknown): Record<string, unknown>[] {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
 }
 
 function isPositive(value: unknown): value is number {

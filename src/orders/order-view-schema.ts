@@ -77,6 +77,8 @@ export const LooseBoxSchema = Type.Object(
     rotation_x: Type.Boolean(),
     rotation_y: Type.Boolean(),
     rotation_z: Type.Boolean(),
+    max_load_on_top: Type.Optional(StoredDecimal('The most weight one box may carry above it, as submitted; absent: no limit.')),
+    stackable: Type.Optional(Type.Boolean({ description: 'As submitted; absent: true.' })),
   },
   { ...exact, title: 'LooseBox' },
 );

@@ -4,8 +4,9 @@
 import type { ContainerCode } from '../plan-contract/container-codes.js';
 import type { Decimal } from '../validation/decimal.js';
 
-export const TRANSPORTATION_MODES = ['OceanFCL', 'TruckFTL'] as const;
-export type TransportationMode = (typeof TRANSPORTATION_MODES)[number];
+import type { TransportationMode } from '../plan-contract/transportation-modes.js';
+
+export { TRANSPORTATION_MODES, type TransportationMode } from '../plan-contract/transportation-modes.js';
 
 export const SHIPMENT_TYPES = ['normal', 'dangerous_goods', 'dedicated_container'] as const;
 export type ShipmentType = (typeof SHIPMENT_TYPES)[number];
@@ -61,6 +62,10 @@ export interface LooseBox {
   rotation_x: boolean;
   rotation_y: boolean;
   rotation_z: boolean;
+  /** Our extension, lane weight unit; absent: no limit (absent on orders submitted before it). */
+  max_load_on_top?: Decimal;
+  /** Our extension; absent: true. */
+  stackable?: boolean;
 }
 
 export interface OrderContainer {

@@ -13,6 +13,8 @@ import { NO_AMPERSAND_OR_COMMA, NOT_BLANK } from '../validation/patterns.js';
 export const DIMENSION_RULE: DecimalRule = { maxDigits: 12, exclusiveMinimum: '0' };
 /** Spec 8: the weight of pre-built pallets and loose boxes. */
 export const WEIGHT_RULE: DecimalRule = { maxDigits: 15, exclusiveMinimum: '0' };
+/** The weight a loose box may carry above it (our extension): a weight, and 0 means nothing on it. */
+export const LOAD_ON_TOP_RULE: DecimalRule = { maxDigits: 15, minimum: '0' };
 /**
  * Spec 2.4 gives only the minimum. Stored with six decimals like every decimal; the 15-digit cap
  * (nine before the point) is ours, so a quantity fits the load planner's integer arithmetic.
@@ -180,6 +182,19 @@ export const LooseBoxInput = Type.Object(
     rotation_x: Type.Optional(rotation('Allows turning about the vertical axis (floor spin).')),
     rotation_y: Type.Optional(rotation('Allows tilting about the width axis.')),
     rotation_z: Type.Optional(rotation('Allows tilting about the length axis.')),
+    max_load_on_top: Type.Optional(
+      DecimalInput(LOAD_ON_TOP_RULE, {
+        description:
+          "Our extension: the most weight one box may carry above it, in the lane's weight unit (0: nothing). The planner never double-stacks a heavier box on it. Absent: no limit.",
+        examples: ['120', 45.5],
+      }),
+    ),
+    stackable: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Our extension: false means nothing may stand on the box; it may not be double_stacked_bottom then.',
+      }),
+    ),
   },
   {
     ...strict,

@@ -16,6 +16,7 @@ import {
   QUANTITY_RULE,
   SubmitOrderRequest,
   WEIGHT_RULE,
+  LOAD_ON_TOP_RULE,
 } from './submit-order-schema.js';
 import {
   DEFAULT_CONTAINER_COUNT,
@@ -107,6 +108,18 @@ function checkAcrossFields(body: Record<string, unknown>, collector: FieldErrorC
     );
   }
 
+  // Our extension: a box nothing may stand on cannot be the bottom of a double stack.
+  for (const [list, rows] of [
+    ['loose_boxes', body.loose_boxes],
+    ['boxes', body.boxes],
+  ] as const) {
+    if (!Array.isArray(rows)) continue;
+    rows.forEach((row, index) => {
+      if (isObject(row) && row.stackable === false && row.double_stacked_bottom === true)
+        collector.add([list, index, 'stackable'], 'A box that may carry nothing (stackable false) cannot be double_stacked_bottom.');
+    });
+  }
+
   // Rule 2.8.2: each container type once, with its count. The error goes on the repeated element.
   const containers = body.order_containers;
   if (Array.isArray(containers)) {
@@ -175,6 +188,8 @@ function normalize(input: Input): SubmitOrderPayload {
         rotation_x: box.rotation_x ?? true,
         rotation_y: box.rotation_y ?? true,
         rotation_z: box.rotation_z ?? true,
+        ...(box.max_load_on_top !== undefined ? { max_load_on_top: decimal(box.max_load_on_top, LOAD_ON_TOP_RULE) } : {}),
+        ...(box.stackable !== undefined ? { stackable: box.stackable } : {}),
       }),
     ),
     order_containers: input.order_containers.map((container) =>

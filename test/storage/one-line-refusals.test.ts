@@ -122,3 +122,17 @@ for (const [how, damage] of Object.entries(secrets)) {
     t.match(stderr, /^Not starting: \S*share-secret .+; (delete|move) it/, 'naming the file, what is wrong and what to do');
   });
 }
+
+t.test('a seed file with a field master data does not know: one line naming the file and the field', async (t) => {
+  const dir = tempDataDir();
+  t.teardown(() => removeDataDir(dir));
+  cpSync(original, dir, { recursive: true });
+  const seed = testSeed();
+  Object.assign(seed.company_groups[0]!.lanes[0]!, { road_profil: 'EU' });
+  writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed));
+  const { started, exitCode, stderr } = await start(dir);
+  t.notOk(started, 'does not start');
+  t.not(exitCode, 0, 'exits non-zero');
+  t.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
+  t.match(stderr, /seed\.json is invalid: .*"road_profil":\["Unknown field\."\]/, 'naming the file and the field');
+});

@@ -82,13 +82,36 @@ t.test('notification_emails and webhooks are optional and default to []', async 
   t.strictSame(value.company_groups[0]?.webhooks, []);
 });
 
-t.test('unknown fields are accepted and left out of the value', async (t) => {
+t.test('a field the document does not know is refused at every level, named where it stands', async (t) => {
   const body = withLane({ comment: 'main lane', pallet_types: [{ ...lane().pallet_types[0], colour: 'blue' }] });
   body.version = 3;
-  const value = accepted(t, body);
-  t.notOk('version' in value);
-  t.notOk('comment' in (value.company_groups[0]?.lanes[0] ?? {}));
-  t.notOk('colour' in (value.company_groups[0]?.lanes[0]?.pallet_types[0] ?? {}));
+  body.company_groups[0].lanes[0].items[1].max_load_ontop = 40;
+  body.company_groups[0].lanes[0].units.volume = 'm3';
+  body.company_groups[0].api_keys[0].scope = 'all';
+  body.company_groups[0].webhooks[0].events = ['*'];
+  body.company_groups[0].nickname = 'acme';
+  refused(t, body, {
+    version: ['Unknown field.'],
+    company_groups: [
+      {
+        nickname: ['Unknown field.'],
+        api_keys: [{ scope: ['Unknown field.'] }],
+        webhooks: [{ events: ['Unknown field.'] }],
+        lanes: [
+          {
+            comment: ['Unknown field.'],
+            units: { volume: ['Unknown field.'] },
+            pallet_types: [{ colour: ['Unknown field.'] }],
+            items: [{}, { max_load_ontop: ['Unknown field.'] }],
+          },
+        ],
+      },
+    ],
+  });
+});
+
+t.test('a misspelt road_profile is refused, never ignored', async (t) => {
+  refused(t, withLane({ road_profil: 'EU' }), laneErrors({ road_profil: ['Unknown field.'] }));
 });
 
 t.test('an empty document, groups without lanes and lanes without items are accepted', async (t) => {
