@@ -8,6 +8,7 @@ import {
   DEAD, KIND_LEVEL, LoadState, SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
 } from './load-state';
 import { Placement } from './placement';
+import { Bearing } from './bearing';
 import { FitCache, firstListed, LISTED, nextWithin, NOT_KEPT } from './fit-cache';
 import { ChildMemo } from './child-memo';
 import { room } from './room';
@@ -152,6 +153,8 @@ export class SearchLimits {
 
 export class BlockSearch {
   placement: Placement;
+  /** What rests on each box, when some type bears only so much (bearing.ts); null otherwise. */
+  bearing: Bearing | null = null;
   best: LoadState;
   scratch: LoadState;
   effort: i64 = 0;
@@ -255,8 +258,8 @@ export class BlockSearch {
   ) {
     this.placement = new Placement(cargo, bin, blocks, spCap);
     this.fits = new FitCache(fitCacheBits, bin.l, bin.w, bin.h, fitListed);
-    this.best = new LoadState(spCap, cargo.n, plCap);
-    this.scratch = new LoadState(spCap, cargo.n, plCap);
+    this.best = new LoadState(spCap, cargo.n, plCap, cargo.bearing);
+    this.scratch = new LoadState(spCap, cargo.n, plCap, cargo.bearing);
     this.candBlock = new StaticArray<i32>(beamCap);
     this.fitBlock = new StaticArray<i32>(beamCap * 2 + 64);
     this.fitScore = new StaticArray<f64>(beamCap * 2 + 64);
@@ -281,8 +284,8 @@ export class BlockSearch {
     this.nextPathLen = new StaticArray<i32>(beamCap);
     this.nextValue = new StaticArray<f64>(beamCap);
     for (let i = 0; i < beamCap; i++) {
-      this.beamA[i] = new LoadState(spCap, cargo.n, plCap);
-      this.beamB[i] = new LoadState(spCap, cargo.n, plCap);
+      this.beamA[i] = new LoadState(spCap, cargo.n, plCap, cargo.bearing);
+      this.beamB[i] = new LoadState(spCap, cargo.n, plCap, cargo.bearing);
     }
     this.typeSide = new StaticArray<i32>(cargo.n);
     this.typeRows = new StaticArray<i32>(cargo.n * 24 + 4);
@@ -312,6 +315,11 @@ export class BlockSearch {
       this.typesBySide[p] = t;
     }
     this.tableBlocks(blocks);
+    if (cargo.bearing) {
+      const bearing = new Bearing(cargo, blocks, plCap);
+      this.bearing = bearing;
+      this.placement.bearing = bearing;
+    }
   }
 
   private tableBlocks(blocks: Blocks): void {
@@ -332,6 +340,8 @@ export class BlockSearch {
     this.blocks = blocks;
     this.tableBlocks(blocks);
     this.placement.blocks = blocks;
+    const bearing = this.bearing;
+    if (bearing != null) bearing.blocks = blocks;
     this.fits.clear();
   }
 
@@ -346,7 +356,7 @@ export class BlockSearch {
 
   /** An empty load of everything in counts. */
   root(counts: StaticArray<i32>): LoadState {
-    const s = new LoadState(this.spCap, this.cargo.n, this.plCap);
+    const s = new LoadState(this.spCap, this.cargo.n, this.plCap, this.cargo.bearing);
     for (let t = 0; t < this.cargo.n; t++) s.rem[t] = counts[t];
     s.addSpace(0, 0, this.bin.l, this.bin.w, 0, KIND_LEVEL);
     return s;
@@ -475,7 +485,7 @@ export class BlockSearch {
     // needless (a dead space's is short), and it finds nothing the scan would not: a block that
     // fits has a box of its type left, in one of its orientations, within the weight room.
     if (at == NOT_KEPT && !this.anyTypeFits(s, sx, sy, sz, kind, room)) return 0;
-    if (this.fitWindow > 0) return this.rankByFit(s, sx, sy, sz, kind, room, k, at, vx, vy, vz);
+    if (this.fitWindow > 0) return this.rankByFit(s, i, sx, sy, sz, kind, room, k, at, vx, vy, vz);
     let n = 0;
     const pool = this.fits.pool;
     let j = 0;
@@ -483,6 +493,7 @@ export class BlockSearch {
       // blocks come best first: the first k that fit are the k best
       if (n == k) break;
       if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
+      if (!this.borne(s, i, b)) continue;
       unchecked((candBlock[n] = b));
       n++;
     }
@@ -490,7 +501,7 @@ export class BlockSearch {
   }
 
   /** rankBlocks with fitWindow: the first k + fitWindow blocks that fit, best volume less dead space first. */
-  private rankByFit(s: LoadState, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
+  private rankByFit(s: LoadState, i: i32, sx: i32, sy: i32, sz: i32, kind: i32, room: f64, k: i32, at: i32, vx: v128, vy: v128, vz: v128): i32 {
     const blocks = this.blocks;
     const cargo = this.cargo;
     const want = min(k + this.fitWindow, this.fitBlock.length);
@@ -500,6 +511,7 @@ export class BlockSearch {
     let j = 0;
     for (let b = firstListed(pool, at, blocks, vx, vy, vz); b < blocks.n && n < want; b = nextWithin(pool, at, j++, b, blocks, vx, vy, vz)) {
       if (!blockFits(blocks, this.needRow(b), b, s, room, kind)) continue;
+      if (!this.borne(s, i, b)) continue;
       const bl = unchecked(blocks.l[b]), bw = unchecked(blocks.w[b]), bh = unchecked(blocks.h[b]);
       const gx = sx - bl, gy = sy - bw, gz = sz - bh;
       // a gap beside or above the block narrower than every box left stays empty
@@ -542,6 +554,16 @@ export class BlockSearch {
       }
     }
     return false;
+  }
+
+  /** Block b in space i leaves every box under it within what it may bear (always, for cargo without limits). */
+  @inline private borne(s: LoadState, i: i32, b: i32): bool {
+    const bearing = this.bearing;
+    if (bearing == null) return true;
+    const z = unchecked(s.sp[i * SP_STRIDE + SP_Z]);
+    if (z == 0) return true;
+    this.anchor(s, i, b);
+    return bearing.allows(s, b, this.anchorX, this.anchorY, z);
   }
 
   /** Where block b goes in space i: the corner nearest the bin's corner. */

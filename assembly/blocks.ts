@@ -142,7 +142,7 @@ function countBlocks(cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxLayers
       const ul = orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uw = orientedY(o, cargo.l[t], cargo.w[t], cargo.h[t]);
       const uh = orientedZ(o, cargo.l[t], cargo.w[t], cargo.h[t]);
-      const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      const mz = cargo.policy[t] == POLICY_FREE ? min(min(maxLayers, bin.h / uh), cargo.bearableLayers(t)) : 1;
       for (let nz = 1; nz <= mz && nz <= c; nz++) {
         for (let ny = 1; ny <= min(maxRun, bin.w / uw) && ny * nz <= c; ny++) {
           total += min(maxRun, min(bin.l / ul, c / (ny * nz)));
@@ -242,7 +242,8 @@ export function generateBlocks(
       unchecked((oriented[(t * 6 + o) * 3 + 1] = uw));
       unchecked((oriented[(t * 6 + o) * 3 + 2] = uh));
       const unitVolume = <f64>ul * <f64>uw * <f64>uh;
-      const mz = cargo.policy[t] == POLICY_FREE ? min(maxLayers, bin.h / uh) : 1;
+      // a column of a block stands on its bottom box, which bears only so many above it
+      const mz = cargo.policy[t] == POLICY_FREE ? min(min(maxLayers, bin.h / uh), cargo.bearableLayers(t)) : 1;
       const my = min(maxRun, bin.w / uw), mx = min(maxRun, bin.l / ul);
       for (let nz = 1; nz <= mz && nz <= c; nz++) {
         for (let ny = 1; ny <= my && ny * nz <= c; ny++) {

@@ -39,6 +39,10 @@ export class Cargo {
   policy: StaticArray<i32>;
   canTop: StaticArray<i32>;
   stackClass: StaticArray<i32>;
+  /** The most one box may carry above it, everything that rests on it directly or through others (g); infinity: no limit. */
+  maxLoad: StaticArray<f64>;
+  /** Some type has a limit: the searches count what rests on each box (bearing.ts). */
+  bearing: bool = false;
   constructor(public n: i32) {
     this.l = new StaticArray<i32>(n);
     this.w = new StaticArray<i32>(n);
@@ -49,6 +53,14 @@ export class Cargo {
     this.policy = new StaticArray<i32>(n);
     this.canTop = new StaticArray<i32>(n);
     this.stackClass = new StaticArray<i32>(n);
+    this.maxLoad = new StaticArray<f64>(n);
+    for (let t = 0; t < n; t++) this.maxLoad[t] = Infinity;
+  }
+  /** Boxes of type t one on another in a column that its bottom box bears: itself and what its limit carries. */
+  bearableLayers(t: i32): i32 {
+    const limit = this.maxLoad[t];
+    if (limit == Infinity || this.weight[t] <= 0) return i32.MAX_VALUE;
+    return 1 + <i32>min(Math.floor(limit / <f64>this.weight[t]), <f64>(i32.MAX_VALUE - 1));
   }
   volumeOf(t: i32): f64 {
     return <f64>this.l[t] * <f64>this.w[t] * <f64>this.h[t];

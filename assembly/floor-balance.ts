@@ -28,6 +28,8 @@ export class BalancedLoad {
   stacks: i32 = 0;
   /** Within the CTU Code's limits, by the stacks' centres (the boxes' weight at their centres). */
   balanced: bool = true;
+  /** The centre of gravity along the container (0 when nothing weighs). */
+  cogX: f64 = 0;
   constructor(nKinds: i32) {
     this.placedKinds = new StaticArray<i32>(nKinds);
   }
@@ -42,14 +44,16 @@ export class BalancedLoad {
 /**
  * Fills the plan's places with the stacks of selected[] (heaviest first, each where it keeps the
  * centre of gravity nearest the middle), orders and shifts the rows, and writes the boxes to out
- * (type, x, y, z, l, w, h each) when out is given.
+ * (type, x, y, z, l, w, h each) when out is given. targetX: where along the container the centre of
+ * gravity is wanted (the road's axle limits may want it off the middle); negative: the middle.
  *
  * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
  * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 export function balanceLoad(
-  cargo: Cargo, bin: Bin, kinds: Array<StackKind>, selected: StaticArray<i32>, plan: FloorPlan, out: OutputWriter | null,
+  cargo: Cargo, bin: Bin, kinds: Array<StackKind>, selected: StaticArray<i32>, plan: FloorPlan, out: OutputWriter | null, targetX: f64 = -1,
 ): BalancedLoad {
+  const target = targetX < 0 ? <f64>bin.l / 2 : targetX;
   const result = new BalancedLoad(kinds.length);
   const rows = plan.rows;
   if (rows == 0) {
@@ -83,8 +87,10 @@ export function balanceLoad(
     }
   }
   const np = places.row.length;
-  // the places of each class, nearest the load's middle first
-  const cx = <f64>extent / 2, cy = <f64>bin.w / 2;
+  // the places of each class, nearest the load's middle first; the middle the load needs for its
+  // centre of gravity to reach the target once shifted along the free length (the load's own
+  // middle unless the target lies nearer a wall than the free length allows)
+  const cx = min(max(<f64>extent / 2, target - <f64>(bin.l - extent)), target), cy = <f64>bin.w / 2;
   const limitX = <f64>bin.l * 0.05, limitY = <f64>bin.w * 0.05;
   const centreX = new StaticArray<f64>(np), centreY = new StaticArray<f64>(np);
   for (let p = 0; p < np; p++) {
@@ -170,11 +176,11 @@ export function balanceLoad(
   const asLaid = new StaticArray<i32>(rows);
   for (let r = 0; r < rows; r++) asLaid[r] = r;
   const balanced = balancedRowOrder(plan, rowWeight, rowMoment);
-  const shiftLaid = bestShift(plan, asLaid, rowWeight, rowMoment, result.weight, bin.l, extent);
-  const shiftBalanced = bestShift(plan, balanced, rowWeight, rowMoment, result.weight, bin.l, extent);
+  const shiftLaid = bestShift(plan, asLaid, rowWeight, rowMoment, result.weight, bin.l, extent, target);
+  const shiftBalanced = bestShift(plan, balanced, rowWeight, rowMoment, result.weight, bin.l, extent, target);
   let rowOrder = asLaid;
   let shift = shiftLaid;
-  if (offCentre(plan, balanced, rowWeight, rowMoment, result.weight, bin.l, shiftBalanced) < offCentre(plan, asLaid, rowWeight, rowMoment, result.weight, bin.l, shiftLaid) - 1) {
+  if (offCentre(plan, balanced, rowWeight, rowMoment, result.weight, target, shiftBalanced) < offCentre(plan, asLaid, rowWeight, rowMoment, result.weight, target, shiftLaid) - 1) {
     rowOrder = balanced;
     shift = shiftBalanced;
   }
@@ -193,6 +199,7 @@ export function balanceLoad(
     fy += kinds[k].weight * (<f64>(rowShift[r] + places.y[p]) + <f64>plan.colFy[col] / 2);
   }
   result.balanced = abs(fx / result.weight - <f64>bin.l / 2) <= limitX && abs(fy / result.weight - <f64>bin.w / 2) <= limitY;
+  result.cogX = fx / result.weight;
 
   if (out != null) {
     let boxes = 0;
@@ -282,15 +289,15 @@ function cogX(plan: FloorPlan, order: StaticArray<i32>, rowWeight: StaticArray<f
   return m / total;
 }
 
-/** Where the load starts so its centre of gravity comes nearest the middle, within the free length. */
-function bestShift(plan: FloorPlan, order: StaticArray<i32>, rowWeight: StaticArray<f64>, rowMoment: StaticArray<f64>, total: f64, length: i32, extent: i32): i32 {
+/** Where the load starts so its centre of gravity comes nearest the target, within the free length. */
+function bestShift(plan: FloorPlan, order: StaticArray<i32>, rowWeight: StaticArray<f64>, rowMoment: StaticArray<f64>, total: f64, length: i32, extent: i32, target: f64): i32 {
   const at0 = cogX(plan, order, rowWeight, rowMoment, total, 0);
-  const want = <f64>length / 2 - at0;
+  const want = target - at0;
   return <i32>Math.round(Math.min(Math.max(want, 0), <f64>(length - extent)));
 }
 
-function offCentre(plan: FloorPlan, order: StaticArray<i32>, rowWeight: StaticArray<f64>, rowMoment: StaticArray<f64>, total: f64, length: i32, shift: i32): f64 {
-  return abs(cogX(plan, order, rowWeight, rowMoment, total, shift) - <f64>length / 2);
+function offCentre(plan: FloorPlan, order: StaticArray<i32>, rowWeight: StaticArray<f64>, rowMoment: StaticArray<f64>, total: f64, target: f64, shift: i32): f64 {
+  return abs(cogX(plan, order, rowWeight, rowMoment, total, shift) - target);
 }
 
 /** Moves rows across within their free width, heaviest first, until the load sits on the centreline. */

@@ -78,6 +78,7 @@ function pairFits(cargo: Cargo, b: i32, a: i32, ob: i32, bin: Bin, k: StackKind 
 
 function canCarry(cargo: Cargo, b: i32, a: i32, bin: Bin): bool {
   return cargo.policy[b] == POLICY_BASE && cargo.canTop[a] != 0 && cargo.stackClass[a] == cargo.stackClass[b]
+    && <f64>cargo.weight[a] <= cargo.maxLoad[b]
     && (pairFits(cargo, b, a, 0, bin, null) || pairFits(cargo, b, a, 1, bin, null));
 }
 

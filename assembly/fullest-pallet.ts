@@ -44,7 +44,7 @@ export function fullestPalletJob(input: InputReader): StaticArray<i32> {
 
 /**
  * The fill for a load height H and weight maxG of n kinds of layers (each's height, weight and how
- * many are left): the kinds picked, in the order the fill first took them, into kind[] and how many
+ * many one pallet may take): the kinds picked, in the order the fill first took them, into kind[] and how many
  * layers of each into layers[]; returns how many kinds (0: no layer fits).
  */
 export function fullest(
@@ -56,30 +56,43 @@ export function fullest(
   count: StaticArray<i32>,
   kind: StaticArray<i32>,
   layers: StaticArray<i32>,
+  /** The layers of each kind left, where more are left than one pallet may take (count); null: count. */
+  left: StaticArray<i32> | null = null,
+  /** What each kind's layers may carry above them (layer-stacks.ts, for cargo with limits); null: anything. */
+  bearing: LayerBearing | null = null,
 ): i32 {
+  const most = left !== null ? left : count;
   let leftHeight: f64 = 0;
-  for (let i = 0; i < n; i++) leftHeight += <f64>count[i] * <f64>height[i];
+  for (let i = 0; i < n; i++) leftHeight += <f64>most[i] * <f64>height[i];
   // items: at most log2 of the count per kind, 31 at most
   const itemK = new StaticArray<i32>(n * 32);
   const itemN = new StaticArray<i32>(n * 32);
   const itemH = new StaticArray<i32>(n * 32);
   const itemG = new StaticArray<f64>(n * 32);
   const itemValue = new StaticArray<f64>(n * 32);
+  // with limits, what each item may carry above it: kinds weakest first, each new item going below
+  // those before it, so the path's weight so far is what rests on it
+  const itemRoom = new StaticArray<f64>(n * 32);
   let items = 0;
   let step = 0;
-  for (let i = 0; i < n; i++) {
+  for (let o = 0; o < n; o++) {
+    const i = bearing !== null ? unchecked(bearing.order[o]) : o;
     const h = height[i];
     const g = weightG[i];
     let m = min(count[i], H / h);
     if (g > 0 && Math.floor(maxG / g) < <f64>m) m = <i32>Math.floor(maxG / g);
-    const share = (<f64>count[i] * <f64>h) / leftHeight;
+    const share = (<f64>most[i] * <f64>h) / leftHeight;
     for (let take = 1; m > 0; take *= 2) {
       const t = min(take, m);
       unchecked((itemK[items] = i));
       unchecked((itemN[items] = t));
       unchecked((itemH[items] = t * h));
       unchecked((itemG[items] = <f64>t * g));
-      unchecked((itemValue[items] = <f64>(t * h) * share));
+      // with limits, a pallet's fill takes a weak kind's layers first: they need strong ones below them,
+      // and strong layers left over stack anywhere
+      const weak = bearing !== null && unchecked(bearing.weak[i]);
+      unchecked((itemValue[items] = <f64>(t * h) * share * (weak ? WEAK_LAYER_VALUE : 1)));
+      unchecked((itemRoom[items] = bearing !== null ? bearing.room(i, t) : Infinity));
       step = gcd(step, t * h);
       items++;
       m -= t;
@@ -105,13 +118,17 @@ export function fullest(
     const size = unchecked(itemH[idx]) / step;
     const g = unchecked(itemG[idx]);
     const iv = unchecked(itemValue[idx]);
+    const bears = unchecked(itemRoom[idx]);
+    const below = unchecked(itemK[idx]);
     const hi = min(cells, reach + size);
     for (let h = hi; h >= size; h--) {
       const from = unchecked(value[h - size]);
       if (from < 0) continue;
+      // with limits the item goes below the path so far: that path's lowest layer must stand on it
+      if (bearing !== null && h > size && !bearing.stands(unchecked(itemK[nodeItem[via[h - size]]]), below)) continue;
       const v = from + iv;
       const w = unchecked(weight[h - size]) + g;
-      if (w <= maxG && v > unchecked(value[h])) {
+      if (w <= maxG && v > unchecked(value[h]) && unchecked(weight[h - size]) <= bears) {
         unchecked((value[h] = v));
         unchecked((weight[h] = w));
         nodeItem = room(nodeItem, nodes + 1);
@@ -126,6 +143,11 @@ export function fullest(
   let top = cells;
   while (top > 0 && unchecked(value[top]) < 0) top--;
   if (top == 0) return 0;
+  // with limits, the fill of most value, not the tallest: a weak kind's top on a pallet a layer lower
+  // beats a taller pallet of strong layers only, which leaves the weak ones no pallet to go on
+  if (bearing !== null) {
+    for (let h = top - 1; h > 0; h--) if (unchecked(value[h]) > unchecked(value[top])) top = h;
+  }
   // the path from the first item taken, and per kind its layers, kinds in the order first taken
   let length = 0;
   for (let node = via[top]; node >= 0; node = unchecked(nodePrev[node])) length++;
@@ -141,4 +163,40 @@ export function fullest(
   }
   for (let p = 0; p < picked; p++) unchecked((layers[p] = taken[kind[p]]));
   return picked;
+}
+
+/** A weak kind's layers' value against a strong kind's, among fills of one height. */
+const WEAK_LAYER_VALUE: f64 = 16;
+
+/**
+ * What each kind's layers may carry above them, for the knapsack (layer-stacks.ts): t layers of kind k
+ * one on another carry at most room(k, t) above them (its host's units and its filler's columns, each
+ * less what the layers of its own kind above it weigh on a column). order: the kinds weakest first, the
+ * order the knapsack stacks them from the top down.
+ */
+export class LayerBearing {
+  capA: StaticArray<f64>;
+  incA: StaticArray<f64>;
+  capB: StaticArray<f64>;
+  incB: StaticArray<f64>;
+  order: StaticArray<i32>;
+  /** Kinds that cannot carry one layer of their own: the knapsack values their layers higher. */
+  weak: StaticArray<bool>;
+  /** upperStandsOn[a * n + b]: a layer of kind a stands wholly on one of kind b. */
+  upperStandsOn: StaticArray<bool>;
+  constructor(public n: i32) {
+    this.weak = new StaticArray<bool>(n);
+    this.upperStandsOn = new StaticArray<bool>(n * n);
+    this.capA = new StaticArray<f64>(n);
+    this.incA = new StaticArray<f64>(n);
+    this.capB = new StaticArray<f64>(n);
+    this.incB = new StaticArray<f64>(n);
+    this.order = new StaticArray<i32>(n);
+  }
+  @inline stands(upper: i32, lower: i32): bool {
+    return upper == lower || unchecked(this.upperStandsOn[upper * this.n + lower]);
+  }
+  room(k: i32, t: i32): f64 {
+    return min(this.capA[k] - <f64>(t - 1) * this.incA[k], this.capB[k] - <f64>(t - 1) * this.incB[k]);
+  }
 }

@@ -5,7 +5,7 @@
 // when a pallet's layers would not stand wholly one on another. A mixed order tries about 30
 // choices; most end at their first pallet. In the host's JavaScript this loop was the largest piece
 // of the planner threads' JavaScript, and slowest on a fresh thread.
-import { fullest } from './fullest-pallet';
+import { fullest, LayerBearing } from './fullest-pallet';
 import { InputReader, OutputWriter } from './wire';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
@@ -105,6 +105,10 @@ class Job {
   h: StaticArray<i32> = new StaticArray<i32>(0);
   upright: StaticArray<bool> = new StaticArray<bool>(0);
   weightG: StaticArray<f64> = new StaticArray<f64>(0);
+  /** The most one unit may carry above it (g); infinity: no limit. */
+  maxLoad: StaticArray<f64> = new StaticArray<f64>(0);
+  /** Some SKU has a limit: the knapsack stacks the weakest layers on top (fullest-pallet.ts LayerBearing). */
+  bearing: bool = false;
   units: StaticArray<i32> = new StaticArray<i32>(0);
   /** Each SKU's patterns (ids into patterns), at most three. */
   options: StaticArray<StaticArray<i32>> = new StaticArray<StaticArray<i32>>(0);
@@ -307,6 +311,7 @@ function stackLayersOnPallets(job: Job, choice: StaticArray<i32>, mostPallets: f
   const count = new StaticArray<i32>(k);
   const pickKind = new StaticArray<i32>(k);
   const pickLayers = new StaticArray<i32>(k);
+  const layersLeft = new StaticArray<i32>(k);
   for (let i = 0; i < k; i++) {
     height[i] = kinds[i].height;
     weight[i] = kinds[i].weightG;
@@ -314,8 +319,12 @@ function stackLayersOnPallets(job: Job, choice: StaticArray<i32>, mostPallets: f
   const pallets = new Array<Pallet>();
   let built = 0;
   while (true) {
-    for (let i = 0; i < k; i++) count[i] = kinds[i].count;
-    const picked = fullest(job.loadHeight, job.loadWeightG, k, height, weight, count, pickKind, pickLayers);
+    // no more layers of a kind on one pallet than its lowest can bear (layers of it at the top)
+    for (let i = 0; i < k; i++) {
+      layersLeft[i] = kinds[i].count;
+      count[i] = min(kinds[i].count, bearableRun(job, kinds[i]));
+    }
+    const picked = fullest(job.loadHeight, job.loadWeightG, k, height, weight, count, pickKind, pickLayers, layersLeft, job.bearing ? layerBearing(job, kinds) : null);
     if (picked == 0) break;
     // the same pallet for half of what the layers allow, then a fresh look at what is left: far fewer
     // knapsack runs than one per pallet, and the mix follows what remains
@@ -324,9 +333,17 @@ function stackLayersOnPallets(job: Job, choice: StaticArray<i32>, mostPallets: f
     const times = max(1, least / 2);
     const layers = stack(job, kinds, pickKind, pickLayers, picked);
     if (layers === null) return null;
-    pallets.push(new Pallet(layers, times));
-    built += times;
-    for (let i = 0; i < picked; i++) kinds[pickKind[i]].count -= pickLayers[i] * times;
+    // the layers the stack kept (a weak one that would carry too much, or not stand, goes back)
+    let same = times;
+    for (let i = 0; i < picked; i++) {
+      let kept = 0;
+      for (let j = 0; j < layers.length; j++) if (layers[j] === kinds[pickKind[i]]) kept++;
+      pickLayers[i] = kept;
+      if (kept > 0) same = min(same, max(1, kinds[pickKind[i]].count / kept / 2));
+    }
+    pallets.push(new Pallet(layers, same));
+    built += same;
+    for (let i = 0; i < picked; i++) kinds[pickKind[i]].count -= pickLayers[i] * same;
     if (<f64>built > mostPallets) return null;
   }
   // layers no pallet took (one too heavy for the pallet alone) go back to the block search
@@ -353,14 +370,122 @@ function stack(job: Job, kinds: Array<Kind>, pickKind: StaticArray<i32>, pickLay
     }
     layers[j] = v;
   }
-  for (let i = 1; i < layers.length; i++) if (!standsOn(job, layers[i - 1], layers[i])) return null;
-  return layers;
+  if (!job.bearing) return standsWhole(job, layers) ? layers : null;
+  if (standsWhole(job, layers) && bears(job, layers)) return layers;
+  // a layer that bears little goes higher: the strongest lowest, and the layers as far up as they
+  // still stand and bear (the rest go back for the next pallets); null when not even the first does
+  for (let i = 1; i < layers.length; i++) {
+    const v = layers[i];
+    let j = i;
+    while (j > 0 && strength(job, layers[j - 1]) < strength(job, v)) {
+      layers[j] = layers[j - 1];
+      j--;
+    }
+    layers[j] = v;
+  }
+  // fewer layers above only lighten what each carries: the longest part from the bottom that holds
+  let kept = 0;
+  while (kept < layers.length) {
+    const next = layers.slice(0, kept + 1);
+    if ((kept > 0 && !standsOn(job, layers[kept - 1], layers[kept])) || !bears(job, next)) break;
+    kept++;
+  }
+  return kept == 0 ? null : layers.slice(0, kept);
+}
+
+function standsWhole(job: Job, layers: Array<Kind>): bool {
+  for (let i = 1; i < layers.length; i++) if (!standsOn(job, layers[i - 1], layers[i])) return false;
+  return true;
+}
+
+/** What each kind's layers may carry, the kinds weakest first (strength, then the narrower cover): the knapsack's bearing. */
+function layerBearing(job: Job, kinds: Array<Kind>): LayerBearing {
+  const k = kinds.length;
+  const b = new LayerBearing(k);
+  for (let i = 0; i < k; i++) {
+    const kind = kinds[i];
+    b.capA[i] = job.maxLoad[kind.host];
+    b.incA[i] = job.weightG[kind.host];
+    const cols = kind.columns;
+    if (cols !== null && kind.fillerCount > 0) {
+      const levels = <f64>Math.round(<f64>kind.height / <f64>cols.h[0]);
+      const w = job.weightG[kind.filler];
+      b.capB[i] = job.maxLoad[kind.filler] - (levels - 1) * w;
+      b.incB[i] = levels * w;
+    } else {
+      b.capB[i] = Infinity;
+      b.incB[i] = 0;
+    }
+    b.weak[i] = strength(job, kind) < kind.weightG;
+    for (let j = 0; j < k; j++) b.upperStandsOn[i * k + j] = i == j || standsOn(job, kinds[j], kind);
+    let j = i;
+    while (j > 0 && weaker(kinds[i], strength(job, kinds[i]), kinds[b.order[j - 1]], strength(job, kinds[b.order[j - 1]]))) {
+      b.order[j] = b.order[j - 1];
+      j--;
+    }
+    b.order[j] = i;
+  }
+  return b;
+}
+
+/** a goes above b: it bears less, or as much with less cover. */
+function weaker(a: Kind, aRoom: f64, b: Kind, bRoom: f64): bool {
+  return aRoom < bRoom || (aRoom == bRoom && a.cover < b.cover);
+}
+
+/** Layers of a kind one on another that its lowest bears with nothing else above them (i32.MAX_VALUE: no limit). */
+function bearableRun(job: Job, kind: Kind): i32 {
+  let run = i32.MAX_VALUE;
+  const hostLimit = job.maxLoad[kind.host];
+  if (hostLimit != Infinity) run = 1 + <i32>min(Math.floor(hostLimit / job.weightG[kind.host]), 1e9);
+  const cols = kind.columns;
+  if (cols !== null && kind.fillerCount > 0 && job.maxLoad[kind.filler] != Infinity) {
+    const levels = <f64>Math.round(<f64>kind.height / <f64>cols.h[0]);
+    const w = job.weightG[kind.filler];
+    const spare = job.maxLoad[kind.filler] - (levels - 1) * w;
+    run = spare < 0 ? 0 : min(run, 1 + <i32>min(Math.floor(spare / (levels * w)), 1e9));
+  }
+  return run;
+}
+
+/** What one layer of a kind may carry above it: its host's units, and its filler's columns less their own upper units. */
+function strength(job: Job, kind: Kind): f64 {
+  const host = job.maxLoad[kind.host];
+  const cols = kind.columns;
+  if (cols === null || kind.fillerCount == 0) return host;
+  const levels = <f64>Math.round(<f64>kind.height / <f64>cols.h[0]);
+  return min(host, job.maxLoad[kind.filler] - (levels - 1) * job.weightG[kind.filler]);
+}
+
+/**
+ * Every unit carries no more than it may: what rests on it is at most the units above it in its own
+ * column while the layers above are of its kind (the same pattern, so the same columns), then all
+ * the layers above those (docs/decisions.md, "Load bearing").
+ */
+function bears(job: Job, layers: Array<Kind>): bool {
+  const n = layers.length;
+  for (let i = 0; i < n; i++) {
+    const kind = layers[i];
+    let run = 0;
+    while (i + run + 1 < n && layers[i + run + 1] === kind) run++;
+    // the layers above the run of its kind
+    let beyond: f64 = 0;
+    for (let j = i + run + 1; j < n; j++) beyond += layers[j].weightG;
+    if (<f64>run * job.weightG[kind.host] + beyond > job.maxLoad[kind.host]) return false;
+    const cols = kind.columns;
+    if (cols !== null && kind.fillerCount > 0) {
+      const levels = <f64>Math.round(<f64>kind.height / <f64>cols.h[0]);
+      const w = job.weightG[kind.filler];
+      if ((levels - 1) * w + <f64>run * levels * w + beyond > job.maxLoad[kind.filler]) return false;
+    }
+  }
+  return true;
 }
 
 /**
  * Input: the deck's length and width, load height and load weight (g); the most cartons a filler's
  * columns may hold; the least score any choice can have; the SKUs (length, width, height, upright,
- * weight in g, units, then its patterns: how many, and per pattern its boxes: how many, then x, y, l,
+ * weight in g, the most a unit may carry above it in g (-1: no limit), units, then its patterns: how many, and per pattern its boxes: how many, then x, y, l,
  * w, h each); the choices (how many, then per SKU the pattern it takes, -1 for none). Answer: 0 when
  * no choice builds a pallet; else 1, the pallets (how many entries, then per entry how many such
  * pallets and its boxes: how many, then SKU, x, y, z, l, w, h each, bottom layer first), and the
@@ -408,6 +533,7 @@ function readJob(input: InputReader): Job {
   job.h = new StaticArray<i32>(n);
   job.upright = new StaticArray<bool>(n);
   job.weightG = new StaticArray<f64>(n);
+  job.maxLoad = new StaticArray<f64>(n);
   job.units = new StaticArray<i32>(n);
   job.options = new StaticArray<StaticArray<i32>>(n);
   for (let i = 0; i < n; i++) {
@@ -416,6 +542,9 @@ function readJob(input: InputReader): Job {
     job.h[i] = input.next();
     job.upright[i] = input.next() != 0;
     job.weightG[i] = <f64>input.next();
+    const bears = input.next();
+    job.maxLoad[i] = bears < 0 ? Infinity : <f64>bears;
+    if (bears >= 0) job.bearing = true;
     job.units[i] = input.next();
     const options = new StaticArray<i32>(input.next());
     for (let o = 0; o < options.length; o++) {

@@ -2,7 +2,8 @@
 // types, as few containers as possible, then the least container volume. In a container nothing
 // stands on anything but a double-stacked top on its bottom, so each container is a floor plan of
 // stacks (floor-stacks.ts) laid in rows (floor-rows.ts) and balanced (floor-balance.ts).
-import { Bin, Cargo } from './cargo';
+import { RoadLimits, readRoad } from './axle-loads';
+import { Bin, Cargo, orientedX } from './cargo';
 import { balanceLoad, BalancedLoad } from './floor-balance';
 import { FloorPlan } from './floor-rows';
 import { nowMs } from './clock';
@@ -14,13 +15,17 @@ export const FITS: i32 = 0;
 export const TOO_LARGE_FOR_EVERY_TYPE: i32 = 1;
 export const OVER_PAYLOAD: i32 = 2;
 export const OUT_OF_CONTAINERS: i32 = 3;
+/** Heavier than the road leaves every type that takes it (gross less tractor, chassis and box). */
+export const OVER_ROAD_GROSS: i32 = 4;
+/** Within that weight, but nowhere along any type that takes it are the axles within their limits. */
+export const OVER_AXLE_LIMITS: i32 = 5;
 
 /** Floor plans of ordinary orders take milliseconds; the limit only guards against thousands of carton sizes. */
 const MIN_LOADING_MS: i32 = 250;
 
 /**
  * Input: time limit ms, effort per container tried, seed, container types (n, then per type
- * l, w, h, payload g, count), then the cargo.
+ * l, w, h, payload g, count, its road: axle-loads.ts readRoad), then the cargo.
  * Output: [deadline hit, containers, per container: type index, boxes, per box type, x, y, z, l,
  * w, h], then per cargo type: [count not loaded, reason].
  */
@@ -38,11 +43,17 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
   const nBins = input.next();
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
+  roads = new StaticArray<RoadLimits>(nBins);
+  payloads = new StaticArray<f64>(nBins);
   let widest = 0;
   for (let k = 0; k < nBins; k++) {
     bins[k] = new Bin(input.next(), input.next(), input.next(), 0);
     bins[k].maxWeight = <f64>input.next();
     available[k] = input.next();
+    payloads[k] = bins[k].maxWeight;
+    roads[k] = readRoad(input);
+    // the road may leave the container less than its payload
+    if (roads[k].active) bins[k].maxWeight = min(bins[k].maxWeight, roads[k].cargoRoom());
     widest = max(widest, bins[k].w);
   }
   const cargo = input.readCargo();
@@ -83,7 +94,7 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
   for (let i = 0; i < chosen.length; i++) {
     const c = chosen[i];
     out.push(c.type);
-    balanceLoad(cargo, bins[c.type], c.kinds, c.selected, c.plan, out);
+    balanceLoad(cargo, bins[c.type], c.kinds, c.selected, c.plan, out, c.targetX);
     takeLoaded(c, counts);
   }
   out.set(deadlineAt, floorDeadlineHit || skippedForTime ? 1 : 0);
@@ -268,16 +279,65 @@ function takeLoaded(c: ContainerLoad, counts: StaticArray<i32>): void {
 class ContainerLoad {
   constructor(
     public type: i32, public kinds: Array<StackKind>, public selected: StaticArray<i32>, public plan: FloorPlan, public load: BalancedLoad,
+    /** Where the load's centre of gravity was aimed along the container (the road's window may want it off the middle). */
+    public targetX: f64,
   ) {}
 }
 
+/** The job's container types' roads (set per job: every job starts on a fresh heap). */
+let roads: StaticArray<RoadLimits> = new StaticArray<RoadLimits>(0);
+/** Their payloads (a road's room may be less: bins[k].maxWeight is the lesser). */
+let payloads: StaticArray<f64> = new StaticArray<f64>(0);
+
 /**
  * One container of type k loaded from counts[]: the stacks it can carry by weight (heaviest
- * first), laid on its floor and balanced. loaded[] gets the items of each type it takes.
+ * first), laid on its floor and balanced. loaded[] gets the items of each type it takes. On a road,
+ * a load whose axles are not within their limits carries less: the most cargo whose load is.
  */
 function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArray<i32>, scratch: RowScratch, loaded: StaticArray<i32>): ContainerLoad {
   const bin = bins[k];
+  const road = roads[k];
   const kinds = buildStacks(cargo, bin, counts);
+  let chosen = loadUpTo(cargo, bin, road, k, kinds, bin.maxWeight, scratch);
+  if (road.active && !roadAllows(road, chosen.load)) {
+    // less cargo widens the window the axles allow: the heaviest load the road takes, by bisection
+    // over the weight let in (what a lower cap lets in is a subset's weight, so the halves narrow)
+    let lo: f64 = 0, hi = chosen.load.weight;
+    let best = loadUpTo(cargo, bin, road, k, kinds, 0, scratch);
+    for (let step = 0; step < ROAD_STEPS && hi - lo > ROAD_GRAIN_G; step++) {
+      const cap = (lo + hi) / 2;
+      const tried = loadUpTo(cargo, bin, road, k, kinds, cap, scratch);
+      if (roadAllows(road, tried.load)) {
+        lo = cap;
+        if (tried.load.weight > best.load.weight || !roadAllows(road, best.load)) best = tried;
+      } else hi = cap;
+    }
+    chosen = best;
+  }
+  for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const n = chosen.load.placedKinds[i];
+    loaded[kinds[i].bottom] += n;
+    if (kinds[i].top >= 0) loaded[kinds[i].top] += n;
+  }
+  return chosen;
+}
+
+/** Bisection steps at most, and the weight below which two caps are one (10 kg). */
+const ROAD_STEPS: i32 = 16;
+const ROAD_GRAIN_G: f64 = 10_000;
+
+/** The load's axles are within the road's limits (an empty load's too: the tares alone). */
+function roadAllows(road: RoadLimits, load: BalancedLoad): bool {
+  return road.allows(load.stacks > 0 ? load.weight : 0, load.cogX);
+}
+
+/**
+ * The stacks of kinds a container of type k takes within cap grams: selected by weight when the cap
+ * binds, laid on its floor and balanced, the centre of gravity aimed where the road's axles want it
+ * (the middle where that is within their window).
+ */
+function loadUpTo(cargo: Cargo, bin: Bin, road: RoadLimits, k: i32, kinds: Array<StackKind>, cap: f64, scratch: RowScratch): ContainerLoad {
   const nClasses = countClasses(kinds);
   let selected = new StaticArray<i32>(kinds.length);
   let total: f64 = 0;
@@ -290,47 +350,62 @@ function loadOne(cargo: Cargo, bins: StaticArray<Bin>, k: i32, counts: StaticArr
   classTotals(kinds, selected, avail, value);
   let plan = layFloor(kinds, avail, value, bin, scratch, 0);
   let load: BalancedLoad;
-  if (total > bin.maxWeight) {
+  let target = targetFor(road, bin, kinds, selected);
+  if (total > cap) {
     // the payload may bind: choose what goes for as many stacks as that floor took, then lay again
     let room = 0;
     for (let c = 0; c < nClasses; c++) room += plan.placed[c];
-    const all = selected, asLaidPlan = plan;
-    selected = selectByPayload(kinds, bin.maxWeight, room);
+    const all = selected, asLaidPlan = plan, asLaidTarget = target;
+    selected = selectByPayload(kinds, cap, room);
     classTotals(kinds, selected, avail, value);
     plan = layFloor(kinds, avail, value, bin, scratch, 0);
-    load = balanceLoad(cargo, bin, kinds, selected, plan, null);
+    target = targetFor(road, bin, kinds, selected);
+    load = balanceLoad(cargo, bin, kinds, selected, plan, null, target);
     // Chosen by weight alone, the stacks can all be of one floor class and leave the places the
     // floor had for another empty (heavy pallets chosen for the crates' places). When the floor as
     // first laid, the heaviest of each class in its places, is within the payload, the payload did
     // not bind: that load goes, unless it cannot be balanced where the weight-chosen one can (more
     // cargo in a container is not worth a centre of gravity outside the limits).
     if (load.stacks < room) {
-      const asLaid = balanceLoad(cargo, bin, kinds, all, asLaidPlan, null);
-      if (asLaid.weight <= bin.maxWeight && asLaid.stacks > load.stacks && (asLaid.balanced || !load.balanced)) {
+      const asLaid = balanceLoad(cargo, bin, kinds, all, asLaidPlan, null, asLaidTarget);
+      if (asLaid.weight <= cap && asLaid.stacks > load.stacks && (asLaid.balanced || !load.balanced) && roadNoWorse(road, asLaid, load)) {
         selected = all;
         plan = asLaidPlan;
         load = asLaid;
+        target = asLaidTarget;
         classTotals(kinds, selected, avail, value);
       }
     }
-  } else load = balanceLoad(cargo, bin, kinds, selected, plan, null);
+  } else load = balanceLoad(cargo, bin, kinds, selected, plan, null, target);
   // Rows of several columns put a heavy stack off the centreline; when no place balances it,
   // rows of one column each (centred) may, if they load as much.
   if (!load.balanced) {
     const singlePlan = layFloor(kinds, avail, value, bin, scratch, 1);
-    const single = balanceLoad(cargo, bin, kinds, selected, singlePlan, null);
-    if (single.balanced && single.stacks >= load.stacks) {
+    const single = balanceLoad(cargo, bin, kinds, selected, singlePlan, null, target);
+    if (single.balanced && single.stacks >= load.stacks && roadNoWorse(road, single, load)) {
       plan = singlePlan;
       load = single;
     }
   }
-  for (let t = 0; t < cargo.n; t++) loaded[t] = 0;
-  for (let i = 0; i < kinds.length; i++) {
-    const n = load.placedKinds[i];
-    loaded[kinds[i].bottom] += n;
-    if (kinds[i].top >= 0) loaded[kinds[i].top] += n;
-  }
-  return new ContainerLoad(k, kinds, selected, plan, load);
+  return new ContainerLoad(k, kinds, selected, plan, load, target);
+}
+
+/** A load the road allows is never traded for one it does not. */
+function roadNoWorse(road: RoadLimits, a: BalancedLoad, b: BalancedLoad): bool {
+  return !road.active || roadAllows(road, a) || !roadAllows(road, b);
+}
+
+/**
+ * Where the centre of gravity of the selected stacks is aimed along the container: the middle (the CTU
+ * Code's), or on a road the point of the axles' window nearest it. Negative: the middle.
+ */
+function targetFor(road: RoadLimits, bin: Bin, kinds: Array<StackKind>, selected: StaticArray<i32>): f64 {
+  if (!road.active) return -1;
+  let weight: f64 = 0;
+  for (let i = 0; i < kinds.length; i++) weight += <f64>selected[i] * kinds[i].weight;
+  const middle = <f64>bin.l / 2;
+  if (weight <= 0 || !road.window(weight)) return -1;
+  return min(max(middle, road.lo), road.hi);
 }
 
 /**
@@ -379,11 +454,29 @@ function selectByPayload(kinds: Array<StackKind>, payload: f64, room: i32): Stat
 
 /** Why type t can never be loaded into the listed types, or FITS. */
 function unplaceable(cargo: Cargo, t: i32, bins: StaticArray<Bin>, available: StaticArray<i32>): i32 {
-  let fitsSome = false;
+  let why = TOO_LARGE_FOR_EVERY_TYPE;
+  const weight = <f64>cargo.weight[t];
   for (let k = 0; k < bins.length; k++) {
     if (available[k] <= 0 || !cargo.fitsIn(t, bins[k])) continue;
-    fitsSome = true;
-    if (<f64>cargo.weight[t] <= bins[k].maxWeight) return FITS;
+    const road = roads[k];
+    // bins[k].maxWeight is the road's room where that is less than the payload
+    const payload = road.active ? <f64>payloads[k] : bins[k].maxWeight;
+    if (weight > payload) why = max(why, OVER_PAYLOAD);
+    else if (weight > bins[k].maxWeight) why = max(why, OVER_ROAD_GROSS);
+    else if (road.active && !anywhereAlong(cargo, t, bins[k], road)) why = max(why, OVER_AXLE_LIMITS);
+    else return FITS;
   }
-  return fitsSome ? OVER_PAYLOAD : TOO_LARGE_FOR_EVERY_TYPE;
+  return why;
+}
+
+/** One item of type t alone has some place along the bin (in some orientation) where the road's axles allow it. */
+function anywhereAlong(cargo: Cargo, t: i32, bin: Bin, road: RoadLimits): bool {
+  const weight = <f64>cargo.weight[t];
+  if (!road.window(weight)) return false;
+  for (let o = 0; o < 6; o++) {
+    if ((cargo.oriMask[t] & (1 << o)) == 0) continue;
+    const half = <f64>orientedX(o, cargo.l[t], cargo.w[t], cargo.h[t]) / 2;
+    if (road.lo <= <f64>bin.l - half && road.hi >= half) return true;
+  }
+  return false;
 }

@@ -35,15 +35,40 @@ export class LoadState {
   weight: f64 = 0;
   /** The blocks' value summed: what the search maximises. */
   value: f64 = 0;
-  constructor(public spCap: i32, public nTypes: i32, public plCap: i32) {
+  /**
+   * What rests on each placement's columns, for cargo some of whose boxes bear only so much
+   * (bearing.ts; empty otherwise): per placement where its columns start in cellLoad (one per
+   * column, nx by ny, x fastest) and whether its own boxes or any below it have a limit.
+   */
+  cellAt: StaticArray<i32>;
+  cellLoad: StaticArray<f64>;
+  limitedBelow: StaticArray<i32>;
+  cells: i32 = 0;
+  constructor(public spCap: i32, public nTypes: i32, public plCap: i32, bearing: bool = false) {
     this.sp = new StaticArray<i32>(spCap * SP_STRIDE);
     this.rem = new StaticArray<i32>(nTypes);
     this.pl = new StaticArray<i32>(plCap * PL_STRIDE);
+    // a placement holds a box per column at least: no load has more columns than placements' boxes
+    const cellCap = bearing ? plCap : 0;
+    this.cellAt = new StaticArray<i32>(cellCap);
+    this.cellLoad = new StaticArray<f64>(cellCap);
+    this.limitedBelow = new StaticArray<i32>(cellCap);
   }
   copyFrom(o: LoadState): void {
     memory.copy(changetype<usize>(this.sp), changetype<usize>(o.sp), (<usize>(o.ns * SP_STRIDE)) << 2);
     memory.copy(changetype<usize>(this.rem), changetype<usize>(o.rem), (<usize>this.nTypes) << 2);
     memory.copy(changetype<usize>(this.pl), changetype<usize>(o.pl), (<usize>(o.np * PL_STRIDE)) << 2);
+    if (o.cellAt.length > 0) {
+      if (this.cellAt.length < o.cellAt.length) {
+        this.cellAt = new StaticArray<i32>(o.cellAt.length);
+        this.cellLoad = new StaticArray<f64>(o.cellAt.length);
+        this.limitedBelow = new StaticArray<i32>(o.cellAt.length);
+      }
+      memory.copy(changetype<usize>(this.cellAt), changetype<usize>(o.cellAt), (<usize>o.np) << 2);
+      memory.copy(changetype<usize>(this.limitedBelow), changetype<usize>(o.limitedBelow), (<usize>o.np) << 2);
+      memory.copy(changetype<usize>(this.cellLoad), changetype<usize>(o.cellLoad), (<usize>o.cells) << 3);
+    }
+    this.cells = o.cells;
     this.ns = o.ns;
     this.np = o.np;
     this.volume = o.volume;

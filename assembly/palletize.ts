@@ -49,7 +49,8 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
   // awkward SKU leaves with other SKUs' units. Fewer pallets wins; a tie keeps the single-SKU plan.
   // Past the host's bound no plan is worth building: a build stops once it cannot stay within it.
-  const singleFirst = buildPallets(cargo, bin, limits, seed, true, null, searches, prune, most >= 0 ? most + 1 : i32.MAX_VALUE);
+  const weakTops = weakFirst(cargo, bin, null);
+  const singleFirst = buildPallets(cargo, bin, limits, seed, true, weakTops, searches, prune, most >= 0 ? most + 1 : i32.MAX_VALUE);
   // Big units valued a little higher go on the early pallets, leaving small ones to fill gaps
   // on the later pallets; worth more effort, as this plan is the one that saves pallets.
   let maxUnitVolume = 0.0;
@@ -62,10 +63,29 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   mixedLimits.maxWidth = limits.maxWidth;
   // it wins only with fewer pallets: it stops once it cannot end with fewer than the single-SKU plan
   // (the same pick), and the single-SKU plan ends within the bound or stops at one past it
-  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, bigFirst, searches, prune, singleFirst.data[2]);
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, weakFirst(cargo, bin, bigFirst), searches, prune, singleFirst.data[2]);
   const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
   pick.set(1, deadlineHit ? 1 : 0);
   return pick.finish();
+}
+
+/** A unit that cannot carry a column of itself up to the load height is valued this much more. */
+const WEAK_UNIT_VALUE: f64 = 1.5;
+
+/**
+ * With limits, units too weak to carry a column of their own are worth more on a pallet: each pallet
+ * then takes some on top of the strong ones, rather than the strong units filling the pallets and
+ * the weak ones left to pallets of their own a layer or two high. Unchanged (`values`) without.
+ */
+function weakFirst(cargo: Cargo, bin: Bin, values: StaticArray<f64> | null): StaticArray<f64> | null {
+  if (!cargo.bearing) return values;
+  const out = new StaticArray<f64>(cargo.n);
+  for (let t = 0; t < cargo.n; t++) {
+    const base = values !== null ? values[t] : 1.0;
+    const column = bin.h / max(1, min(cargo.l[t], min(cargo.w[t], cargo.h[t])));
+    out[t] = cargo.bearableLayers(t) < column ? base * WEAK_UNIT_VALUE : base;
+  }
+  return out;
 }
 
 /**
@@ -127,8 +147,8 @@ function buildPallets(
     wide.deadlineMs = limits.deadlineMs;
     wide.effort = scaledEffort(limits.effort, LAST_PALLET_EFFORT);
     wide.maxWidth = WIDE_BEAM_WIDTH;
-    const lastPallet = new LoadState(search.spCap, cargo.n, left + 1);
-    const previous = new LoadState(search.spCap, cargo.n, left + 1);
+    const lastPallet = new LoadState(search.spCap, cargo.n, left + 1, cargo.bearing);
+    const previous = new LoadState(search.spCap, cargo.n, left + 1, cargo.bearing);
     const previousUnits = new StaticArray<i32>(cargo.n);
     let blocksFresh = true;
     while (left > 0) {

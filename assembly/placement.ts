@@ -3,6 +3,7 @@
 // stacking surface of double_stacked_bottom items.
 import { Bin, Cargo, POLICY_BASE, POLICY_FREE } from './cargo';
 import { Blocks } from './blocks';
+import { Bearing } from './bearing';
 import {
   DEAD, KIND_LEVEL, LoadState, PL_BLOCK, PL_STRIDE, PL_X, PL_Y, PL_Z,
   SP_KIND, SP_STRIDE, SP_X1, SP_X2, SP_Y1, SP_Y2, SP_Z,
@@ -23,6 +24,8 @@ export class Placement {
   level: StaticArray<i32> = new StaticArray<i32>(256 * 4);
   /** Smallest dimension of any box: a level no box can stand on is not kept. */
   minDim: i32 = 0;
+  /** What rests on each box, when some type bears only so much (null otherwise). */
+  bearing: Bearing | null = null;
 
   constructor(public cargo: Cargo, public bin: Bin, public blocks: Blocks, spCap: i32) {
     this.pieces = new StaticArray<i32>(spCap * 4 * 5 + 20);
@@ -73,6 +76,8 @@ export class Placement {
     }
     unchecked((s.rem[t] -= blocks.count[b]));
     this.record(s, b, x, y, z);
+    const bearing = this.bearing;
+    if (bearing != null) bearing.commit(s, b, x, y, z);
   }
 
   /** Adds block b at (x, y, z) to the load's figures and placements. */

@@ -20,7 +20,7 @@ export class InputReader {
     if (effort > 0) limits.effort = <i64>effort;
     return limits;
   }
-  /** n, then per type: l, w, h, weight, count, orientation mask, policy, can top, stack class. */
+  /** n, then per type: l, w, h, weight, count, orientation mask, policy, can top, stack class, the most it may carry (g; -1: no limit). */
   readCargo(): Cargo {
     const n = this.next();
     const c = new Cargo(n);
@@ -34,6 +34,11 @@ export class InputReader {
       c.policy[t] = this.next();
       c.canTop[t] = this.next();
       c.stackClass[t] = this.next();
+      const bears = this.next();
+      if (bears >= 0) {
+        c.maxLoad[t] = <f64>bears;
+        c.bearing = true;
+      }
     }
     return c;
   }

@@ -39,6 +39,56 @@ const PlacementSchema = Type.Object(
   { ...exact, title: 'LoadPlanPlacement' },
 );
 
+const Axles = (what: string) =>
+  Type.Object(
+    { steer: Kg(`${what} The steer axle.`), drive: Kg(`${what} The drive axle group.`), trailer: Kg(`${what} The chassis' axle group.`) },
+    { ...exact, title: 'AxleFigures' },
+  );
+
+const RoadSchema = Type.Object(
+  {
+    profile: Type.String({
+      description: 'The lane\'s road profile: "EU", "EU-44", "US", or the name it gave its own numbers ("custom" when none).',
+      examples: ['EU'],
+    }),
+    gross_kg: Kg('Tractor, chassis, container and cargo.'),
+    gross_limit_kg: Kg('The most the whole vehicle may weigh on this road.'),
+    axle_loads_kg: Axles("By the lever rule from the cargo's centre of gravity (docs/road-profiles.md)."),
+    axle_limits_kg: Axles('The limit.'),
+    drive_min_kg: Kg("The least the drive axles must carry (the profile's share of the gross; 0 where it has none)."),
+    kingpin_load_kg: Kg("What the kingpin passes to the tractor's fifth wheel."),
+    tare_kg: Type.Object(
+      {
+        tractor_steer: Kg('The empty tractor on its steer axle.'),
+        tractor_drive: Kg('The empty tractor on its drive axles.'),
+        chassis: Kg('The empty chassis.'),
+        container: Kg('The empty container.'),
+      },
+      exact,
+    ),
+    geometry_mm: Type.Object(
+      {
+        kingpin: Mm("The kingpin, from the front wall (the plan's x = 0)."),
+        trailer_axle_group: Mm("The centre of the chassis' axle group, from the front wall."),
+        chassis_tare_cog: Mm("The empty chassis' centre of gravity, from the front wall."),
+        container_tare_cog: Mm("The empty container's centre of gravity, from the front wall."),
+        tractor_wheelbase: Mm('From the steer axle to the centre of the drive axle group.'),
+        fifth_wheel_ahead_of_drive: Mm('The fifth wheel ahead of the centre of the drive axle group (negative: behind).'),
+      },
+      {
+        ...exact,
+        description:
+          'Every distance the lever rule takes: trailer axle group = (cargo x (cog.x - kingpin) + chassis x (chassis_tare_cog - kingpin) + container x (container_tare_cog - kingpin)) / (trailer_axle_group - kingpin); kingpin load = cargo + chassis + container - trailer axle group; drive = tractor_drive + kingpin load x (tractor_wheelbase - fifth_wheel_ahead_of_drive) / tractor_wheelbase; steer = tractor_steer + kingpin load x fifth_wheel_ahead_of_drive / tractor_wheelbase.',
+      },
+    ),
+    within_road_limits: Type.Boolean({
+      description:
+        'Gross and every axle within its limit, the drive axles at least drive_min_kg. A TruckFTL plan never carries a container outside them.',
+    }),
+  },
+  { ...exact, title: 'LoadPlanRoad' },
+);
+
 const ContainerSchema = Type.Object(
   {
     code: Type.String({ examples: ['40ft-HC'] }),
@@ -56,6 +106,10 @@ const ContainerSchema = Type.Object(
     within_cog_limits: Type.Boolean({
       description:
         'Centre of gravity within 5 % of the inner length from the middle and within 5 % of the inner width from the centreline (CTU Code, annex 7, 3.1.4).',
+    }),
+    road: Type.Union([RoadSchema, Type.Null()], {
+      description:
+        'The truck this container rides on and its axle loads, when the lane holds the order to a road profile (TruckFTL orders, and OceanFCL where the lane says so); null otherwise.',
     }),
     placements: Type.Array(PlacementSchema),
   },
@@ -86,11 +140,19 @@ const UnplacedSchema = Type.Object(
       'too_large_for_every_type',
       'out_of_containers',
       'over_payload',
+      'over_road_gross',
+      'over_axle_limits',
       'no_item_master_data',
       'no_pallet_type',
       'too_large_for_pallet',
       'over_pallet_max_weight',
     ] as const),
+    detail: Type.Optional(
+      Type.String({
+        description:
+          'The road reasons in a sentence with the figures: over_road_gross (heavier than the road leaves any container type that takes it: gross less tractor, chassis and box), over_axle_limits (nowhere along any such container are the axles within their limits).',
+      }),
+    ),
   },
   { ...exact, title: 'LoadPlanUnplaced' },
 );
@@ -108,6 +170,7 @@ const EXAMPLE: LoadPlan = {
       cargo_weight_kg: 1154,
       center_of_gravity_mm: { x: 2950, y: 1176, z: 612 },
       within_cog_limits: true,
+      road: null,
       placements: [
         { kind: 'pallet', ref: 'AP1', x: 2349, y: 776, z: 0, l: 1200, w: 800, h: 1194, weight_kg: 1085, loading_order: 1 },
         { kind: 'loose_box', ref: 'Spare parts #1', x: 3549, y: 976, z: 0, l: 500, w: 400, h: 300, weight_kg: 12, loading_order: 2 },

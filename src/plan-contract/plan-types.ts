@@ -78,12 +78,55 @@ export interface PlannedContainer {
    * from the centreline). false: no plan the loader found meets them; the container still loads.
    */
   within_cog_limits: boolean;
+  /**
+   * The truck the container rides on and its axle loads by the lever rule (src/planner/road-loads.ts),
+   * when the order is held to a road profile; absent otherwise (and in plans made before road profiles).
+   */
+  road?: ContainerRoad;
+}
+
+/** Steer axle, drive axle group, trailer (chassis) axle group. */
+export interface AxleFigures {
+  steer: number;
+  drive: number;
+  trailer: number;
+}
+
+export interface ContainerRoad {
+  /** "EU", "EU-44", "US", or the lane's name for its own numbers ("custom" when it gave none). */
+  profile: string;
+  /** Tractor, chassis, container and cargo. */
+  gross_g: number;
+  gross_limit_g: number;
+  axle_loads_g: AxleFigures;
+  axle_limits_g: AxleFigures;
+  /** The least the drive axles must carry (a share of the gross); 0 where the profile has no such rule. */
+  drive_min_g: number;
+  /** What the kingpin passes to the tractor. */
+  kingpin_load_g: number;
+  tare_g: { tractor_steer: number; tractor_drive: number; chassis: number; container: number };
+  /**
+   * Every distance the lever rule takes. Positions along the container from the inside of its front
+   * wall, the plan's x = 0 (kingpin, trailer axle group, the chassis' and the container's own centres of
+   * gravity); the tractor's wheelbase, and the fifth wheel ahead of its drive axle group.
+   */
+  geometry_mm: {
+    kingpin: number;
+    trailer_axle_group: number;
+    chassis_tare_cog: number;
+    container_tare_cog: number;
+    tractor_wheelbase: number;
+    fifth_wheel_ahead_of_drive: number;
+  };
+  within_road_limits: boolean;
 }
 
 export type UnplacedReason =
   | 'too_large_for_every_type'
   | 'out_of_containers'
   | 'over_payload'
+  | 'over_road_gross'
+  | 'over_axle_limits'
   | 'no_item_master_data'
   | 'no_pallet_type'
   | 'too_large_for_pallet'
@@ -95,6 +138,8 @@ export interface Unplaced {
   ref: string;
   count: number;
   reason: UnplacedReason;
+  /** The reason in a sentence a person understands, with the figures (road reasons; absent for others). */
+  detail?: string;
   /** In a consolidated shipment: the order it belongs to. */
   order?: string;
 }

@@ -3,7 +3,7 @@
 // planner (src/planning/planner-input.ts): sizes and weights of cargo round up (a box never
 // shrinks), limits round down (a pallet deck or a weight limit never grows). Plain JSON: it goes to
 // a worker thread as it is.
-import type { ContainerCode } from './container-codes.js';
+import type { ChassisClass, ContainerCode } from './container-codes.js';
 
 /** A pallet type of the lane. */
 export interface PalletTypeMm {
@@ -28,6 +28,8 @@ export interface ItemMm {
   weightG: number;
   /** Stands only on its base. */
   upright: boolean;
+  /** The most one unit may carry above it (0: nothing); absent: no limit. */
+  maxLoadG?: number;
 }
 
 /** An order line (order_items) in whole units: part of a unit still ships as a unit. */
@@ -56,6 +58,8 @@ export interface LooseBoxMm extends CargoRowMm {
   /** Spec 2.6: may tilt onto its length (rotation_y) or its width (rotation_z). */
   rotation_y: boolean;
   rotation_z: boolean;
+  /** The most one box may carry above it (0: nothing); absent: no limit. */
+  maxLoadG?: number;
 }
 
 /** Containers the order may use (spec 2.8). */
@@ -64,6 +68,36 @@ export interface ContainerRow {
   count: number;
   /** The order gave the count: that many are booked, and the plan has exactly that many. */
   exact?: true;
+}
+
+/**
+ * The road a truck takes the containers on (src/plan-contract/road-profile.ts in grams and whole
+ * millimetres: tares rounded up, limits down). Positions along the container from its outer front face.
+ */
+export interface RoadMm {
+  /** What the plan reports: "EU", "EU-44", "US", or the lane's own name for its numbers. */
+  profile: string;
+  tractor: {
+    steerTareG: number;
+    driveTareG: number;
+    wheelbaseMm: number;
+    /** The fifth wheel ahead of the centre of the drive axle group. */
+    fifthWheelMm: number;
+    steerLimitG: number;
+    driveLimitG: number;
+    /** The least share of the gross on the drive axles (0: none). */
+    driveMinShare: number;
+  };
+  chassis: Partial<Record<ChassisClass, RoadChassisMm>>;
+}
+
+export interface RoadChassisMm {
+  tareG: number;
+  tareCogMm: number;
+  kingpinMm: number;
+  axleGroupMm: number;
+  axleGroupLimitG: number;
+  grossLimitG: number;
 }
 
 export interface PlanOrderInput {
@@ -75,6 +109,8 @@ export interface PlanOrderInput {
   preBuilts: CargoRowMm[];
   looseBoxes: LooseBoxMm[];
   containers: ContainerRow[];
+  /** The road the containers travel; absent: no road rule (an OceanFCL order, a lane without a profile). */
+  road?: RoadMm;
   /** Pallet type to use; default: every type of the lane is tried. */
   palletCode?: string;
   seed?: number;

@@ -40,7 +40,8 @@ export function layerStacks(
   // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
   const input = [type.l, type.w, type.loadHeight, type.loadWeightG, MAX_LAYER_CARTONS, volumeBound(skus, type), skus.length].map(wireInt);
   skus.forEach((d, i) => {
-    input.push(...[d.l, d.w, d.h].map(wireInt), d.upright ? 1 : 0, wireInt(d.weightG), wireInt(d.units), options[i]!.length);
+    const bears = d.maxLoadG === undefined ? -1 : wireInt(d.maxLoadG);
+    input.push(...[d.l, d.w, d.h].map(wireInt), d.upright ? 1 : 0, wireInt(d.weightG), bears, wireInt(d.units), options[i]!.length);
     for (const boxes of options[i]!) {
       input.push(boxes.length);
       for (const b of boxes) input.push(b.x, b.y, b.l, b.w, b.h);

@@ -1,8 +1,18 @@
 // Loading the order's pallets, pre-built pallets and loose boxes into its containers.
-import type { CargoRowMm, ContainerRow, LooseBoxMm } from '../plan-contract/planner-input.js';
+import type { CargoRowMm, ContainerRow, LooseBoxMm, RoadMm } from '../plan-contract/planner-input.js';
 import { balanceSlabs } from './balance-slabs.js';
 import { containerCogFigures } from './container-cog.js';
-import { containerSpec } from './containers.js';
+import { type ContainerSpec, containerSpec } from './containers.js';
+import {
+  axleLoads,
+  cargoMoment,
+  type ContainerRoadSpec,
+  containerRoad,
+  containerRoadSpec,
+  roadWire,
+  withinRoadLimits,
+} from './road-loads.js';
+import { roadReasonDetail } from './road-reasons.js';
 import { loadingOrder } from './loading-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type {
@@ -118,13 +128,22 @@ function cargoGroups(pallets: readonly PlannedPallet[], preBuilts: readonly Carg
         count: b.count,
         orientations: looseBoxOrientations(b),
         ...stacking(b.double_stacked_bottom, b.double_stacked_top, CARTON_CLASS),
+        ...(b.maxLoadG === undefined ? {} : { maxLoadG: b.maxLoadG }),
       },
     });
   }
   return groups;
 }
 
-const REASONS: (UnplacedReason | undefined)[] = [undefined, 'too_large_for_every_type', 'over_payload', 'out_of_containers'];
+/** The loader's reasons by its codes (assembly/load-containers.ts). */
+const REASONS: (UnplacedReason | undefined)[] = [
+  undefined,
+  'too_large_for_every_type',
+  'over_payload',
+  'out_of_containers',
+  'over_road_gross',
+  'over_axle_limits',
+];
 
 export interface LoadResult {
   containers: PlannedContainer[];
@@ -132,19 +151,21 @@ export interface LoadResult {
   timeLimited: boolean;
 }
 
-export function loadOrderContainers(
-  wasm: PlannerWasm,
-  orderContainers: readonly ContainerRow[],
-  pallets: readonly PlannedPallet[],
-  preBuilts: readonly CargoRowMm[],
-  looseBoxes: readonly LooseBoxMm[],
-  limits: PlanLimits,
-  seed: number,
-): LoadResult {
+/** What goes into the containers, and the road they travel (absent: none). */
+export interface ContainerCargo {
+  containers: readonly ContainerRow[];
+  pallets: readonly PlannedPallet[];
+  preBuilts: readonly CargoRowMm[];
+  looseBoxes: readonly LooseBoxMm[];
+  road?: RoadMm | undefined;
+}
+
+export function loadOrderContainers(wasm: PlannerWasm, cargo: ContainerCargo, limits: PlanLimits, seed: number): LoadResult {
+  const { containers: orderContainers, pallets, preBuilts, looseBoxes, road } = cargo;
   const groups = cargoGroups(pallets, preBuilts, looseBoxes);
   const rows = orderContainers.flatMap((c) => {
     const spec = containerSpec(c.code);
-    return spec ? [{ spec, count: c.count, booked: c.exact === true }] : [];
+    return spec ? [{ spec, count: c.count, booked: c.exact === true, road: road && containerRoadSpec(road, spec) }] : [];
   });
   // Spec 2.8: a row with a count is that many containers booked, used exactly; a row without one
   // offers up to 5, used as needed. The booked ones are loaded first (they are paid for), what they
@@ -167,7 +188,7 @@ export function loadOrderContainers(
   // the booked containers the cargo does not need, after the booked ones it fills
   const empty = booked.flatMap((row) =>
     Array.from({ length: Math.max(0, row.count - containers.filter((c) => c.code === row.spec.code).length) }, () =>
-      emptyContainer(row.spec),
+      plannedContainer(row.spec, [], row.road),
     ),
   );
   const bookedLoaded = containers.filter((c) => booked.some((r) => r.spec.code === c.code)).length;
@@ -181,8 +202,10 @@ export function loadOrderContainers(
     if (left <= 0) return;
     const reason = state.reasons[t] ?? 'out_of_containers';
     const refs = g.refs.slice(state.nextRef[t]);
-    if (g.kind === 'pallet') for (const ref of refs) unplaced.push({ kind: 'pallet', ref, count: 1, reason });
-    else unplaced.push({ kind: g.kind, ref: g.name, count: left, reason });
+    const detail = roadReasonDetail(reason, g.wire, rows);
+    const why = detail === undefined ? { reason } : { reason, detail };
+    if (g.kind === 'pallet') for (const ref of refs) unplaced.push({ kind: 'pallet', ref, count: 1, ...why });
+    else unplaced.push({ kind: g.kind, ref: g.name, count: left, ...why });
   });
   return { containers, unplaced, timeLimited: state.timeLimited };
 }
@@ -196,7 +219,7 @@ interface LoadState {
   timeLimited: boolean;
 }
 
-type CatalogRow = { spec: NonNullable<ReturnType<typeof containerSpec>>; count: number };
+type CatalogRow = { spec: ContainerSpec; count: number; road: ContainerRoadSpec | undefined };
 
 /** One run of the loader over some container rows, with what is left of each group. */
 function loadPhase(
@@ -208,7 +231,9 @@ function loadPhase(
   seed: number,
 ): PlannedContainer[] {
   const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, rows.length];
-  for (const { spec, count } of rows) input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count);
+  for (const { spec, count, road } of rows) {
+    input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count, ...roadWire(road));
+  }
   pushCargo(
     input,
     groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })),
@@ -218,9 +243,13 @@ function loadPhase(
   const containers: PlannedContainer[] = [];
   const count = reader.next();
   for (let k = 0; k < count; k++) {
-    const { spec } = rows[reader.next()]!;
-    // a load outside the centre-of-gravity limits is mended by moving whole slabs (balance-slabs.ts)
-    const boxes = balanceSlabs(readBoxes(reader), (b) => groups[b.type]!.wire.weightG, spec.inner_mm);
+    const { spec, road } = rows[reader.next()]!;
+    const weightOf = (b: { type: number }) => groups[b.type]!.wire.weightG;
+    const laid = readBoxes(reader);
+    // a load outside the centre-of-gravity limits is mended by moving whole slabs (balance-slabs.ts),
+    // unless that would take the axles out of the road's limits the loader met
+    const mended = balanceSlabs(laid, weightOf, spec.inner_mm);
+    const boxes = road === undefined || roadAllows(road, mended, weightOf) || !roadAllows(road, laid, weightOf) ? mended : laid;
     const order = loadingOrder(boxes);
     // refs in loading order: the identical items of a row are numbered as they go in
     const placements: ContainerPlacement[] = boxes
@@ -241,7 +270,7 @@ function loadPhase(
           loading_order,
         };
       });
-    containers.push(plannedContainer(spec, placements));
+    containers.push(plannedContainer(spec, placements, road));
   }
   groups.forEach((_, t) => {
     state.left[t] = reader.next();
@@ -250,7 +279,7 @@ function loadPhase(
   return containers;
 }
 
-function plannedContainer(spec: CatalogRow['spec'], placements: ContainerPlacement[]): PlannedContainer {
+function plannedContainer(spec: ContainerSpec, placements: ContainerPlacement[], road: ContainerRoadSpec | undefined): PlannedContainer {
   const { l, w, h } = spec.inner_mm;
   const payload_g = spec.payload_kg * 1000;
   return {
@@ -262,10 +291,16 @@ function plannedContainer(spec: CatalogRow['spec'], placements: ContainerPlaceme
     volume_utilization: placements.reduce((s, p) => s + p.l * p.w * p.h, 0) / (l * w * h),
     weight_utilization: placements.reduce((s, p) => s + p.weight_g, 0) / payload_g,
     ...containerCogFigures(placements, spec.inner_mm),
+    ...(road === undefined ? {} : { road: containerRoad(road, placements) }),
   };
 }
 
-/** A booked container the cargo does not need. */
-function emptyContainer(spec: CatalogRow['spec']): PlannedContainer {
-  return plannedContainer(spec, []);
+/** These boxes' axle loads are within the road's limits. */
+function roadAllows<B extends { type: number; x: number; l: number }>(
+  road: ContainerRoadSpec,
+  boxes: readonly B[],
+  weightOf: (b: B) => number,
+): boolean {
+  const { weight, cogX } = cargoMoment(boxes.map((b) => ({ ...b, y: 0, z: 0, w: 0, h: 0, weight_g: weightOf(b) })));
+  return withinRoadLimits(road, axleLoads(road, weight, cogX));
 }

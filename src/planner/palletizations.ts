@@ -182,7 +182,11 @@ function bestOnType(
   const layered: Option | undefined = layerable
     ? { pallets: skus.flatMap((d, i) => allLayered(d, type, layers[i])), left: unfit, timeLimited: false }
     : undefined;
-  const full = skus.flatMap((d, i) => (layers[i] ? layeredPallets(d, type, layers[i]!, Math.floor(d.units / layers[i]!.perPallet)) : []));
+  // a SKU whose units bear only a low stack has no full pallets of its own: its units go on top of others'
+  const ownFull = (i: number): SingleSkuPallet | undefined => (layers[i]?.lowByBearing ? undefined : layers[i]);
+  const full = skus.flatMap((d, i) =>
+    ownFull(i) ? layeredPallets(d, type, ownFull(i)!, Math.floor(d.units / ownFull(i)!.perPallet)) : [],
+  );
   // the search on everything first: it is the fallback when time runs short
   const all = search(
     skus.map((d, i) => (fit[i] ? d.units : 0)),
@@ -192,7 +196,7 @@ function bestOnType(
   // search always runs, so there is at least one option
   let best = layered ?? { pallets: [], left: new Map(skus.map((d) => [d, d.units])), timeLimited: false };
   const allOption = all && { pallets: all.pallets, left: merged(unfit, all.left), timeLimited: all.timeLimited };
-  const restCounts = skus.map((d, i) => (!fit[i] ? 0 : layers[i] ? d.units % layers[i]!.perPallet : d.units));
+  const restCounts = skus.map((d, i) => (!fit[i] ? 0 : ownFull(i) ? d.units % ownFull(i)!.perPallet : d.units));
   // the rest's plan is weighed against the layered one first, and stays on a tie with the search on everything
   const rest = search(restCounts, type, allOption && { option: allOption, unfit, built: full.length, tieWins: true });
   if (rest) best = better(best, { pallets: [...full, ...rest.pallets], left: merged(unfit, rest.left), timeLimited: rest.timeLimited });
@@ -305,10 +309,14 @@ function mixedTypes(
     reasons.set(d, unfitReason(d, types[0]!) ?? 'too_large_for_pallet');
   });
   if (skus.some((_, i) => fitsSome[i] && choice[i]! < 0)) return undefined; // cartons too small for layers: the per-type candidates cover them
-  const full = skus.flatMap((d, i) => {
+  // as on one type: a SKU whose units bear only a low stack has no full pallets of its own
+  const perFull = (i: number): number => {
     const c = choice[i]!;
-    return c < 0 ? [] : layeredPallets(d, types[c]!, single[c]![i]!, Math.floor(d.units / single[c]![i]!.perPallet));
-  });
+    return c < 0 || single[c]![i]!.lowByBearing ? 0 : single[c]![i]!.perPallet;
+  };
+  const full = skus.flatMap((d, i) =>
+    perFull(i) > 0 ? layeredPallets(d, types[choice[i]!]!, single[choice[i]!]![i]!, Math.floor(d.units / perFull(i))) : [],
+  );
   const layered: Option = {
     pallets: skus.flatMap((d, i) => (choice[i]! < 0 ? [] : allLayered(d, types[choice[i]!]!, single[choice[i]!]![i]))),
     left: unfit,
@@ -317,12 +325,12 @@ function mixedTypes(
   let best = layered;
   let timeLimited = false;
   types.forEach((type, ti) => {
-    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? d.units % single[choice[i]!]![i]!.perPallet : 0));
+    const counts = skus.map((d, i) => (choice[i]! >= 0 && single[ti]![i] ? (perFull(i) > 0 ? d.units % perFull(i) : d.units) : 0));
     // a remainder this type cannot take stays on a layered pallet of its own type
     const own = skus.flatMap((d, i) => {
       const c = choice[i]!;
       if (c < 0 || single[ti]![i]) return [];
-      const part = d.units % single[c]![i]!.perPallet;
+      const part = perFull(i) > 0 ? d.units % perFull(i) : d.units;
       return part > 0 ? layeredPallets(d, types[c]!, single[c]![i]!, 1, part) : [];
     });
     const rest = search(counts, type, { option: best, unfit, built: full.length + own.length, tieWins: false });

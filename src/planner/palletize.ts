@@ -40,7 +40,17 @@ export function orderDemand(items: readonly ItemMm[], lines: readonly OrderLineU
     if (!d) {
       const it = master.get(line.sku);
       d = it
-        ? { sku: line.sku, l: it.l, w: it.w, h: it.h, weightG: it.weightG, upright: it.upright, lines: [], units: 0 }
+        ? {
+            sku: line.sku,
+            l: it.l,
+            w: it.w,
+            h: it.h,
+            weightG: it.weightG,
+            upright: it.upright,
+            ...(it.maxLoadG === undefined ? {} : { maxLoadG: it.maxLoadG }),
+            lines: [],
+            units: 0,
+          }
         : { sku: line.sku, l: 0, w: 0, h: 0, weightG: 0, upright: false, lines: [], units: 0 };
       demands.set(line.sku, d);
     }
@@ -147,9 +157,11 @@ export function searchPallets(
       weightG: d.weightG,
       count,
       orientations: d.upright ? UPRIGHT_ORIENTATIONS : ANY_ORIENTATION,
-      policy: StackPolicy.Free,
+      // a unit that may carry nothing has no top a level can join
+      policy: d.maxLoadG === 0 ? StackPolicy.None : StackPolicy.Free,
       canTop: true,
       stackClass: 0,
+      ...(d.maxLoadG === undefined ? {} : { maxLoadG: d.maxLoadG }),
     })),
   );
   const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));

@@ -90,10 +90,7 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
     const remaining = Math.max(1, (limits.timeLimitMs - (performance.now() - t0)) / (options.length - k));
     const loaded = loadOrderContainers(
       wasm,
-      input.containers,
-      pallets,
-      input.preBuilts,
-      input.looseBoxes,
+      { containers: input.containers, pallets, preBuilts: input.preBuilts, looseBoxes: input.looseBoxes, road: input.road },
       { ...limits, timeLimitMs: remaining },
       seed,
     );

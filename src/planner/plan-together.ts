@@ -46,10 +46,14 @@ export function planTogether(wasm: PlannerWasm, input: TogetherInput, limits: Pl
 
   const loaded = loadOrderContainers(
     wasm,
-    sharedContainers(input.orders.map((o) => o.input.containers)),
-    palletsOf.flat(),
-    input.orders.flatMap((o) => o.input.preBuilts),
-    input.orders.flatMap((o) => o.input.looseBoxes),
+    {
+      containers: sharedContainers(input.orders.map((o) => o.input.containers)),
+      pallets: palletsOf.flat(),
+      preBuilts: input.orders.flatMap((o) => o.input.preBuilts),
+      looseBoxes: input.orders.flatMap((o) => o.input.looseBoxes),
+      // one lane and one mode in a window (consolidation-rule.ts): one road for all of them
+      road: input.orders[0]?.input.road,
+    },
     { ...limits, timeLimitMs: Math.max(1, limits.timeLimitMs - (performance.now() - t0)) },
     DEFAULT_SEED,
   );

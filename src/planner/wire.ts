@@ -23,6 +23,8 @@ export interface WireBoxType {
   policy: StackPolicy;
   canTop: boolean;
   stackClass: number;
+  /** The most one box may carry above it, in grams (0: nothing); absent: no limit. */
+  maxLoadG?: number;
 }
 
 const I32_MAX = 2 ** 31 - 1;
@@ -45,6 +47,7 @@ export function pushCargo(out: number[], types: readonly WireBoxType[]): void {
       t.policy,
       t.canTop ? 1 : 0,
       t.stackClass,
+      t.maxLoadG === undefined ? -1 : wireInt(t.maxLoadG),
     );
   }
 }

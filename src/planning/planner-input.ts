@@ -2,9 +2,10 @@
 // planner-input.ts): lane units become whole millimetres and grams exactly (units.ts), cargo
 // rounded up, limits down, and order quantities whole units. The planning and the consolidation
 // reactors, the tests and the benchmarks all plan from what this returns.
-import type { LaneDocument, PalletTypeDocument } from '../master-data/master-data-document.js';
+import type { ItemDocument, LaneDocument, PalletTypeDocument } from '../master-data/master-data-document.js';
 import type { SubmitOrderPayload } from '../orders/submit-order-payload.js';
-import type { ItemMm, PalletTypeMm, PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
+import type { ItemMm, PalletTypeMm, PlanOrderInput, RoadChassisMm, RoadMm, TogetherInput } from '../plan-contract/planner-input.js';
+import { roadProfileNumbers } from '../plan-contract/road-profile.js';
 import { lengthToMm, weightToG, wholeUnits } from './units.js';
 
 /** An order as submitted with its lane; optionally the pallet type to use and the search seed. */
@@ -51,7 +52,16 @@ export function plannerInput({ lane, order, palletCode, seed }: LaneOrder): Plan
   const named = new Set(order.order_items.map((line) => line.item));
   const items: ItemMm[] = lane.items
     .filter((it) => named.has(it.sku))
-    .map((it) => ({ sku: it.sku, l: mm(it.length), w: mm(it.width), h: mm(it.height), weightG: g(it.weight), upright: it.upright }));
+    .map((it) => ({
+      sku: it.sku,
+      l: mm(it.length),
+      w: mm(it.width),
+      h: mm(it.height),
+      weightG: g(it.weight),
+      upright: it.upright,
+      ...maxLoad(it, lane),
+    }));
+  const road = roadOf(lane, order.transportation_mode);
   return {
     palletTypes: lane.pallet_types.map((p) => palletTypeMm(lane, p)),
     items,
@@ -62,10 +72,51 @@ export function plannerInput({ lane, order, palletCode, seed }: LaneOrder): Plan
       units: wholeUnits(line.quantity),
     })),
     preBuilts: order.pre_builts.map(piece),
-    looseBoxes: order.loose_boxes.map((b) => ({ ...piece(b), rotation_y: b.rotation_y, rotation_z: b.rotation_z })),
+    looseBoxes: order.loose_boxes.map((b) => ({ ...piece(b), rotation_y: b.rotation_y, rotation_z: b.rotation_z, ...maxLoad(b, lane) })),
     containers: order.order_containers.map((c) => ({ code: c.code, count: c.count, ...(c.exact ? { exact: c.exact } : {}) })),
+    ...(road === undefined ? {} : { road }),
     ...(palletCode === undefined ? {} : { palletCode }),
     ...(seed === undefined ? {} : { seed }),
+  };
+}
+
+/** What one unit may carry above it, in grams rounded down (a limit never grows); stackable false: nothing. */
+function maxLoad(it: Pick<ItemDocument, 'stackable'> & { max_load_on_top?: string | number }, lane: LaneDocument): { maxLoadG?: number } {
+  if (it.stackable === false) return { maxLoadG: 0 };
+  return it.max_load_on_top === undefined ? {} : { maxLoadG: weightToG(it.max_load_on_top, lane.units.weight, 'down') };
+}
+
+/** The lane's road profile in grams and whole millimetres, when it holds this order's mode to it. */
+function roadOf(lane: LaneDocument, mode: string): RoadMm | undefined {
+  if (lane.road_profile === undefined || !(lane.road_profile_modes ?? ['TruckFTL']).includes(mode as 'TruckFTL')) return undefined;
+  const { profile, numbers } = roadProfileNumbers(lane.road_profile);
+  const tare = (kg: number) => weightToG(kg, 'kg', 'up');
+  const limit = (kg: number) => weightToG(kg, 'kg', 'down');
+  const at = (v: number) => Math.round(v);
+  const t = numbers.tractor;
+  const chassis: RoadMm['chassis'] = {};
+  for (const [cls, c] of Object.entries(numbers.chassis) as [keyof RoadMm['chassis'], NonNullable<(typeof numbers.chassis)['20ft']>][]) {
+    chassis[cls] = {
+      tareG: tare(c.tare_kg),
+      tareCogMm: at(c.tare_cog_mm),
+      kingpinMm: at(c.kingpin_mm),
+      axleGroupMm: at(c.axle_group_mm),
+      axleGroupLimitG: limit(c.axle_group_limit_kg),
+      grossLimitG: limit(c.gross_limit_kg),
+    } satisfies RoadChassisMm;
+  }
+  return {
+    profile,
+    tractor: {
+      steerTareG: tare(t.steer_tare_kg),
+      driveTareG: tare(t.drive_tare_kg),
+      wheelbaseMm: at(t.wheelbase_mm),
+      fifthWheelMm: at(t.fifth_wheel_mm),
+      steerLimitG: limit(t.steer_limit_kg),
+      driveLimitG: limit(t.drive_limit_kg),
+      driveMinShare: t.drive_min_share ?? 0,
+    },
+    chassis,
   };
 }
 

@@ -70,7 +70,7 @@ t.test('a job the time limit cut short is not kept', async (t) => {
     order: order({ order_items: Array.from({ length: 40 }, (_, i) => line(`S${i}`, 150)) }),
   });
   const wire = [1200, 800, 2056, 1_475_000, 1, 1e9, 1, -1, 1, input.items.length];
-  for (const it of input.items) wire.push(it.l, it.w, it.h, it.weightG, 150, 63, 0, 1, 0);
+  for (const it of input.items) wire.push(it.l, it.w, it.h, it.weightG, 150, 63, 0, 1, 0, -1);
   const answer = wasm.run('palletize', Int32Array.from(wire));
   t.equal(answer[1], 1, 'a 1 ms limit cut the search');
   t.equal(palletizeCache.size().entries, 0, 'nothing kept');

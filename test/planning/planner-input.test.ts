@@ -101,3 +101,54 @@ t.test('orders planned together each get their input on the one lane', async (t)
   );
   t.same(together.orders[0]!.input, plannerInput({ lane: theLane, order: order({ order_items: [line('A', 2)] }) }));
 });
+
+t.test('the road: only for the modes the lane holds to it, in grams with tares up and limits down', async (t) => {
+  const onRoad = { ...lane([item('A', 40, 30, 25, 9.5)]), road_profile: 'US' as const };
+  const truck = plannerInput({ lane: onRoad, order: order({ transportation_mode: 'TruckFTL', order_items: [line('A', 1)] }) });
+  // 80,000 lb = 36,287,389.6 g: a limit, down; 10,000 lb = 4,535,923.7 g: a tare, up
+  t.equal(truck.road?.profile, 'US');
+  t.equal(truck.road?.chassis['40ft']?.grossLimitG, 36_287_389);
+  t.equal(truck.road?.tractor.steerTareG, 4_535_924);
+  t.equal(truck.road?.tractor.driveMinShare, 0);
+  const ship = plannerInput({ lane: onRoad, order: order({ transportation_mode: 'OceanFCL', order_items: [line('A', 1)] }) });
+  t.notOk('road' in ship, 'OceanFCL: no road rule unless the lane says so');
+  const toPort = plannerInput({
+    lane: { ...onRoad, road_profile: 'EU', road_profile_modes: ['OceanFCL'] },
+    order: order({ transportation_mode: 'OceanFCL', order_items: [line('A', 1)] }),
+  });
+  t.equal(toPort.road?.profile, 'EU');
+  t.equal(toPort.road?.tractor.driveMinShare, 0.25);
+  const noProfile = plannerInput({
+    lane: lane([item('A', 40, 30, 25, 9.5)]),
+    order: order({ transportation_mode: 'TruckFTL', order_items: [line('A', 1)] }),
+  });
+  t.notOk('road' in noProfile, 'no profile: no road rule, as before');
+});
+
+t.test('what a unit bears: in grams rounded down; not stackable bears nothing; no limit stays absent', async (t) => {
+  const items = [
+    { ...item('A', 40, 30, 25, 9.5), max_load_on_top: 10.0001 },
+    { ...item('B', 40, 30, 25, 9.5), stackable: false, max_load_on_top: 50 },
+    item('C', 40, 30, 25, 9.5),
+  ];
+  const input = plannerInput({
+    lane: lane(items, [EUR], { length: 'cm', weight: 'lb' }),
+    order: order({
+      order_items: [line('A', 1), line('B', 1), line('C', 1)],
+      loose_boxes: [
+        looseBox('Box', 20, 10, 10, 5, 4, { max_load_on_top: '2.000000' }),
+        looseBox('Flat', 20, 10, 10, 5, 1, { stackable: false }),
+      ],
+    }),
+  });
+  // 10.0001 lb = 4,535.97 g, down
+  t.same(
+    input.items.map((i) => i.maxLoadG),
+    [4535, 0, undefined],
+  );
+  t.notOk('maxLoadG' in input.items[2]!);
+  t.same(
+    input.looseBoxes.map((b) => b.maxLoadG),
+    [907, 0],
+  );
+});

@@ -5,6 +5,8 @@ import { CONTAINER_CATALOG } from '../containers.js';
 import type { ContainerPlacement, OrderPlan, PlannedContainer, PlannedPallet } from '../../plan-contract/plan-types.js';
 import type { LooseBoxRow, SubmittedCargo } from './submitted-cargo.js';
 import { boxesOverlap, containsFootprint, type PlacedBox, supportedArea, supportersOf } from './validator-geometry.js';
+import { checkBearing } from './validate-bearing.js';
+import { checkRoad } from './validate-road.js';
 
 const EPS = 1e-6;
 const MM_PER: Record<string, number> = { mm: 1, cm: 10, in: 25.4 };
@@ -23,6 +25,8 @@ export function validatePlan(input: SubmittedCargo, plan: OrderPlan): string[] {
   const g = G_PER[input.lane.units.weight]!;
   checkPallets(input, plan, mm, g, v);
   checkContainers(input, plan, mm, g, v);
+  checkRoad(input, plan.containers, v);
+  checkBearing(input, plan, g, v);
   checkCounts(input, plan, v);
   if (plan.metrics.pallet_count !== plan.pallets.length) v.push('metrics.pallet_count differs from the pallets');
   if (plan.metrics.container_count !== plan.containers.length) v.push('metrics.container_count differs from the containers');
@@ -406,6 +410,8 @@ function checkCounts(input: SubmittedCargo, plan: OrderPlan, v: string[]): void 
     'too_large_for_every_type',
     'out_of_containers',
     'over_payload',
+    'over_road_gross',
+    'over_axle_limits',
     'no_item_master_data',
     'no_pallet_type',
     'too_large_for_pallet',
