@@ -52,6 +52,7 @@ export function drawContainerSection(
       { size: 9, bold: !within, color: within ? INK : ALERT },
     );
   }
+  if (container.road) drawRoadLine(flow, container.road, units);
   const owners = new Map<string, number>();
   for (const p of container.placements) if (p.order) owners.set(p.order, (owners.get(p.order) ?? 0) + 1);
   if (owners.size > 0) {
@@ -102,6 +103,19 @@ export function drawContainerSection(
     ]),
     empty: 'Nothing is loaded in this container.',
   });
+}
+
+/** The weight distribution on the road: gross and each axle against its limit, as the plan computed them. */
+function drawRoadLine(flow: PageFlow, road: NonNullable<PlannedContainer['road']>, units: LaneUnits): void {
+  const weight = (g: number) => formatTotalWeight(g, units.weight);
+  const { axle_loads_g: load, axle_limits_g: limit } = road;
+  const driveMin = road.drive_min_g > 0 ? `, at least ${weight(road.drive_min_g)}` : '';
+  flow.paragraph(
+    `Road (${road.profile}): gross ${weight(road.gross_g)} of ${weight(road.gross_limit_g)}; steer axle ${weight(load.steer)} of ${weight(limit.steer)}; ` +
+      `drive axles ${weight(load.drive)} of ${weight(limit.drive)}${driveMin}; trailer axles ${weight(load.trailer)} of ${weight(limit.trailer)}: ` +
+      (road.within_road_limits ? 'within the limits.' : 'OVER the limits: do not drive it loaded so.'),
+    { size: 9, bold: !road.within_road_limits, color: road.within_road_limits ? INK : ALERT },
+  );
 }
 
 /** More rows than this are shown in blocks, so one container's pictures stay within two pages. */

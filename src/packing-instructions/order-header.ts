@@ -83,7 +83,12 @@ export function drawPlanSummary(flow: PageFlow, submitted: OrderSubmitted['data'
       { header: 'Count', weight: 7, align: 'right' },
       { header: 'Reason', weight: 36 },
     ],
-    rows: unplacedRows(plan.unplaced).map((u) => [describeUnplacedKind(u.kind), u.ref, String(u.count), describeUnplacedReason(u.reason)]),
+    rows: unplacedRows(plan.unplaced).map((u) => [
+      describeUnplacedKind(u.kind),
+      u.ref,
+      String(u.count),
+      describeUnplacedReason(u.reason, u.detail),
+    ]),
     rowStyle: () => ({ color: ALERT, bold: true }),
     fontSize: 9,
   });

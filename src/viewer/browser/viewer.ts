@@ -150,7 +150,7 @@ showSteps();
 document.body.dataset.ready = 'true';
 
 function centreOfGravity(data: ViewerData): HTMLElement {
-  const section = el('section', { class: 'card', id: 'cog' }, el('h2', {}, 'Centre of gravity'));
+  const section = el('section', { class: 'card', id: 'cog' }, el('h2', {}, 'Centre of gravity and axle loads'));
   section.append(
     el(
       'p',
@@ -176,6 +176,27 @@ function centreOfGravity(data: ViewerData): HTMLElement {
         ['Height', `${mm(cog.z)} above the floor`],
       ]),
     );
+    const road = container.road;
+    if (road) {
+      const against = (load: number, limit: number) => `${kg(load)} of ${kg(limit)}`;
+      section.append(
+        el(
+          'h3',
+          { class: road.within_road_limits ? 'ok' : 'bad' },
+          `On the ${road.profile} road: ${road.within_road_limits ? 'within the limits' : 'OVER the limits'}`,
+        ),
+        facts([
+          ['Gross', against(road.gross_kg, road.gross_limit_kg)],
+          ['Steer axle', against(road.axle_loads_kg.steer, road.axle_limits_kg.steer)],
+          [
+            'Drive axles',
+            against(road.axle_loads_kg.drive, road.axle_limits_kg.drive) +
+              (road.drive_min_kg > 0 ? `, at least ${kg(road.drive_min_kg)}` : ''),
+          ],
+          ['Trailer axles', against(road.axle_loads_kg.trailer, road.axle_limits_kg.trailer)],
+        ]),
+      );
+    }
   });
   return section;
 }
@@ -199,7 +220,7 @@ function unplaced(data: ViewerData): HTMLElement {
         'ul',
         {},
         ...data.load_plan.unplaced.map((u) =>
-          el('li', { class: 'bad' }, `${u.count} × ${u.ref} (${u.kind}): ${u.reason.replaceAll('_', ' ')}`),
+          el('li', { class: 'bad' }, `${u.count} × ${u.ref} (${u.kind}): ${u.detail ?? u.reason.replaceAll('_', ' ')}`),
         ),
       ),
     );
