@@ -11,6 +11,7 @@ import { DEFAULT_EFFORT, planOrder } from '../src/planner/plan-order.js';
 import { plannerInput } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 
 const outArg = process.argv.indexOf('--out');
 const runsArg = process.argv.indexOf('--runs');
@@ -47,6 +48,9 @@ const order: SubmitOrderPayload = {
 
 process.stderr.write(`${formatNoise('before', measureNoise())}\n`);
 const plan = planOrder(new PlannerWasm(), plannerInput({ lane, order }), { timeLimitMs: 10_000, effort: DEFAULT_EFFORT });
+const violations = validatePlan({ lane, order }, plan);
+process.stderr.write(`validator: ${violations.length} violations${violations.length > 0 ? `; first: ${violations[0]}` : ''}\n`);
+if (violations.length > 0) process.exitCode = 1;
 const submitted = {
   order_id: 1,
   service_ref: 'SO-000001',

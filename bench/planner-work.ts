@@ -17,6 +17,8 @@ import { numberOption } from './lib/number-option.js';
 import type { OrderPlan, PlanLimits } from '../src/plan-contract/plan-types.js';
 import type { PlanOrderInput } from '../src/plan-contract/planner-input.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
+import type { SubmitOrderPayload } from '../src/orders/submit-order-payload.js';
+import { validatePlan } from '../src/planner/checks/validate-plan.js';
 
 const args = process.argv.slice(2);
 const ORDERS = numberOption(args, 'orders', 100);
@@ -30,6 +32,8 @@ interface Build {
   newWasm: () => unknown;
   planOrder: (wasm: unknown, input: PlanOrderInput, limits: PlanLimits) => OrderPlan;
   inputs: PlanOrderInput[];
+  /** The orders as submitted with their lane, for this build's validator. */
+  submitted: { lane: LaneDocument; order: SubmitOrderPayload }[];
   effort: number;
   /** Forgets what the build's caches hold (builds without caches: nothing to do). */
   clearCaches: () => void;
@@ -47,16 +51,18 @@ async function loadBuild(label: string, dist: string): Promise<Build> {
   ]);
   const cacheModule = existsSync(`${dist}/src/planner/planner-caches.js`) ? await from('src/planner/planner-caches.js') : undefined;
   const { lane, orders } = pipelineBurst(ORDERS);
-  const inputs = orders.map((body) => {
+  const submitted = orders.map((body) => {
     const valid = validateModule.validateSubmitOrder(body);
     if (!valid.ok) throw new Error(`order not valid: ${JSON.stringify(valid.errors)}`);
-    return inputModule.plannerInput({ lane: lane as LaneDocument, order: valid.value }) as PlanOrderInput;
+    return { lane: lane as LaneDocument, order: valid.value as SubmitOrderPayload };
   });
+  const inputs = submitted.map((o) => inputModule.plannerInput(o) as PlanOrderInput);
   return {
     label,
     newWasm: () => new wasmModule.PlannerWasm(),
     planOrder: planModule.planOrder,
     inputs,
+    submitted,
     effort: planModule.DEFAULT_EFFORT,
     clearCaches: () => cacheModule?.clearPlannerCaches(),
     cacheStats: () => cacheModule?.describePlannerCaches(),
@@ -129,6 +135,14 @@ builds.forEach((build, i) => {
   );
   const caches = runs[runs.length - 1]!.caches;
   if (caches) console.log(`  caches (last round): ${caches}`);
+  if (i === 0) {
+    // this build's plans through its independent validator, outside the timed rounds
+    const found = runs[0]!.plans.flatMap((plan, k) => validatePlan(build.submitted[k]!, plan));
+    console.log(
+      `  validator: ${found.length} violations in ${runs[0]!.plans.length} plans${found.length > 0 ? `; first: ${found[0]}` : ''}`,
+    );
+    if (found.length > 0) process.exitCode = 1;
+  }
 });
 if (builds.length === 2) {
   const [ours, theirs] = rounds as [Round[], Round[]];
