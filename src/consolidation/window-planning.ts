@@ -11,7 +11,7 @@ import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { orderStream, type OrderSubmitted, type RecordedPlan } from '../orders/order-events.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
-import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { currentOrderIn, readOrderStream, submittedIn } from '../orders/read-order-stream.js';
 import { compactPlan, expandPlan, type StoredPlan } from '../plan-contract/plan-storage.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
@@ -58,9 +58,10 @@ export class WindowPlanning {
     const { planner } = this.options;
     await this.claimed(stream, async () => {
       const history = await readOrderStream(this.options.store, stream);
-      const submitted = submittedIn(history);
+      const submitted = currentOrderIn(history);
       if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
-      if (orderStateOf(history).status !== 'submitted') return; // planned by another replica
+      // planned by another replica, or amended or cancelled since (the planning reactor plans an amended order)
+      if (orderStateOf(history).status !== 'submitted' || submitted.version !== 0) return;
       await this.counted(
         1,
         () => planner.planStored(plannerInput(submitted), submitted.company_group),
@@ -132,8 +133,9 @@ export class WindowPlanning {
   }
 
   /** Records the order's plan; false when it had one already (another replica's), and nothing was written. */
+  // Always for the order as submitted (version 0): one amended or cancelled since left the window, and the decider records nothing for it.
   private async record(stream: string, data: { plan: RecordedPlan; planned_at: string; consolidated_into?: string }): Promise<boolean> {
-    const result = await handleOrderCommand(this.options.store, stream, { type: 'RecordPlanResult', data });
+    const result = await handleOrderCommand(this.options.store, stream, { type: 'RecordPlanResult', data: { ...data, version: 0 } });
     if (!result.ok) throw new Error(`consolidation: recording the plan of ${stream}: ${JSON.stringify(result.errors)}`);
     return result.events.length > 0;
   }

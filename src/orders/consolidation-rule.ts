@@ -3,7 +3,7 @@
 // planned alone, and so are a parent order (a consolidated shipment) and an order that gave a
 // container count (those containers are booked for it). Orders that may share a window
 // have one company group, lane and transportation mode.
-import type { OrderSubmitted } from './order-events.js';
+import type { CurrentOrder, OrderSubmitted } from './order-events.js';
 
 export function consolidates(submitted: OrderSubmitted['data']): boolean {
   return (
@@ -17,4 +17,12 @@ export function consolidates(submitted: OrderSubmitted['data']): boolean {
 
 export function windowKey(submitted: OrderSubmitted['data']): string {
   return JSON.stringify([submitted.company_group, submitted.lane.id, submitted.order.transportation_mode]);
+}
+
+/**
+ * Whether the order waits for its window's plan: one that consolidates, as submitted. An amended order
+ * (or one whose shipment was dissolved) left its window and is planned alone, at once.
+ */
+export function awaitsItsWindow(order: CurrentOrder): boolean {
+  return order.version === 0 && consolidates(order);
 }

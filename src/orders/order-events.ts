@@ -55,15 +55,83 @@ export interface OrderPlanned<Plan = RecordedPlan> {
     planned_at: string;
     /** A child of a consolidated shipment: the parent order's service_ref. */
     consolidated_into?: string;
+    /** The version of the order this plan is for (OrderAmended); left out for the order as submitted (0). */
+    version?: number;
   };
 }
 
 export interface OrderPlanningFailed {
   type: 'OrderPlanningFailed';
-  data: { order_id: number; service_ref: string; reason: string; failed_at: string };
+  data: { order_id: number; service_ref: string; reason: string; failed_at: string; version?: number };
 }
 
-export type OrderEvent = OrderSubmitted | OrderJoinedConsolidation | OrderPlanned | OrderPlanningFailed | PackingInstructionsDownloaded;
+/**
+ * The client replaced the order's cargo, containers, notes and e-mail fields (PUT on the order): a new
+ * version of the order, planned again. Reference, lane and mode stay; `lane` is the lane as it stood at
+ * the amend, with only the items the new cargo names, as OrderSubmitted keeps it.
+ */
+export interface OrderAmended {
+  type: 'OrderAmended';
+  data: {
+    order_id: number;
+    service_ref: string;
+    company_group: string;
+    /** 1 for the first amend: every plan result names the version it was planned for. */
+    version: number;
+    lane: LaneDocument;
+    order: SubmitOrderPayload;
+    amended_at: string;
+    /** The consolidation window the order was in, and left by this amend. */
+    left_window?: string;
+    /** The consolidated shipment (parent service_ref) it was planned into, and left by this amend. */
+    left_shipment?: string;
+  };
+}
+
+/**
+ * The order is called off: by its client (POST .../cancel/), or by the service for the parent of a
+ * consolidated shipment that one of its orders left. Nothing is planned for it from now on.
+ */
+export interface OrderCancelled {
+  type: 'OrderCancelled';
+  data: {
+    order_id: number;
+    service_ref: string;
+    reference: string;
+    company_group: string;
+    /** The client's reason, or the service's for a dissolved shipment; null when none was given. */
+    reason: string | null;
+    cancelled_at: string;
+    /** Where it stood: `planned` means packing instructions had been announced. */
+    status_before: 'submitted' | 'planned' | 'planning_failed';
+    packing_instructions_downloaded: boolean;
+    left_window?: string;
+    left_shipment?: string;
+  };
+}
+
+/**
+ * A child of a consolidated shipment that was dissolved (another order of it was cancelled or amended
+ * after its plan went out): its share of the shared containers is void, and it is planned again alone,
+ * as a new version.
+ */
+export interface OrderPlanWithdrawn {
+  type: 'OrderPlanWithdrawn';
+  data: { order_id: number; service_ref: string; version: number; shipment: string; reason: string; withdrawn_at: string };
+}
+
+export type OrderEvent =
+  | OrderSubmitted
+  | OrderJoinedConsolidation
+  | OrderPlanned
+  | OrderPlanningFailed
+  | PackingInstructionsDownloaded
+  | OrderAmended
+  | OrderCancelled
+  | OrderPlanWithdrawn;
+
+/** The order as it stands now: its submit with the newest amend's order and lane, and the version they make. */
+export type CurrentOrder = OrderSubmitted['data'] & { version: number };
 
 export const ORDER_IDS_STREAM = 'order-ids';
 

@@ -4,7 +4,7 @@
 // instead of casting: an event of a type this version does not know is left out, as evolveOrder
 // would ignore it.
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
-import type { OrderEvent, OrderSubmitted } from './order-events.js';
+import type { CurrentOrder, OrderEvent, OrderSubmitted } from './order-events.js';
 
 /** An order event as stored: its type and data together, with its place in the stream and the log. */
 export type RecordedOrderEvent<Type extends OrderEvent['type'] = OrderEvent['type']> = {
@@ -18,6 +18,9 @@ const ORDER_EVENT_TYPES: Record<OrderEvent['type'], true> = {
   OrderPlanned: true,
   OrderPlanningFailed: true,
   PackingInstructionsDownloaded: true,
+  OrderAmended: true,
+  OrderCancelled: true,
+  OrderPlanWithdrawn: true,
 };
 
 /** Whether a stored event is an order event (of `type`, when given). */
@@ -38,4 +41,20 @@ export async function readOrderStream(store: EventStore, stream: string): Promis
 /** The order as submitted: the stream's OrderSubmitted, undefined when there is none. */
 export function submittedIn(events: readonly RecordedOrderEvent[]): OrderSubmitted['data'] | undefined {
   return events.find((event): event is RecordedOrderEvent<'OrderSubmitted'> => event.type === 'OrderSubmitted')?.data;
+}
+
+/**
+ * The order as it stands after these events: its submit with the newest amend's order and lane, and
+ * its version (each amend and each plan withdrawn from a dissolved shipment is one more). What the
+ * planner plans and the instructions print; undefined without an OrderSubmitted.
+ */
+export function currentOrderIn(events: readonly RecordedOrderEvent[]): CurrentOrder | undefined {
+  let current: CurrentOrder | undefined;
+  for (const event of events) {
+    if (event.type === 'OrderSubmitted') current = { ...event.data, version: 0 };
+    else if (current && event.type === 'OrderAmended')
+      current = { ...current, order: event.data.order, lane: event.data.lane, version: event.data.version };
+    else if (current && event.type === 'OrderPlanWithdrawn') current = { ...current, version: event.data.version };
+  }
+  return current;
 }

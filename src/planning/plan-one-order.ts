@@ -4,14 +4,14 @@
 // decider records nothing for an order that has its result already.
 import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
-import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { currentOrderIn, readOrderStream } from '../orders/read-order-stream.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { awaitsPlan, type RecordPlanResult } from '../orders/order-decider.js';
 import { JobTimeoutError } from '../workers/worker-pool.js';
 import { plannerInput } from './planner-input.js';
 import type { StoredPlan } from '../plan-contract/plan-storage.js';
-import { consolidates } from '../orders/consolidation-rule.js';
+import { awaitsItsWindow } from '../orders/consolidation-rule.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
 import type { PlanningClaims } from './planning-claims.js';
 
@@ -49,23 +49,26 @@ export async function planOrderOnce(stream: string, steps: OrderPlanningSteps): 
 async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void> {
   const { store, log } = steps;
   const history = await readOrderStream(store, stream);
-  const submitted = submittedIn(history);
+  // the order as it stands: as submitted, or as last amended (its version goes with the result)
+  const submitted = currentOrderIn(history);
   // a normal order of a lane with a consolidation window is planned by its window (src/consolidation)
-  if (!submitted || !awaitsPlan(orderStateOf(history)) || consolidates(submitted)) return;
+  if (!submitted || !awaitsPlan(orderStateOf(history)) || awaitsItsWindow(submitted)) return;
   const started = performance.now();
   let result: RecordPlanResult['data'];
   try {
     // stored compact: identical units as blocks, identical pallets once (src/plan-contract/plan-storage.ts)
     const plan = await steps.planner.planStored(plannerInput(submitted), submitted.company_group);
-    result = { plan, planned_at: utcTimestamp() };
+    result = { plan, planned_at: utcTimestamp(), version: submitted.version };
   } catch (error) {
     if (steps.stopping()) throw error;
-    result = { reason: failureReason(error), failed_at: utcTimestamp() };
+    result = { reason: failureReason(error), failed_at: utcTimestamp(), version: submitted.version };
     if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
   }
-  // Another instance may have stored its result meanwhile (its lease ran out while this one planned):
-  // the append, expecting the stream as read under the claim, then fails, and the decider, on the
-  // stream read again, records nothing. Not read again first: while the claim holds, nothing is added.
+  // Another instance may have stored its result meanwhile (its lease ran out while this one planned), or
+  // the client amended or cancelled the order (which takes no claim): the append, expecting the stream as
+  // read under the claim, then fails, and the decider, on the stream read again, records nothing (a
+  // result is kept only for the version it was planned for). Not read again first: an append that
+  // finds the stream as read needs no second look.
   let recorded: Awaited<ReturnType<typeof handleOrderCommand>>;
   try {
     recorded = await handleOrderCommand(store, stream, { type: 'RecordPlanResult', data: result }, history);
@@ -75,7 +78,7 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
     if (!(error instanceof AppendTooLarge) || !('plan' in result)) throw error;
     recorded = await handleOrderCommand(store, stream, {
       type: 'RecordPlanResult',
-      data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp() },
+      data: { reason: `the plan is too large to store (${error.message})`, failed_at: utcTimestamp(), version: submitted.version },
     });
   }
   if (!recorded.ok) throw new Error(`planning ${stream}: ${JSON.stringify(recorded.errors)}`);

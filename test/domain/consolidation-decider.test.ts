@@ -103,7 +103,7 @@ t.test('an order joins one window, once, and only while it waits for a plan', as
     .given(submitted, joined)
     .when({
       type: 'RecordPlanResult',
-      data: { plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004' },
+      data: { plan: emptyPlan(), planned_at: '2026-11-24T10:00:06.000000', consolidated_into: 'SO-000004', version: 0 },
     })
     .then([
       {
