@@ -10,6 +10,8 @@ export interface WaitingOrder {
   stream: string;
   group: string;
   orderId: number;
+  /** The version of the order this entry was taken for: 0 as submitted, more after an amend. */
+  version: number;
   /** Its result is in the log (another replica's): the worker that is handed it only marks it finished. */
   resolved?: boolean;
 }
@@ -56,6 +58,7 @@ export class PlanningBacklog {
     if (this.#stopping) return false;
     this.#marks.take(order.position);
     this.#lastTaken = order.position;
+    this.#supersede(order.orderId);
     if (afterMs > 0) {
       this.lookAgainIn(order, afterMs);
       return true;
@@ -102,18 +105,33 @@ export class PlanningBacklog {
   }
 
   /**
-   * The order's result is in the log. One waiting to be looked at again is finished now (the new
+   * The order's result for `version` (or its cancel: Infinity) is in the log: it resolves the entries
+   * taken for that version or an earlier one. One waiting to be looked at again is finished now (the new
    * checkpoint, when it moved, is returned); one still queued is handed out marked resolved. One
    * being planned here, or not in this backlog, is left as it is: its worker reads the stream anyway.
    */
-  resolve(orderId: number): bigint | undefined {
+  resolve(orderId: number, version: number): bigint | undefined {
     const queued = this.#queued.get(orderId);
-    if (queued) queued.resolved = true;
+    if (queued && queued.version <= version) queued.resolved = true;
     const held = this.#lookAgain.get(orderId);
-    if (!held) return undefined;
+    if (!held || held.order.version > version) return undefined;
     clearTimeout(held.timer);
     this.#lookAgain.delete(orderId);
     return this.finished(held.order);
+  }
+
+  // A newer version of an order taken before (an amend): its earlier entry needs no planner, as the one
+  // taken now plans the order as it stands. Handed to a worker marked resolved, so its position is
+  // finished in turn; one being planned is left to end (its result, for the earlier version, is void).
+  #supersede(orderId: number): void {
+    const queued = this.#queued.get(orderId);
+    if (queued) queued.resolved = true;
+    const held = this.#lookAgain.get(orderId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.#lookAgain.delete(orderId);
+    held.order.resolved = true;
+    this.#waiting.pushFront(held.order.group, held.order);
   }
 
   wakeWorkers(): void {

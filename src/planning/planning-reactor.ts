@@ -1,17 +1,18 @@
-// Plans every submitted order once: reacts to OrderSubmitted in the log, runs the load planner and
-// appends OrderPlanned or OrderPlanningFailed to the order's stream. Every replica follows the whole
+// Plans every version of every order once: reacts to OrderSubmitted (and to OrderAmended and
+// OrderPlanWithdrawn, each a new version) in the log, runs the load planner and appends OrderPlanned or
+// OrderPlanningFailed for that version to the order's stream; a cancelled order is planned no more. Every replica follows the whole
 // log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
 // looked at again later, and taken over if that replica died, unless its result reaches this replica
 // first (the reactor follows the results too, so the losers of a claim never read the order). The
 // checkpoint saves work on restart; what makes "once" hold after a crash or a lost claim is the
 // order's decider: an order whose stream already holds a result is skipped, and a second result
 // records nothing.
-import type { EventStore } from '../eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
 import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
-import { isOrderEvent } from '../orders/read-order-stream.js';
+import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import type { PlanningClaims } from './planning-claims.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
@@ -20,6 +21,26 @@ import { consolidates } from '../orders/consolidation-rule.js';
 import type { SubmittedHere } from './submitted-here.js';
 
 const CONSUMER = 'planning';
+
+/** The events that give an order a version to plan. */
+const NEEDS_PLAN = ['OrderSubmitted', 'OrderAmended', 'OrderPlanWithdrawn'];
+
+/** The version a result settles (a cancel: every version). */
+function resolvedVersion(event: RecordedOrderEvent<'OrderPlanned' | 'OrderPlanningFailed' | 'OrderCancelled'>): number {
+  return event.type === 'OrderCancelled' ? Number.POSITIVE_INFINITY : (event.data.version ?? 0);
+}
+
+/** Per order, the highest version a page settles: a result for it, or a cancel (every version). */
+function settledIn(events: readonly RecordedEvent[]): Map<number, number> {
+  const settled = new Map<number, number>();
+  for (const event of events) {
+    if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed') || isOrderEvent(event, 'OrderCancelled')) {
+      const version = resolvedVersion(event);
+      settled.set(event.data.order_id, Math.max(version, settled.get(event.data.order_id) ?? -1));
+    }
+  }
+  return settled;
+}
 
 export type { OrderPlanner, PlannerRunOutcome } from './plan-one-order.js';
 
@@ -82,27 +103,35 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     name: 'planning reactor',
     loadCheckpoint: () => checkpoints.load(CONSUMER),
     retryDelayMs: 1000,
-    // The results too: an order another replica planned is then finished here without reading its stream.
-    types: ['OrderSubmitted', 'OrderPlanned', 'OrderPlanningFailed'],
+    // The results and cancels too: an order another replica planned, or one called off, is then finished here without reading its stream.
+    types: [...NEEDS_PLAN, 'OrderPlanned', 'OrderPlanningFailed', 'OrderCancelled'],
     // A result only saves a look again, due half a lease later: it can wait for the next order's commit or the poll.
-    wakeOn: ['OrderSubmitted'],
+    wakeOn: NEEDS_PLAN,
     async handle(events) {
       // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
-      const results = new Set<number>();
-      for (const event of events)
-        if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) results.add(event.data.order_id);
+      const settled = settledIn(events);
       for (const event of events) {
         if (isOrderEvent(event, 'OrderSubmitted')) {
           const { company_group, order_id } = event.data;
           // asked of every order, so that none stays remembered
           const here = options.submittedHere?.take(order_id) ?? true;
           // planned by its consolidation window (src/consolidation), or planned already
-          if (consolidates(event.data) || results.has(order_id)) continue;
-          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id };
+          if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
+          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
           const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
           if (!(await backlog.take(order, afterMs))) return;
-        } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed')) {
-          const mark = backlog.resolve(event.data.order_id);
+        } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
+          // a new version of the order, planned alone (it left any window), by whichever replica claims it first
+          const { order_id, version, company_group } = event.data;
+          if ((settled.get(order_id) ?? -1) >= version) continue;
+          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
+          if (!(await backlog.take(order))) return;
+        } else if (
+          isOrderEvent(event, 'OrderPlanned') ||
+          isOrderEvent(event, 'OrderPlanningFailed') ||
+          isOrderEvent(event, 'OrderCancelled')
+        ) {
+          const mark = backlog.resolve(event.data.order_id, resolvedVersion(event));
           if (mark !== undefined) checkpoint.save(mark);
         }
       }

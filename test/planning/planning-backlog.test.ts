@@ -5,7 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { PlanningBacklog, type WaitingOrder } from '../../src/planning/planning-backlog.js';
 
-const order = (n: number): WaitingOrder => ({ position: BigInt(n), stream: `order:G:R-${n}`, group: 'G', orderId: n });
+const order = (n: number, orderId = n, version = 0): WaitingOrder => ({
+  position: BigInt(n),
+  stream: `order:G:R-${orderId}`,
+  group: 'G',
+  orderId,
+  version,
+});
 
 /** The next order handed out within `ms`, or undefined. */
 async function nextWithin(backlog: PlanningBacklog, ms: number): Promise<WaitingOrder | undefined> {
@@ -20,7 +26,7 @@ t.test('held elsewhere, then its result arrives: finished, never handed out agai
   backlog.release();
   backlog.lookAgainIn(first!, 40);
   t.equal(backlog.counts().orders, 1, 'waiting to be looked at again');
-  t.equal(backlog.resolve(1), 1n, 'the checkpoint moves past it');
+  t.equal(backlog.resolve(1, 0), 1n, 'the checkpoint moves past it');
   t.equal(backlog.counts().orders, 0);
   t.equal(await nextWithin(backlog, 100), undefined, 'not handed out after the look-again pause');
   backlog.stop();
@@ -42,8 +48,8 @@ t.test("still queued when its result arrives: handed out marked resolved, and th
   const backlog = new PlanningBacklog(100);
   await backlog.take(order(1));
   await backlog.take(order(2));
-  t.equal(backlog.resolve(2), undefined, 'nothing finished yet: the order is in the queue');
-  t.equal(backlog.resolve(7), undefined, 'an order this backlog does not hold changes nothing');
+  t.equal(backlog.resolve(2, 0), undefined, 'nothing finished yet: the order is in the queue');
+  t.equal(backlog.resolve(7, 0), undefined, 'an order this backlog does not hold changes nothing');
   const first = await backlog.next();
   const second = await backlog.next();
   t.notOk(first?.resolved);
@@ -73,7 +79,47 @@ t.test('taken for later (a new order another replica took the submit of): not ha
 t.test('taken for later, and its result arrives meanwhile: finished without a worker, the checkpoint past it', async (t) => {
   const backlog = new PlanningBacklog(100);
   await backlog.take(order(1), 40);
-  t.equal(backlog.resolve(1), 1n, 'the checkpoint moves past it');
+  t.equal(backlog.resolve(1, 0), 1n, 'the checkpoint moves past it');
   t.equal(await nextWithin(backlog, 100), undefined, 'never handed out');
+  backlog.stop();
+});
+
+t.test('an amend taken while the order still waits: the earlier entry is resolved, the order handed out once to plan', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1, 7, 0));
+  await backlog.take(order(5, 7, 1));
+  const first = await backlog.next();
+  t.match(first, { position: 1n, resolved: true }, 'the submit entry needs no planner');
+  backlog.release();
+  t.equal(backlog.finished(first!), 1n);
+  const second = await backlog.next();
+  t.match(second, { position: 5n, version: 1 }, 'the amend entry plans the order as it stands');
+  t.notOk(second?.resolved);
+  backlog.release();
+  t.equal(backlog.resolve(7, 0), undefined, 'a result for the version as submitted resolves no amend');
+  t.equal(backlog.finished(second!), 5n);
+  backlog.stop();
+});
+
+t.test('an amend taken while the order is held elsewhere: the held entry is finished without waiting out its pause', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1, 7, 0));
+  const first = await backlog.next();
+  backlog.release();
+  backlog.lookAgainIn(first!, 10_000);
+  await backlog.take(order(3, 7, 1));
+  const handed = [await nextWithin(backlog, 100), await nextWithin(backlog, 100)];
+  t.match(handed, [
+    { position: 1n, resolved: true },
+    { position: 3n, version: 1 },
+  ]);
+  backlog.stop();
+});
+
+t.test('a cancel resolves every version of the order', async (t) => {
+  const backlog = new PlanningBacklog(100);
+  await backlog.take(order(1, 7, 2));
+  backlog.resolve(7, Number.POSITIVE_INFINITY);
+  t.match(await backlog.next(), { resolved: true });
   backlog.stop();
 });
