@@ -1,6 +1,6 @@
 // The order read model behind retrieve and list: one document per order, built from its events.
 import type { RecordedEvent } from '../src/eventstore/event-store.js';
-import { isOrderEvent } from '../src/orders/read-order-stream.js';
+import { isOrderEvent, type RecordedOrderEvent } from '../src/orders/read-order-stream.js';
 import type { OrderView } from '../src/orders/order-view.js';
 
 export interface OrderDocument {
@@ -19,7 +19,13 @@ export function orderIdOf(event: RecordedEvent): number | undefined {
 
 export function projectOrderView(document: OrderDocument | undefined, event: RecordedEvent): OrderDocument | undefined {
   if (!isOrderEvent(event)) return document;
-  const orderEvent = event;
+  const next = projectFields(document, event);
+  // every event of the order moves its revision (the ETag), whatever else it changes
+  return next && { ...next, view: { ...next.view, revision: Number(event.revision) } };
+}
+
+function projectFields(document: OrderDocument | undefined, orderEvent: RecordedOrderEvent): OrderDocument | undefined {
+  const event = orderEvent;
   switch (orderEvent.type) {
     case 'OrderSubmitted': {
       const { order, lane, order_id, service_ref, company_group, submitted_at, consolidated_orders } = orderEvent.data;
@@ -44,9 +50,50 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
           updated_at: submitted_at,
           consolidated_into: null,
           consolidated_orders: consolidated_orders ?? [],
+          cancellation_reason: null,
+          revision: 0,
         },
       };
     }
+    case 'OrderAmended': {
+      if (!document) return document;
+      const { order, lane, amended_at } = orderEvent.data;
+      return {
+        ...document,
+        view: {
+          ...document.view,
+          customer_notes: order.customer_notes,
+          shipment_type: order.shipment_type,
+          lane: lane.id,
+          status: 'submitted',
+          planning_failure_reason: null,
+          order_items: order.order_items,
+          pre_builts: order.pre_builts,
+          loose_boxes: order.loose_boxes,
+          updated_at: amended_at,
+          consolidated_into: null,
+        },
+      };
+    }
+    case 'OrderCancelled':
+      if (!document) return document;
+      return {
+        ...document,
+        view: {
+          ...document.view,
+          status: 'cancelled',
+          cancellation_reason: orderEvent.data.reason,
+          updated_at: orderEvent.data.cancelled_at,
+          // it left any shipment it was in, and the list shows it again
+          consolidated_into: null,
+        },
+      };
+    case 'OrderPlanWithdrawn':
+      if (!document) return document;
+      return {
+        ...document,
+        view: { ...document.view, status: 'submitted', updated_at: orderEvent.data.withdrawn_at, consolidated_into: null },
+      };
     case 'OrderPlanned':
       if (!document) return document;
       return {
@@ -77,6 +124,7 @@ export function projectOrderView(document: OrderDocument | undefined, event: Rec
         view: { ...document.view, packing_instructions_downloaded: true, updated_at: orderEvent.data.downloaded_at },
       };
     default:
+      // joining a window changes no field but the revision
       return document;
   }
 }

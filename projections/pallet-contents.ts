@@ -13,7 +13,8 @@ export interface PalletContents {
 export type PalletContentsDocument =
   | { status: 'pending' }
   | { status: 'planned'; pallets: PalletContents[] }
-  | { status: 'failed'; reason: string };
+  | { status: 'failed'; reason: string }
+  | { status: 'cancelled'; cancelled_at: string; reason: string | null };
 
 export function projectPalletContents(
   document: PalletContentsDocument | undefined,
@@ -23,7 +24,12 @@ export function projectPalletContents(
   const orderEvent = event;
   switch (orderEvent.type) {
     case 'OrderSubmitted':
+    // a new version of the order: the plan before it is void until the new one is stored
+    case 'OrderAmended':
+    case 'OrderPlanWithdrawn':
       return { status: 'pending' };
+    case 'OrderCancelled':
+      return { status: 'cancelled', cancelled_at: orderEvent.data.cancelled_at, reason: orderEvent.data.reason };
     case 'OrderPlanned': {
       return {
         status: 'planned',

@@ -25,6 +25,7 @@ import { viewerRoutes } from './viewer/viewer-routes.js';
 import type { AuditKey } from './audit/audit-key.js';
 import { auditRoutes } from './audit/audit-routes.js';
 import { historyExportRoutes } from './orders/api/history-export.js';
+import { orderChangeRoutes } from './orders/api/order-changes.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
   masterDataService: MasterDataService;
@@ -127,6 +128,7 @@ function createApp(deps: AppDependencies, answered: AnsweredRequest): Koa {
   auditRoutes(other, deps, authenticate);
   const orders = new Router();
   orderRoutes(orders, deps);
+  orderChangeRoutes(orders, deps);
   historyExportRoutes(orders, deps);
   const viewerUrl = (serviceRef: string) => deps.shareLinks.viewerUrl(serviceRef);
   packingInstructionsRoutes(orders, { ...deps, viewerUrl });

@@ -13,6 +13,7 @@ import { viewerApi } from './viewer/viewer-routes.js';
 import { webhookApi } from './notifications/webhook-api.js';
 import { auditApi } from './audit/audit-routes.js';
 import { historyExportApi } from './orders/api/history-export.js';
+import { orderChangesApi } from './orders/api/order-changes.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** The AsyncAPI document of the Kafka messages (src/notifications/asyncapi-document.ts), served beside this one. */
@@ -20,6 +21,7 @@ export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 
 const FEATURES: readonly ApiDescription[] = [
   orderApi,
+  orderChangesApi,
   historyExportApi,
   auditApi,
   packingInstructionsApi,
@@ -54,6 +56,13 @@ const thisDocument: ApiDescription = {
   schemas: {},
 };
 
+/** The features' path items, the operations of one path from several features (retrieve's GET, amend's PUT) in one item. */
+function pathItemsOf(parts: readonly ApiDescription[]): Record<string, object> {
+  const paths: Record<string, object> = {};
+  for (const part of parts) for (const [path, item] of Object.entries(part.paths)) paths[path] = { ...paths[path], ...item };
+  return paths;
+}
+
 export function buildOpenApiDocument(): object {
   const parts = [...FEATURES, thisDocument];
   const document = {
@@ -67,7 +76,7 @@ export function buildOpenApiDocument(): object {
         `The packing_instructions.ready event is POSTed to webhooks (the webhooks of this document) and published to Kafka (AsyncAPI document at ${ASYNCAPI_PATH}).`,
     },
     security: [{ ApiKey: [] }],
-    paths: Object.assign({}, ...parts.map((part) => part.paths)) as Record<string, object>,
+    paths: pathItemsOf(parts),
     webhooks: Object.assign({}, ...parts.map((part) => part.webhooks ?? {})) as Record<string, object>,
     components: {
       schemas: Object.assign({}, ...parts.map((part) => part.schemas)) as Record<string, object>,

@@ -17,6 +17,7 @@ import type { MasterData } from '../master-data/master-data.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
 import { RETRIEVE } from '../orders/api/routes.js';
 import { ORDER_ID } from '../orders/api/order-in-scope.js';
+import { revisionOfViewJson } from '../orders/order-view.js';
 import { authorizationHeaderCount, keyProvenOnConnection } from './auth.js';
 import { requestIdFor, type AnsweredRequest } from './request-logging.js';
 
@@ -58,11 +59,14 @@ export function withReadyRetrieves(koa: RequestListener, deps: ReadyRetrieveDepe
     const header = request.headers['x-request-id'];
     const requestId = requestIdFor(typeof header === 'string' ? header : undefined);
     // Koa's headers, in Koa's order.
+    const revision = revisionOfViewJson(viewJson);
+    const etag = revision === undefined ? [] : ['ETag', `"${revision}"`];
     response.writeHead(200, [
       'X-Request-Id',
       requestId,
       'Content-Type',
       'application/json; charset=utf-8',
+      ...etag,
       'Content-Length',
       String(Buffer.byteLength(viewJson)),
     ]);

@@ -51,7 +51,8 @@ export interface RecordPlanResult {
 /** The client's new version of the order (PUT): a submit payload, for the revision the client read (If-Match). */
 export interface AmendOrder {
   type: 'AmendOrder';
-  data: { order: SubmitOrderPayload; expected_revision: number; amended_at: string; masterData: MasterData };
+  /** `expected_revision` 'any': If-Match: *, whatever the order holds now. */
+  data: { order: SubmitOrderPayload; expected_revision: number | 'any'; amended_at: string; masterData: MasterData };
 }
 
 /** The client calls the order off; `expected_revision` only when it sent If-Match. */
@@ -460,7 +461,7 @@ export function decideAmendOrder(command: AmendOrder, state: OrderState): OrderD
   const { order, expected_revision, amended_at, masterData } = command.data;
   const refused = refusedChange(state, 'amended');
   if (refused) return refused;
-  const stale = staleRevision(state, expected_revision);
+  const stale = expected_revision === 'any' ? undefined : staleRevision(state, expected_revision);
   if (stale) return stale;
   const stored = state.order!;
   const errors: FieldErrors = {};
@@ -531,7 +532,15 @@ export function decideWithdrawPlan(command: WithdrawPlan, state: OrderState): Or
     events: [
       {
         type: 'OrderPlanWithdrawn',
-        data: { order_id: state.order_id, service_ref: state.service_ref, version: state.version + 1, shipment, reason, withdrawn_at },
+        data: {
+          order_id: state.order_id,
+          service_ref: state.service_ref,
+          company_group: state.company_group,
+          version: state.version + 1,
+          shipment,
+          reason,
+          withdrawn_at,
+        },
       },
     ],
   };

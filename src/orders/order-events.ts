@@ -117,7 +117,15 @@ export interface OrderCancelled {
  */
 export interface OrderPlanWithdrawn {
   type: 'OrderPlanWithdrawn';
-  data: { order_id: number; service_ref: string; version: number; shipment: string; reason: string; withdrawn_at: string };
+  data: {
+    order_id: number;
+    service_ref: string;
+    company_group: string;
+    version: number;
+    shipment: string;
+    reason: string;
+    withdrawn_at: string;
+  };
 }
 
 export type OrderEvent =

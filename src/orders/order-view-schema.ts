@@ -111,7 +111,7 @@ export const OrderViewSchema = Type.Object(
     }),
     status: Type.Enum(ORDER_STATUSES, {
       description:
-        'submitted until the load planner has run; then planned (pallet contents, load plan and packing instructions are ready) or planning_failed.',
+        'submitted until the load planner has run (again after an amend); then planned (pallet contents, load plan and packing instructions are ready) or planning_failed; cancelled once cancelled, for good.',
     }),
     planning_failure_reason: Type.Unsafe<string | null>({
       type: ['string', 'null'],
@@ -128,6 +128,15 @@ export const OrderViewSchema = Type.Object(
     }),
     consolidated_orders: Type.Array(Type.String(), {
       description: 'A consolidated shipment (parent order): the service_refs of the orders it ships together. Empty otherwise.',
+    }),
+    cancellation_reason: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'The reason given when the order was cancelled; null unless status is cancelled, or when no reason was given.',
+    }),
+    revision: Type.Integer({
+      minimum: 0,
+      description:
+        "The revision of the order (its recorded events counted from 0): the same as retrieve's ETag, and what an amend's If-Match names.",
     }),
   },
   { ...exact, title: 'Order', description: 'An order as retrieve and list return it (spec 2.1). Input-only aliases never appear here.' },

@@ -1,7 +1,7 @@
 // The order's read representation (spec 2.1): what retrieve and list return, field for field.
 import type { LooseBox, OrderItem, PreBuilt, ShipmentType } from './submit-order-payload.js';
 
-export const ORDER_STATUSES = ['submitted', 'planned', 'planning_failed'] as const;
+export const ORDER_STATUSES = ['submitted', 'planned', 'planning_failed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface OrderView {
@@ -27,4 +27,21 @@ export interface OrderView {
   consolidated_into: string | null;
   /** A consolidated shipment: its children's service_refs; empty otherwise. */
   consolidated_orders: string[];
+  /** The reason given when it was cancelled; null unless status is cancelled (or none was given). */
+  cancellation_reason: string | null;
+  /**
+   * The revision of the order's stream (its events counted from 0): retrieve's ETag, and what an amend's
+   * If-Match names. Kept the view's last field, so that revisionOfViewJson finds it without parsing.
+   */
+  revision: number;
+}
+
+const REVISION_KEY = '"revision":';
+
+/** The revision of a view as retrieve sends it (its last field), without parsing the whole text; undefined when it has none. */
+export function revisionOfViewJson(viewJson: string): number | undefined {
+  const at = viewJson.lastIndexOf(REVISION_KEY);
+  if (at < 0) return undefined;
+  const revision = Number.parseInt(viewJson.slice(at + REVISION_KEY.length), 10);
+  return Number.isSafeInteger(revision) ? revision : undefined;
 }

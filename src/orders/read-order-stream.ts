@@ -58,3 +58,20 @@ export function currentOrderIn(events: readonly RecordedOrderEvent[]): CurrentOr
   }
   return current;
 }
+
+/**
+ * The plan of the order as it stands: its newest OrderPlanned, unless an amend, a cancel or a withdrawn
+ * plan came after it (that plan is void); and the newest planning failure in the same way.
+ */
+export function currentPlanIn(events: readonly RecordedOrderEvent[]): {
+  planned?: RecordedOrderEvent<'OrderPlanned'>;
+  failed?: RecordedOrderEvent<'OrderPlanningFailed'>;
+} {
+  let result: { planned?: RecordedOrderEvent<'OrderPlanned'>; failed?: RecordedOrderEvent<'OrderPlanningFailed'> } = {};
+  for (const event of events) {
+    if (event.type === 'OrderPlanned') result = { planned: event };
+    else if (event.type === 'OrderPlanningFailed') result = { failed: event };
+    else if (event.type === 'OrderAmended' || event.type === 'OrderCancelled' || event.type === 'OrderPlanWithdrawn') result = {};
+  }
+  return result;
+}

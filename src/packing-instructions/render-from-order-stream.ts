@@ -1,7 +1,7 @@
-// The packing instructions straight from an order's stream: the order as submitted and the plan
+// The packing instructions straight from an order's stream: the order as it stands and the plan
 // it was last given. An order without a plan has no instructions yet, and says why.
 import type { RecordedEvent } from '../eventstore/event-store.js';
-import { orderEventsIn, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
+import { currentOrderIn, currentPlanIn, orderEventsIn } from '../orders/read-order-stream.js';
 import type { OrderPlan } from './order-plan.js';
 import { renderPackingInstructions } from './render-packing-instructions.js';
 import { expandPlan } from '../plan-contract/plan-storage.js';
@@ -26,14 +26,11 @@ export async function renderFromOrderStream(
   options: { generatedAt?: Date; viewerUrl?: string } = {},
 ): Promise<Buffer> {
   const inOrder = orderEventsIn(events).sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
-  const submitted = submittedIn(inOrder);
+  // the order as it stands (as last amended) and the plan of that version: a plan before an amend is void
+  const submitted = currentOrderIn(inOrder);
   if (!submitted) throw new Error('these events hold no OrderSubmitted: not an order stream');
-  const newestFirst = inOrder.slice().reverse();
-  const planned = newestFirst.find((e): e is RecordedOrderEvent<'OrderPlanned'> => e.type === 'OrderPlanned');
-  if (!planned) {
-    const failed = newestFirst.find((e): e is RecordedOrderEvent<'OrderPlanningFailed'> => e.type === 'OrderPlanningFailed');
-    throw new OrderNotPlannedError(submitted.service_ref, failed?.data.reason);
-  }
+  const { planned, failed } = currentPlanIn(inOrder);
+  if (!planned) throw new OrderNotPlannedError(submitted.service_ref, failed?.data.reason);
   const plan = expandPlan(planned.data.plan);
   assertPlanShape(plan, submitted.service_ref);
   return renderPackingInstructions({ submitted, plan, ...options });

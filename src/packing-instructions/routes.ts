@@ -20,6 +20,13 @@ const DOWNLOAD = '/api/v1/orders/download-packing-instructions/';
 
 export const NOT_READY_MESSAGE =
   'The optimization results for this order are not ready yet. Please try again in a couple of minutes, and contact support if they are not ready within 10 minutes.';
+/** An order called off has no pallet contents, load plan or packing instructions any more. */
+export function cancelledMessage(serviceRef: string, cancelledAt: string, reason: string | null): string {
+  return (
+    `Order ${serviceRef} was cancelled at ${cancelledAt} UTC${reason ? ` (${reason})` : ''}: ` +
+    'it has no pallet contents, load plan or packing instructions any more, and those sent or downloaded before are void.'
+  );
+}
 export const NO_PALLETS_MESSAGE =
   'This order has no service-built pallets: it consists only of pre-built pallets and/or loose boxes, so there are no pallet contents.';
 
@@ -41,6 +48,8 @@ export async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): 
   const document = await orders.findNewest((ctx.state.caller as Caller).companyGroup, value);
   if (!document) return { errors: { order: [`No order matches "${value}".`] } };
   const plan = await orders.palletContents(document.view.id);
+  if (plan?.status === 'cancelled')
+    return { errors: { order: [cancelledMessage(document.view.service_ref, plan.cancelled_at, plan.reason)] } };
   if (plan?.status === 'failed') {
     return { errors: { order: [`Planning this order failed (${plan.reason}). Please contact support.`] } };
   }
@@ -123,10 +132,15 @@ const lookupRefusals = {
     summary: 'Planning failed',
     value: { order: ['Planning this order failed (no container of the order fits SKU-1001). Please contact support.'] },
   },
+  cancelled: {
+    summary: 'The order was cancelled',
+    value: { order: [cancelledMessage('SO-000042', '2026-11-20T12:00:00.000000', 'called off by the consignee')] },
+  },
 };
 const LOOKUP_REFUSED =
   "Refusals that depend on the stored orders, which the schema cannot say: no order of the key's company group has this reference or service_ref (another group's order is looked up like an unknown one), " +
-  'optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes), or planning failed';
+  'optimization results not ready yet (try again after a couple of minutes; contact support if not ready within 10 minutes; also while an amended order is planned again), planning failed, ' +
+  'or the order was cancelled';
 /** The 400 of every endpoint that looks an order up by reference or service_ref and needs its plan. */
 export const orderLookupFailed = refusals(`${LOOKUP_REFUSED}.`, 'OrderLookupError', lookupRefusals);
 const palletLookupFailed = refusals(

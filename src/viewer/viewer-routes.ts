@@ -41,6 +41,7 @@ export function viewerRoutes(router: Router, deps: ViewerDependencies): void {
     }
     const planned = plannedOrderIn(await readOrderStream(deps.store, document.stream));
     if (!planned) {
+      if (document.view.status === 'cancelled') return page(ctx, 404, refusedPage('This order was cancelled: its load plan is void.'));
       const reason = document.view.planning_failure_reason;
       return page(
         ctx,

@@ -24,6 +24,7 @@ t.test('a valid order answers 201 with the message, a positive id and a service_
   t.equal(read.status, 200);
   t.equal(read.headers.get('content-type'), 'application/json; charset=utf-8');
   t.same(Object.keys(read.body).sort(), [
+    'cancellation_reason',
     'consolidated_into',
     'consolidated_orders',
     'created_at',
@@ -36,6 +37,7 @@ t.test('a valid order answers 201 with the message, a positive id and a service_
     'planning_failure_reason',
     'pre_builts',
     'reference',
+    'revision',
     'service_ref',
     'shipment_type',
     'status',

@@ -645,6 +645,7 @@ t.test('a consolidated shipment dissolved', async (t) => {
           data: {
             order_id: 7,
             service_ref: 'SO-000007',
+            company_group: 'Acme Group',
             version: 1,
             shipment: 'SO-000009',
             reason: 'SO-000008 left it',
@@ -658,7 +659,15 @@ t.test('a consolidated shipment dissolved', async (t) => {
     order(t)
       .given(submitted(), child, {
         type: 'OrderPlanWithdrawn',
-        data: { order_id: 7, service_ref: 'SO-000007', version: 1, shipment: 'SO-000009', reason: 'r', withdrawn_at: 'x' },
+        data: {
+          order_id: 7,
+          service_ref: 'SO-000007',
+          company_group: 'Acme Group',
+          version: 1,
+          shipment: 'SO-000009',
+          reason: 'r',
+          withdrawn_at: 'x',
+        },
       })
       .when(withdraw)
       .then([]);

@@ -61,6 +61,8 @@ t.test('given nothing, when OrderSubmitted, then the view shows every field of s
       updated_at: '2026-11-20T09:15:02.123456',
       consolidated_into: null,
       consolidated_orders: [],
+      cancellation_reason: null,
+      revision: 0,
     },
   });
 });
@@ -133,4 +135,147 @@ t.test('given nothing, when a download is recorded for an unknown order, then th
 t.test('given a document, when an unrelated event comes, then the document is unchanged', async (t) => {
   const before = projectOrderView(undefined, recorded(submitted));
   t.equal(projectOrderView(before, recorded({ type: 'OrderIdAllocated', data: { order_id: 3, service_ref: 'SO-000003' } })), before);
+});
+
+// Issue 59: an amend, a cancel, a withdrawn plan; every event moves the revision (retrieve's ETag).
+const at = (event: Parameters<typeof recorded>[0], revision: number) => ({
+  ...recorded(event, 'order:Acme%20Group:PO-3'),
+  revision: BigInt(revision),
+});
+const amendedOrder = {
+  ...submitted.data.order,
+  order_items: [],
+  loose_boxes: [],
+  customer_notes: 'now boxes',
+  shipment_type: 'normal' as const,
+};
+
+t.test(
+  'given a planned order, when OrderAmended, then the view shows the new cargo and notes, submitted again, at the new revision',
+  async (t) => {
+    const planned = projectOrderView(
+      projectOrderView(undefined, at(submitted, 0)),
+      at(
+        {
+          type: 'OrderPlanned',
+          data: {
+            order_id: 3,
+            service_ref: 'SO-000003',
+            reference: 'PO-3',
+            company_group: 'Acme Group',
+            plan: {},
+            planned_at: '2026-11-20T09:15:03.000000',
+          },
+        },
+        1,
+      ),
+    );
+    const amended = projectOrderView(
+      planned,
+      at(
+        {
+          type: 'OrderAmended',
+          data: {
+            order_id: 3,
+            service_ref: 'SO-000003',
+            company_group: 'Acme Group',
+            version: 1,
+            lane: submitted.data.lane,
+            order: amendedOrder,
+            amended_at: '2026-11-20T10:00:00.000000',
+          },
+        },
+        2,
+      ),
+    );
+    t.match(amended?.view, {
+      status: 'submitted',
+      order_items: [],
+      customer_notes: 'now boxes',
+      shipment_type: 'normal',
+      updated_at: '2026-11-20T10:00:00.000000',
+      revision: 2,
+      reference: 'PO-3',
+    });
+    t.equal(Object.keys(amended!.view).at(-1), 'revision', 'the revision is the last field (revisionOfViewJson reads it from the end)');
+  },
+);
+
+t.test(
+  'given an order, when OrderCancelled, then it reads cancelled with the reason; joining a window moves only the revision',
+  async (t) => {
+    const joined = projectOrderView(
+      projectOrderView(undefined, at(submitted, 0)),
+      at({ type: 'OrderJoinedConsolidation', data: { order_id: 3, service_ref: 'SO-000003', consolidation: 'c', joined_at: 'x' } }, 1),
+    );
+    t.equal(joined?.view.revision, 1);
+    t.equal(joined?.view.status, 'submitted');
+    const cancelled = projectOrderView(
+      joined,
+      at(
+        {
+          type: 'OrderCancelled',
+          data: {
+            order_id: 3,
+            service_ref: 'SO-000003',
+            reference: 'PO-3',
+            company_group: 'Acme Group',
+            reason: 'called off',
+            cancelled_at: '2026-11-20T11:00:00.000000',
+            status_before: 'submitted',
+            packing_instructions_downloaded: false,
+          },
+        },
+        2,
+      ),
+    );
+    t.match(cancelled?.view, {
+      status: 'cancelled',
+      cancellation_reason: 'called off',
+      updated_at: '2026-11-20T11:00:00.000000',
+      revision: 2,
+      consolidated_into: null,
+    });
+  },
+);
+
+t.test('given a child of a shipment, when its plan is withdrawn, then it is submitted again and no longer a child', async (t) => {
+  const child = projectOrderView(
+    projectOrderView(undefined, at(submitted, 0)),
+    at(
+      {
+        type: 'OrderPlanned',
+        data: {
+          order_id: 3,
+          service_ref: 'SO-000003',
+          reference: 'PO-3',
+          company_group: 'Acme Group',
+          plan: {},
+          planned_at: 'x',
+          consolidated_into: 'SO-000009',
+        },
+      },
+      1,
+    ),
+  );
+  t.equal(child?.view.consolidated_into, 'SO-000009');
+  const withdrawn = projectOrderView(
+    child,
+    at(
+      {
+        type: 'OrderPlanWithdrawn',
+        data: {
+          order_id: 3,
+          service_ref: 'SO-000003',
+          company_group: 'Acme Group',
+          version: 1,
+          shipment: 'SO-000009',
+          reason: 'r',
+          withdrawn_at: '2026-11-20T12:00:00.000000',
+        },
+      },
+      2,
+    ),
+  );
+  t.match(withdrawn?.view, { status: 'submitted', consolidated_into: null, revision: 2 });
 });

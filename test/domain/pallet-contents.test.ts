@@ -60,3 +60,21 @@ t.test('given a document, when an event of no concern or of an unknown type come
   );
   t.equal(projectPalletContents(pending, recorded({ type: 'SomethingNewer', data: { order_id: 3 } })), pending);
 });
+
+t.test(
+  'given a planned order, when it is amended, then the contents are pending again until the new plan; cancelled, they are gone',
+  async (t) => {
+    const before = projectPalletContents(projectPalletContents(undefined, recorded(submitted)), recorded(planned));
+    const amended = projectPalletContents(before, recorded({ type: 'OrderAmended', data: { order_id: 3, version: 1 } }));
+    t.same(amended, { status: 'pending' });
+    t.same(projectPalletContents(amended, recorded({ ...planned, data: { ...planned.data, version: 1 } })), before, 'the new plan');
+    t.same(projectPalletContents(before, recorded({ type: 'OrderPlanWithdrawn', data: { order_id: 3, version: 1 } })), {
+      status: 'pending',
+    });
+    t.same(projectPalletContents(before, recorded({ type: 'OrderCancelled', data: { order_id: 3, reason: 'gone', cancelled_at: 'x' } })), {
+      status: 'cancelled',
+      cancelled_at: 'x',
+      reason: 'gone',
+    });
+  },
+);

@@ -89,6 +89,8 @@ t.test('every operation of the service is there with its statuses', async (t) =>
     'post /api/v1/orders/submit-order/': ['201', '400', '401', '413'],
     'get /api/v1/orders/detailed-orders/{id}/': ['200', '401', '403', '404'],
     'get /api/v1/orders/detailed-orders/{id}/history/': ['200', '401', '403', '404'],
+    'put /api/v1/orders/detailed-orders/{id}/': ['200', '400', '401', '403', '404', '412', '428'],
+    'post /api/v1/orders/detailed-orders/{id}/cancel/': ['200', '400', '401', '403', '404', '412'],
     'get /api/v1/orders/detailed-orders/': ['200', '401'],
     'get /api/v1/orders/pallet-contents/': ['200', '400', '401'],
     'get /api/v1/orders/download-packing-instructions/': ['200', '400', '401'],
@@ -111,10 +113,11 @@ t.test('every operation of the service is there with its statuses', async (t) =>
   }
 });
 
-t.test('list query parameters: page, page_size (capped at 100, not refused), paginate, search', async (t) => {
+t.test('list query parameters: page, page_size (capped at 100, not refused), paginate, search, status', async (t) => {
   const list = operations.find(({ path, method }) => method === 'get' && path === '/api/v1/orders/detailed-orders/')!;
   const byName = Object.fromEntries((list.operation.parameters as Json[]).map((parameter) => [parameter.name, parameter]));
-  t.strictSame(Object.keys(byName).sort(), ['page', 'page_size', 'paginate', 'search']);
+  t.strictSame(Object.keys(byName).sort(), ['page', 'page_size', 'paginate', 'search', 'status']);
+  t.match(byName.status.description, /Left out: every status, cancelled orders included/, 'the default is documented');
   t.equal(byName.page_size.schema.maximum, undefined, 'no maximum: a larger page_size is accepted and capped');
   t.match(byName.page_size.description, /capped to 100/);
   t.equal(byName.page_size.schema.default, 10);
@@ -204,4 +207,24 @@ t.test('each call builds a fresh document', async (t) => {
   const first = buildOpenApiDocument() as Json;
   first.components.schemas.SubmitOrderRequest.properties = {};
   t.ok(Object.keys((buildOpenApiDocument() as Json).components.schemas.SubmitOrderRequest.properties).length > 10);
+});
+
+t.test("submit's and retrieve's answers link to amend and cancel, and every link names an operation of the document", async (t) => {
+  const ids = new Set(operations.map(({ operation }) => operation.operationId));
+  const submit = operations.find(({ operation }) => operation.operationId === 'submitOrder')!;
+  const retrieve = operations.find(({ operation }) => operation.operationId === 'retrieveOrder')!;
+  for (const status of ['200', '201'])
+    t.ok(
+      ['amendOrder', 'cancelOrder'].every((id) => id in submit.operation.responses[status].links),
+      `submit ${status}`,
+    );
+  t.same(
+    retrieve.operation.responses['200'].links.amendOrder.parameters['header.If-Match'],
+    '$response.header.ETag',
+    'an amend from a read order names its ETag',
+  );
+  for (const { operation } of operations)
+    for (const response of Object.values(operation.responses as Record<string, Json>))
+      for (const link of Object.values((response.links ?? {}) as Record<string, Json>))
+        t.ok(ids.has(link.operationId), `${operation.operationId} links to ${link.operationId}`);
 });

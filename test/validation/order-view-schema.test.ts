@@ -46,6 +46,8 @@ const view = (): OrderView => ({
   updated_at: '2026-11-20T09:15:02.123456',
   consolidated_into: null,
   consolidated_orders: [],
+  cancellation_reason: null,
+  revision: 0,
 });
 
 const valid = (schema: object, value: unknown) => validatorFor(schema)(value);

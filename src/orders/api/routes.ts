@@ -21,6 +21,7 @@ import {
 } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
 import { retrieveAsOf } from './order-as-of.js';
+import { ORDER_STATUSES, revisionOfViewJson, type OrderStatus } from '../order-view.js';
 import { caller, inScope, orderInScope, pathOrderId } from './order-in-scope.js';
 import {
   ErrorDetailSchema,
@@ -73,13 +74,20 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     const query = parseListQuery(ctx);
     if ('errors' in query) return badRequest(ctx, query.errors);
     const { companyGroup } = caller(ctx);
+    const statuses = query.statuses ? { statuses: query.statuses } : {};
     if (!query.paginate) {
-      const { results } = await listMatching(deps.orders, { companyGroup, search: query.search, offset: 0 });
+      const { results } = await listMatching(deps.orders, { companyGroup, search: query.search, ...statuses, offset: 0 });
       ctx.body = results.map((document) => document.view);
       return;
     }
     const offset = (query.page - 1) * query.pageSize;
-    const { count, results } = await listMatching(deps.orders, { companyGroup, search: query.search, offset, limit: query.pageSize });
+    const { count, results } = await listMatching(deps.orders, {
+      companyGroup,
+      search: query.search,
+      ...statuses,
+      offset,
+      limit: query.pageSize,
+    });
     const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
     if (query.page > lastPage) {
       ctx.status = 404;
@@ -103,6 +111,9 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     if (!order) return;
     // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
     ctx.set('Content-Type', 'application/json; charset=utf-8');
+    const revision = revisionOfViewJson(order.viewJson);
+    // the order's revision, what an amend's If-Match names (a view stored before revisions has none)
+    if (revision !== undefined) ctx.set('ETag', `"${revision}"`);
     ctx.body = order.viewJson;
   });
 
@@ -137,6 +148,9 @@ export const orderNotVisible = {
 // Where a submitted order can be read next: schemathesis's stateful runs follow these too.
 const orderLinks = {
   retrieveOrder: { operationId: 'retrieveOrder', parameters: { id: '$response.body#/order_id' } },
+  cancelOrder: { operationId: 'cancelOrder', parameters: { id: '$response.body#/order_id' } },
+  // No ETag in a submit's answer (the planner moves the revision at once): If-Match * amends whatever the order holds.
+  amendOrder: { operationId: 'amendOrder', parameters: { id: '$response.body#/order_id', 'header.If-Match': '*' } },
   orderHistory: { operationId: 'orderHistory', parameters: { id: '$response.body#/order_id' } },
   orderHistoryExport: { operationId: 'orderHistoryExport', parameters: { id: '$response.body#/order_id' } },
   loadPlan: { operationId: 'loadPlan', parameters: { order: '$response.body#/service_ref' } },
@@ -248,6 +262,14 @@ export const orderApi: ApiDescription = {
             description: "Filters by the order's service_ref, related shipment references, or transportation mode name.",
             schema: { type: 'string' },
           },
+          {
+            name: 'status',
+            in: 'query',
+            description: `Only orders in these statuses, comma-separated (status=submitted,planned,planning_failed leaves cancelled orders out). Left out: every status, cancelled orders included (a cancelled order stays in the list: it happened).`,
+            style: 'form',
+            explode: false,
+            schema: { type: 'array', minItems: 1, items: { type: 'string', enum: [...ORDER_STATUSES] } },
+          },
         ],
         responses: {
           '200': {
@@ -277,7 +299,27 @@ export const orderApi: ApiDescription = {
           },
         ],
         responses: {
-          '200': respond('The order (as of the moment asked for).', 'Order'),
+          '200': {
+            description: 'The order (as of the moment asked for).',
+            headers: {
+              ETag: {
+                description: 'The order\'s revision, quoted ("3"), for If-Match on amend and cancel; not sent with as_of.',
+                schema: { type: 'string' },
+              },
+            },
+            ...json(ref('Order')),
+            // From an order as read, with its revision: an amend or cancel that says which it saw.
+            links: {
+              amendOrder: {
+                operationId: 'amendOrder',
+                parameters: { id: '$response.body#/id', 'header.If-Match': '$response.header.ETag' },
+              },
+              cancelOrder: {
+                operationId: 'cancelOrder',
+                parameters: { id: '$response.body#/id', 'header.If-Match': '$response.header.ETag' },
+              },
+            },
+          },
           '400': refusals(
             'as_of is not an ISO 8601 date and time with a time zone, or is in the future (which the schema cannot say: the answer would change later): {"as_of": [message]}.',
             'ValidationError',
@@ -325,6 +367,20 @@ interface ListQuery {
   pageSize: number;
   paginate: boolean;
   search: string | undefined;
+  /** undefined: every status (the default: a cancelled order stays in the list). */
+  statuses: OrderStatus[] | undefined;
+}
+
+/** `?status=planned,cancelled`: each a status of ORDER_STATUSES, at least one; undefined when left out. */
+function parseStatuses(raw: string | undefined, errors: Record<string, string[]>): OrderStatus[] | undefined {
+  if (raw === undefined) return undefined;
+  const asked = raw.split(',').map((value) => value.trim());
+  const unknown = asked.filter((value) => !(ORDER_STATUSES as readonly string[]).includes(value));
+  if (raw.length > 200 || asked.length > ORDER_STATUSES.length * 2 || unknown.length > 0) {
+    errors.status = [`Give one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`];
+    return undefined;
+  }
+  return [...new Set(asked)] as OrderStatus[];
 }
 
 function parseListQuery(ctx: Context): ListQuery | { errors: Record<string, string[]> } {
@@ -355,8 +411,9 @@ function parseListQuery(ctx: Context): ListQuery | { errors: Record<string, stri
   if (paginateRaw !== undefined && paginateRaw !== 'true' && paginateRaw !== 'false')
     errors.paginate = ['Use paginate=false for a bare array, or leave it out.'];
   const search = single('search')?.trim() || undefined;
+  const statuses = parseStatuses(single('status'), errors);
   if (Object.keys(errors).length > 0) return { errors };
-  return { page, pageSize, paginate: paginateRaw !== 'false', search };
+  return { page, pageSize, paginate: paginateRaw !== 'false', search, statuses };
 }
 
 function pageUrl(ctx: Context, page: number): string {
@@ -367,7 +424,7 @@ function pageUrl(ctx: Context, page: number): string {
 }
 
 /** The domain speaks of order_items; a client that sent shipment_skus reads its errors under that name. */
-function underNamesSent(errors: FieldErrors, body: Record<string, unknown>): FieldErrors {
+export function underNamesSent(errors: FieldErrors, body: Record<string, unknown>): FieldErrors {
   const renamed: FieldErrors = {};
   for (const [field, messages] of Object.entries(errors)) {
     const alias = Object.entries(ALIASES).find(([name, canonical]) => canonical === field && name in body)?.[0];

@@ -72,6 +72,8 @@ export const ORDER_INDEXES: IndexDescription[] = [
   { key: { company_group: 1, listed: 1, _id: -1 }, name: 'company_group_listed_newest' },
   { key: { service_ref: 1 }, name: 'service_ref_unique', unique: true },
   { key: { company_group: 1, reference: 1, _id: -1 }, name: 'company_group_reference_newest' },
+  // the list's status filter, on the stored view itself (a filter on a field of the row would miss rows written before it)
+  { key: { company_group: 1, listed: 1, 'document.view.status': 1, _id: -1 }, name: 'company_group_listed_status_newest' },
 ];
 
 export function orderRow(id: number, document: OrderDocument, position: bigint): OrderRow {
@@ -118,10 +120,12 @@ export function verified<D>(row: { _id: number; document?: unknown; checksum?: u
  * of the needle is a match of its characters), and it works on FerretDB too, which does not implement
  * `$gte` inside `$expr` (the `$indexOfCP` form this replaced). See docs/production-backends.md.
  */
-export function listFilter(companyGroup: string, search?: string): Filter<OrderRow> {
+export function listFilter(companyGroup: string, search?: string, statuses?: readonly string[]): Filter<OrderRow> {
   const needle = search?.toLowerCase();
-  if (!needle) return { company_group: companyGroup, listed: { $ne: false } };
-  return { company_group: companyGroup, listed: { $ne: false }, search_text: { $regex: literalPattern(needle) } };
+  const filter: Filter<OrderRow> = { company_group: companyGroup, listed: { $ne: false } };
+  if (statuses) filter['document.view.status'] = { $in: [...statuses] };
+  if (needle) filter.search_text = { $regex: literalPattern(needle) };
+  return filter;
 }
 
 /** A regular expression that matches exactly `text`: every character with a meaning in a pattern escaped. */
@@ -373,8 +377,8 @@ function querySide({ orders, pallets }: ReadModelCollections): Omit<OrderReadMod
       const newest = await orders.findOne({ company_group: companyGroup, reference: value }, { ...documentOnly, sort: { _id: -1 } });
       return newest ? verified<OrderDocument>(newest, 'order') : undefined;
     },
-    async list({ companyGroup, search, offset, limit }: OrderListQuery) {
-      const filter = listFilter(companyGroup, search);
+    async list({ companyGroup, search, statuses, offset, limit }: OrderListQuery) {
+      const filter = listFilter(companyGroup, search, statuses);
       const [count, rows] = await Promise.all([
         orders.countDocuments(filter),
         limit === 0 ? Promise.resolve([]) : orders.find(filter, pageOptions(offset, limit)).toArray(),

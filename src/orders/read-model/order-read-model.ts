@@ -3,12 +3,15 @@
 // nor skips one.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import type { OrderDocument } from '../../../projections/order-view.js';
+import type { OrderStatus } from '../order-view.js';
 import type { PalletContentsDocument } from '../../../projections/pallet-contents.js';
 
 export interface OrderListQuery {
   companyGroup: string;
   /** Case-insensitive substring of service_ref, reference or transport mode name. */
   search?: string;
+  /** Only orders in one of these statuses; undefined: every status. */
+  statuses?: readonly OrderStatus[];
   offset: number;
   /** undefined: every matching order. */
   limit?: number;

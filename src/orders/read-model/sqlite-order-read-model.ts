@@ -16,6 +16,7 @@ import { ViewBodyCache } from './view-body-cache.js';
 import { createOrderTables } from './sqlite-order-schema.js';
 import { SqliteTurnReads } from './sqlite-turn-reads.js';
 import { INTEGER_PARAM, TEXT_PARAM } from '../../storage/sqlite-parameters.js';
+import { ORDER_STATUSES } from '../order-view.js';
 
 // Both order projections move together under one checkpoint: they are fed by the same events.
 const PROJECTION = 'orders';
@@ -159,6 +160,7 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
     pageAll,
     pageMatching,
   } = statements;
+  const byStatus = statusStatements(db);
   const views = new ViewBodyCache(VIEW_CACHE_BYTES);
   const documents = orderDocuments(statements, views);
   const { parse, parsePallets, checkpoint } = documents;
@@ -225,10 +227,11 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
         throw new DamagedDocument(found.view.id, 'order', found.stream);
       return found;
     },
-    async list({ companyGroup, search, offset, limit }: OrderListQuery) {
+    async list({ companyGroup, search, statuses, offset, limit }: OrderListQuery) {
       read();
       const needle = search?.toLowerCase();
       const rowLimit = limit ?? -1; // SQLite: a negative LIMIT means no limit
+      if (statuses) return listByStatus(byStatus, parse, { companyGroup, needle, statuses, offset, rowLimit });
       const count = needle ? countMatching.get(companyGroup, needle)!.count : (countAll.get(companyGroup)?.count ?? 0);
       const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
       return { count, results: rows.map((row) => parse(row)!) };
@@ -262,6 +265,48 @@ function offered(id: number, [companyGroup, , view]: unknown[], views: ViewBodyC
   return entry;
 }
 
+// The list filtered by status: as many parameters as there are statuses, the statuses asked for
+// repeated to fill them, so one statement of each kind serves every filter.
+const STATUS_PARAMS = ORDER_STATUSES.map(() => TEXT_PARAM).join(', ');
+type StatusParams = [string, string, string, string];
+
+function statusStatements(db: Database.Database) {
+  const COLUMNS = 'id, company_group, stream, view, checksum';
+  const where = `company_group = ${TEXT_PARAM} AND listed = 1 AND status IN (${STATUS_PARAMS})`;
+  return {
+    count: db.prepare<[string, ...StatusParams], { count: number }>(`SELECT count(*) AS count FROM orders WHERE ${where}`),
+    countMatching: db.prepare<[string, ...StatusParams, string], { count: number }>(
+      `SELECT count(*) AS count FROM orders WHERE ${where} AND instr(search_text, ?) > 0`,
+    ),
+    page: db.prepare<[string, ...StatusParams, number, number], OrderRow>(
+      `SELECT ${COLUMNS} FROM orders WHERE ${where} ORDER BY id DESC LIMIT ${INTEGER_PARAM} OFFSET ${INTEGER_PARAM}`,
+    ),
+    pageMatching: db.prepare<[string, ...StatusParams, string, number, number], OrderRow>(
+      `SELECT ${COLUMNS} FROM orders WHERE ${where} AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ${INTEGER_PARAM} OFFSET ${INTEGER_PARAM}`,
+    ),
+  };
+}
+
+function listByStatus(
+  statements: ReturnType<typeof statusStatements>,
+  parse: (row: OrderRow | undefined) => OrderDocument | undefined,
+  query: { companyGroup: string; needle: string | undefined; statuses: readonly string[]; offset: number; rowLimit: number },
+): { count: number; results: OrderDocument[] } {
+  const { companyGroup, needle, offset, rowLimit } = query;
+  const statuses = ORDER_STATUSES.map((_, i) => query.statuses[i] ?? query.statuses[0]!) as StatusParams;
+  const count = needle
+    ? statements.countMatching.get(companyGroup, ...statuses, needle)!.count
+    : statements.count.get(companyGroup, ...statuses)!.count;
+  const rows = needle
+    ? statements.pageMatching.all(companyGroup, ...statuses, needle, rowLimit, offset)
+    : statements.page.all(companyGroup, ...statuses, rowLimit, offset);
+  // the status column is outside the checksum: a row it found must hold that status in its view
+  const results = rows.map((row) => parse(row)!);
+  for (const found of results)
+    if (!query.statuses.includes(found.view.status)) throw new DamagedDocument(found.view.id, 'order', found.stream);
+  return { count, results };
+}
+
 type OrderStatements = ReturnType<typeof orderStatements>;
 
 function orderStatements(db: Database.Database) {
@@ -282,9 +327,9 @@ function orderStatements(db: Database.Database) {
     streamById: db.prepare<[number], unknown>('SELECT stream FROM orders WHERE id = ?').pluck(),
     // A repair writes every column: any of them may be what was damaged.
     upsert: db.prepare(`
-      INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, checksum, listed) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @checksum, @listed)
+      INSERT INTO orders (id, company_group, service_ref, reference, search_text, stream, view, checksum, listed, status) VALUES (@id, @company_group, @service_ref, @reference, @search_text, @stream, @view, @checksum, @listed, @status)
       ON CONFLICT (id) DO UPDATE SET company_group = excluded.company_group, service_ref = excluded.service_ref, reference = excluded.reference,
-        search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed`),
+        search_text = excluded.search_text, stream = excluded.stream, view = excluded.view, checksum = excluded.checksum, listed = excluded.listed, status = excluded.status`),
     deleteOrder: db.prepare('DELETE FROM orders WHERE id = ?'),
     palletsById: db.prepare<[number], PalletsRow>('SELECT document, checksum FROM pallet_contents WHERE id = ?'),
     upsertPallets: db.prepare(
@@ -341,6 +386,7 @@ function orderDocuments(statements: OrderStatements, views: ViewBodyCache) {
       const view = JSON.stringify(document.view);
       upsert.run({
         listed: document.view.consolidated_into === null ? 1 : 0,
+        status: document.view.status,
         id,
         company_group: document.company_group,
         service_ref: document.view.service_ref,
@@ -377,8 +423,10 @@ function orderWrites(db: Database.Database, statements: OrderStatements, documen
       const next = projectOrderView(before, event);
       if (next && next !== before) {
         const listed = next.view.consolidated_into === null;
-        if (!before && listed) countOneMore.run(next.company_group);
-        if (before && before.view.consolidated_into === null && !listed) countOneLess.run(next.company_group);
+        const listedBefore = before !== undefined && before.view.consolidated_into === null;
+        // a child joins the list's count again when it leaves its shipment (a cancel, an amend, a shipment dissolved)
+        if (!listedBefore && listed) countOneMore.run(next.company_group);
+        if (listedBefore && !listed) countOneLess.run(next.company_group);
         writeOrder(id, next);
       }
       const palletsBefore = parsePallets(id, palletsById.get(id));

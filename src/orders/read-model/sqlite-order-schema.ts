@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { quickCheck } from '../../storage/damaged-storage.js';
 
 // Raised whenever the tables change shape: a read model of another version is dropped and rebuilt from the log.
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 // SQLite's page cache of this file. Retrieves are answered from the view cache; what misses it reads its
 // page from the OS's file cache (a pread), which the process's memory does not hold.
 const PAGE_CACHE_KIB = 16 * 1024;
@@ -36,9 +36,12 @@ export function createOrderTables(db: Database.Database, file: string, check: bo
       -- checksumOf(company_group, stream, view): checked on every read (document-checksum.ts)
       checksum INTEGER NOT NULL,
       -- 0 for a child of a consolidated shipment: retrieve shows it, the list omits it (spec 4.3)
-      listed INTEGER NOT NULL DEFAULT 1
+      listed INTEGER NOT NULL DEFAULT 1,
+      -- the view's status, for the list's status filter (outside the checksum: a row it finds is checked against its view)
+      status TEXT NOT NULL DEFAULT 'submitted'
     );
     CREATE INDEX IF NOT EXISTS orders_by_group ON orders (company_group, listed, id DESC);
+    CREATE INDEX IF NOT EXISTS orders_by_status ON orders (company_group, listed, status, id DESC);
     CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (company_group, reference, id DESC);
     -- Orders per company group, kept by the projection: a list page must not count every row.
     CREATE TABLE IF NOT EXISTS order_counts (company_group TEXT PRIMARY KEY, count INTEGER NOT NULL);
