@@ -4,19 +4,22 @@
 // the example is a message the real kafkaMessageFor built, so the document cannot drift from the code.
 import type { RecordedEvent } from '../eventstore/event-store.js';
 import { kafkaMessageFor, ReadyMessageHeadersSchema, ReadyMessageKeySchema } from './kafka-message.js';
-import { ReadyEnvelopeSchema } from './ready-envelope.js';
+import { CancelledEnvelopeSchema, ReadyEnvelopeSchema } from './ready-envelope.js';
 
 const CHANNEL = 'packingInstructionsReady';
 const MESSAGE = 'packingInstructionsReady';
+const CANCELLED_MESSAGE = 'orderCancelled';
 const KAFKA_BINDING_VERSION = '0.5.0';
 
 const DELIVERY =
-  'How the service publishes (src/notifications/kafka-publisher.ts): a consumer of the event log sends each stored OrderPlanned event, in log order, ' +
+  'How the service publishes (src/notifications/kafka-publisher.ts): a consumer of the event log sends each stored OrderPlanned and OrderCancelled event, in log order, ' +
   'with a kafkajs idempotent producer (acks all in-sync replicas, one request in flight, retried without end while the brokers are away), ' +
   'then records it as published. At least once: a crash between the send and the record sends the batch again on restart, ' +
   'with the same key, the same headers and byte-identical value; de-duplicate on the event-id header (= value.id). ' +
   "Keyed by the order's service_ref and partitioned as Java clients do (murmur2), so all messages of one order are in one partition " +
   '(while the partition count of the topic stays unchanged), first copies in log order; a duplicate may arrive after later messages. ' +
+  'So for one order a consumer reads packing_instructions.ready once per plan (again, with a new event-id, after each amend: the newest replaces the earlier ones), ' +
+  'and at most one order.cancelled, after every ready of the order and last; a duplicate of an earlier ready may still follow it and is void. ' +
   'Replicas of the service share a delivery store and publish each event once between them. Nothing is published when KAFKA_BROKERS is unset. ' +
   'The topic exists before the service reports ready: at start-up the service looks it up and creates it when missing (ORDERS_KAFKA_PARTITIONS, default 6; ' +
   'ORDERS_KAFKA_REPLICATION_FACTOR, default the number of brokers up to 3), so a consumer group may subscribe as soon as /readyz answers 200, before the first order. ' +
@@ -41,9 +44,29 @@ const EXAMPLE_EVENT: RecordedEvent = {
   recordedAt: new Date('2026-11-20T09:15:02.200Z'),
 };
 
+/** A fixed OrderCancelled event of the same order, for the second message's example. */
+const EXAMPLE_CANCEL: RecordedEvent = {
+  ...EXAMPLE_EVENT,
+  id: '7a1e4c2b-9d3f-4e5a-8b6c-1d2e3f4a5b6c',
+  type: 'OrderCancelled',
+  data: {
+    order_id: 42,
+    service_ref: 'SO-000042',
+    reference: 'PO-4711',
+    company_group: 'Acme Group',
+    reason: 'called off by the consignee',
+    cancelled_at: '2026-11-21T08:00:00.000001',
+    status_before: 'planned',
+    packing_instructions_downloaded: false,
+  },
+  revision: 2n,
+  position: 31n,
+};
+
 /** The document for the topic this service publishes to (ORDERS_KAFKA_TOPIC). */
 export function buildAsyncApiDocument(topic: string): object {
   const example = kafkaMessageFor(EXAMPLE_EVENT)!;
+  const cancelExample = kafkaMessageFor(EXAMPLE_CANCEL)!;
   const document = {
     asyncapi: '3.0.0',
     info: {
@@ -51,7 +74,8 @@ export function buildAsyncApiDocument(topic: string): object {
       version: '1.0.0',
       description:
         'Kafka messages of the shipment orders service. `packing_instructions.ready` says that optimization finished and the packing instructions ' +
-        'of an order are ready; it is the preferred alternative to polling pallet contents. The same envelope is POSTed to webhooks (OpenAPI document, ' +
+        'of an order are ready; it is the preferred alternative to polling pallet contents. `order.cancelled` says the order was cancelled and its instructions are void. ' +
+        'The same envelopes are POSTed to webhooks (OpenAPI document, ' +
         "GET /api/v1/openapi.json, `webhooks`). The brokers are the deployment's (KAFKA_BROKERS); ask its operator.",
     },
     defaultContentType: 'application/json',
@@ -59,8 +83,11 @@ export function buildAsyncApiDocument(topic: string): object {
       [CHANNEL]: {
         address: topic,
         title: 'Packing instructions ready',
-        description: `The readiness topic, \`${topic}\` in this deployment (ORDERS_KAFKA_TOPIC; default orders.packing-instructions). One message per planned order.`,
-        messages: { [MESSAGE]: { $ref: `#/components/messages/${MESSAGE}` } },
+        description: `The readiness topic, \`${topic}\` in this deployment (ORDERS_KAFKA_TOPIC; default orders.packing-instructions). One message per plan stored, and one per order cancelled.`,
+        messages: {
+          [MESSAGE]: { $ref: `#/components/messages/${MESSAGE}` },
+          [CANCELLED_MESSAGE]: { $ref: `#/components/messages/${CANCELLED_MESSAGE}` },
+        },
         bindings: { kafka: { topic, bindingVersion: KAFKA_BINDING_VERSION } },
       },
     },
@@ -68,10 +95,10 @@ export function buildAsyncApiDocument(topic: string): object {
       publishPackingInstructionsReady: {
         action: 'send',
         title: 'Publish packing_instructions.ready',
-        summary: 'The service sends one message per OrderPlanned event, at least once.',
+        summary: 'The service sends one message per OrderPlanned and per OrderCancelled event, at least once.',
         description: DELIVERY,
         channel: { $ref: `#/channels/${CHANNEL}` },
-        messages: [{ $ref: `#/channels/${CHANNEL}/messages/${MESSAGE}` }],
+        messages: [{ $ref: `#/channels/${CHANNEL}/messages/${MESSAGE}` }, { $ref: `#/channels/${CHANNEL}/messages/${CANCELLED_MESSAGE}` }],
         bindings: {
           kafka: {
             // The Kafka binding has no field for the producer's acks or idempotence: extensions state them.
@@ -87,6 +114,7 @@ export function buildAsyncApiDocument(topic: string): object {
     components: {
       schemas: {
         ReadyEnvelope: ReadyEnvelopeSchema,
+        CancelledEnvelope: CancelledEnvelopeSchema,
         ReadyMessageHeaders: ReadyMessageHeadersSchema,
         ServiceRef: ReadyMessageKeySchema,
       },
@@ -107,6 +135,24 @@ export function buildAsyncApiDocument(topic: string): object {
               summary: `Order SO-000042 (reference PO-4711) planned; key ${String(example.key)}.`,
               headers: example.headers,
               payload: JSON.parse(String(example.value)) as unknown,
+            },
+          ],
+        },
+        [CANCELLED_MESSAGE]: {
+          name: 'order.cancelled',
+          title: 'Order cancelled',
+          summary: 'The order was cancelled: every packing_instructions.ready of it is void, and none follows.',
+          contentType: 'application/json',
+          correlationId: { description: 'The envelope id, the same on every copy of the message.', location: '$message.header#/event-id' },
+          headers: { $ref: '#/components/schemas/ReadyMessageHeaders' },
+          payload: { $ref: '#/components/schemas/CancelledEnvelope' },
+          bindings: { kafka: { key: { $ref: '#/components/schemas/ServiceRef' }, bindingVersion: KAFKA_BINDING_VERSION } },
+          examples: [
+            {
+              name: 'cancelled',
+              summary: `Order SO-000042 (reference PO-4711) cancelled; key ${String(cancelExample.key)}.`,
+              headers: cancelExample.headers,
+              payload: JSON.parse(String(cancelExample.value)) as unknown,
             },
           ],
         },

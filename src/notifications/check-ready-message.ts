@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { validatorFor } from '../validation/ajv.js';
 import { ReadyMessageHeadersSchema, ReadyMessageKeySchema } from './kafka-message.js';
-import { ReadyEnvelopeSchema } from './ready-envelope.js';
+import { CancelledEnvelopeSchema, ORDER_CANCELLED, ReadyEnvelopeSchema } from './ready-envelope.js';
 
 /** A message as kafkajs hands it to a consumer (KafkaMessage), or as a producer was given it. */
 export interface ReceivedKafkaMessage {
@@ -42,7 +42,9 @@ export function checkReadyMessage(message: ReceivedKafkaMessage): string[] {
     problems.push(`value: not JSON (${(error as Error).message})`);
     return problems;
   }
-  const valueProblems = schemaProblems('value', ReadyEnvelopeSchema, value);
+  // the envelope of the kind it says it is (an order.cancelled, else a packing_instructions.ready)
+  const cancelled = (value as { type?: unknown } | null)?.type === ORDER_CANCELLED;
+  const valueProblems = schemaProblems('value', cancelled ? CancelledEnvelopeSchema : ReadyEnvelopeSchema, value);
   problems.push(...valueProblems);
   // What the document states in words; only between parts that are well formed, so one mistake is one problem.
   if (valueProblems.length === 0) {
@@ -51,6 +53,9 @@ export function checkReadyMessage(message: ReceivedKafkaMessage): string[] {
       problems.push(`key: "${key}" differs from value.data.order_id "${envelope.data.order_id}"`);
     if (headerProblems.length === 0 && headers['event-id'] !== envelope.id)
       problems.push(`headers["event-id"]: "${headers['event-id']}" differs from value.id "${envelope.id}"`);
+    const type = (value as { type: string }).type;
+    if (headerProblems.length === 0 && headers['event-type'] !== type)
+      problems.push(`headers["event-type"]: "${headers['event-type']}" differs from value.type "${type}"`);
   }
   return problems;
 }
@@ -86,6 +91,8 @@ function describe(error: ErrorObject): string {
       return `unexpected field "${String(params.additionalProperty)}"; the contract has no such field`;
     case 'const':
       return `expected ${JSON.stringify(params.allowedValue)}, got ${got}`;
+    case 'enum':
+      return `expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`;
     case 'pattern':
       return `${got} does not match ${String(params.pattern)}`;
     case 'format':

@@ -1,5 +1,5 @@
 // Packing-instructions e-mail: for each OrderPlanned whose order asked for it, the PDF goes to the
-// recipients of email-message.ts, over SMTP when an SMTP URL is configured, otherwise as an .eml file
+// recipients of email-message.ts (and for each OrderCancelled, a notice that the instructions are void), over SMTP when an SMTP URL is configured, otherwise as an .eml file
 // in <dataDir>/outbox. What became of each event's e-mail is recorded with the checkpoint, so a
 // restart does not send again what the server accepted. A crash after the server accepted a message
 // and before the record commits sends it again on restart (at-least-once); the Message-ID is derived
@@ -13,13 +13,13 @@ import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { MasterData } from '../master-data/master-data.js';
 import { EMAIL, type DeliveryStore, type EmailRecord, type JournalEvent } from './delivery-store.js';
 import { emailOutcomeEvent } from './delivery-outcomes.js';
-import { packingInstructionsEmail } from './email-message.js';
-import { readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { cancellationEmail, packingInstructionsEmail } from './email-message.js';
+import { currentOrderIn, readOrderStream } from '../orders/read-order-stream.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { LeaseHolding, Lingering, Log, NotificationConsumer } from './notification-consumer.js';
-import { envelopeIdFor, isOrderPlanned, type OrderPlannedEvent } from './ready-envelope.js';
+import { ANNOUNCED_EVENT_TYPES, envelopeIdFor, isAnnounced, type AnnouncedEvent } from './ready-envelope.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
-import type { ComposedMail, RenderMessage } from './mail-message.js';
+import { composeMessage, type ComposedMail, type RenderMessage } from './mail-message.js';
 
 export const DEFAULT_MAIL_FROM = 'Orders service <orders@localhost>';
 
@@ -79,7 +79,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     const follower = await followLog({
       store,
       name: 'email',
-      types: ['OrderPlanned'],
+      types: ANNOUNCED_EVENT_TYPES,
       loadCheckpoint: () => sender.records.checkpoints.checkpoint(EMAIL),
       retryDelayMs: options.retryDelayMs ?? 1000,
       lingerMs: options.lingerMs ?? 0,
@@ -99,7 +99,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
         };
         for (const event of events) {
           if (stopping()) break;
-          if (!isOrderPlanned(event)) continue;
+          if (!isAnnounced(event)) continue;
           const decided = await decide(sender, event);
           if ('skipped' in decided) {
             // recorded before (a restart, or the replica before this one): not journaled twice
@@ -135,7 +135,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
 // the outcome, or its lease has run out and this one takes it over.
 async function claimOrSkip(
   { records, holder, claimMs }: Sender,
-  event: OrderPlannedEvent,
+  event: AnnouncedEvent,
   stopping: () => boolean,
 ): Promise<'claimed' | 'recorded' | 'stopping'> {
   for (;;) {
@@ -150,7 +150,7 @@ async function claimOrSkip(
   }
 }
 
-async function handleOne(sender: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
+async function handleOne(sender: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
   const claim = await claimOrSkip(sender, event, stopping);
   if (claim === 'stopping') return;
   if (claim === 'recorded') {
@@ -166,16 +166,11 @@ async function handleOne(sender: Sender, event: OrderPlannedEvent, toSend: ToSen
   }
 }
 
-function emailRecord(
-  event: OrderPlannedEvent,
-  result: EmailRecord['result'],
-  detail: string,
-  messageId: string | null = null,
-): EmailRecord {
+function emailRecord(event: AnnouncedEvent, result: EmailRecord['result'], detail: string, messageId: string | null = null): EmailRecord {
   return { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
 }
 
-async function sendClaimed(sender: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
+async function sendClaimed(sender: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
   const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
     const outcome = emailRecord(event, result, detail, messageId);
     await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);
@@ -217,15 +212,17 @@ interface ToSend {
 }
 
 /** Whether the event's order gets an e-mail (its recipients, the group's settings), from the order's stream: no PDF yet. */
-async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<ToSend | { skipped: string }> {
-  const history = await readOrderStream(options.store, event.stream);
+async function decide({ options }: Sender, event: AnnouncedEvent): Promise<ToSend | { skipped: string }> {
+  // the order as it stood at the event: its recipients then, and the PDF of that plan
+  const history = (await readOrderStream(options.store, event.stream)).filter((e) => e.revision <= event.revision);
+  const group = options.masterData().groups.get(event.data.company_group);
+  if (event.type === 'OrderCancelled') {
+    const email = cancellationEmail(event.data, currentOrderIn(history), group);
+    if (!email.send) return { skipped: email.reason };
+    return { history, email, viewerUrl: undefined };
+  }
   const viewerUrl = options.viewerUrl?.(event.data.service_ref);
-  const email = packingInstructionsEmail(
-    event.data,
-    submittedIn(history),
-    options.masterData().groups.get(event.data.company_group),
-    viewerUrl,
-  );
+  const email = packingInstructionsEmail(event.data, currentOrderIn(history), group, viewerUrl);
   if (!email.send) {
     options.log(`email: nothing sent for ${event.data.service_ref}: ${email.reason}`);
     return { skipped: email.reason };
@@ -234,17 +231,15 @@ async function decide({ options }: Sender, event: OrderPlannedEvent): Promise<To
 }
 
 /** The message for an e-mail the order asks for, or why there is none: its PDF cannot be rendered. */
-async function compose({ options, from }: Sender, event: OrderPlannedEvent, toSend: ToSend, stopping: () => boolean): Promise<Composed> {
+async function compose({ options, from }: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<Composed> {
   const { history, email, viewerUrl } = toSend;
   const messageId = `<${envelopeIdFor(event)}@${domainOf(from)}>`;
   const fields = { from, to: email.to, cc: email.cc, subject: email.subject, text: email.text, messageId, filename: email.filename };
-  // The PDF shows the order as it was planned, not as later events (downloads) left it.
+  // a cancel's notice has no PDF: composed here, at once
+  if (event.type === 'OrderCancelled') return { mail: await composeMessage(fields, undefined), messageId };
+  // The PDF shows the order as it was planned, not as later events (downloads) left it: the history is read up to the event.
   try {
-    const mail = await options.renderMessage(
-      history.filter((e) => e.revision <= event.revision),
-      viewerUrl ? { viewerUrl } : {},
-      fields,
-    );
+    const mail = await options.renderMessage(history, viewerUrl ? { viewerUrl } : {}, fields);
     return { mail, messageId };
   } catch (error) {
     // Cut short by shutdown (the renderer's worker is terminated): rendered again after the restart.

@@ -17,7 +17,7 @@ import type { LeaseHolding, Lingering, Log, NotificationConsumer } from './notif
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { LeaseStore } from '../leases/lease-store.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
-import { isOrderPlanned } from './ready-envelope.js';
+import { ANNOUNCED_EVENT_TYPES, isAnnounced } from './ready-envelope.js';
 import { stopKafkajsIdleTimer } from './kafkajs-idle-timer.js';
 
 /** What the publisher needs of a kafkajs producer: the seam where tests put a fake. */
@@ -104,7 +104,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   const follower = await followLog({
     store: options.store,
     name: 'kafka',
-    types: ['OrderPlanned'],
+    types: ANNOUNCED_EVENT_TYPES,
     // The further of the two: a delivery store may still hold a stale `kafka` row from the version
     // before the checkpoint store kept it.
     loadCheckpoint: async () => {
@@ -118,7 +118,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     async handle(events) {
       const mine: RecordedEvent[] = [];
       for (const event of events) {
-        if (!isOrderPlanned(event)) continue;
+        if (!isAnnounced(event)) continue;
         const claim = await claimOrSkip(event);
         if (claim === 'stopping') return;
         if (claim === 'claimed') mine.push(event);

@@ -34,11 +34,14 @@ export type RenderMessage = (
 /** Renders the packing-instructions PDF from the order's stream, up to and including its OrderPlanned. */
 export type RenderPdf = (orderStreamEvents: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
 
-export async function composeMessage(fields: MailFields, pdf: Uint8Array): Promise<ComposedMail> {
+/** `pdf` undefined: a notice without attachment (a cancel), small enough to compose on any thread. */
+export async function composeMessage(fields: MailFields, pdf: Uint8Array | undefined): Promise<ComposedMail> {
   const { filename, ...headers } = fields;
   const node = new MailComposer({
     ...headers,
-    attachments: [{ filename, content: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), contentType: 'application/pdf' }],
+    attachments: pdf
+      ? [{ filename, content: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), contentType: 'application/pdf' }]
+      : [],
     // CRLF throughout, the text's line ends too: the message as it goes over the wire
     newline: 'windows',
     // the content is given, never a path or a URL to fetch

@@ -6,7 +6,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import type { DeliveryStore, RestoreState } from './delivery-store.js';
 import { foldDeliveryOutcomes, OUTCOME_STREAMS } from './delivery-outcomes.js';
 import type { Log } from './notification-consumer.js';
-import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
+import { envelopeBody, envelopeIdFor, isAnnounced } from './ready-envelope.js';
 
 export interface RestoreSummary {
   webhooks: number;
@@ -35,8 +35,8 @@ export async function restoreDeliveries(
     }
     // Queued and not settled when the store was lost: queued again, with the body derived from the event as before.
     const [event] = await store.readAll(webhook.eventPosition === 0n ? undefined : webhook.eventPosition - 1n, 1);
-    if (event && event.position === webhook.eventPosition && isOrderPlanned(event) && envelopeIdFor(event) === webhook.envelopeId) {
-      webhooks.push({ ...webhook, companyGroup: event.data.company_group, body: readyEnvelopeBody(event) });
+    if (event && event.position === webhook.eventPosition && isAnnounced(event) && envelopeIdFor(event) === webhook.envelopeId) {
+      webhooks.push({ ...webhook, companyGroup: event.data.company_group, body: envelopeBody(event) });
     } else {
       webhooks.push({
         ...webhook,

@@ -1,5 +1,5 @@
-// Webhooks for `packing_instructions.ready`, in two halves joined by notifications.db:
-// - a consumer of the log turns each OrderPlanned into one pending delivery per endpoint of the
+// Webhooks for `packing_instructions.ready` and `order.cancelled`, in two halves joined by notifications.db:
+// - a consumer of the log turns each OrderPlanned and OrderCancelled into one pending delivery per endpoint of the
 //   order's company group, recorded in the same transaction that moves its checkpoint (so an event is
 //   neither skipped nor queued twice, whatever crashes when);
 // - a delivery loop sends due deliveries and records each attempt. A delivery recorded `delivered` is
@@ -18,7 +18,7 @@ import {
 import { webhookOutcomeEvent, webhooksQueuedEvents } from './delivery-outcomes.js';
 import { followLog } from '../eventstore/follow-log.js';
 import type { Lingering, Log, NotificationConsumer } from './notification-consumer.js';
-import { envelopeIdFor, isOrderPlanned, readyEnvelopeBody } from './ready-envelope.js';
+import { ANNOUNCED_EVENT_TYPES, envelopeBody, envelopeIdFor, isAnnounced } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
 import { webhookClaims } from './webhook-claims.js';
@@ -53,7 +53,7 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
   const follower = await followLog({
     store: options.store,
     name: 'webhooks',
-    types: ['OrderPlanned'],
+    types: ANNOUNCED_EVENT_TYPES,
     loadCheckpoint: () => deliveries.checkpoints.checkpoint(WEBHOOKS),
     retryDelayMs: options.consumerRetryDelayMs ?? 1000,
     lingerMs: options.lingerMs ?? 0,
@@ -79,9 +79,9 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
 function deliveriesFor(events: readonly RecordedEvent[], masterData: MasterData): NewWebhookDelivery[] {
   const result: NewWebhookDelivery[] = [];
   for (const event of events) {
-    if (!isOrderPlanned(event)) continue;
+    if (!isAnnounced(event)) continue;
     const group = masterData.groups.get(event.data.company_group);
-    const body = readyEnvelopeBody(event);
+    const body = envelopeBody(event);
     for (const { url } of group?.webhooks ?? []) {
       result.push({ envelopeId: envelopeIdFor(event), eventPosition: event.position, companyGroup: event.data.company_group, url, body });
     }

@@ -102,3 +102,38 @@ t.test('send_email false: the webhook still goes out, no e-mail does', async (t)
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.notOk(smtp.mails.some((mail) => mail.raw.includes(created.body.service_ref)));
 });
+
+t.test('amend then cancel: ready again with a new id and an e-mail that voids the first, then order.cancelled on both', async (t) => {
+  const order = acmeOrder({ reference: 'E2E-AMEND', order_items: [{ item: 'SKU-1001', quantity: 40 }] });
+  const created = await service.request('POST', '/api/v1/orders/submit-order/', { body: order });
+  const serviceRef: string = created.body.service_ref;
+  const path = `/api/v1/orders/detailed-orders/${created.body.order_id}/`;
+  const delivered = (type: string) =>
+    receiver.requests.filter((r) => r.status === 200 && r.body.includes(serviceRef) && r.body.includes(type));
+  await eventually(async () => delivered('packing_instructions.ready').length === 1);
+  const etag = (await service.request('GET', path)).headers.get('etag')!;
+  const amended = await service.request('PUT', path, {
+    body: { ...order, order_items: [{ item: 'SKU-1001', quantity: 400 }] },
+    headers: { 'if-match': etag },
+  });
+  t.equal(amended.status, 200);
+  await eventually(async () => delivered('packing_instructions.ready').length === 2);
+  const [first, second] = delivered('packing_instructions.ready');
+  t.not(first!.id, second!.id, 'the new plan is announced with a new event id');
+  await eventually(async () => smtp.mails.filter((mail) => mail.raw.includes(serviceRef)).length === 2);
+  const replaced = smtp.mails.filter((mail) => mail.raw.includes(serviceRef))[1]!;
+  t.match(header(replaced.raw, 'Subject'), /Packing instructions replaced/);
+  t.match(replaced.raw.replace(/=\r?\n/g, ''), /earlier instructions are void/);
+
+  const cancelled = await service.request('POST', `${path}cancel/`, { body: { reason: 'called off' } });
+  t.equal(cancelled.status, 200);
+  await eventually(async () => delivered('order.cancelled').length === 1);
+  const envelope = JSON.parse(delivered('order.cancelled')[0]!.body);
+  t.match(envelope, { type: 'order.cancelled', data: { order_id: serviceRef, reference: 'E2E-AMEND', reason: 'called off' } });
+  t.ok(delivered('order.cancelled')[0]!.signatureValid, 'signed like the readies');
+  await eventually(async () => smtp.mails.filter((mail) => mail.raw.includes(serviceRef)).length === 3);
+  const notice = smtp.mails.filter((mail) => mail.raw.includes(serviceRef))[2]!;
+  t.match(header(notice.raw, 'Subject'), /Order cancelled: .*packing instructions void/);
+  t.notMatch(notice.raw, /application\/pdf/, 'no PDF with the notice');
+  t.match(notice.raw.replace(/=\r?\n/g, ''), /Reason: called off/);
+});

@@ -65,7 +65,10 @@ t.test('the key: missing, not a service_ref, or not the order of the value', asy
 
 t.test('the headers: wrong values, missing, repeated, not the envelope id', async (t) => {
   t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-type': Buffer.from('packing_instructions.created') } }), [
-    'headers["event-type"]: expected "packing_instructions.ready", got "packing_instructions.created"',
+    'headers["event-type"]: expected one of "packing_instructions.ready", "order.cancelled", got "packing_instructions.created"',
+  ]);
+  t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'event-type': 'order.cancelled' } }), [
+    'headers["event-type"]: "order.cancelled" differs from value.type "packing_instructions.ready"',
   ]);
   t.strictSame(checkReadyMessage({ ...good, headers: { ...good.headers, 'content-type': 'text/plain' } }), [
     'headers["content-type"]: expected "application/json", got "text/plain"',
@@ -129,4 +132,38 @@ t.test('the document states what the publisher does: acks all, keyed by service_
   t.equal(doc.operations.publishPackingInstructionsReady.bindings.kafka['x-acks'], 'all', 'and the document says so');
   const [example] = doc.components.messages.packingInstructionsReady.examples;
   t.match(example.summary, new RegExp(`key ${example.payload.data.order_id}\\.$`), 'the example key is the order');
+});
+
+t.test('an order.cancelled message as the publisher builds it keeps the contract; a ready envelope under its type does not', async (t) => {
+  const cancelled = kafkaMessageFor({
+    id: '7a1e4c2b-9d3f-4e5a-8b6c-1d2e3f4a5b6c',
+    stream: 'order:G:PO-1',
+    type: 'OrderCancelled',
+    data: {
+      order_id: 42,
+      service_ref: 'SO-000042',
+      reference: 'PO-1',
+      company_group: 'G',
+      reason: null,
+      cancelled_at: '2026-11-21T08:00:00.000001',
+      status_before: 'planned',
+      packing_instructions_downloaded: false,
+    },
+    revision: 2n,
+    position: 9n,
+    recordedAt: new Date(),
+  })!;
+  t.strictSame(
+    checkReadyMessage({
+      key: cancelled.key as string,
+      value: cancelled.value as string,
+      headers: cancelled.headers as Record<string, string>,
+    }),
+    [],
+  );
+  t.same(JSON.parse(String(cancelled.value)).data, { order_id: 'SO-000042', reference: 'PO-1', reason: null });
+  const wrong = { ...JSON.parse(String(cancelled.value)), data: { order_id: 'SO-000042', reference: 'PO-1' } };
+  t.match(checkReadyMessage({ key: 'SO-000042', value: JSON.stringify(wrong), headers: cancelled.headers as Record<string, string> }), [
+    /value.data: missing "reason"/,
+  ]);
 });
