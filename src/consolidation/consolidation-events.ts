@@ -45,6 +45,11 @@ export interface ConsolidationPlanned {
     /** The joint plan, when together, and which order each of its pallets belongs to. */
     together: StoredPlan | null;
     pallet_owners: string[];
+    /**
+     * The orders planned, in the order of `alone`: the closing's list less those that left the window
+     * (amended or cancelled) before it was planned. Left out by events written before: the closing's list.
+     */
+    orders?: { stream: string; service_ref: string }[];
   };
 }
 

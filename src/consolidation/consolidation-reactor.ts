@@ -63,7 +63,7 @@ export async function startConsolidationReactor(options: ConsolidationReactorOpt
     name: 'consolidation reactor',
     loadCheckpoint: () => checkpoints.load(CONSUMER),
     retryDelayMs: 1000,
-    types: ['OrderSubmitted', ...CONSOLIDATION_EVENT_TYPES],
+    types: ['OrderSubmitted', 'OrderAmended', 'OrderCancelled', ...CONSOLIDATION_EVENT_TYPES],
     handle: (events) => consolidation.handle(events),
     log,
   });
@@ -114,6 +114,13 @@ class Consolidation {
         if (isOrderEvent(event, 'OrderSubmitted')) {
           this.progress.take(event.position);
           await this.run({ type: 'OrderSubmitted', data: { stream: event.stream, position: event.position, submitted: event.data } });
+        } else if ((isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderCancelled')) && event.data.left_window) {
+          // an order that leaves its window: the checkpoint stays before it until its window is revised
+          this.progress.take(event.position);
+          await this.run({
+            type: 'OrderLeft',
+            data: { consolidation: event.data.left_window, stream: event.stream, position: event.position },
+          });
         } else if (isConsolidationEvent(event)) {
           await this.run(event);
         }
@@ -185,8 +192,17 @@ class Consolidation {
       case 'WriteOut': {
         const { planned, members } = output.data;
         this.steps.after(planned.consolidation, async () => {
-          await this.planning.writeOut(planned, members);
+          // planned again instead (an order left it), or planned again by another replica: that plan's event brings its write-out
+          if ((await this.planning.writeOut(planned, members)) !== 'written') return;
           await this.run({ type: 'WindowWrittenOut', data: { consolidation: planned.consolidation } });
+        });
+        return undefined;
+      }
+      case 'ReviseShipment': {
+        const { consolidation, position } = output.data;
+        this.steps.after(consolidation, async () => {
+          await this.planning.revise(consolidation);
+          this.progress.done(position);
         });
         return undefined;
       }
@@ -201,6 +217,7 @@ class Consolidation {
         return undefined;
       case 'WindowTracked':
       case 'OrderAdmitted':
+      case 'MemberLeft':
       case 'WindowOverdue':
         return undefined; // the workflow's own record: nothing to do outside it
     }
@@ -208,7 +225,9 @@ class Consolidation {
 
   private async readOrder(order: SubmittedOrder): Promise<void> {
     const state = orderStateOf(await readOrderStream(this.store, order.stream));
-    await this.run({ type: 'OrderRead', data: { ...order, awaitsPlan: awaitsPlan(state), consolidation: state.consolidation } });
+    // an amended or cancelled order waits for no window: it is planned alone, or not at all
+    const waits = awaitsPlan(state) && state.version === 0;
+    await this.run({ type: 'OrderRead', data: { ...order, awaitsPlan: waits, consolidation: state.consolidation } });
   }
 
   private async openWindow(opened: ConsolidationOpened['data']): Promise<void> {
@@ -220,6 +239,11 @@ class Consolidation {
     const join: JoinConsolidation = { type: 'JoinConsolidation', data: { consolidation: order.consolidation, joined_at: utcTimestamp() } };
     const joined = await handleOrderCommand(this.store, order.stream, join);
     if (!joined.ok) throw new Error(`consolidation: ${order.stream}: ${JSON.stringify(joined.errors)}`);
+    // amended or cancelled before it joined: it joins no window (the decider recorded nothing)
+    if (joined.events.length === 0 && joined.state.consolidation === undefined) {
+      await this.run({ type: 'OrderRead', data: { ...order, awaitsPlan: false, consolidation: undefined } });
+      return;
+    }
     // another replica may have put it elsewhere meanwhile: the order's stream says where
     const first = joined.events[0];
     const consolidation =

@@ -50,6 +50,8 @@ export interface FollowedWindow {
   /** Cargo volume of the members (mm³) against the containers they asked for. */
   cargo: number;
   room: number;
+  /** Each member's cargo and room by stream, taken off again when it leaves the open window. */
+  shares?: ReadonlyMap<string, { cargo: number; room: number }>;
   /** The order streams its closing listed, once known. */
   listed?: readonly string[];
   /**
@@ -87,6 +89,8 @@ export type ConsolidationInput =
   | { type: 'OrderJoined'; data: JoinedOrder }
   | { type: 'OrderPlannedAlone'; data: { stream: string; position: bigint | undefined } }
   | { type: 'WindowWrittenOut'; data: { consolidation: string } }
+  /** From the log: an order amended or cancelled that was in this window (its event names it), at its event's position. */
+  | { type: 'OrderLeft'; data: { consolidation: string; stream: string; position: bigint } }
   | { type: 'TimeOutWindow'; data: { consolidation: string } }
   | { type: 'EndCatchUp' };
 
@@ -105,6 +109,13 @@ export type ConsolidationOutput =
   | { type: 'ClearTimer'; data: { consolidation: string } }
   /** The consolidation needs nothing more of the order: its position counts as done for the checkpoint. */
   | { type: 'OrderDone'; data: { stream: string; position: bigint | undefined } }
+  /**
+   * After the window's steps so far: whether an order that left it dissolves its shipment (written out),
+   * then the leave's position counts as done.
+   */
+  | { type: 'ReviseShipment'; data: { consolidation: string; position: bigint } }
+  /** The order left the open window: its cargo no longer counts, and its closing will not list it. */
+  | { type: 'MemberLeft'; data: { consolidation: string; stream: string } }
   | { type: 'WindowTracked'; data: { consolidation: string; key: string; closesAt: number; opening?: ConsolidationOpened['data'] } }
   | { type: 'OrderAdmitted'; data: { consolidation: string; member: WindowMember; cargo: number; room: number } }
   | { type: 'WindowOverdue'; data: { consolidation: string } };
@@ -154,7 +165,21 @@ export function decide(input: ConsolidationInput, state: State): Decision {
       const w = state.windows.get(input.data.consolidation);
       return w ? w.members.map(orderDone) : { ignored: 'not_followed' };
     }
+    case 'OrderLeft':
+      return orderLeft(input.data, state);
   }
+}
+
+// An amended or cancelled order leaves its window. From an open window it goes at once (its cargo no
+// longer fills it, its closing does not list it); a closed window is planned without it and a planned
+// one planned again (window-planning.ts reads each order again); a shipment written out is dissolved.
+// Whatever the window's state as this replica follows it, the revision runs after the window's steps.
+function orderLeft(left: Extract<ConsolidationInput, { type: 'OrderLeft' }>['data'], state: State): Decision {
+  const { consolidation, stream, position } = left;
+  const w = state.windows.get(consolidation);
+  const member = w?.status === 'open' ? w.members.find((m) => m.stream === stream) : undefined;
+  const leaves: ConsolidationOutput[] = member ? [{ type: 'MemberLeft', data: { consolidation, stream } }, orderDone(member)] : [];
+  return [...leaves, { type: 'ReviseShipment', data: { consolidation, position } }];
 }
 
 // The window it joined (a replay), else the open window of its group, lane and mode, else a new one
@@ -267,8 +292,18 @@ export function evolve(state: State, message: ConsolidationInput | Consolidation
         members: [...w.members, member],
         cargo: w.cargo + cargo,
         room: Math.max(w.room, room),
+        shares: withEntry(w.shares ?? new Map(), member.stream, { cargo, room }),
       });
       return changeWindow(state, message.data.consolidation, joins);
+    }
+    case 'MemberLeft': {
+      const leaves = (w: FollowedWindow): FollowedWindow => {
+        const members = w.members.filter((m) => m.stream !== message.data.stream);
+        const shares = withoutEntry(w.shares ?? new Map(), message.data.stream);
+        const of = [...shares.values()];
+        return { ...w, members, shares, cargo: of.reduce((sum, x) => sum + x.cargo, 0), room: Math.max(0, ...of.map((x) => x.room)) };
+      };
+      return changeWindow(state, message.data.consolidation, leaves);
     }
     case 'CloseWindow':
       return leftOpen(

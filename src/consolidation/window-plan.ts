@@ -31,8 +31,15 @@ export function savesContainers(plans: Pick<TogetherPlans, 'alone' | 'together'>
   );
 }
 
+type PlannedOrders = NonNullable<ConsolidationPlanned['data']['orders']>;
+
 /** The decision of a window whose orders were planned each alone only (fewer than two). */
-export function plannedAlone(consolidation: string, alone: readonly OrderPlan[], plannedAt: string): ConsolidationPlanned['data'] {
+export function plannedAlone(
+  consolidation: string,
+  alone: readonly OrderPlan[],
+  plannedAt: string,
+  orders: PlannedOrders,
+): ConsolidationPlanned['data'] {
   return {
     consolidation,
     decision: 'alone',
@@ -43,21 +50,23 @@ export function plannedAlone(consolidation: string, alone: readonly OrderPlan[],
     alone: alone.map(compactPlan),
     together: null,
     pallet_owners: [],
+    orders,
   };
 }
 
 /**
  * The decision of a window planned together: `parent` is the parent order's id when together saves
- * containers (savesContainers), and undefined when the orders ship alone. `serviceRefs`: the
- * orders', in the closed list's order.
+ * containers (savesContainers), and undefined when the orders ship alone. `orders`: those planned,
+ * in the closed list's order.
  */
 export function plannedJointly(
   consolidation: string,
-  serviceRefs: readonly string[],
+  orders: PlannedOrders,
   plans: TogetherPlans,
   parent: AllocatedOrderId | undefined,
   plannedAt: string,
 ): ConsolidationPlanned['data'] {
+  const serviceRefs = orders.map((o) => o.service_ref);
   return {
     consolidation,
     decision: parent ? 'together' : 'alone',
@@ -68,5 +77,6 @@ export function plannedJointly(
     alone: plans.alone.map(compactPlan),
     together: parent ? compactPlan(plans.together) : null,
     pallet_owners: parent ? plans.palletsOf.flatMap((pallets, i) => pallets.map(() => serviceRefs[i]!)) : [],
+    orders,
   };
 }

@@ -11,7 +11,7 @@ import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
 import { orderStream, type OrderSubmitted, type RecordedPlan } from '../orders/order-events.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
-import { currentOrderIn, readOrderStream, submittedIn } from '../orders/read-order-stream.js';
+import { currentOrderIn, readOrderStream, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { compactPlan, expandPlan, type StoredPlan } from '../plan-contract/plan-storage.js';
 import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
@@ -24,6 +24,7 @@ import type { WindowMember } from './consolidation-workflow.js';
 import { childPlan, mergedLane, parentOrderCommand } from './parent-order.js';
 import { plannedAlone, plannedJointly, plansTogether, savesContainers } from './window-plan.js';
 import { commandWindow, windowStateOf } from './window-stream.js';
+import { plannedOrders } from './consolidation-decider.js';
 
 export interface ConsolidationPlanner {
   // `group`: the orders' company group; the planner serves groups in turn
@@ -42,6 +43,10 @@ export interface WindowPlanningOptions {
   onRun?: (outcome: PlannerRunOutcome) => void;
 }
 
+export type WriteOutOutcome = 'written' | 'replanned' | 'superseded';
+
+type PlannedOrder = { stream: string; service_ref: string };
+
 export class WindowPlanning {
   constructor(private readonly options: WindowPlanningOptions) {}
 
@@ -49,7 +54,7 @@ export class WindowPlanning {
   async planWindow(closed: ConsolidationClosed['data']): Promise<void> {
     await this.claimed(closed.consolidation, async () => {
       const state = windowStateOf(await this.options.store.readStream(closed.consolidation));
-      if (state.status !== 'planned') await this.planClaimed(closed);
+      if (state.status !== 'planned') await this.planClaimed(closed.consolidation, closed.orders, 'RecordPlan');
     });
   }
 
@@ -70,10 +75,102 @@ export class WindowPlanning {
     });
   }
 
-  /** Writes a planned window out: the parent order when together, then each order's plan. */
-  async writeOut(planned: ConsolidationPlanned['data'], members: readonly WindowMember[]): Promise<void> {
-    const children = await Promise.all(members.map((m) => this.submittedOf(m.stream)));
+  /**
+   * Writes a planned window out, under the window's claim: the parent order when together, then each
+   * order's plan. Not while an order of the plan has left the window (amended, cancelled) and nothing is
+   * written yet: then the window is planned again without it ('replanned'), and that plan is written out
+   * in turn. A plan the window no longer holds as its newest is not written ('superseded'). An order that
+   * leaves once the shipment is written dissolves it (revise).
+   */
+  async writeOut(planned: ConsolidationPlanned['data'], members: readonly WindowMember[]): Promise<WriteOutOutcome> {
+    let outcome: WriteOutOutcome = 'written';
+    await this.claimed(planned.consolidation, async () => {
+      const window = windowStateOf(await this.options.store.readStream(planned.consolidation));
+      if (window.planned && JSON.stringify(window.planned) !== JSON.stringify(planned)) {
+        outcome = 'superseded';
+        return;
+      }
+      const orders = planned.orders ?? members.map(({ stream, service_ref }) => ({ stream, service_ref }));
+      const histories = await Promise.all(orders.map((o) => readOrderStream(this.options.store, o.stream)));
+      const parentWritten = planned.parent !== null && (await this.parentStream(planned, histories)) !== undefined;
+      const left = orders.filter((_, i) => !inWindow(histories[i]!, planned.consolidation));
+      if (planned.decision === 'together' && !parentWritten && left.length > 0) {
+        this.options.log(`consolidation ${planned.consolidation}: ${refs(left)} left before the write-out; planned again without them`);
+        await this.planClaimed(
+          planned.consolidation,
+          orders.filter((o) => !left.includes(o)),
+          'Replan',
+        );
+        outcome = 'replanned';
+        return;
+      }
+      await this.writeClaimed(planned, orders, histories);
+      await this.reviseClaimed(planned.consolidation);
+    });
+    return outcome;
+  }
+
+  /**
+   * An order left the window (amended, cancelled): once its shipment went out (the parent order written),
+   * the shipment is dissolved: the parent is cancelled and every other order's share withdrawn, so each
+   * is planned again alone and no container keeps the cargo of the order that left. Before that the
+   * write-out plans the window again instead; a window planned alone has nothing to dissolve.
+   */
+  async revise(consolidation: string): Promise<void> {
+    await this.claimed(consolidation, () => this.reviseClaimed(consolidation));
+  }
+
+  private async reviseClaimed(consolidation: string): Promise<void> {
+    const { store } = this.options;
+    const window = windowStateOf(await store.readStream(consolidation));
+    const planned = window.planned;
+    if (!planned || planned.decision !== 'together' || !planned.parent) return;
+    const orders = plannedOrders(window);
+    const histories = await Promise.all(orders.map((o) => readOrderStream(store, o.stream)));
+    const parent = planned.parent.service_ref;
+    const parentStream = await this.parentStream(planned, histories);
+    if (parentStream === undefined) return; // not written out: the write-out plans again
+    const shipped = histories.map((history) => orderStateOf(history).consolidated_into === parent);
+    // one still waiting for its share (a write-out cut short) has not left: the write-out records it, and this runs again after
+    const left = orders.filter((_, i) => !shipped[i] && !inWindow(histories[i]!, consolidation));
+    if (left.length === 0) return;
+    const reason = `The consolidated shipment ${parent} was dissolved: ${refs(left)} left it after its packing instructions went out.`;
+    const at = utcTimestamp();
+    const dissolved = await handleOrderCommand(store, parentStream, { type: 'DissolveShipment', data: { reason, cancelled_at: at } });
+    if (!dissolved.ok) throw new Error(`consolidation: dissolving ${parent}: ${JSON.stringify(dissolved.errors)}`);
+    for (const [i, o] of orders.entries()) {
+      if (!shipped[i]) continue;
+      const withdrawn = await handleOrderCommand(store, o.stream, {
+        type: 'WithdrawPlan',
+        data: { shipment: parent, reason, withdrawn_at: at },
+      });
+      if (!withdrawn.ok) throw new Error(`consolidation: withdrawing the plan of ${o.service_ref}: ${JSON.stringify(withdrawn.errors)}`);
+    }
+    if (dissolved.events.length > 0) this.options.log(reason, undefined, 'warn');
+  }
+
+  /** The parent's stream once it is written, else undefined. */
+  private async parentStream(
+    planned: ConsolidationPlanned['data'],
+    histories: readonly RecordedOrderEvent[][],
+  ): Promise<string | undefined> {
+    const group = currentOrderIn(histories[0] ?? [])?.company_group;
+    if (!planned.parent || group === undefined) return undefined;
+    const stream = orderStream(group, planned.parent.reference);
+    return (await this.options.store.readLastEvent(stream)) ? stream : undefined;
+  }
+
+  private async writeClaimed(
+    planned: ConsolidationPlanned['data'],
+    orders: readonly PlannedOrder[],
+    histories: RecordedOrderEvent[][],
+  ): Promise<void> {
     if (planned.decision === 'together' && planned.together && planned.parent) {
+      const children = histories.map((history, i) => {
+        const child = submittedIn(history);
+        if (!child) throw new Error(`consolidation: ${orders[i]!.stream} holds no OrderSubmitted`);
+        return child;
+      });
       const together = expandPlan(planned.together);
       const parentStream = orderStream(children[0]!.company_group, planned.parent.reference);
       // on a replay after a crash the parent is stored already, and the decider records nothing
@@ -88,21 +185,27 @@ export class WindowPlanning {
         );
       for (const [i, child] of children.entries()) {
         const plan = childPlan(together, planned.pallet_owners, child.service_ref, planned.alone[i]);
-        await this.record(members[i]!.stream, {
+        await this.record(orders[i]!.stream, {
           plan: compactPlan(plan),
           planned_at: planned.planned_at,
           consolidated_into: planned.parent.service_ref,
         });
       }
     } else {
-      for (const [i, m] of members.entries()) await this.record(m.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
+      for (const [i, o] of orders.entries()) await this.record(o.stream, { plan: planned.alone[i]!, planned_at: planned.planned_at });
     }
   }
 
-  private async planClaimed(closed: ConsolidationClosed['data']): Promise<void> {
+  private async planClaimed(id: string, listed: readonly PlannedOrder[], command: 'RecordPlan' | 'Replan'): Promise<void> {
     const { planner, store, log } = this.options;
-    const id = closed.consolidation;
-    const orders = await Promise.all(closed.orders.map((o) => this.submittedOf(o.stream)));
+    // only the orders still in the window: one amended or cancelled since its closing is not planned with it
+    const histories = await Promise.all(listed.map((o) => readOrderStream(store, o.stream)));
+    const kept = listed.filter((_, i) => inWindow(histories[i]!, id));
+    const orders = kept.map((o) => {
+      const submitted = submittedIn(histories[listed.indexOf(o)]!);
+      if (!submitted) throw new Error(`consolidation: ${o.stream} holds no OrderSubmitted`);
+      return submitted;
+    });
     const planned_at = utcTimestamp();
     // Alone, one planner run per order; together, one run for the window.
     const together = plansTogether(orders.length);
@@ -110,24 +213,18 @@ export class WindowPlanning {
       together ? 1 : orders.length,
       async (): Promise<ConsolidationPlanned['data']> => {
         if (!together)
-          return plannedAlone(id, await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group))), planned_at);
+          return plannedAlone(id, await Promise.all(orders.map((o) => planner.plan(plannerInput(o), o.company_group))), planned_at, kept);
         const plans = await planner.planTogether(togetherInput(mergedLane(orders), orders), orders[0]!.company_group);
         const parent = savesContainers(plans) ? await this.options.allocateOrderId() : undefined;
-        return plannedJointly(
-          id,
-          orders.map((o) => o.service_ref),
-          plans,
-          parent,
-          planned_at,
-        );
+        return plannedJointly(id, kept, plans, parent, planned_at);
       },
       async (data) => {
         const outcome =
           data.decision === 'together'
             ? `planned together in ${data.containers_together} container(s) (${data.containers_alone} alone), parent ${data.parent!.service_ref}`
             : `planned alone (${data.containers_alone} container(s); together ${data.containers_together ?? '-'})`;
-        log(`consolidation ${id}: ${closed.orders.length} order(s) ${outcome}`);
-        return (await commandWindow(store, id, { type: 'RecordPlan', data })).position !== undefined;
+        log(`consolidation ${id}: ${orders.length} order(s) ${outcome}`);
+        return (await commandWindow(store, id, { type: command, data })).position !== undefined;
       },
     );
   }
@@ -158,10 +255,14 @@ export class WindowPlanning {
     const held = await this.options.claims.whileHeld(key, step);
     if (!held.held) throw new Error(`${key} is being planned by another replica; looking again later`);
   }
+}
 
-  private async submittedOf(stream: string): Promise<OrderSubmitted['data']> {
-    const submitted = submittedIn(await readOrderStream(this.options.store, stream));
-    if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
-    return submitted;
-  }
+/** Whether the order still waits in window `id` for its plan: it joined it, and was neither amended nor cancelled since. */
+function inWindow(history: readonly RecordedOrderEvent[], id: string): boolean {
+  const state = orderStateOf(history);
+  return state.consolidation === id && state.status === 'submitted' && state.version === 0;
+}
+
+function refs(orders: readonly PlannedOrder[]): string {
+  return orders.map((o) => o.service_ref).join(', ');
 }

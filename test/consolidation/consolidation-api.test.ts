@@ -211,3 +211,79 @@ t.test('an order that books its containers by count is planned alone at once, no
     'no window was opened or joined',
   );
 });
+
+t.test('amended and cancelled orders leave the window; a cancel after the shipment went out dissolves it', async (t) => {
+  const receiver = await startWebhookReceiver(SECRET);
+  const service = await startTestService({ key: ACME_KEY, seed: consolidationSeed(receiver.url, 4) });
+  t.teardown(async () => {
+    await service.stop();
+    await receiver.stop();
+    removeDataDir(service.dataDir);
+  });
+  const ids: Record<string, { order_id: number; service_ref: string }> = {};
+  for (const reference of ['L-A', 'L-B', 'L-C', 'L-D']) {
+    ids[reference] = (await service.request('POST', '/api/v1/orders/submit-order/', { body: thirdOfA40ft(reference) })).body;
+  }
+  const path = (r: string) => `/api/v1/orders/detailed-orders/${ids[r]!.order_id}/`;
+  const retrieve = async (r: string) => (await service.request('GET', path(r))).body;
+  // while the window is open: L-A is cancelled, L-B amended (planned alone at once, with its new cargo)
+  t.equal((await service.request('POST', `${path('L-A')}cancel/`)).status, 200);
+  const etag = (await service.request('GET', path('L-B'))).headers.get('etag')!;
+  const amended = await service.request('PUT', path('L-B'), {
+    body: thirdOfA40ft('L-B', { order_items: [{ item: 'SKU-3001', quantity: 256 }] }),
+    headers: { 'if-match': etag },
+  });
+  t.equal(amended.status, 200);
+  await eventually(async () => (await retrieve('L-B')).status === 'planned', 20_000);
+  t.equal((await retrieve('L-C')).status, 'submitted', 'the amended order did not wait for the window');
+  t.equal((await retrieve('L-B')).consolidated_into, null, 'planned alone');
+
+  await eventually(async () => (await retrieve('L-D')).status === 'planned', 30_000);
+  const [c, d] = [await retrieve('L-C'), await retrieve('L-D')];
+  const parentRef = c.consolidated_into as string;
+  t.ok(parentRef && d.consolidated_into === parentRef, 'the two orders left in the window ship together');
+  const parentId = Number(parentRef.slice(3));
+  const parent = (await service.request('GET', `/api/v1/orders/detailed-orders/${parentId}/`)).body;
+  t.same(parent.consolidated_orders, [ids['L-C']!.service_ref, ids['L-D']!.service_ref], 'without the cancelled and the amended order');
+  t.equal((await retrieve('L-A')).status, 'cancelled');
+  const units = async (r: string) =>
+    ((await service.request('GET', `/api/v1/orders/pallet-contents/?order=${r}`)).body as { contents: { quantity: number }[] }[])
+      .flatMap((p) => p.contents)
+      .reduce((s, x) => s + x.quantity, 0);
+  t.equal(await units('L-B'), 256, "the amended order's own new cargo");
+
+  // the shipment went out: L-C is cancelled, so the shipment is dissolved and L-D planned again alone
+  t.equal((await service.request('POST', `${path('L-C')}cancel/`, { body: { reason: 'short shipped' } })).status, 200);
+  await eventually(
+    async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${parentId}/`)).body.status === 'cancelled',
+    20_000,
+  );
+  const dissolved = (await service.request('GET', `/api/v1/orders/detailed-orders/${parentId}/`)).body;
+  t.match(dissolved.cancellation_reason, new RegExp(`${parentRef} was dissolved: ${ids['L-C']!.service_ref} left it`));
+  await eventually(async () => {
+    const now = await retrieve('L-D');
+    return now.status === 'planned' && now.consolidated_into === null;
+  }, 20_000);
+  const plan = (await service.request('GET', '/api/v1/orders/load-plan/?order=L-D')).body;
+  const owners = new Set(
+    plan.containers.flatMap((k: { placements: { order?: string }[] }) => k.placements.map((p) => p.order ?? ids['L-D']!.service_ref)),
+  );
+  t.same([...owners], [ids['L-D']!.service_ref], "L-D's new plan holds only its own cargo");
+  t.equal(await units('L-D'), 512);
+  t.equal(
+    (await service.request('GET', `/api/v1/orders/load-plan/?order=${parentRef}`)).status,
+    400,
+    "the dissolved shipment's plan is void",
+  );
+  const history = (await service.request('GET', `${path('L-D')}history/`)).body.map((e: { type: string }) => e.type);
+  t.same(history.slice(-2), ['OrderPlanWithdrawn', 'OrderPlanned']);
+
+  // announced: L-A, L-C and the parent cancelled; L-D ready twice (shared, then alone)
+  await eventually(async () => receiver.requests.filter((r) => r.body.includes('order.cancelled')).length >= 3, 20_000);
+  const kinds = (ref: string) =>
+    receiver.requests.filter((r) => r.status === 200 && JSON.parse(r.body).data.order_id === ref).map((r) => JSON.parse(r.body).type);
+  t.same(kinds(ids['L-A']!.service_ref), ['order.cancelled']);
+  t.same(kinds(parentRef), ['packing_instructions.ready', 'order.cancelled']);
+  await eventually(async () => kinds(ids['L-D']!.service_ref).length === 2, 20_000);
+  t.same(kinds(ids['L-D']!.service_ref), ['packing_instructions.ready', 'packing_instructions.ready']);
+});

@@ -374,3 +374,40 @@ t.test('a planned window is written out to the orders its closing listed; then t
     'a later order opens a window of its own',
   );
 });
+
+// Issue 59: an amended or cancelled order leaves its window.
+t.test('an order that leaves its window (amended, cancelled)', async (t) => {
+  const left = (o: SubmittedOrder, position: bigint, id = W): ConsolidationInput => ({
+    type: 'OrderLeft',
+    data: { consolidation: id, stream: o.stream, position },
+  });
+  const revise = (position: bigint, id = W): ConsolidationOutput => ({ type: 'ReviseShipment', data: { consolidation: id, position } });
+  t.test('from an open window: it goes, its submit is done, and the window is revised after its steps', async (t) => {
+    flow(t)
+      .given(...windowOfAB)
+      .when(left(A, 55n))
+      .then([{ type: 'MemberLeft', data: { consolidation: W, stream: A.stream } }, done(A), revise(55n)]);
+  });
+  t.test('its cargo no longer fills the window: the order that would have filled it with A does not', async (t) => {
+    flow(t)
+      .given(...windowOfAB, { type: 'MemberLeft', data: { consolidation: W, stream: A.stream } }, taken(C))
+      .when(joined(C))
+      .then([admitted(C)]);
+  });
+  t.test('its closing does not list it', async (t) => {
+    flow(t)
+      .given(...windowOfAB, { type: 'MemberLeft', data: { consolidation: W, stream: A.stream } }, caughtUp)
+      .when(timeOut())
+      .then([cleared(), closeWindow('window_elapsed', B)]);
+  });
+  t.test('from a closed or planned window, or one not followed (written out): only the revision, after its steps', async (t) => {
+    flow(t)
+      .given(...windowOfAB, closed(A, B))
+      .when(left(B, 77n))
+      .then([revise(77n)]);
+    flow(t)
+      .given()
+      .when(left(B, 77n))
+      .then([revise(77n)]);
+  });
+});

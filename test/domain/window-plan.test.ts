@@ -28,22 +28,29 @@ t.test('together only when it takes fewer containers and leaves no more cargo be
 });
 
 t.test('the recorded decision', async (t) => {
-  const alone = plannedAlone('consolidation-SO-000001', [plan(2)], '2026-11-24T10:00:06.000000');
+  const alone = plannedAlone('consolidation-SO-000001', [plan(2)], '2026-11-24T10:00:06.000000', [
+    { stream: 'order:G:R-1', service_ref: 'SO-000001' },
+  ]);
   t.match(alone, { decision: 'alone', containers_together: null, containers_alone: 2, parent: null, together: null, pallet_owners: [] });
   t.same(alone.alone, [compactPlan(plan(2))]);
 
   // the first order's two pallets and the second's one
   const plans = { alone: [plan(1), plan(1)], together: plan(1), palletsOf: [[{}, {}], [{}]] as never[][] };
   const parent = { order_id: 9, service_ref: 'SO-000009' };
-  t.match(plannedJointly('consolidation-SO-000001', ['SO-000001', 'SO-000002'], plans, parent, '2026-11-24T10:00:06.000000'), {
+  const two = [
+    { stream: 'order:G:R-1', service_ref: 'SO-000001' },
+    { stream: 'order:G:R-2', service_ref: 'SO-000002' },
+  ];
+  t.match(plannedJointly('consolidation-SO-000001', two, plans, parent, '2026-11-24T10:00:06.000000'), {
     decision: 'together',
     containers_together: 1,
     containers_alone: 2,
     parent: { order_id: 9, service_ref: 'SO-000009', reference: 'CONSOLIDATED-SO-000009' },
     pallet_owners: ['SO-000001', 'SO-000001', 'SO-000002'],
+    orders: two,
   });
   t.match(
-    plannedJointly('consolidation-SO-000001', ['SO-000001', 'SO-000002'], plans, undefined, '2026-11-24T10:00:06.000000'),
+    plannedJointly('consolidation-SO-000001', two, plans, undefined, '2026-11-24T10:00:06.000000'),
     {
       decision: 'alone',
       containers_together: 1,
