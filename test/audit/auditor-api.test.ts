@@ -10,6 +10,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import t from 'tap';
 import { ACME_KEY, OTHER_KEY, acmeOrder } from '../support/seed.js';
 import { eventually, removeDataDir, startTestService } from '../support/service.js';
+import { embeddedEnv } from '../support/embedded-env.js';
 
 const VERIFY_EXPORT = fileURLToPath(new URL('../../../scripts/verify-export.mjs', import.meta.url));
 const { verifyExport } = (await import(pathToFileURL(VERIFY_EXPORT).href)) as {
@@ -45,6 +46,20 @@ await pdf.arrayBuffer();
 await eventually(async () => (await retrieve(id)).body.packing_instructions_downloaded === true);
 await pause();
 live.downloaded = { at: new Date().toISOString(), view: (await retrieve(id)).body };
+// Issue 59: amended (and planned again), then cancelled.
+await pause();
+const amendedBody = acmeOrder({ reference: 'AUDIT-1', order_items: [{ item: 'SKU-1001', quantity: 30 }] });
+const amendAnswer = await service.request('PUT', `/api/v1/orders/detailed-orders/${id}/`, {
+  body: amendedBody,
+  headers: { 'if-match': '"2"' },
+});
+live.amended = { at: new Date().toISOString(), view: (await retrieve(id)).body };
+await eventually(async () => (await retrieve(id)).body.status === 'planned', 60_000);
+await pause();
+live.replanned = { at: new Date().toISOString(), view: (await retrieve(id)).body };
+await pause();
+await service.request('POST', `/api/v1/orders/detailed-orders/${id}/cancel/`, { body: { reason: 'audit trail' } });
+live.cancelled = { at: new Date().toISOString(), view: (await retrieve(id)).body };
 
 t.test('as_of: the order as the live read model answered at each moment of its life', async (t) => {
   t.equal(afterSubmit.body.status, 'submitted', 'the read model showed the submit before the plan');
@@ -55,6 +70,10 @@ t.test('as_of: the order as the live read model answered at each moment of its l
   }
   t.match(live.planned!.view, { status: 'planned', packing_instructions_downloaded: false });
   t.match(live.downloaded!.view, { status: 'planned', packing_instructions_downloaded: true });
+  t.equal(amendAnswer.status, 200);
+  t.match(live.amended!.view, { status: 'submitted', revision: 3, order_items: [{ quantity: '30.000000' }] });
+  t.match(live.replanned!.view, { status: 'planned', revision: 4 });
+  t.match(live.cancelled!.view, { status: 'cancelled', cancellation_reason: 'audit trail', revision: 5 });
   const now = await retrieve(id, new Date().toISOString().replace('Z', '+00:00'));
   t.same(now.body, (await retrieve(id)).body, 'now, with an offset: as retrieve');
 });
@@ -120,8 +139,9 @@ t.test('the export: verified offline; any change to any line fails the check', a
   const events = lines.slice(0, -1).map((line) => JSON.parse(line));
   t.same(
     events.map((event) => event.type),
-    ['OrderSubmitted', 'OrderPlanned', 'PackingInstructionsDownloaded'],
+    ['OrderSubmitted', 'OrderPlanned', 'PackingInstructionsDownloaded', 'OrderAmended', 'OrderPlanned', 'OrderCancelled'],
   );
+  t.equal(events[4].data.includes('"version":1'), true, 'the second plan names the version it is for');
   t.equal(verifyExport(text, JSON.stringify(key)).ok, true, verifyExport(text, JSON.stringify(key)).message);
 
   // The script as an auditor runs it.
@@ -131,7 +151,7 @@ t.test('the export: verified offline; any change to any line fails the check', a
     encoding: 'utf8',
   });
   t.equal(run.status, 0, run.stdout + run.stderr);
-  t.match(run.stdout, /^export verified: 3 events of order:/);
+  t.match(run.stdout, /^export verified: 6 events of order:/);
 
   const edits: Record<string, (line: Record<string, any>) => void> = {
     'a digit of the data': (line) => (line.data = line.data.replace(/\d/, (d: string) => String((Number(d) + 1) % 10))),
@@ -176,6 +196,24 @@ t.test('the export: verified offline; any change to any line fails the check', a
     403,
     'scope as history',
   );
+});
+
+t.test('verify-history holds over the log with the amend and the cancel, and the digest lists their hashes', async (t) => {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('../../src/verify-history.js', import.meta.url))], {
+    env: embeddedEnv({ ORDERS_DATA_DIR: service.dataDir }),
+    encoding: 'utf8',
+  });
+  t.equal(run.status, 0, run.stdout + run.stderr);
+  t.match(run.stdout, /the hash chain holds over \d+ events/);
+  const lines = ((await service.request('GET', `/api/v1/orders/detailed-orders/${id}/history/export`)).body as string)
+    .trimEnd()
+    .split('\n');
+  const { digest } = JSON.parse(lines.at(-1)!);
+  for (const line of lines
+    .slice(0, -1)
+    .map((l) => JSON.parse(l))
+    .filter((e) => ['OrderAmended', 'OrderCancelled'].includes(e.type)))
+    t.match(digest.signed, new RegExp(`event: ${line.position} ${line.hash}`), `the signed digest names the ${line.type}`);
 });
 
 t.test('the OpenAPI document describes as_of, the digest, the public key and the export', async (t) => {
