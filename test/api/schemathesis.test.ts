@@ -84,7 +84,15 @@ if (missing) {
       // Its cache (.schemathesis/) goes to the service's scratch directory, not the checkout.
       const child = spawn(binary, args, {
         cwd: service.dataDir,
-        env: { ...env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: join(here, 'hooks.py') },
+        env: {
+          ...env,
+          NO_COLOR: '1',
+          SCHEMATHESIS_TELEMETRY: 'false',
+          SCHEMATHESIS_HOOKS: join(here, 'hooks.py'),
+          // hooks.py reads an order before the stateful phase amends it
+          ORDERS_ST_URL: service.url,
+          ORDERS_ST_KEY: ACME_KEY,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -100,7 +108,22 @@ if (missing) {
     for (const phase of ['Examples', 'Coverage', 'Fuzzing', 'Stateful'])
       t.match(run.output, new RegExp(`✅\\s+${phase} \\(in `), `the ${phase.toLowerCase()} phase ran and passed`);
     const links = Number(/API Links:\s+(\d+) covered/.exec(run.output)?.[1] ?? 0);
-    t.ok(links >= 1, `the stateful phase followed links from orders it stored: ${links} of the submit's 12 covered`);
+    t.ok(links >= 1, `the stateful phase followed links from orders it stored: ${links} of the links covered`);
+    // Its own orders (hooks.py gives them ST-<16 hex> references), amended and cancelled through the links.
+    const stored = (await service.request('GET', '/api/v1/orders/detailed-orders/?paginate=false', { key: ACME_KEY })).body as {
+      id: number;
+      reference: string;
+      status: string;
+    }[];
+    const own = stored.filter((o) => /^ST-[0-9a-f]{16}$/.test(o.reference));
+    const histories = await Promise.all(
+      own.map(async (o) => (await service.request('GET', `/api/v1/orders/detailed-orders/${o.id}/history/`, { key: ACME_KEY })).body),
+    );
+    const types = histories.flat().map((e: { type: string }) => e.type);
+    const count = (type: string) => types.filter((x) => x === type).length;
+    t.comment(`stateful orders: ${own.length}; amended ${count('OrderAmended')} times, cancelled ${count('OrderCancelled')}`);
+    t.ok(count('OrderCancelled') >= 1, 'the stateful phase cancelled an order it stored (cancelOrder reached through a link)');
+    t.ok(count('OrderAmended') >= 1, 'the stateful phase amended an order it stored (amendOrder reached through a link)');
   });
 }
 

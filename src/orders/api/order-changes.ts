@@ -25,7 +25,7 @@ import { revisionOfViewJson } from '../order-view.js';
 import type { OrderReadModel } from '../read-model/order-read-model.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { orderInScope } from './order-in-scope.js';
-import { parseIfMatch, type IfMatch } from './if-match.js';
+import { MAX_IF_MATCH_LENGTH, parseIfMatch, type IfMatch } from './if-match.js';
 import { parseCancelBody, MAX_REASON_LENGTH } from './cancel-body.js';
 import { orderIdParameter, orderNotVisible, RETRIEVE, underNamesSent } from './routes.js';
 
@@ -49,10 +49,11 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
         detail:
           'Send If-Match with the ETag of the order as retrieve gives it (If-Match: "3"), so that an amend never overwrites a change it has not seen.',
       });
-    if (!refusesAtOnce(ctx, ifMatch)) return;
+    if (!wellFormed(ctx, ifMatch)) return;
     const body = await readJsonObject(ctx);
     const validated = validateSubmitOrder(body);
     if (!validated.ok) return answer(ctx, 400, validated.errors);
+    if (!canMatch(ctx, ifMatch)) return;
     const command: AmendOrder = {
       type: 'AmendOrder',
       data: {
@@ -71,9 +72,11 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
     const found = await orderInScope(ctx, (id) => deps.orders.getById(id));
     if (!found) return;
     const ifMatch = parseIfMatch(ctx.headers['if-match']);
-    if (!refusesAtOnce(ctx, ifMatch)) return;
+    if (!wellFormed(ctx, ifMatch)) return;
     const reason = await parseCancelBody(ctx);
     if ('errors' in reason) return answer(ctx, 400, reason.errors);
+    // a cancel of a cancelled order answers as the first did, whatever If-Match says (the decider's rule too)
+    if (found.view.status !== 'cancelled' && !canMatch(ctx, ifMatch)) return;
     const command: CancelOrder = {
       type: 'CancelOrder',
       data: {
@@ -88,12 +91,15 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
   });
 }
 
-/** False after answering an If-Match that is malformed (400) or can match no revision (412). */
-function refusesAtOnce(ctx: Context, ifMatch: IfMatch): boolean {
-  if (ifMatch.kind === 'malformed') {
-    answer(ctx, 400, { 'If-Match': [ifMatch.message] });
-    return false;
-  }
+/** False after answering an If-Match that is malformed (400), before the body is read. */
+function wellFormed(ctx: Context, ifMatch: IfMatch): boolean {
+  if (ifMatch.kind !== 'malformed') return true;
+  answer(ctx, 400, { 'If-Match': [ifMatch.message] });
+  return false;
+}
+
+/** False after answering an If-Match that can match no revision (412), once the body is found valid: a bad body is a 400 first. */
+function canMatch(ctx: Context, ifMatch: IfMatch): boolean {
   if (ifMatch.kind === 'never') {
     answer(ctx, 412, { detail: ifMatch.message });
     return false;
@@ -131,7 +137,8 @@ const ifMatchParameter = (required: boolean, description: string) => ({
   in: 'header',
   required,
   description,
-  schema: { type: 'string', maxLength: 64, examples: ['"3"'] },
+  // what an entity tag looks like (RFC 9110), or *: another value is a 400, a tag that is no revision a 412
+  schema: { type: 'string', maxLength: MAX_IF_MATCH_LENGTH, pattern: '^(\\*|(W/)?"[\\x21\\x23-\\x7e]*")$', examples: ['"3"'] },
 });
 const changed = {
   '412': respond(
