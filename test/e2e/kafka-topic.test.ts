@@ -74,9 +74,23 @@ async function readAll(
   return received;
 }
 
-async function submit(service: ServiceProcess, reference: string): Promise<{ status: number; serviceRef: string | undefined }> {
+async function submit(
+  service: ServiceProcess,
+  reference: string,
+): Promise<{ status: number; serviceRef: string | undefined; orderId: number | undefined }> {
   const response = await service.request('POST', '/api/v1/orders/submit-order/', { key: ACME_KEY, body: acmeOrder({ reference }) });
-  return { status: response.status, serviceRef: response.body?.service_ref };
+  return { status: response.status, serviceRef: response.body?.service_ref, orderId: response.body?.order_id };
+}
+
+/** Issue 59 in the storm: every fourth order amended (If-Match *), every fourth cancelled, each right after its submit. */
+async function changeSome(service: ServiceProcess, i: number, orderId: number): Promise<number> {
+  const path = `/api/v1/orders/detailed-orders/${orderId}/`;
+  if (i % 4 === 1) {
+    const body = acmeOrder({ reference: `STORM-${i}`, order_items: [{ item: 'SKU-1001', quantity: 30 }] });
+    return (await service.request('PUT', path, { key: ACME_KEY, body, headers: { 'if-match': '*' } })).status;
+  }
+  if (i % 4 === 2) return (await service.request('POST', `${path}cancel/`, { key: ACME_KEY })).status;
+  return 200;
 }
 
 const keysOf = (messages: KafkaMessage[]) => new Set(messages.map((message) => message.key!.toString()));
@@ -172,12 +186,22 @@ t.test(
     let storming = true;
     const answers: number[] = [];
     const refs: string[] = [];
-    // Submits one after the other for as long as the broker is being killed: each must get an answer.
+    const ids = new Map<string, number>();
+    // Submits one after the other for as long as the broker is being killed, some amended or cancelled: each must get an answer.
     const submitting = (async () => {
       for (let i = 0; storming; i++) {
-        const { status, serviceRef } = await submit(orders, `STORM-${i}`).catch(() => ({ status: 0, serviceRef: undefined }));
+        const { status, serviceRef, orderId } = await submit(orders, `STORM-${i}`).catch(() => ({
+          status: 0,
+          serviceRef: undefined,
+          orderId: undefined,
+        }));
         answers.push(status);
-        if (status === 201) refs.push(serviceRef!);
+        if (status === 201) {
+          refs.push(serviceRef!);
+          ids.set(serviceRef!, orderId!);
+          const changed = await changeSome(orders, i, orderId!).catch(() => 0);
+          if (changed !== 200) answers.push(changed);
+        }
         await new Promise((resolve) => setTimeout(resolve, SUBMIT_PAUSE_MS));
       }
     })();
@@ -194,25 +218,69 @@ t.test(
     t.strictSame(
       answers.filter((status) => status !== 201),
       [],
-      'every submit answered 201',
+      'every submit answered 201, every amend and cancel 200',
     );
     const up = orders.child.exitCode === null && orders.child.signalCode === null;
     t.ok(up, 'the service process is still up');
     if (!up)
       t.comment(`it exited (${orders.child.exitCode ?? orders.child.signalCode}); its last output:\n${orders.output().slice(-4000)}`);
 
-    const messages = await readAll(t, topic, (received) => keysOf(received).size >= refs.length, 240_000);
+    // What each order's stream recorded to announce, in order: its plans (one per version planned) and its cancel.
+    const expected = new Map<string, string[]>();
+    for (const ref of refs) {
+      await until(
+        `${ref} settled`,
+        async () => {
+          const history = (await orders.request('GET', `/api/v1/orders/detailed-orders/${ids.get(ref)}/history/`, { key: ACME_KEY }))
+            .body as {
+            event_id: string;
+            type: string;
+          }[];
+          const last = history.at(-1)?.type;
+          if (last !== 'OrderPlanned' && last !== 'OrderCancelled' && last !== 'OrderPlanningFailed') return false;
+          expected.set(
+            ref,
+            history.filter((e) => e.type === 'OrderPlanned' || e.type === 'OrderCancelled').map((e) => `evt_${e.event_id}`),
+          );
+          return true;
+        },
+        60_000,
+      );
+    }
+    const total = [...expected.values()].reduce((sum, list) => sum + list.length, 0);
+    const messages = await readAll(
+      t,
+      topic,
+      (received) => new Set(received.map((m) => m.headers!['event-id']!.toString())).size >= total,
+      240_000,
+    );
     t.strictSame([...keysOf(messages)].sort(), [...refs].sort(), 'a message for every order');
-    const idsByOrder = new Map<string, Set<string>>();
+    // First copies per key, in partition order: exactly what the stream recorded, in its order (a cancel last).
+    const firstCopies = new Map<string, string[]>();
     for (const message of messages) {
       const key = message.key!.toString();
-      idsByOrder.set(key, (idsByOrder.get(key) ?? new Set()).add(message.headers!['event-id']!.toString()));
+      const id = message.headers!['event-id']!.toString();
+      const seen = firstCopies.get(key) ?? [];
+      if (!seen.includes(id)) firstCopies.set(key, [...seen, id]);
     }
     t.strictSame(
-      [...idsByOrder.values()].filter((ids) => ids.size !== 1),
+      refs.filter((ref) => JSON.stringify(firstCopies.get(ref)) !== JSON.stringify(expected.get(ref))),
       [],
-      'each order under exactly one event id (copies of it may repeat: at least once)',
+      "each order's messages are its stream's plans and cancel, each under one event id, in recorded order (copies may repeat: at least once)",
     );
-    t.comment(`${messages.length} messages for ${refs.length} orders (${messages.length - refs.length} re-sent copies)`);
+    const cancelled = refs.filter((ref) =>
+      messages.some((m) => m.key!.toString() === ref && m.headers!['event-type']!.toString() === 'order.cancelled'),
+    );
+    const amended = [...expected.values()].filter((list) => list.length > 1 && !cancelled.some((ref) => expected.get(ref) === list)).length;
+    t.ok(
+      cancelled.length > 0 && amended > 0,
+      `${cancelled.length} orders cancelled, ${amended} announced more than once (amended after their first plan)`,
+    );
+    t.strictSame(
+      messages.map((m) => checkReadyMessage(m)).filter((problems) => problems.length > 0),
+      [],
+      'every message, ready or cancelled, keeps the contract',
+    );
+    t.comment(`${messages.length} messages for ${refs.length} orders (${messages.length - total} re-sent copies)`);
   },
 );

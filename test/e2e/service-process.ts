@@ -16,7 +16,7 @@ export interface ServiceProcess {
   request(
     method: string,
     path: string,
-    options?: { key?: string; body?: unknown },
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -46,12 +46,13 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, options: { net
     url,
     child,
     output: () => output,
-    async request(method, path, { key, body } = {}) {
+    async request(method, path, { key, body, headers = {} } = {}) {
       const response = await fetch(url + path, {
         method,
         headers: {
           ...(key ? { authorization: `Api-Key ${key}` } : {}),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(60_000),

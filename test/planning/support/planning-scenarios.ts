@@ -10,7 +10,8 @@ import type { TapTest } from '../../eventstore/event-store-contract.js';
 import { until, type ServiceProcess } from '../../e2e/service-process.js';
 import { tempDataDir } from '../../notifications/support/temp-dir.js';
 import { databaseUrl, dropDatabase } from '../../support/mongodb.js';
-import { acmeOrder } from '../../support/seed.js';
+import { ACME_KEY, acmeOrder } from '../../support/seed.js';
+import { orderStream } from '../../../src/orders/order-events.js';
 import {
   claimsHeldBy,
   metric,
@@ -54,10 +55,8 @@ export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void>
   const options = await optionsFor(t, 'planning_replicas', mongodb);
   const replicas = await startReplicas(3, options);
   t.teardown(() => Promise.all(replicas.map((replica) => replica.child.kill('SIGKILL'))));
-  await submitRoundRobin(
-    replicas,
-    Array.from({ length: ORDERS }, () => acmeOrder()),
-  );
+  const orders = Array.from({ length: ORDERS }, () => acmeOrder());
+  const ids = await submitRoundRobin(replicas, orders);
 
   const results = async () => [...(await resultsPerOrder(options.dataDir)).values()];
   await until(`a result for each of the ${ORDERS} orders`, async () => (await results()).filter((n) => n > 0).length === ORDERS, 120_000);
@@ -73,12 +72,54 @@ export async function eachOrderOnce(t: TapTest, mongodb: boolean): Promise<void>
   t.strictSame(await results(), Array(ORDERS).fill(1), 'every order has exactly one OrderPlanned or OrderPlanningFailed');
   t.equal(total, ORDERS, `${ORDERS} planner runs over the three replicas (runs per order ${(total / ORDERS).toFixed(2)})`);
   t.ok(runs.filter((r) => r.stored + r.failed > 0).length >= 2, 'the work was shared');
+  await amendAndCancel(t, replicas, orders, ids, options.dataDir);
   t.same(
     await Promise.all(replicas.map((replica) => metric(replica, 'orders_planning_claims_held'))),
     [0, 0, 0],
     'no claim held once the work is done',
   );
   await stopCleanly(t, replicas, 'the replicas stop cleanly');
+}
+
+const CHANGED = 12;
+
+/**
+ * Issue 59 across the replicas: the first CHANGED orders amended and the next CHANGED cancelled, each
+ * through a replica in turn (If-Match *): each amended order planned once more (two results in its
+ * stream), no cancelled one planned again, CHANGED more planner runs in all.
+ */
+async function amendAndCancel(
+  t: TapTest,
+  replicas: readonly ServiceProcess[],
+  orders: readonly Record<string, unknown>[],
+  ids: readonly number[],
+  dataDir: string,
+): Promise<void> {
+  const runsBefore = (await Promise.all(replicas.map(plannerRuns))).reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
+  const answers = await Promise.all(
+    Array.from({ length: 2 * CHANGED }, async (_, i) => {
+      const replica = replicas[i % replicas.length]!;
+      const path = `/api/v1/orders/detailed-orders/${ids[i]}/`;
+      if (i >= CHANGED) return (await replica.request('POST', `${path}cancel/`, { key: ACME_KEY })).status;
+      const body = { ...orders[i], order_items: [{ item: 'SKU-1001', quantity: 30 }] };
+      return (await replica.request('PUT', path, { key: ACME_KEY, body, headers: { 'if-match': '*' } })).status;
+    }),
+  );
+  t.strictSame(answers, Array(2 * CHANGED).fill(200), `${CHANGED} amends and ${CHANGED} cancels answered 200, through the three replicas`);
+  const streams = orders.map((order) => orderStream('Acme Group', String(order.reference)));
+  const perOrder = async () => {
+    const results = await resultsPerOrder(dataDir);
+    return streams.map((stream) => results.get(stream) ?? 0);
+  };
+  const want = streams.map((_, i) => (i < CHANGED ? 2 : 1));
+  await until('each amended order planned once more', async () => JSON.stringify(await perOrder()) === JSON.stringify(want), 60_000).catch(
+    () => undefined,
+  );
+  // a moment more: a cancelled order planned again, or an amended one twice, would show now
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.strictSame(await perOrder(), want, 'amended orders: two results (as submitted, as amended); cancelled and untouched ones: one');
+  const runsAfter = (await Promise.all(replicas.map(plannerRuns))).reduce((sum, r) => sum + r.stored + r.failed + r.discarded, 0);
+  t.equal(runsAfter - runsBefore, CHANGED, `${CHANGED} planner runs for the ${CHANGED} amends over the replicas, none for the cancels`);
 }
 
 /** Stops the replicas; one that exits other than 0 has its warnings and errors shown. */
