@@ -1,6 +1,7 @@
 // The service as a real process, killed with SIGKILL while it plans and delivers, then restarted on
-// the same data directory: every order is planned exactly once, every ready event reaches the
-// webhook receiver, and only deliveries in flight at the moment of a kill can come twice.
+// the same data directory: every order is planned exactly once (each version of an amended one; a
+// cancelled one never after its cancel), every ready and cancel event reaches the webhook receiver, and
+// only deliveries in flight at the moment of a kill can come twice.
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -86,23 +87,30 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
       i--;
       continue;
     }
-    const body = (await response.json()) as { reference?: string[] };
+    const body = (await response.json()) as { reference?: string[]; order_id?: number };
     // A retried submit whose first try was stored before the kill is recognised as a retry: 200, it is in.
     const storedBeforeKill = response.status === 200;
     t.ok(response.status === 201 || storedBeforeKill, `${reference}: ${response.status} ${JSON.stringify(body)}`);
     references.push(reference);
+    ids.push(body.order_id!);
+    // Issue 59 among the kills: the order before this one cancelled, or amended, sent again after a kill as a client would.
+    if (i % 6 === 3 || i % 6 === 5) url = await changeUntilAnswered(url, i - 1, i % 6 === 3 ? 'cancel' : 'amend');
   }
   t.equal(references.length, ORDERS, 'every order was taken, some of them on a retry after a kill');
-  for (let round = 0; acknowledged() < ORDERS && round < 3; round++) {
+  // every OrderPlanned and OrderCancelled in the log is an event to announce
+  const announcements = async () =>
+    (await allEvents(dataDir)).filter((e) => e.type === 'OrderPlanned' || e.type === 'OrderCancelled').length;
+  const settled = async () => acknowledged() >= ORDERS + CHANGED / 2 && acknowledged() >= (await announcements());
+  for (let round = 0; !(await settled()) && round < 3; round++) {
     try {
-      await eventually(async () => acknowledged() >= ORDERS || child!.exitCode !== null || child!.signalCode !== null, 60_000);
+      await eventually(async () => (await settled()) || child!.exitCode !== null || child!.signalCode !== null, 60_000);
     } catch {
       break;
     }
-    if (acknowledged() < ORDERS) url = await restartAfterKill();
+    if (!(await settled())) url = await restartAfterKill();
   }
   t.equal(kills.length, 2, `killed after ${kills.join(' and ')} acknowledged events`);
-  t.equal(acknowledged(), ORDERS, 'every ready event was acknowledged');
+  t.equal(acknowledged(), await announcements(), 'every ready and cancel event was acknowledged');
 
   child!.kill('SIGTERM');
   await new Promise((resolve) => child!.once('exit', resolve));
@@ -110,15 +118,33 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
   const submitted = events.filter((event) => event.type === 'OrderSubmitted');
   t.equal(submitted.length, ORDERS, 'each submit stored once');
   for (const order of submitted) {
-    const results = events.filter(
-      (event) => event.stream === order.stream && (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed'),
-    );
-    t.same(
-      results.map((event) => event.type),
-      ['OrderPlanned'],
-      `${order.stream} planned exactly once`,
-    );
+    const stream = events.filter((event) => event.stream === order.stream);
+    const results = stream.filter((event) => event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed');
+    const versions = results.map((event) => (event.data as { version?: number }).version ?? 0);
+    const amends = stream.filter((event) => event.type === 'OrderAmended').length;
+    const cancelled = stream.findIndex((event) => event.type === 'OrderCancelled');
+    if (cancelled >= 0) {
+      t.equal(stream.filter((event) => event.type === 'OrderCancelled').length, 1, `${order.stream} cancelled once`);
+      t.notOk(
+        stream.slice(cancelled).some((event) => event.type === 'OrderPlanned'),
+        `${order.stream}: nothing planned after its cancel`,
+      );
+      t.ok(versions.length <= 1 && versions.every((v) => v === 0), `${order.stream}: at most its one plan before the cancel`);
+    } else if (amends > 0) {
+      t.equal(amends, 1, `${order.stream} amended once (a retried amend of the same content records nothing)`);
+      t.same(
+        versions.filter((v) => v === 1),
+        [1],
+        `${order.stream}: its amended version planned exactly once`,
+      );
+      t.ok(
+        versions.filter((v) => v === 0).length <= 1,
+        `${order.stream}: its first version planned at most once (not if the amend came first)`,
+      );
+    } else t.same(versions, [0], `${order.stream} planned exactly once`);
   }
+  t.equal(events.filter((event) => event.type === 'OrderCancelled').length, CHANGED / 2, `${CHANGED / 2} orders cancelled`);
+  t.equal(events.filter((event) => event.type === 'OrderAmended').length, CHANGED / 2, `${CHANGED / 2} orders amended`);
   const deliveriesById = new Map<string, number>();
   for (const request of receiver.requests.filter((r) => r.status === 200))
     deliveriesById.set(request.id, (deliveriesById.get(request.id) ?? 0) + 1);
@@ -133,6 +159,25 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
 });
 
 let currentUrl = '';
+const ids: number[] = [];
+/** Orders cancelled or amended during the run: one of each in every six. */
+const CHANGED = 2 * Math.floor(ORDERS / 6);
+
+/** Cancels or amends order `n` (If-Match *, the same content on a retry), sending it again after a kill until answered 200. */
+async function changeUntilAnswered(url: string, n: number, change: 'cancel' | 'amend'): Promise<string> {
+  const path = `/api/v1/orders/detailed-orders/${ids[n]}/`;
+  const body = acmeOrder({ reference: `KILL-${n}`, order_items: [{ item: 'SKU-1001', quantity: 30 }] });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const response = await fetch(`${url}${path}${change === 'cancel' ? 'cancel/' : ''}`, {
+      method: change === 'cancel' ? 'POST' : 'PUT',
+      headers: { authorization: `Api-Key ${ACME_KEY}`, 'content-type': 'application/json', 'if-match': '*' },
+      body: JSON.stringify(change === 'cancel' ? { reason: 'called off during the kills' } : body),
+    }).catch(() => undefined);
+    if (response?.status === 200) return url;
+    url = await restartAfterKill();
+  }
+  throw new Error(`${change} of KILL-${n} not answered 200 in 10 tries`);
+}
 /** After a failed request: a new process if the receiver killed this one, else the same one again. */
 async function restartAfterKill(): Promise<string> {
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
