@@ -9,7 +9,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import type { Log } from '../eventstore/follow-log.js';
 import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand, orderStateOf } from '../orders/handle-order-command.js';
-import { orderStream, type OrderSubmitted, type RecordedPlan } from '../orders/order-events.js';
+import { orderStream, type RecordedPlan } from '../orders/order-events.js';
 import type { AllocatedOrderId } from '../orders/order-id-allocator.js';
 import { currentOrderIn, readOrderStream, submittedIn, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { compactPlan, expandPlan, type StoredPlan } from '../plan-contract/plan-storage.js';
@@ -124,7 +124,7 @@ export class WindowPlanning {
     const { store } = this.options;
     const window = windowStateOf(await store.readStream(consolidation));
     const planned = window.planned;
-    if (!planned || planned.decision !== 'together' || !planned.parent) return;
+    if (planned?.decision !== 'together' || !planned.parent) return;
     const orders = plannedOrders(window);
     const histories = await Promise.all(orders.map((o) => readOrderStream(store, o.stream)));
     const parent = planned.parent.service_ref;
