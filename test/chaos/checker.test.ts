@@ -190,3 +190,34 @@ t.test('answers the log cannot explain: an order it lacks, another reference, a 
     [/order 7, which the log does not hold/, /as not-A, the log has A/, /order 2 planned before the log held its OrderPlanned/],
   );
 });
+
+t.test('cancels (issue 59): one acknowledged and in the log holds; lost, planned after, or its message missing does not', async (t) => {
+  const input = clean();
+  const c = submitted(3, 'C', 1200);
+  const cancelled = event('OrderCancelled', 'order:g:C', {}, 1300);
+  const cancel = (answer: Operation['answer']): Operation => ({ ...submit('C', 3, answer, 1250), kind: 'cancel' });
+  const withCancel: CheckInput = {
+    ...input,
+    history: [...input.history, submit('C', 3, 201, 1190), cancel(200)],
+    log: [...input.log, c, cancelled],
+    kafka: [...input.kafka, message(cancelled, 3)],
+  };
+  t.strictSame(check(withCancel).violations, [], 'cancelled before its plan: no result, its cancel on Kafka');
+  const lost = check({ ...withCancel, log: [...input.log, c] }).violations;
+  t.ok(
+    lost.some((v) => v.property === 'acknowledged cancels in the log' && /order 3 was answered 200 to its cancel/.test(v.detail)),
+    'a lost cancel',
+  );
+  const late = planned('C', 1400);
+  t.match(
+    check({
+      ...withCancel,
+      log: [...withCancel.log, late],
+      kafka: [...withCancel.kafka, message(late, 3)],
+      incarnations: [...input.incarnations, { stored: 1, failed: 0, discarded: 0, countersAt: 3000 }],
+    }).violations,
+    [{ property: 'planned exactly once', detail: /order 3 \(C\) was planned after its cancel/ }],
+  );
+  t.match(check(withCancel).lines.at(-1), /1 acknowledged, 1 cancelled in the log/);
+  t.match(check({ ...withCancel, kafka: input.kafka }).violations, [{ property: 'readiness on Kafka', detail: /SO-000003/ }]);
+});

@@ -55,6 +55,8 @@ interface OrderFacts {
   serviceRef: string;
   submitted: RecordedEvent[];
   results: RecordedEvent[];
+  /** Its OrderCancelled events (issue 59): one at most, and no result after it. */
+  cancelled: RecordedEvent[];
 }
 
 /** The PostgreSQL log's deadline on one call (postgres-connection.ts): an append is answered within it, or fails. */
@@ -86,6 +88,7 @@ export function check(input: CheckInput): CheckResult {
         serviceRef: data.service_ref,
         submitted: [event],
         results: [],
+        cancelled: [],
       };
       byId.set(data.order_id, facts);
       byStream.set(event.stream, facts);
@@ -93,6 +96,9 @@ export function check(input: CheckInput): CheckResult {
     } else if (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed') {
       const facts = byStream.get(event.stream);
       if (facts) facts.results.push(event);
+    } else if (event.type === 'OrderCancelled') {
+      const facts = byStream.get(event.stream);
+      if (facts) facts.cancelled.push(event);
     }
   }
 
@@ -129,16 +135,35 @@ export function check(input: CheckInput): CheckResult {
     `acknowledged submits in the log exactly once: ${acknowledged.length} acknowledged (${ackedIds.size} orders), ${byId.size} orders in the log (${indeterminateStored} of them never acknowledged: stored, the client was not told), ${twice.length} stored twice`,
   );
 
-  // 2. Planned exactly once: one result per order in the log, and the replicas' planner runs add up to it.
+  // 2. Planned exactly once: one result per order in the log (a cancelled one: at most one, none after
+  //    its cancel), and the replicas' planner runs add up to it.
   let results = 0;
   for (const facts of byId.values()) {
     results += facts.results.length;
-    if (facts.results.length !== 1)
+    const cancel = facts.cancelled[0];
+    if (cancel ? facts.results.length > 1 : facts.results.length !== 1)
       violate(
         'planned exactly once',
-        `order ${facts.orderId} (${facts.reference}) has ${facts.results.length} planning results in the log`,
+        `order ${facts.orderId} (${facts.reference}) has ${facts.results.length} planning results in the log${cancel ? ' (cancelled)' : ''}`,
+      );
+    if (cancel && facts.results.some((event) => event.position > cancel.position))
+      violate('planned exactly once', `order ${facts.orderId} (${facts.reference}) was planned after its cancel`);
+  }
+  // 2b. Every acknowledged cancel is in the log, once.
+  const cancels = input.history.filter((op) => op.kind === 'cancel' && op.answer === 200);
+  for (const op of cancels) {
+    const facts = byId.get(op.orderId!);
+    if (!facts || facts.cancelled.length === 0)
+      violate(
+        'acknowledged cancels in the log',
+        `order ${op.orderId} was answered 200 to its cancel by replica ${op.replica + 1} but the log has no OrderCancelled`,
+        op.phase,
       );
   }
+  const cancelledTwice = [...byId.values()].filter((facts) => facts.cancelled.length > 1).length;
+  if (cancelledTwice > 0) violate('acknowledged cancels in the log', `${cancelledTwice} order(s) with more than one OrderCancelled`);
+  // after the other properties' lines, which keep their places
+  const cancelLine = `acknowledged cancels in the log once, nothing planned after one: ${cancels.length} acknowledged, ${[...byId.values()].filter((f) => f.cancelled.length > 0).length} cancelled in the log`;
   const runs = input.incarnations.reduce((sum, i) => sum + i.stored + i.failed + i.discarded, 0);
   const discarded = input.incarnations.reduce((sum, i) => sum + i.discarded, 0);
   // A killed replica's runs counted after its counters were last read are lost with it. Such a run's
@@ -171,25 +196,26 @@ export function check(input: CheckInput): CheckResult {
     `planned exactly once: ${results} results for ${byId.size} orders; orders_planner_runs_total summed over ${input.incarnations.length} replica processes = ${runs}${runs === results ? ' (equal)' : ` (${results - runs} run(s) of a killed replica finished after its counters were read)`}, ${discarded} discarded`,
   );
 
-  // 3. Kafka: every planned order's readiness is on the topic under its OrderPlanned's id, and nothing else is.
-  const planned = new Map<string, { facts: OrderFacts; eventId: string }>();
+  // 3. Kafka: every planned order's readiness is on the topic under its OrderPlanned's id, a cancelled
+  //    order's cancel under its OrderCancelled's, and nothing else is.
+  const planned = new Map<string, { facts: OrderFacts; eventIds: Set<string> }>();
   for (const facts of byId.values()) {
-    const result = facts.results.find((event) => event.type === 'OrderPlanned');
-    if (result) planned.set(facts.serviceRef, { facts, eventId: `evt_${result.id}` });
+    const announced = [...facts.results.filter((event) => event.type === 'OrderPlanned'), ...facts.cancelled];
+    if (announced.length > 0) planned.set(facts.serviceRef, { facts, eventIds: new Set(announced.map((event) => `evt_${event.id}`)) });
   }
   const perOrder = new Map<string, KafkaRecord[]>();
   for (const record of input.kafka) perOrder.set(record.key, [...(perOrder.get(record.key) ?? []), record]);
   let duplicates = 0;
-  for (const [serviceRef, { facts, eventId }] of planned) {
+  for (const [serviceRef, { facts, eventIds }] of planned) {
     const records = perOrder.get(serviceRef) ?? [];
     if (records.length === 0) violate('readiness on Kafka', `order ${facts.orderId} (${serviceRef}) is planned but no message arrived`);
     const ids = new Set(records.map((record) => record.eventId));
-    if (ids.size > 1 || (ids.size === 1 && !ids.has(eventId)))
+    if (records.length > 0 && (ids.size !== eventIds.size || [...ids].some((id) => !eventIds.has(id))))
       violate(
         'readiness on Kafka',
-        `order ${serviceRef}: messages under event ids ${[...ids].join(', ')}, the log's OrderPlanned is ${eventId}`,
+        `order ${serviceRef}: messages under event ids ${[...ids].join(', ')}, the log's OrderPlanned and OrderCancelled are ${[...eventIds].join(', ')}`,
       );
-    duplicates += Math.max(0, records.length - 1);
+    duplicates += Math.max(0, records.length - eventIds.size);
   }
   for (const serviceRef of perOrder.keys())
     if (!planned.has(serviceRef)) violate('readiness on Kafka', `a message for ${serviceRef}, which the log has not planned`);
@@ -261,12 +287,14 @@ export function check(input: CheckInput): CheckResult {
     `no answer showed what the log does not hold: ${shown} orders shown, ${violations.filter((v) => v.property === 'answers the log explains').length} unexplained`,
   );
 
+  lines.push(cancelLine);
+
   const phases: CheckResult['phases'] = new Map();
   for (const op of input.history) {
     const phase = phases.get(op.phase) ?? { submits: 0, acknowledged: 0, indeterminate: 0, retrieves: 0, violations: 0, latencies: [] };
     phases.set(op.phase, phase);
     if (op.kind === 'retrieve') phase.retrieves++;
-    else {
+    else if (op.kind === 'submit') {
       phase.submits++;
       if (acknowledgedSubmit(op)) {
         phase.acknowledged++;

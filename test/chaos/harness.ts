@@ -155,20 +155,22 @@ async function readWholeLog(store: Awaited<ReturnType<typeof openPostgresEventSt
   }
 }
 
-/** Orders stored without a result, or planned without a message on the topic. */
+/** Orders stored without a result or a cancel, or planned or cancelled without that message on the topic. */
 function unsettled(log: readonly RecordedEvent[], records: readonly KafkaRecord[]): number {
-  const streams = new Map<string, { serviceRef: string; result?: string }>();
+  const streams = new Map<string, { serviceRef: string; result?: string; announce: string[] }>();
   for (const event of log) {
-    if (event.type === 'OrderSubmitted') streams.set(event.stream, { serviceRef: (event.data as { service_ref: string }).service_ref });
-    else if (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed') {
+    if (event.type === 'OrderSubmitted')
+      streams.set(event.stream, { serviceRef: (event.data as { service_ref: string }).service_ref, announce: [] });
+    else if (event.type === 'OrderPlanned' || event.type === 'OrderPlanningFailed' || event.type === 'OrderCancelled') {
       const order = streams.get(event.stream);
-      if (order) order.result = event.type;
+      if (!order) continue;
+      order.result = event.type;
+      if (event.type !== 'OrderPlanningFailed') order.announce.push(`evt_${event.id}`);
     }
   }
-  const announced = new Set(records.map((record) => record.key));
+  const announced = new Set(records.map((record) => record.eventId));
   let pending = 0;
-  for (const order of streams.values())
-    if (!order.result || (order.result === 'OrderPlanned' && !announced.has(order.serviceRef))) pending++;
+  for (const order of streams.values()) if (!order.result || order.announce.some((id) => !announced.has(id))) pending++;
   return pending;
 }
 

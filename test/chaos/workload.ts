@@ -3,13 +3,17 @@
 // the replicas in turn; one that gets no clear answer is sent again with the same reference to the next
 // replica, as an ERP would (a retry of a stored order is answered with its ids and records nothing).
 // Every acknowledged order is read back at once from the replica that took it, and a reader keeps
-// asking random replicas for random acknowledged orders.
+// asking random replicas for random acknowledged orders. Every fifth order is cancelled right after
+// (issue 59), sent again to the next replica until it has a clear answer, as a client would.
 import { acmeOrder, ACME_KEY } from '../support/seed.js';
 
 export type Answer = number | 'timeout' | 'error';
 
+/** Every this many orders of a burst, one is cancelled once acknowledged. */
+export const CANCEL_EVERY = 5;
+
 export interface Operation {
-  kind: 'submit' | 'retrieve';
+  kind: 'submit' | 'retrieve' | 'cancel';
   phase: string;
   replica: number;
   reference?: string;
@@ -95,10 +99,22 @@ export function workload(
       if ((answer === 201 || answer === 200) && orderId !== undefined) {
         acknowledged.push({ orderId, replica });
         await retrieve(phase, replica, orderId, true);
+        if (Number(reference.slice(reference.lastIndexOf('-') + 1)) % CANCEL_EVERY === 0) await cancelOne(phase, reference, orderId);
         return;
       }
       // A 4xx is the order's own fault and final; anything else may pass on another replica a little later.
       if (typeof answer === 'number' && answer >= 400 && answer < 500) return;
+      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
+    }
+  }
+
+  async function cancelOne(phase: string, reference: string, orderId: number): Promise<void> {
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const replica = turn++ % replicas;
+      const start = Date.now();
+      const { answer, body } = await call('POST', replica, `/api/v1/orders/detailed-orders/${orderId}/cancel/`, { reason: 'chaos' });
+      history.push({ kind: 'cancel', phase, replica, reference, orderId, start, end: Date.now(), answer, body });
+      if (answer === 200 || (typeof answer === 'number' && answer >= 400 && answer < 500)) return;
       await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
     }
   }
