@@ -55,45 +55,10 @@ function projectFields(document: OrderDocument | undefined, orderEvent: Recorded
         },
       };
     }
-    case 'OrderAmended': {
-      if (!document) return document;
-      const { order, lane, amended_at } = orderEvent.data;
-      return {
-        ...document,
-        view: {
-          ...document.view,
-          customer_notes: order.customer_notes,
-          shipment_type: order.shipment_type,
-          lane: lane.id,
-          status: 'submitted',
-          planning_failure_reason: null,
-          order_items: order.order_items,
-          pre_builts: order.pre_builts,
-          loose_boxes: order.loose_boxes,
-          updated_at: amended_at,
-          consolidated_into: null,
-        },
-      };
-    }
+    case 'OrderAmended':
     case 'OrderCancelled':
-      if (!document) return document;
-      return {
-        ...document,
-        view: {
-          ...document.view,
-          status: 'cancelled',
-          cancellation_reason: orderEvent.data.reason,
-          updated_at: orderEvent.data.cancelled_at,
-          // it left any shipment it was in, and the list shows it again
-          consolidated_into: null,
-        },
-      };
     case 'OrderPlanWithdrawn':
-      if (!document) return document;
-      return {
-        ...document,
-        view: { ...document.view, status: 'submitted', updated_at: orderEvent.data.withdrawn_at, consolidated_into: null },
-      };
+      return document && projectChange(document, orderEvent);
     case 'OrderPlanned':
       if (!document) return document;
       return {
@@ -126,5 +91,51 @@ function projectFields(document: OrderDocument | undefined, orderEvent: Recorded
     default:
       // joining a window changes no field but the revision
       return document;
+  }
+}
+
+// What an amend, a cancel and a withdrawn plan change (issue 59): a new version of the order waits for its
+// plan again; a cancelled one is done. Each leaves any consolidated shipment it was in.
+function projectChange(
+  document: OrderDocument,
+  orderEvent: RecordedOrderEvent<'OrderAmended' | 'OrderCancelled' | 'OrderPlanWithdrawn'>,
+): OrderDocument {
+  switch (orderEvent.type) {
+    case 'OrderAmended': {
+      const { order, lane, amended_at } = orderEvent.data;
+      return {
+        ...document,
+        view: {
+          ...document.view,
+          customer_notes: order.customer_notes,
+          shipment_type: order.shipment_type,
+          lane: lane.id,
+          status: 'submitted',
+          planning_failure_reason: null,
+          order_items: order.order_items,
+          pre_builts: order.pre_builts,
+          loose_boxes: order.loose_boxes,
+          updated_at: amended_at,
+          consolidated_into: null,
+        },
+      };
+    }
+    case 'OrderCancelled':
+      return {
+        ...document,
+        view: {
+          ...document.view,
+          status: 'cancelled',
+          cancellation_reason: orderEvent.data.reason,
+          updated_at: orderEvent.data.cancelled_at,
+          // it left any shipment it was in, and the list shows it again
+          consolidated_into: null,
+        },
+      };
+    case 'OrderPlanWithdrawn':
+      return {
+        ...document,
+        view: { ...document.view, status: 'submitted', updated_at: orderEvent.data.withdrawn_at, consolidated_into: null },
+      };
   }
 }

@@ -120,7 +120,7 @@ t.test("the auditors' history lists the order's events in order, with the same s
 
 t.test('a known path asked with a method it does not take answers 405 with Allow and detail, under /api/v1/orders/ or not', async (t) => {
   for (const [method, path, allow] of [
-    ['DELETE', '/api/v1/orders/detailed-orders/1/', 'HEAD, GET'],
+    ['DELETE', '/api/v1/orders/detailed-orders/1/', 'HEAD, GET, PUT'],
     ['GET', '/api/v1/orders/submit-order/', 'POST'],
     ['POST', '/healthz', 'HEAD, GET'],
     ['GET', '/api/v1/admin/master-data/', 'PUT'],
@@ -145,7 +145,7 @@ t.test('a method no route takes (TRACE, QUERY) answers 405 with Allow too, not 5
     });
   for (const [method, path, status, allow] of [
     ['TRACE', '/healthz', 405, 'HEAD, GET'],
-    ['TRACE', '/api/v1/orders/detailed-orders/1/', 405, 'HEAD, GET'],
+    ['TRACE', '/api/v1/orders/detailed-orders/1/', 405, 'HEAD, GET, PUT'],
     ['TRACE', '/api/v1/orders/submit-order/', 405, 'POST'],
     ['QUERY', '/api/v1/admin/master-data/', 405, 'PUT'],
     ['TRACE', '/no-such-path', 404, undefined],

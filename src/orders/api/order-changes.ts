@@ -65,7 +65,7 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
     };
     const result = await handleOrderCommand(deps.store, found.stream, command);
     if (!result.ok) return refused(ctx, underNamesSent(result.errors, body));
-    await answerWithOrder(ctx, deps, found.view.id, result.position);
+    await answerWithOrder(ctx, deps, found, result.position);
   });
 
   router.post(CANCEL, async (ctx) => {
@@ -87,7 +87,7 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
     };
     const result = await handleOrderCommand(deps.store, found.stream, command);
     if (!result.ok) return refused(ctx, result.errors);
-    await answerWithOrder(ctx, deps, found.view.id, result.position);
+    await answerWithOrder(ctx, deps, found, result.position);
   });
 }
 
@@ -115,9 +115,16 @@ function refused(ctx: Context, errors: FieldErrors): void {
 
 // Read-your-writes, as a submit: the answer is the order as retrieve now shows it, with its ETag. A
 // request that recorded nothing (a second cancel, an amend to the content the order has) answers the
-// order as it stands.
-async function answerWithOrder(ctx: Context, deps: OrderChangeDependencies, id: number, position: bigint | undefined): Promise<void> {
-  if (position !== undefined) await deps.visible(position);
+// order as its stream holds it, once the read model shows that (another replica may have recorded it).
+async function answerWithOrder(
+  ctx: Context,
+  deps: OrderChangeDependencies,
+  found: { view: { id: number }; stream: string },
+  position: bigint | undefined,
+): Promise<void> {
+  const through = position ?? (await deps.store.readLastEvent(found.stream))?.position;
+  if (through !== undefined) await deps.visible(through);
+  const id = found.view.id;
   const order = await deps.orders.getViewJson(id);
   if (!order) throw new Error(`order ${id} is gone from the read model after a change`);
   const revision = revisionOfViewJson(order.viewJson);

@@ -147,19 +147,7 @@ function openOrderTables(file: string, check: boolean, walCheckpointer: WalCheck
 function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
   createOrderTables(db, file, check);
   const statements = orderStatements(db);
-  const {
-    readCheckpoint,
-    maxId,
-    byId,
-    viewJsonById,
-    palletsById,
-    newestByReference,
-    byServiceRef,
-    countAll,
-    countMatching,
-    pageAll,
-    pageMatching,
-  } = statements;
+  const { readCheckpoint, maxId, byId, viewJsonById, palletsById, newestByReference, byServiceRef } = statements;
   const byStatus = statusStatements(db);
   const views = new ViewBodyCache(VIEW_CACHE_BYTES);
   const documents = orderDocuments(statements, views);
@@ -227,14 +215,9 @@ function orderTables(db: Database.Database, file: string, check: boolean): Order
         throw new DamagedDocument(found.view.id, 'order', found.stream);
       return found;
     },
-    async list({ companyGroup, search, statuses, offset, limit }: OrderListQuery) {
+    async list(query: OrderListQuery) {
       read();
-      const needle = search?.toLowerCase();
-      const rowLimit = limit ?? -1; // SQLite: a negative LIMIT means no limit
-      if (statuses) return listByStatus(byStatus, parse, { companyGroup, needle, statuses, offset, rowLimit });
-      const count = needle ? countMatching.get(companyGroup, needle)!.count : (countAll.get(companyGroup)?.count ?? 0);
-      const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
-      return { count, results: rows.map((row) => parse(row)!) };
+      return listOrders(statements, byStatus, parse, query);
     },
     readStartUpRows() {
       readCheckpoint.get(PROJECTION);
@@ -285,6 +268,21 @@ function statusStatements(db: Database.Database) {
       `SELECT ${COLUMNS} FROM orders WHERE ${where} AND instr(search_text, ?) > 0 ORDER BY id DESC LIMIT ${INTEGER_PARAM} OFFSET ${INTEGER_PARAM}`,
     ),
   };
+}
+
+function listOrders(
+  statements: OrderStatements,
+  byStatus: ReturnType<typeof statusStatements>,
+  parse: (row: OrderRow | undefined) => OrderDocument | undefined,
+  { companyGroup, search, statuses, offset, limit }: OrderListQuery,
+): { count: number; results: OrderDocument[] } {
+  const { countAll, countMatching, pageAll, pageMatching } = statements;
+  const needle = search?.toLowerCase();
+  const rowLimit = limit ?? -1; // SQLite: a negative LIMIT means no limit
+  if (statuses) return listByStatus(byStatus, parse, { companyGroup, needle, statuses, offset, rowLimit });
+  const count = needle ? countMatching.get(companyGroup, needle)!.count : (countAll.get(companyGroup)?.count ?? 0);
+  const rows = needle ? pageMatching.all(companyGroup, needle, rowLimit, offset) : pageAll.all(companyGroup, rowLimit, offset);
+  return { count, results: rows.map((row) => parse(row)!) };
 }
 
 function listByStatus(

@@ -150,17 +150,21 @@ t.test('order rows carry the query fields, the JSON document and its position as
   t.equal(searchText(document), row.search_text);
 });
 
-t.test('indexes: newest listed of a group, unique service_ref, newest of a group by reference', async (t) => {
-  t.strictSame(
-    ORDER_INDEXES.map((index) => [index.key, index.unique ?? false]),
-    [
-      [{ company_group: 1, listed: 1, _id: -1 }, false],
-      [{ service_ref: 1 }, true],
-      [{ company_group: 1, reference: 1, _id: -1 }, false],
-    ],
-  );
-  t.equal(new Set(ORDER_INDEXES.map((index) => index.name)).size, 3, 'each named, so that re-creating them is a no-op');
-});
+t.test(
+  'indexes: newest listed of a group, unique service_ref, newest of a group by reference, newest listed of a group by status',
+  async (t) => {
+    t.strictSame(
+      ORDER_INDEXES.map((index) => [index.key, index.unique ?? false]),
+      [
+        [{ company_group: 1, listed: 1, _id: -1 }, false],
+        [{ service_ref: 1 }, true],
+        [{ company_group: 1, reference: 1, _id: -1 }, false],
+        [{ company_group: 1, listed: 1, 'document.view.status': 1, _id: -1 }, false],
+      ],
+    );
+    t.equal(new Set(ORDER_INDEXES.map((index) => index.name)).size, 4, 'each named, so that re-creating them is a no-op');
+  },
+);
 
 t.test('list filter: the group, and a lower-cased literal substring of the search text', async (t) => {
   t.strictSame(listFilter('g'), { company_group: 'g', listed: { $ne: false } }, 'consolidated children are not listed');
@@ -171,6 +175,11 @@ t.test('list filter: the group, and a lower-cased literal substring of the searc
     'lower-cased, escaped',
   );
   t.strictSame(listFilter('g', '$where.*(').search_text, { $regex: '\\$where\\.\\*\\(' }, 'every metacharacter escaped');
+  t.strictSame(
+    listFilter('g', undefined, ['cancelled']),
+    { company_group: 'g', listed: { $ne: false }, 'document.view.status': { $in: ['cancelled'] } },
+    'the status filter, on the stored view',
+  );
 });
 
 t.test('the escaped search matches exactly where a substring test does, whatever the characters', async (t) => {

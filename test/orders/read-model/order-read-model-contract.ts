@@ -192,6 +192,62 @@ export function orderReadModelContract(t: TapTest, name: string, open: () => Pro
       t.equal(await readModel.palletContents(3), undefined);
     });
 
+    t.test('the list filtered by status (issue 59); a child back in the list and its count once it leaves its shipment', async (t) => {
+      const { readModel, cleanup } = await open();
+      t.teardown(cleanup);
+      const cancel = (id: number, reference: string) =>
+        recorded(
+          'OrderCancelled',
+          {
+            order_id: id,
+            service_ref: `SO-00000${id}`,
+            reference,
+            company_group: 'g',
+            reason: 'r',
+            cancelled_at: '2026-11-20T10:00:00.000000',
+            status_before: 'planned',
+            packing_instructions_downloaded: false,
+          },
+          `order:g:${reference}`,
+        );
+      const planned = (id: number, reference: string, consolidated_into?: string) =>
+        recorded('OrderPlanned', {
+          order_id: id,
+          service_ref: `SO-00000${id}`,
+          reference,
+          company_group: 'g',
+          plan: { pallets: [], containers: [] },
+          planned_at: '2026-11-20T09:16:00.000000',
+          ...(consolidated_into ? { consolidated_into } : {}),
+        });
+      await readModel.apply([
+        submitted(1, 'g', 'A'),
+        submitted(2, 'g', 'B'),
+        submitted(3, 'g', 'C'),
+        planned(2, 'B'),
+        planned(3, 'C', 'SO-000009'),
+      ]);
+      t.equal((await readModel.list({ companyGroup: 'g', offset: 0 })).count, 2, 'the child is not listed');
+      await readModel.apply([cancel(1, 'A'), cancel(3, 'C')]);
+      const ids = async (statuses?: ('submitted' | 'planned' | 'planning_failed' | 'cancelled')[], search?: string) => {
+        const { count, results } = await readModel.list({
+          companyGroup: 'g',
+          offset: 0,
+          ...(statuses ? { statuses } : {}),
+          ...(search ? { search } : {}),
+        });
+        return { count, ids: results.map((o) => o.view.id) };
+      };
+      t.same(await ids(), { count: 3, ids: [3, 2, 1] }, 'every status by default; the cancelled child is listed again, and counted');
+      t.same(await ids(['cancelled']), { count: 2, ids: [3, 1] });
+      t.same(await ids(['planned', 'submitted']), { count: 1, ids: [2] });
+      t.same(await ids(['cancelled'], 'so-000003'), { count: 1, ids: [3] }, 'with a search too');
+      t.same(
+        (await readModel.list({ companyGroup: 'g', statuses: ['cancelled'], offset: 1, limit: 1 })).results.map((o) => o.view.id),
+        [1],
+      );
+    });
+
     t.test('a consolidated child leaves the list and its count, and is still found by id and reference', async (t) => {
       const { readModel, cleanup } = await open();
       t.teardown(cleanup);
