@@ -225,6 +225,35 @@ async function runOrders(service: ServiceProcess): Promise<Answers> {
   readings['pallet contents of an unknown order'] = await get(ACME_KEY, '/api/v1/orders/pallet-contents/?order=NO-SUCH-ORDER');
   readings['retrieve of an unknown id'] = await get(ACME_KEY, '/api/v1/orders/detailed-orders/999/');
   const planned = submits.map((s) => (s as { body: { service_ref: string } }).body.service_ref);
+  // Issue 59 on either stack: E2E-A1 amended (If-Match its ETag) and planned again, E2E-B1 cancelled.
+  const [a1, b1] = [ids[0]!, ids[1]!];
+  const etag = (await service.request('GET', `/api/v1/orders/detailed-orders/${a1}/`, { key: ACME_KEY })).headers.get('etag')!;
+  const amended = await service.request('PUT', `/api/v1/orders/detailed-orders/${a1}/`, {
+    key: ACME_KEY,
+    body: { ...ORDERS[0]!.body, order_items: [{ item: 'SKU-1001', quantity: 480, purchase_order: 'PO-77', line_item_number: '1' }] },
+    headers: { 'if-match': etag },
+  });
+  readings['amend E2E-A1'] = { status: amended.status, etag, body: comparable(amended.body, service.url) };
+  await until(
+    'E2E-A1 planned again',
+    async () => (await service.request('GET', `/api/v1/orders/detailed-orders/${a1}/`, { key: ACME_KEY })).body.status === 'planned',
+    120_000,
+  );
+  readings['retrieve E2E-A1 amended'] = await get(ACME_KEY, `/api/v1/orders/detailed-orders/${a1}/`);
+  readings['load plan E2E-A1 amended'] = await get(ACME_KEY, '/api/v1/orders/load-plan/?order=E2E-A1');
+  const cancelled = await service.request('POST', `/api/v1/orders/detailed-orders/${b1}/cancel/`, {
+    key: OTHER_KEY,
+    body: { reason: 'e2e' },
+  });
+  readings['cancel E2E-B1'] = { status: cancelled.status, body: comparable(cancelled.body, service.url) };
+  const refused = await get(OTHER_KEY, '/api/v1/orders/pallet-contents/?order=E2E-B1');
+  // the message names when it was cancelled: the moment aside, as every timestamp here
+  readings['pallet contents E2E-B1 cancelled'] = JSON.parse(
+    JSON.stringify(refused).replace(/cancelled at [0-9T:.-]+ UTC/, 'cancelled at <time> UTC'),
+  );
+  readings['other list of cancelled orders'] = await get(OTHER_KEY, '/api/v1/orders/detailed-orders/?status=cancelled');
+  // each announced: A1 ready again, B1 cancelled
+  planned.push(planned[0]!, planned[1]!);
   return { submits, readings, planned };
 }
 
@@ -275,7 +304,8 @@ t.test(
         if ('MONGODB_URL' in env) {
           const document = await service.request('GET', '/api/v1/asyncapi.json');
           asyncApiTopic = Object.values(document.body.channels as Record<string, { address: string }>)[0]?.address;
-          await until('one Kafka message per order', () => received.length >= ORDERS.length + 1, 60_000);
+          // one per order planned, one more for the amended order's new plan and one for the cancel
+          await until('one Kafka message per announced event', () => received.length >= ORDERS.length + 3, 60_000);
           await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate, had one been sent
           const replay = await promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../src/replay.js', import.meta.url))], {
             env: embeddedEnv({ ...env, ORDERS_DATA_DIR: dataDir }),
@@ -315,7 +345,16 @@ t.test(
     t.equal(Object.keys(servers.readings).length, Object.keys(embedded.readings).length);
 
     const keys = received.map((message) => message.key?.toString());
-    t.strictSame([...keys].sort(), [...servers.planned].sort(), 'one message per planned order, keyed by its service_ref');
+    t.strictSame(
+      [...keys].sort(),
+      [...servers.planned].sort(),
+      "one message per plan stored and per cancel, keyed by the order's service_ref",
+    );
+    t.strictSame(
+      received.filter((m) => m.key?.toString() === servers.planned[1]).map((m) => m.headers?.['event-type']?.toString()),
+      ['packing_instructions.ready', 'order.cancelled'],
+      'the cancelled order: its ready, then its cancel, in its partition',
+    );
     // What the consumer read is what the service's AsyncAPI document promises (its schemas, its topic).
     t.equal(asyncApiTopic, topic, 'the served AsyncAPI document names the topic the messages came on');
     for (const message of received) {
