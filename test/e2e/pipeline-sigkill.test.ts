@@ -100,7 +100,15 @@ t.test('SIGKILL during planning and delivery, restart, every order planned once 
   // every OrderPlanned and OrderCancelled in the log is an event to announce
   const announcements = async () =>
     (await allEvents(dataDir)).filter((e) => e.type === 'OrderPlanned' || e.type === 'OrderCancelled').length;
-  const settled = async () => acknowledged() >= ORDERS + CHANGED / 2 && acknowledged() >= (await announcements());
+  // every order has its result for its newest version (an amend after its plan is planned again), or is cancelled
+  const allSettled = async () => {
+    const last = new Map<string, string>();
+    for (const e of await allEvents(dataDir))
+      if (['OrderSubmitted', 'OrderAmended', 'OrderPlanned', 'OrderPlanningFailed', 'OrderCancelled'].includes(e.type))
+        last.set(e.stream, e.type);
+    return last.size === ORDERS && [...last.values()].every((type) => type !== 'OrderSubmitted' && type !== 'OrderAmended');
+  };
+  const settled = async () => acknowledged() >= ORDERS + CHANGED / 2 && (await allSettled()) && acknowledged() >= (await announcements());
   for (let round = 0; !(await settled()) && round < 3; round++) {
     try {
       await eventually(async () => (await settled()) || child!.exitCode !== null || child!.signalCode !== null, 60_000);
