@@ -232,6 +232,31 @@ const cargo = <T extends TSchema>(element: T, description: string) =>
 const aliasOf = (canonical: string) =>
   `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
 
+/**
+ * The two rules across fields, said in the schema too (validate-submit-order.ts words them), so that a
+ * client validating against this document sends what is accepted: never a field together with its alias,
+ * and some non-empty cargo list. In keywords that code generators leave alone (dependentSchemas, if/then):
+ * said with anyOf and allOf of one-property fragments, as before, they made generators build the submit
+ * model as a union of those fragments, with no typed supplier_name (docs/openapi.md).
+ */
+export const SUBMIT_RULES_ACROSS_FIELDS = {
+  // An alias present: its field is not.
+  // (`properties` names the field for linters, which look for every required name among them.)
+  dependentSchemas: Object.fromEntries(
+    Object.entries(ALIASES).map(([alias, canonical]) => [alias, { not: { properties: { [canonical]: {} }, required: [canonical] } }]),
+  ),
+  // No cargo field is a non-empty list (each is absent, empty or not a list at all): refused.
+  if: {
+    properties: Object.fromEntries(
+      Object.entries(ALIASES)
+        .flat()
+        .map((field) => [field, { not: { type: 'array', minItems: 1 } }]),
+    ),
+  },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then (its value is a schema, never a function).
+  then: { not: {} },
+};
+
 export const SubmitOrderRequest = Type.Object(
   {
     supplier_name: Type.String({
@@ -282,14 +307,7 @@ export const SubmitOrderRequest = Type.Object(
   },
   {
     ...strict,
-    // Said in the schema too (validate-submit-order.ts words them), so that a generator from this document
-    // sends what is accepted: some non-empty cargo list, and never a field together with its alias.
-    anyOf: Object.entries(ALIASES).flatMap((pair) =>
-      pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] })),
-    ),
-    allOf: Object.entries(ALIASES).map(([alias, canonical]) => ({
-      not: { properties: { [canonical]: true, [alias]: true }, required: [canonical, alias] },
-    })),
+    ...SUBMIT_RULES_ACROSS_FIELDS,
     title: 'SubmitOrderRequest',
     description: `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,
   },
