@@ -50,7 +50,7 @@ export function validateSubmitOrderAgainst(schema: object, body: unknown): Submi
   // ajv would name every branch of them that failed.
   if (!validate(body))
     reportAjvErrors(
-      (validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath)),
+      inDeclaredOrder((validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath))),
       body,
       collector,
       wordSpecialCases,
@@ -67,6 +67,29 @@ export function validateSubmitOrderAgainst(schema: object, body: unknown): Submi
     return { ok: false, errors: collector.errors };
   }
   return { ok: true, value: order };
+}
+
+/** The top-level fields as the schema lists them, each alias after its field. */
+const FIELD_RANK = new Map(
+  Object.keys(SubmitOrderRequest.properties)
+    .flatMap((field) => [field, ...Object.entries(ALIASES).flatMap(([alias, canonical]) => (canonical === field ? [alias] : []))])
+    .map((field, rank) => [field, rank]),
+);
+
+/**
+ * ajv reports the aliases (patternProperties) after every declared field; the errors of the fields are put
+ * back in FIELD_RANK's order, in the places the field errors had, so that the body lists them as it did when
+ * the aliases were properties, and the first MAX_REPORTED_ERRORS messages are the same ones.
+ */
+function inDeclaredOrder(errors: ErrorObject[]): ErrorObject[] {
+  const rank = (error: ErrorObject) => FIELD_RANK.get(error.instancePath.split('/')[1] ?? '');
+  const places = errors.flatMap((error, index) => (rank(error) === undefined ? [] : [index]));
+  const sorted = places.map((index) => errors[index]!).sort((a, b) => rank(a)! - rank(b)!);
+  const ordered = [...errors];
+  places.forEach((place, n) => {
+    ordered[place] = sorted[n]!;
+  });
+  return ordered;
 }
 
 function checkListLengths(body: Record<string, unknown>, collector: FieldErrorCollector): void {

@@ -1,22 +1,35 @@
-// The submit schema's two rules across fields (an alias not beside its field, at least one non-empty cargo
-// list) moved from anyOf/allOf fragments, which made code generators build the submit model as a union of
-// those fragments, to dependentSchemas and if/then (docs/openapi.md). The old form is kept here as it was
-// written, and both run side by side over every combination of the six cargo fields: the same verdict from
-// the schema alone, and the same answer, refusal body included, from the service's validation.
+// The submit schema as code generators read it (docs/openapi.md): its two rules across fields (an alias not
+// beside its field, at least one non-empty cargo list) moved from anyOf/allOf fragments, which made them build
+// the submit model as a union of those fragments, to dependentSchemas and if/then; the aliases moved from
+// properties to patternProperties. The old form is rebuilt here as it was written, and both run side by side
+// over every combination of the six cargo fields: the same verdict from the schema alone, and the same answer,
+// refusal body included (its keys in the same order), from the service's validation.
 import t from 'tap';
 import { ALIASES, SUBMIT_RULES_ACROSS_FIELDS, SubmitOrderRequest } from '../../src/orders/submit-order-schema.js';
 import { validateSubmitOrder, validateSubmitOrderAgainst } from '../../src/orders/validate-submit-order.js';
 import { ajv } from '../../src/validation/ajv.js';
 
+type Json = Record<string, any>;
 const {
   dependentSchemas: _d,
   if: _if,
   then: _then,
+  patternProperties,
+  properties,
   ...withoutRules
-} = JSON.parse(JSON.stringify(SubmitOrderRequest)) as Record<string, unknown>;
+} = JSON.parse(JSON.stringify(SubmitOrderRequest)) as Json;
 t.strictSame(Object.keys(SUBMIT_RULES_ACROSS_FIELDS).sort(), ['dependentSchemas', 'if', 'then'], 'the rules removed are all there is');
 const OLD_SCHEMA = {
   ...withoutRules,
+  // Each alias a property again, declared after its field.
+  properties: Object.fromEntries(
+    Object.entries(properties as Json).flatMap(([name, schema]) => [
+      [name, schema],
+      ...Object.entries(ALIASES)
+        .filter(([, canonical]) => canonical === name)
+        .map(([alias]) => [alias, patternProperties[`^${alias}$`]]),
+    ]),
+  ),
   anyOf: Object.entries(ALIASES).flatMap((pair) =>
     pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] })),
   ),
@@ -88,6 +101,26 @@ t.test(`every combination of the cargo fields (${STATES.length}^${FIELDS.length}
   t.comment(
     `${answers.size} distinct answers; ${answers.get('accepted')} accepted, ${answers.get('non_field_errors')} refused for no cargo alone`,
   );
+});
+
+t.test('bodies of more errors than are reported: the same first ones, in the same order', async (t) => {
+  let compared = 0;
+  for (const fields of [['shipment_skus', 'pre_builts'], ['order_items', 'pallets', 'boxes'], ['boxes', 'loose_boxes'], ['pallets']]) {
+    const body: Json = {
+      supplier_name: '',
+      consignee_name: 'B',
+      reference: '',
+      transportation_mode: 'X',
+      order_containers: [{ code: 'nope' }],
+      colour: 1,
+    };
+    for (const field of fields) body[field] = Array.from({ length: 30 }, () => ({ ...rowOf(field), count: 0, name: '' }));
+    const now = validateSubmitOrder(body);
+    t.equal(JSON.stringify(now), JSON.stringify(validateSubmitOrderAgainst(OLD_SCHEMA, body)), fields.join(', '));
+    t.match(JSON.stringify(now), /more errors? not shown/, 'past the reported maximum');
+    compared++;
+  }
+  t.equal(compared, 4);
 });
 
 t.test('the refusals of the two rules, word for word', async (t) => {
