@@ -1,6 +1,7 @@
 // src/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
 // service validates with, naming every operation and status of the service.
 import t from 'tap';
+import { nameTitledSchemas } from '../../src/api-docs/openapi-parts.js';
 import { buildOpenApiDocument } from '../../src/openapi.js';
 import { MasterDataDocumentSchema } from '../../src/master-data/master-data-schema.js';
 import { SubmitOrderRequest } from '../../src/orders/submit-order-schema.js';
@@ -293,6 +294,40 @@ t.test('nested schemas with a title are components, referred to by name', async 
   };
   for (const [name, schema] of Object.entries(schemas)) walk(schema, true, name);
   t.strictSame(nestedTitles, [], 'no titled object left inline');
+});
+
+t.test('nameTitledSchemas: one component per title, a clash of titles refused', async (t) => {
+  const part = { type: 'object', title: 'Part', properties: { n: { type: 'integer' } } };
+  const named = nameTitledSchemas({
+    paths: { '/x': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'array', items: part } } } } } } } },
+    components: { schemas: { Whole: { type: 'object', title: 'Whole', properties: { a: part, b: part } }, Part: part } },
+  });
+  t.strictSame(named.components.schemas, {
+    Whole: {
+      type: 'object',
+      title: 'Whole',
+      properties: { a: { $ref: '#/components/schemas/Part' }, b: { $ref: '#/components/schemas/Part' } },
+    },
+    Part: part,
+  });
+  t.strictSame((named.paths as Json)['/x'].get.responses['200'].content['application/json'].schema.items, {
+    $ref: '#/components/schemas/Part',
+  });
+  const other = { ...part, properties: { m: { type: 'string' } } };
+  t.throws(
+    () => nameTitledSchemas({ components: { schemas: { Whole: { type: 'object', properties: { a: part, b: other } } } } }),
+    /title Part/,
+  );
+  t.throws(
+    () => nameTitledSchemas({ components: { schemas: { Part: other, Whole: { type: 'object', properties: { a: part } } } } }),
+    /Part names another/,
+  );
+  t.strictSame(
+    nameTitledSchemas({ components: { schemas: { Ex: { type: 'object', examples: [{ title: 'x', type: 'object' }] } } } }).components
+      .schemas,
+    { Ex: { type: 'object', examples: [{ title: 'x', type: 'object' }] } },
+    'an example is data, not a schema',
+  );
 });
 
 t.test('each call builds a fresh document', async (t) => {
