@@ -259,15 +259,19 @@ t.test('the download has a schema for its bytes', async (t) => {
   t.strictSame(download.operation.responses['200'].content, { 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
 });
 
-t.test('the webhook: described under components.pathItems, webhooks refer to it', async (t) => {
-  t.strictSame(doc.webhooks, { 'packing_instructions.ready': { $ref: '#/components/pathItems/packing_instructions.ready' } });
-  const post = doc.components.pathItems['packing_instructions.ready'].post;
-  t.strictSame(
-    (post.parameters as Json[]).map((parameter) => `${parameter.in} ${parameter.name}`),
-    ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
-  );
-  t.strictSame(post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/ReadyEnvelope' });
-  t.match(doc.info.description, /webhook-signature/, 'the description points to it');
+t.test('the webhooks: described under components.pathItems, webhooks refer to them', async (t) => {
+  const events = { 'packing_instructions.ready': 'ReadyEnvelope', 'order.cancelled': 'CancelledEnvelope' };
+  t.strictSame(doc.webhooks, Object.fromEntries(Object.keys(events).map((name) => [name, { $ref: `#/components/pathItems/${name}` }])));
+  for (const [name, envelope] of Object.entries(events)) {
+    const post = doc.components.pathItems[name].post;
+    t.strictSame(
+      (post.parameters as Json[]).map((parameter) => `${parameter.in} ${parameter.name}`),
+      ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
+      name,
+    );
+    t.strictSame(post.requestBody.content['application/json'].schema, { $ref: `#/components/schemas/${envelope}` }, name);
+  }
+  t.match(doc.info.description, /webhook-signature/, 'the description points to them');
 });
 
 t.test('nested schemas with a title are components, referred to by name', async (t) => {

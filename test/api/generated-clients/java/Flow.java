@@ -109,13 +109,13 @@ public class Flow {
     check(order.getReference().equals("PO-" + RUN + "-2") && order.getLooseBoxes().get(0).getName().equals("B1"), "retrieved: " + order);
     step("retrieve until planned");
 
-    OrderList envelope = api.listOrders(null, 5, null, skus.getServiceRef()).getOrderList();
+    OrderList envelope = api.listOrders(null, 5, null, skus.getServiceRef(), null).getOrderList();
     check(envelope.getCount() == 1, "envelope: " + envelope);
     check(envelope.getResults().get(0).getServiceRef().equals(skus.getServiceRef())
         && envelope.getResults().get(0).getOrderItems().get(0).getItem().equals("SKU-1001"), "the order listed");
     step("list with the envelope");
 
-    List<Order> bare = api.listOrders(null, null, "false", cargo.getServiceRef()).getListOrder();
+    List<Order> bare = api.listOrders(null, null, "false", cargo.getServiceRef(), null).getListOrder();
     check(bare.size() == 1 && bare.get(0).getServiceRef().equals(cargo.getServiceRef()), "bare list: " + bare);
     step("list with paginate=false");
 
@@ -142,7 +142,7 @@ public class Flow {
     check(history.get(0).getType().equals("OrderSubmitted") && history.stream().anyMatch((event) -> event.getType().equals("OrderPlanned")), "history");
     step("history");
 
-    ErrorDetail unauthorized = ErrorDetail.fromJson(refusal(() -> ordersApi("not-a-key").listOrders(null, null, null, null), 401));
+    ErrorDetail unauthorized = ErrorDetail.fromJson(refusal(() -> ordersApi("not-a-key").listOrders(null, null, null, null, null), 401));
     check(!unauthorized.getDetail().isEmpty(), "401 detail");
     step("401 with detail");
 
