@@ -3,6 +3,7 @@
 // real cargo and many random spaces and starting points. Any difference would change plans.
 import { Bin } from './cargo';
 import { firstWithin, firstWithinPlain, generateBlocks } from './blocks';
+import { withCompositeBlocks } from './composite-blocks';
 import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { PL_STRIDE } from './load-state';
 import { InputReader, OutputWriter } from './wire';
@@ -17,7 +18,7 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
   const probes = input.next();
   const pairs = input.next();
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs, true);
+  const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, pairs, true);
   let x: u32 = seed * 2654435761 + 1;
   let mismatches = 0, found = 0;
   for (let p = 0; p < probes; p++) {
@@ -66,7 +67,7 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
   const cargo = input.readCargo();
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, pairs, true);
+  const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, pairs, true);
   const cached = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   const plain = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 16);
   plain.fits.disable();

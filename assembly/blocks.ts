@@ -1,7 +1,6 @@
 // Blocks: nx x ny x nz boxes of one type in one orientation, the unit the search places at once.
 // Big blocks make whole layers and columns of one SKU; single boxes fill what is left.
 import { Bin, Cargo, POLICY_FREE, orientedX, orientedY, orientedZ } from './cargo';
-import { withCompositeBlocks } from './composite-blocks';
 
 export class Blocks {
   n: i32 = 0;
@@ -184,16 +183,16 @@ let sortSeed: u32 = 1;
  * Every block of every type within the bin and the counts, best score first (ties: fewer
  * boxes, then a seeded rank, so the order is deterministic). The score is the volume, raised
  * by densityBonus for the densest type, so heavy units load first (low). Past maxBlocks the
- * longest rows go first, then the tallest stacks; every single box stays. composites > 0 adds
- * that many composite blocks at most (composite-blocks.ts: side by side, and one on another when
- * stacked).
+ * longest rows go first, then the tallest stacks; every single box stays. Composite blocks are
+ * made from these by the caller (composite-blocks.ts withCompositeBlocks), so that this file, which
+ * they are made of, does not depend on them.
  *
  * Over 100 lines, one of assembly/'s named exceptions (docs/architecture.md): one pass over locals its
  * steps share; left whole until `bench:planner` shows that a split leaves the plans and the time alike.
  */
 export function generateBlocks(
   cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxBlocks: i32, densityBonus: f64 = 0, seed: u32 = 1,
-  valuePerVolume: StaticArray<f64> | null = null, composites: i32 = 0, stacked: bool = false,
+  valuePerVolume: StaticArray<f64> | null = null,
 ): Blocks {
   let maxDensity = 0.0;
   for (let t = 0; t < cargo.n; t++) maxDensity = max(maxDensity, <f64>cargo.weight[t] / max(1.0, cargo.volumeOf(t)));
@@ -314,7 +313,7 @@ export function generateBlocks(
   }
   out.n = m;
   out.scoreFactor = 1 + max(0.0, densityBonus);
-  return (composites > 0 ? withCompositeBlocks(out, cargo, bin, counts, composites, stacked) : out).sealDims();
+  return out.sealDims();
 }
 
 @inline function blockHash(t: i32, l: i32, w: i32, h: i32): u32 {

@@ -2,7 +2,7 @@
 // every composite generated for a cargo is checked on its own terms, leaf by leaf.
 import { Bin } from './cargo';
 import { Blocks, generateBlocks } from './blocks';
-import { COMPOSITE_MIN_FILL } from './composite-blocks';
+import { COMPOSITE_MIN_FILL, withCompositeBlocks } from './composite-blocks';
 import { InputReader, OutputWriter } from './wire';
 
 /**
@@ -18,7 +18,7 @@ export function checkCompositeBlocksJob(input: InputReader): StaticArray<i32> {
   const composites = input.next();
   const stacked = input.next() != 0;
   const cargo = input.readCargo();
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, stacked);
+  const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, composites, stacked);
   let found = 0, failing = 0, withStack = 0, mostLeaves = 0;
   const used = new StaticArray<i32>(cargo.n);
   for (let b = 0; b < blocks.n; b++) {

@@ -187,14 +187,15 @@ function combine(items: Items, cap: i32, stacked: bool): void {
 }
 
 /**
- * The blocks of one kind with up to maxComposites composites merged in score order (the largest
- * by volume of all found): pairs of blocks of one kind. (A second round, pairing the largest
- * composites again into blocks of three or four parts, was worth 0.06 points on BR8-BR15 at 10-20 %
- * more CPU: src/planner/README.md.)
+ * The blocks of one kind (generateBlocks) with up to maxComposites composites merged in score order
+ * (the largest by volume of all found): pairs of blocks of one kind; the blocks as they are when
+ * maxComposites is 0. (A second round, pairing the largest composites again into blocks of three or
+ * four parts, cost more CPU than it gained: docs/benchmarks.md, "Loader ideas, measured".)
  */
 export function withCompositeBlocks(
   simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool,
 ): Blocks {
+  if (maxComposites <= 0) return simple;
   const n = simple.n;
   const items = new Items(simple, cargo, bin, counts);
   combine(items, maxComposites * (stacked ? 8 : 4), stacked);
@@ -246,5 +247,5 @@ export function withCompositeBlocks(
   }
   out.n = m;
   out.scoreFactor = simple.scoreFactor;
-  return out;
+  return out.sealDims();
 }

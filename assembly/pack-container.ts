@@ -1,6 +1,7 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
 import { Bin, Cargo } from './cargo';
 import { generateBlocks } from './blocks';
+import { withCompositeBlocks } from './composite-blocks';
 import { BlockSearch, EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { nowMs } from './clock';
 import { LoadState } from './load-state';
@@ -49,7 +50,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   const seed = <u32>input.next();
   const cargo = input.readCargo();
   const composites = cargo.n >= COMPOSITE_MIN_TYPES ? COMPOSITES : 0;
-  const blocks = generateBlocks(cargo, bin, cargo.count, 12000, 0, seed, null, composites, STACKED);
+  const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, composites, STACKED);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const search = new BlockSearch(cargo, bin, blocks, limits, 2048, boxes + 1, 128, FIT_CACHE_BITS);
@@ -65,7 +66,7 @@ export function packContainerJob(input: InputReader): StaticArray<i32> {
   // so far. Without a time limit (effort only) one round of rules runs, so the result stays the same.
   const timed = limits.deadlineMs < f64.MAX_VALUE;
   for (let round = 0; round < MAX_ROUNDS && !done && (round == 0 || (timed && nowMs() < limits.deadlineMs)); round++) {
-    const roundBlocks = round == 0 ? blocks : generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round, null, composites, STACKED);
+    const roundBlocks = round == 0 ? blocks : withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed + <u32>round), cargo, bin, cargo.count, composites, STACKED);
     search.setBlocks(roundBlocks);
     const rules = composites > 0 ? 1 : RULES;
     for (let c = 0; c < rules && (c == 0 || nowMs() < limits.deadlineMs); c++) {
