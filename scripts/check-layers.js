@@ -13,10 +13,16 @@
 //    model (src/orders/read-model) and the layers above it import projections/, downward only.
 // 6. No two files import each other, directly or through others: within a folder too, a loop of
 //    imports means neither file can be read, tested or changed without the other (and ES modules
-//    evaluate such a loop with one side half-initialised). Each loop is reported file by file.
+//    evaluate such a loop with one side half-initialised). Each loop is reported file by file, in
+//    assembly/ as in src/.
+// 7. Every relative import names a file, the way its compiler finds it: in src/ and projections/ the
+//    compiled file ('./plan.js' for plan.ts: Node's ES modules take no import without an extension, and
+//    tsc's NodeNext asks for it), in assembly/ the module without an extension ('./blocks', which asc
+//    reads as blocks.ts). An import written otherwise, or naming no file, fails: the rules above could
+//    not follow it, so a loop through it would pass unseen.
 // The tree checked is the repository, or the directory given as the first argument (or in
 // CHECK_LAYERS_ROOT): the test plants loops in a temporary tree.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? process.env.CHECK_LAYERS_ROOT ?? join(dirname(new URL(import.meta.url).pathname), '..'));
@@ -51,33 +57,60 @@ for (const source of SOURCES.filter((dir) => existsSync(join(root, dir)))) {
   for (const file of files(source)) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const match of text.matchAll(IMPORT)) {
-      const target = relative(root, resolve(join(root, dirname(file)), match[1] ?? match[2]));
+      const written = match[1] ?? match[2];
+      // target: the file imported; named: the import as written, from the root (what messages quote)
+      const { target, named, problem } = resolveImport(file, written);
+      if (problem) {
+        problems.push(`${file} imports '${written}': ${problem}`);
+        continue;
+      }
       if (!fileNext.has(file)) fileNext.set(file, []);
-      fileNext.get(file).push(target.replace(/\.js$/, '.ts'));
+      fileNext.get(file).push(target);
       const from = folderOf(file);
       const to = folderOf(target);
       if (DOMAIN.some((domain) => from === domain || from.startsWith(`${domain}/`)) && (to === 'src/http' || to.startsWith('src/http/'))) {
-        problems.push(`${file} imports ${target}: domain code must not depend on the HTTP layer`);
+        problems.push(`${file} imports ${named}: domain code must not depend on the HTTP layer`);
       }
       const within = (folder, list) => list.some((dir) => folder === dir || folder.startsWith(`${dir}/`));
       if (within(from, [PROJECTIONS])) {
         const allowed = PROJECTION_FOUNDATIONS.includes(to) || (PROJECTION_TYPES_FROM.includes(to) && TYPE_ONLY.test(match[0]));
         if (!allowed)
           problems.push(
-            `${file} imports ${target}: projections/ stands only on the order's definitions and the plan contract (types from the log)`,
+            `${file} imports ${named}: projections/ stands only on the order's definitions and the plan contract (types from the log)`,
           );
       }
       if (within(to, [PROJECTIONS]) && within(from, DOMAIN) && !within(from, PROJECTION_USERS)) {
-        problems.push(`${file} imports ${target}: the domain must not import the projections built on it`);
+        problems.push(`${file} imports ${named}: the domain must not import the projections built on it`);
       }
       if (from !== to && !edges.has(`${from} -> ${to}`)) {
-        edges.set(`${from} -> ${to}`, `${file} imports ${target}`);
+        edges.set(`${from} -> ${to}`, `${file} imports ${named}`);
         if (!next.has(from)) next.set(from, []);
         next.get(from).push(to);
       }
     }
   }
 }
+/**
+ * The file an import names (relative to the root), as tsc (src/, projections/) or asc (assembly/)
+ * finds it, or the problem with how it is written.
+ */
+function resolveImport(file, written) {
+  const path = relative(root, resolve(join(root, dirname(file)), written));
+  const exists = (candidate) => existsSync(join(root, candidate)) && statSync(join(root, candidate)).isFile();
+  const assemblyScript = file.startsWith('assembly/');
+  const extension = /\.[A-Za-z0-9]+$/.exec(written)?.[0];
+  if (assemblyScript) {
+    if (extension !== undefined) return { problem: `asc names a module without an extension ('${written.slice(0, -extension.length)}')` };
+    const target = [`${path}.ts`, join(path, 'index.ts')].find(exists);
+    return target ? { target, named: path } : { problem: `no file ${path}.ts` };
+  }
+  if (extension === undefined) {
+    return { problem: `no extension: Node's ES modules need the compiled file's name ('${written}.js')` };
+  }
+  const target = extension === '.js' ? [path.replace(/\.js$/, '.ts'), path].find(exists) : exists(path) ? path : undefined;
+  return target ? { target, named: path } : { problem: `no file ${extension === '.js' ? path.replace(/\.js$/, '.ts') : path}` };
+}
+
 for (const [edge, example] of edges) {
   const [from, to] = edge.split(' -> ');
   if (from < to && edges.has(`${to} -> ${from}`)) {

@@ -1,6 +1,7 @@
 // scripts/check-layers.js on planted trees: a loop through three folders fails it, with the loop's
 // folders in order and an import for each arrow; the same tree without the closing import passes. Files
-// importing each other in a loop fail it too, within one folder as well.
+// importing each other in a loop fail it too, within one folder as well, and in assembly/, whose imports
+// name a module without an extension. An import in src/ without one, or one naming no file, fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,3 +186,53 @@ t.test(
     );
   },
 );
+
+// assembly/ as asc reads it: './blocks' is blocks.ts
+const assembly = {
+  'assembly/index.ts': ['./blocks', './wire'],
+  'assembly/blocks.ts': ['./cargo'],
+  'assembly/composite-blocks.ts': ['./blocks', './cargo'],
+  'assembly/wire.ts': ['./blocks'],
+  'assembly/cargo.ts': [] as string[],
+};
+
+t.test('assembly/ files importing one another without a loop pass, imports without an extension followed', async (t) => {
+  const run = check(plant(t, assembly));
+  t.equal(run.status, 0, run.stderr);
+  t.match(run.stdout, /0 problem\(s\)/);
+});
+
+t.test('two assembly/ files importing each other fail, as blocks.ts and composite-blocks.ts did', async (t) => {
+  const run = check(plant(t, { ...assembly, 'assembly/blocks.ts': ['./cargo', './composite-blocks'] }));
+  t.equal(run.status, 1);
+  t.match(run.stderr, 'files import each other in a loop: assembly/blocks.ts -> assembly/composite-blocks.ts -> assembly/blocks.ts');
+  const longer = check(plant(t, { ...assembly, 'assembly/cargo.ts': ['./wire'] }));
+  t.equal(longer.status, 1);
+  t.match(
+    longer.stderr,
+    'files import each other in a loop: assembly/blocks.ts -> assembly/cargo.ts -> assembly/wire.ts -> assembly/blocks.ts',
+  );
+});
+
+t.test('an import in src/ without an extension fails, naming the file it should have named', async (t) => {
+  // the closing import of the three-folder loop, written without its extension: the loop must not pass unseen
+  const run = check(plant(t, { ...chain, 'src/storage/store.ts': ['../orders/order'] }));
+  t.equal(run.status, 1);
+  t.match(
+    run.stderr,
+    "src/storage/store.ts imports '../orders/order': no extension: Node's ES modules need the compiled file's name ('../orders/order.js')",
+  );
+  t.match(run.stdout, /1 problem\(s\)/);
+});
+
+t.test('an import naming no file fails, in src/ and in assembly/; an assembly/ import with an extension fails', async (t) => {
+  const missing = check(plant(t, { ...chain, 'src/app.ts': ['./orders/orders.js'] }));
+  t.equal(missing.status, 1);
+  t.match(missing.stderr, "src/app.ts imports './orders/orders.js': no file src/orders/orders.ts");
+  const missingModule = check(plant(t, { ...assembly, 'assembly/wire.ts': ['./block'] }));
+  t.equal(missingModule.status, 1);
+  t.match(missingModule.stderr, "assembly/wire.ts imports './block': no file assembly/block.ts");
+  const withExtension = check(plant(t, { ...assembly, 'assembly/wire.ts': ['./blocks.ts'] }));
+  t.equal(withExtension.status, 1);
+  t.match(withExtension.stderr, "assembly/wire.ts imports './blocks.ts': asc names a module without an extension ('./blocks')");
+});
