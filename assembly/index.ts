@@ -42,7 +42,7 @@ export function loadContainers(): usize {
   return changetype<usize>(loadContainersJob(new InputReader(input, inputLen)));
 }
 
-/** Mixed pallets of whole layers (src/planner/layer-stacks.ts): the layer choices tried, the best one's pallets. */
+/** Mixed pallets of whole layers (src/planner/whole-layer-pallets.ts): the layer choices tried, the best one's pallets. */
 export function layerStacks(): usize {
   return changetype<usize>(layerStacksJob(new InputReader(input, inputLen)));
 }

@@ -1,4 +1,4 @@
-// Mixed pallets of whole layers (the host side, src/planner/layer-stacks.ts, says what they are and
+// Mixed pallets of whole layers (the host side, src/planner/whole-layer-pallets.ts, says what they are and
 // finds each SKU's layer patterns): here the layer choices are tried. For each choice, each SKU's
 // whole layers (largest cartons first) take the smallest cartons into the strips their pattern
 // leaves free, the knapsack stacks them onto pallets (fullest-pallet.ts), and the choice is dropped

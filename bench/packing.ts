@@ -12,13 +12,10 @@
 // --baseline-build DIR: another checkout's built loader (DIR/dist, DIR/build) packs the same
 // instances, interleaved instance by instance with this one, so both see the same machine load.
 // BR8-BR15: `npm run br:generate` writes them to .bench-data/br/.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  packContainer as ourPackContainer,
-  type PackContainerOptions,
-  type PackContainerResult,
-} from '../src/planner/checks/pack-container.js';
+import { packContainer as ourPackContainer, type PackContainerOptions, type PackContainerResult } from '../src/planner/checks/br-packer.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import type { BrInstance } from '../src/planner/checks/br-instance.js';
 import { validateBrPacking, volumeUtilization } from '../src/planner/checks/validate-br-packing.js';
@@ -77,9 +74,12 @@ async function loaders(args: Args): Promise<Loader[]> {
   const wasm = new PlannerWasm();
   const ours: Loader = { name: 'planner', pack: (inst, o) => ourPackContainer(wasm, inst, o) };
   if (!args.baselineBuild) return [ours];
-  const from = (path: string) => pathToFileURL(`${args.baselineBuild}/dist/src/planner/${path}`).href;
+  const at = (path: string) => `${args.baselineBuild}/dist/src/planner/${path}`;
+  const from = (path: string) => pathToFileURL(at(path)).href;
   const theirWasm = (await import(from('planner-wasm.js'))) as { PlannerWasm: new () => PlannerWasm };
-  const theirPack = (await import(from('checks/pack-container.js'))) as { packContainer: typeof ourPackContainer };
+  // builds before the BR packer took its name call it checks/pack-container.js
+  const packer = existsSync(at('checks/br-packer.js')) ? 'checks/br-packer.js' : 'checks/pack-container.js';
+  const theirPack = (await import(from(packer))) as { packContainer: typeof ourPackContainer };
   const other = new theirWasm.PlannerWasm();
   return [ours, { name: 'baseline', pack: (inst, o) => theirPack.packContainer(other, inst, o) }];
 }

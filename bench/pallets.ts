@@ -9,7 +9,7 @@ import type { OrderPlan } from '../src/plan-contract/plan-types.js';
 import { palletTypeMm, plannerInput, type LaneOrder } from '../src/planning/planner-input.js';
 import { PlannerWasm } from '../src/planner/planner-wasm.js';
 import { validatePlan } from '../src/planner/checks/validate-plan.js';
-import { orderDemand } from '../src/planner/palletize.js';
+import { orderDemand } from '../src/planner/sku-demand.js';
 import { palletLowerBound } from '../src/planner/pallet-lower-bound.js';
 import { palletizations } from '../src/planner/palletizations.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';

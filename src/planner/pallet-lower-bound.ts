@@ -2,7 +2,7 @@
 // plan uses: each unit takes at least its volume and its weight as a share of the roomiest pallet
 // type that takes it, and a pallet holds at most one whole of either.
 import type { PalletTypeMm } from '../plan-contract/planner-input.js';
-import { type OrderDemand, unfitReason } from './palletize.js';
+import { type OrderDemand, unfitReason } from './sku-demand.js';
 
 export function palletLowerBound(demand: OrderDemand, types: readonly PalletTypeMm[]): number {
   let volume = 0;

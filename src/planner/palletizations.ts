@@ -9,16 +9,14 @@ import type { PlanLimits, Unplaced } from '../plan-contract/plan-types.js';
 import {
   layeredPallets,
   type NoneWithin,
-  type OrderDemand,
   type RawPallet,
   searchPallets,
   singleSkuPallet,
-  type SkuDemand,
-  unfitReason,
   type WasmPalletizing,
-} from './palletize.js';
+} from './pallet-building.js';
+import { type OrderDemand, type SkuDemand, unfitReason } from './sku-demand.js';
 import type { SingleSkuPallet } from './single-sku-pallet.js';
-import { layerStacks } from './layer-stacks.js';
+import { layerStacks } from './whole-layer-pallets.js';
 import { palletLowerBound } from './pallet-lower-bound.js';
 
 export interface Palletization {

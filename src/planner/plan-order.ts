@@ -1,8 +1,9 @@
 // Plans an order: its SKU units onto pallets, then pallets, pre-built pallets and loose boxes
 // into its containers. Runs inside a planner worker (src/planning/load-planner.ts); same input and seed give
 // the same plan unless the time limit cuts a search short (metrics.time_limited).
-import { loadOrderContainers, type LoadResult } from './load-containers.js';
-import { finishPallets, orderDemand } from './palletize.js';
+import { loadOrderContainers, type LoadResult } from './container-loading.js';
+import { finishPallets } from './pallet-building.js';
+import { orderDemand } from './sku-demand.js';
 import { palletizations } from './palletizations.js';
 import { containerLowerBound } from './container-lower-bound.js';
 import { palletLowerBound } from './pallet-lower-bound.js';

@@ -3,7 +3,7 @@
 // orders are loaded into the containers any of them asked for, up to the sum of their counts.
 // Both answers come back, so that the caller can keep the joint plan only when it saves containers.
 import type { ContainerRow, TogetherInput } from '../plan-contract/planner-input.js';
-import { loadOrderContainers, rowRefs } from './load-containers.js';
+import { loadOrderContainers, rowRefs } from './container-loading.js';
 import { DEFAULT_SEED, planOrder } from './plan-order.js';
 import type { PlannerWasm } from './planner-wasm.js';
 import type { OrderPlan, PlanLimits, PlannedPallet } from '../plan-contract/plan-types.js';

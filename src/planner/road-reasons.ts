@@ -4,11 +4,11 @@
 import type { UnplacedReason } from '../plan-contract/plan-types.js';
 import type { ContainerSpec } from './containers.js';
 import { axleLoads, type ContainerRoadSpec, roadCargoRoomG } from './road-loads.js';
-import type { WireBoxType } from './wire.js';
+import type { WireBoxType } from './wasm-wire.js';
 
 const kg = (g: number): string => `${Math.round(g / 1000).toLocaleString('en-US')} kg`;
 
-/** Orientation bits (wire.ts): the size each puts along the container. */
+/** Orientation bits (wasm-wire.ts): the size each puts along the container. */
 const ALONG: ((b: WireBoxType) => number)[] = [(b) => b.l, (b) => b.w, (b) => b.l, (b) => b.h, (b) => b.w, (b) => b.h];
 
 export function roadReasonDetail(

@@ -2,10 +2,10 @@
 // wasm checks that scan against a plain one-block-at-a-time scan on real blocks and random spaces
 // (assembly/block-index-check.ts). A difference would make plans differ from before, silently.
 import t from 'tap';
-import { brOrientations } from '../../src/planner/checks/pack-container.js';
+import { brOrientations } from '../../src/planner/checks/br-packer.js';
 import { generateBrInstance } from '../../src/planner/checks/br-generator.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wire.js';
+import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wasm-wire.js';
 
 // the check is a job the service never runs, so PlannerJob does not name it
 const wasm = new PlannerWasm() as unknown as { run(job: string, input: Int32Array): Int32Array };

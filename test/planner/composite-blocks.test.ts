@@ -2,12 +2,12 @@
 // side as tall, or one on another. The wasm checks every composite generated for a cargo leaf by
 // leaf (assembly/composite-blocks-check.ts): inside its bounding box, parts apart, every part above
 // the floor wholly on parts below, 98 % of the box filled, no type used beyond its count. Loads
-// built from them are checked by the independent validator (checks/pack-container.test.ts, bench:packing).
+// built from them are checked by the independent validator (checks/br-packer.test.ts, bench:packing).
 import t from 'tap';
-import { brOrientations } from '../../src/planner/checks/pack-container.js';
+import { brOrientations } from '../../src/planner/checks/br-packer.js';
 import { generateBrInstance } from '../../src/planner/checks/br-generator.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wire.js';
+import { pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wasm-wire.js';
 
 // the check is a job the service never runs, so PlannerJob does not name it
 const wasm = new PlannerWasm() as unknown as { run(job: string, input: Int32Array): Int32Array };

@@ -1,10 +1,10 @@
 // The knapsack that picks one mixed pallet's whole layers (assembly/fullest-pallet.ts, asked by
-// src/planner/layer-stacks.ts): given layer kinds (height, weight, how many are left) and a pallet's
+// src/planner/whole-layer-pallets.ts): given layer kinds (height, weight, how many are left) and a pallet's
 // load height and weight, when it runs, then it takes the tallest fill within the weight, and among
 // the tallest the one richest in the layers most left.
 import t from 'tap';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { WireReader } from '../../src/planner/wire.js';
+import { WireReader } from '../../src/planner/wasm-wire.js';
 
 const wasm = new PlannerWasm();
 

@@ -3,7 +3,7 @@
 // on the lane, 3 to 8 in an order of about 500 units), on one pallet type and on two.
 import t from 'tap';
 import { palletizations } from '../../src/planner/palletizations.js';
-import { orderDemand } from '../../src/planner/palletize.js';
+import { orderDemand } from '../../src/planner/sku-demand.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { plannerInput } from '../../src/planning/planner-input.js';
 import { EUR, GMA, item, lane, line, order } from './fixtures.js';

@@ -9,8 +9,8 @@ import type { PlannedPallet } from '../../src/plan-contract/plan-types.js';
 import { item, lane, line, order, GMA } from './fixtures.js';
 import { planChecked } from './plan.js';
 import type { PalletTypeMm } from '../../src/plan-contract/planner-input.js';
-import { layerStacks } from '../../src/planner/layer-stacks.js';
-import type { SkuDemand } from '../../src/planner/palletize.js';
+import { layerStacks } from '../../src/planner/whole-layer-pallets.js';
+import type { SkuDemand } from '../../src/planner/sku-demand.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { bestSingleSkuPallet } from '../../src/planner/single-sku-pallet.js';
 

@@ -4,7 +4,7 @@ import t from 'tap';
 import type { LaneDocument, LengthUnit, WeightUnit } from '../../src/master-data/master-data-document.js';
 import { CONTAINER_CODES, type SubmitOrderPayload } from '../../src/orders/submit-order-payload.js';
 import { CONTAINER_CATALOG } from '../../src/planner/containers.js';
-import { packContainer } from '../../src/planner/checks/pack-container.js';
+import { packContainer } from '../../src/planner/checks/br-packer.js';
 import type { OrderPlan } from '../../src/plan-contract/plan-types.js';
 import { PlannerWasm } from '../../src/planner/planner-wasm.js';
 import { validateBrPacking } from '../../src/planner/checks/validate-br-packing.js';

@@ -1,12 +1,12 @@
 // The planner's wire layout is written twice, once on each side: assembly/wire.ts reads the cargo
-// and writes the boxes, src/planner/wire.ts writes the cargo and reads the boxes. What this checks
+// and writes the boxes, src/planner/wasm-wire.ts writes the cargo and reads the boxes. What this checks
 // is read from both files, so a field added on one side only fails here, whatever the fields are.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 
 const source = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const assembly = source('assembly/wire.ts');
-const host = source('src/planner/wire.ts');
+const host = source('src/planner/wasm-wire.ts');
 
 /** The block that follows the first match of `start`, up to its closing brace. */
 function block(text: string, start: RegExp): string {

@@ -1,4 +1,6 @@
-// Loading the order's pallets, pre-built pallets and loose boxes into its containers.
+// Loading the order's pallets, pre-built pallets and loose boxes into its containers: the cargo as the
+// planner's loadContainers job takes it (assembly/load-containers.ts), booked containers first, and its
+// answer as the plan's containers, each placement numbered and in loading order.
 import type { CargoRowMm, ContainerRow, LooseBoxMm, RoadMm } from '../plan-contract/planner-input.js';
 import { balanceSlabs } from './balance-slabs.js';
 import { containerCogFigures } from './container-cog.js';
@@ -24,7 +26,7 @@ import type {
   Unplaced,
   UnplacedReason,
 } from '../plan-contract/plan-types.js';
-import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wire.js';
+import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wasm-wire.js';
 
 /** Stack classes: a pallet only ever stands on a pallet, a carton on a carton. */
 const PALLET_CLASS = 0;

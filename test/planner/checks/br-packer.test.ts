@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { BrInstance } from '../../../src/planner/checks/br-instance.js';
-import { packContainer } from '../../../src/planner/checks/pack-container.js';
+import { packContainer } from '../../../src/planner/checks/br-packer.js';
 import { PlannerWasm } from '../../../src/planner/planner-wasm.js';
 import { generateBrInstance } from '../../../src/planner/checks/br-generator.js';
 import { validateBrPacking, volumeUtilization } from '../../../src/planner/checks/validate-br-packing.js';

@@ -1,4 +1,5 @@
-// The host side of the planner's flat i32 wire format (assembly/wire.ts).
+// The host side of the planner's flat i32 wire format (assembly/wire.ts): what the service writes into the
+// WebAssembly planner's jobs and reads back from them.
 import type { PlacedBox } from '../plan-contract/plan-types.js';
 
 /** Orientation bits (assembly/cargo.ts): 0,1 keep h vertical; 2,3 stand on w; 4,5 stand on l. */

@@ -1,7 +1,8 @@
-// Packs one container with boxes that may be left out (the BR benchmark's problem).
+// Packs one container with boxes that may be left out (the BR benchmark's problem), by the planner's
+// packContainer job (assembly/pack-container.ts).
 import type { BrBoxType, BrInstance, BrPlacement } from './br-instance.js';
 import type { PlannerWasm } from '../planner-wasm.js';
-import { pushCargo, readBoxes, StackPolicy, WireReader } from '../wire.js';
+import { pushCargo, readBoxes, StackPolicy, WireReader } from '../wasm-wire.js';
 
 /** BR flag k lets dims[k] stand vertical: dims[2] -> bits 0,1; dims[1] -> 2,3; dims[0] -> 4,5. */
 export function brOrientations(t: BrBoxType): number {

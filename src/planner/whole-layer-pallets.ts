@@ -6,11 +6,12 @@
 // built (the candidate is dropped and the block search's pallets stand).
 import type { PlacedBox } from '../plan-contract/plan-types.js';
 import type { PalletTypeMm } from '../plan-contract/planner-input.js';
-import type { RawPallet, SkuDemand } from './palletize.js';
+import type { RawPallet } from './pallet-building.js';
+import type { SkuDemand } from './sku-demand.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
 import { guillotineLayer } from './layer-pattern.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import { WireReader, wireInt } from './wire.js';
+import { WireReader, wireInt } from './wasm-wire.js';
 
 export interface LayerStacks {
   pallets: RawPallet[];
@@ -21,8 +22,8 @@ export interface LayerStacks {
 /**
  * Whole layers of each SKU, strips filled with smaller SKUs, packed onto pallets of one type with as
  * little height left over as the knapsack finds. Undefined when it builds nothing or a pallet would
- * not stand. The layer patterns are found here; the choices are tried in the planner's wasm
- * (assembly/layer-stacks.ts), which says how.
+ * not stand. The layer patterns are found here; the choices are tried by the planner's layerStacks
+ * job (assembly/layer-stacks.ts), which says how.
  */
 export function layerStacks(
   wasm: PlannerWasm,
