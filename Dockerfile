@@ -25,7 +25,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/build ./build
+# The service's planner only: the tests' build (build/planner-checks.wasm) stays behind.
+COPY --from=build /app/build/planner.wasm ./build/planner.wasm
 COPY --from=build /app/demo ./demo
 # The PDF's fonts: the two weights it draws with, brotli-compressed (fonts/fonts.json).
 COPY fonts ./fonts

@@ -5,8 +5,9 @@
 // rests on the kingpin and its axle group; the kingpin's load rests on the tractor's fifth wheel,
 // between its steer axle and drive axle group. Positions in the plan's frame (x from the inside of the
 // container's front wall), weights in grams. The host reports the loads with the same rule
-// (src/planner/road-loads.ts); test/planner/road-loads.test.ts holds the two to each other.
-import { InputReader } from './wire';
+// (src/planner/road-loads.ts); the validator computes them a third time on its own, and
+// test/planner/road-plans.test.ts holds every road plan to it.
+import { Road } from './wire-layout';
 
 /** Kept below every limit, so that the host's sums in another order never cross one the loader met. */
 const MARGIN_G: f64 = 1;
@@ -79,33 +80,28 @@ export class RoadLimits {
   }
 }
 
-/**
- * A container type's road, as the host writes it after the type (0: none; else gross limit, steer
- * tare, drive tare, wheelbase, fifth wheel ahead of the drive axles, steer limit, drive limit, the
- * drive axles' least share in millionths, chassis tare, its centre of gravity, kingpin, axle group,
- * axle group limit, container tare, its centre of gravity; grams and millimetres).
- */
-export function readRoad(input: InputReader): RoadLimits {
+/** A container type's road as the host gave it (wire-layout.ts Road; null: none). */
+export function roadLimitsOf(road: Road | null): RoadLimits {
   const r = new RoadLimits();
-  if (input.next() == 0) return r;
+  if (road === null) return r;
   r.active = true;
-  r.grossLimit = <f64>input.next();
-  r.steerTare = <f64>input.next();
-  r.driveTare = <f64>input.next();
-  const wheelbase = <f64>input.next();
-  const fifthWheel = <f64>input.next();
+  r.grossLimit = <f64>road.grossLimitG;
+  r.steerTare = <f64>road.steerTareG;
+  r.driveTare = <f64>road.driveTareG;
+  const wheelbase = <f64>road.wheelbaseMm;
+  const fifthWheel = <f64>road.fifthWheelMm;
   r.driveShare = (wheelbase - fifthWheel) / wheelbase;
   r.steerShare = fifthWheel / wheelbase;
-  r.steerLimit = <f64>input.next();
-  r.driveLimit = <f64>input.next();
-  r.driveMinShare = <f64>input.next() / 1e6;
-  const chassisTare = <f64>input.next();
-  const chassisCog = <f64>input.next();
-  r.kingpin = <f64>input.next();
-  r.span = max(1.0, <f64>input.next() - r.kingpin);
-  r.axleLimit = <f64>input.next();
-  const boxTare = <f64>input.next();
-  const boxCog = <f64>input.next();
+  r.steerLimit = <f64>road.steerLimitG;
+  r.driveLimit = <f64>road.driveLimitG;
+  r.driveMinShare = <f64>road.driveMinShareMillionths / 1e6;
+  const chassisTare = <f64>road.chassisTareG;
+  const chassisCog = <f64>road.chassisCogX;
+  r.kingpin = <f64>road.kingpinX;
+  r.span = max(1.0, <f64>road.axleGroupX - r.kingpin);
+  r.axleLimit = <f64>road.axleGroupLimitG;
+  const boxTare = <f64>road.containerTareG;
+  const boxCog = <f64>road.containerCogX;
   r.trailerTare = chassisTare + boxTare;
   r.tareMoment = chassisTare * (chassisCog - r.kingpin) + boxTare * (boxCog - r.kingpin);
   return r;

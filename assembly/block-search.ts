@@ -12,6 +12,7 @@ import { Bearing } from './bearing';
 import { FitCache, firstListed, LISTED, nextWithin, NOT_KEPT } from './fit-cache';
 import { ChildMemo } from './child-memo';
 import { room } from './room';
+import { EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, EXIT_WIDEST_BEAM, Limits } from './wire-layout';
 
 /** Lowest space first, then nearest a side wall: layers from the floor up (pallets). */
 export const SPACE_LOWEST: i32 = 0;
@@ -34,17 +35,8 @@ const CLOCK_PLACEMENTS: i64 = 512;
 /** Whether any search of the current job stopped at its deadline (the plan then depends on the clock). */
 export let deadlineHit = false;
 
-// How each search of the current job ended, counted for the host (index.ts searchExits):
-/** Every unit of the root is placed: no load can be worth more, so the search returns at once. */
-export const EXIT_ALL_PLACED: i32 = 0;
-/** The effort budget ran out. */
-export const EXIT_EFFORT: i32 = 1;
-/** The widest beam allowed ran to its end. */
-export const EXIT_WIDEST_BEAM: i32 = 2;
-/** The deadline passed. */
-export const EXIT_TIME_LIMIT: i32 = 3;
-export const EXIT_KINDS: i32 = 4;
-// globals, not an array: every job starts on a fresh heap
+// How each search of the current job ended (wire-layout.ts EXIT_*), counted for the host (index.ts
+// searchExits); globals, not an array: every job starts on a fresh heap
 let exitsAllPlaced = 0;
 let exitsEffort = 0;
 let exitsWidestBeam = 0;
@@ -149,6 +141,14 @@ export class SearchLimits {
   /** Greedy placements allowed: the deterministic budget. */
   effort: i64 = i64.MAX_VALUE;
   maxWidth: i32 = 1 << 20;
+}
+
+/** The limits of a job that started at startMs, as the host gave them (0: none for either). */
+export function searchLimitsOf(startMs: f64, given: Limits): SearchLimits {
+  const limits = new SearchLimits();
+  if (given.timeLimitMs > 0) limits.deadlineMs = startMs + <f64>given.timeLimitMs;
+  if (given.effort > 0) limits.effort = <i64>given.effort;
+  return limits;
 }
 
 export class BlockSearch {

@@ -1,6 +1,7 @@
 // Blocks: nx x ny x nz boxes of one type in one orientation, the unit the search places at once.
 // Big blocks make whole layers and columns of one SKU; single boxes fill what is left.
-import { Bin, Cargo, POLICY_FREE, orientedX, orientedY, orientedZ } from './cargo';
+import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
+import { POLICY_FREE } from './wire-layout';
 
 export class Blocks {
   n: i32 = 0;

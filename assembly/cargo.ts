@@ -1,12 +1,7 @@
 // The cargo of one job: box types (a SKU unit, a pallet, a carton type) with their allowed
-// orientations, counts and stacking rules, and the bin they go into.
-
-/** Its top joins the level it reaches: anything may stand on it (cartons in BR, units on a pallet). */
-export const POLICY_FREE: i32 = 0;
-/** Its top carries items flagged double_stacked_top of its stack class, one tier only. */
-export const POLICY_BASE: i32 = 1;
-/** Nothing stands on it. */
-export const POLICY_NONE: i32 = 2;
+// orientations, counts and stacking rules (the policies: wire-layout.ts POLICY_*), and the bin they go
+// into.
+import { BoxType } from './wire-layout';
 
 /**
  * Orientation o of a box with dimensions (l, w, h) gives the sizes along x, y, z:
@@ -74,4 +69,26 @@ export class Cargo {
     }
     return false;
   }
+}
+
+/** The cargo of a job's box types as the host wrote them. */
+export function cargoOf(types: StaticArray<BoxType>): Cargo {
+  const c = new Cargo(types.length);
+  for (let t = 0; t < types.length; t++) {
+    const b = types[t];
+    c.l[t] = b.l;
+    c.w[t] = b.w;
+    c.h[t] = b.h;
+    c.weight[t] = b.weightG;
+    c.count[t] = b.count;
+    c.oriMask[t] = b.orientations;
+    c.policy[t] = b.policy;
+    c.canTop[t] = b.canTop ? 1 : 0;
+    c.stackClass[t] = b.stackClass;
+    if (b.maxLoadG >= 0) {
+      c.maxLoad[t] = <f64>b.maxLoadG;
+      c.bearing = true;
+    }
+  }
+  return c;
 }

@@ -2,7 +2,8 @@
 // as tall, or one on the other, filling COMPOSITE_MIN_FILL of their bounding box. A composite is a
 // list of leaves, blocks of one kind at offsets, bottom ones first; the search places it as one box: its footprint leaves the level
 // it stands on, and the tops of the leaves that reach its top make the new level.
-import { Bin, Cargo, POLICY_FREE } from './cargo';
+import { Bin, Cargo } from './cargo';
+import { POLICY_FREE } from './wire-layout';
 import { Blocks, sortByKey } from './blocks';
 
 /** A composite must fill this share of its bounding box: the rest is space lost. */

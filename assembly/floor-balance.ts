@@ -7,6 +7,7 @@ import { Bin, Cargo } from './cargo';
 import { FloorPlan } from './floor-rows';
 import { StackKind } from './floor-stacks';
 import { OutputWriter } from './wire';
+import { pushBox } from './wire-layout';
 
 /** Free places a stack is tried in, nearest the middle first: bounds the work on big floors. */
 const PLACE_WINDOW: i32 = 24;
@@ -213,23 +214,11 @@ export function balanceLoad(
       const fp = plan.colFp[col];
       const px = rowX[r] + places.dx[p], py = rowShift[r] + places.y[p];
       const fx = plan.colFx[col], fy = plan.colFy[col];
-      out.push(kind.bottom);
-      out.push(px);
-      out.push(py);
-      out.push(0);
-      out.push(fx);
-      out.push(fy);
-      out.push(kind.bottomH[fp]);
+      pushBox(out, kind.bottom, px, py, 0, fx, fy, kind.bottomH[fp]);
       if (kind.top >= 0) {
         const tl = kind.topL[fp], tw = kind.topW[fp];
         // the top centred on its bottom
-        out.push(kind.top);
-        out.push(px + (fx - tl) / 2);
-        out.push(py + (fy - tw) / 2);
-        out.push(kind.bottomH[fp]);
-        out.push(tl);
-        out.push(tw);
-        out.push(cargo.h[kind.top]);
+        pushBox(out, kind.top, px + (fx - tl) / 2, py + (fy - tw) / 2, kind.bottomH[fp], tl, tw, cargo.h[kind.top]);
       }
     }
   }

@@ -2,7 +2,8 @@
 // item wholly on one bottom-flagged item of its class (two tiers), so a load is a floor plan of
 // stacks. A stack kind is one type alone, or a top type on a bottom type; kinds whose footprints
 // are the same share a floor class, so the floor plan may put either in the other's place.
-import { Bin, Cargo, POLICY_BASE, orientedX, orientedY, orientedZ } from './cargo';
+import { Bin, Cargo, orientedX, orientedY, orientedZ } from './cargo';
+import { POLICY_BASE } from './wire-layout';
 
 export const MAX_FOOTPRINTS: i32 = 6;
 

@@ -1,15 +1,14 @@
 // The knapsack of the layer stacks (layer-stacks.ts): which whole layers fill one pallet's load height
-// best within its weight. It runs once or more for every layer choice of every mixed order (about 30
-// an order, most of them for choices whose first pallet will not stand).
+// best within its weight. It runs once or more for every layer choice of every mixed order, most of
+// them for choices whose first pallet will not stand. The tests look at it through a job of the tests'
+// build (checks/fullest-pallet-check.ts).
 import { gcd } from './gcd';
 import { room } from './room';
-import { InputReader, OutputWriter } from './wire';
 
 /**
- * The tests' look at the knapsack (test/planner/fullest-pallet.test.ts). Input: load height, load
- * weight (g), then the number of layer kinds and each kind's height, weight (g) and count. Answer:
- * the number of kinds picked, then each kind's index and how many of its layers, in the order the
- * best fill first took them; 0 kinds when no layer fits.
+ * The fill for a load height H and weight maxG of n kinds of layers (each's height, weight and how
+ * many one pallet may take): the kinds picked, in the order the fill first took them, into kind[] and how many
+ * layers of each into layers[]; returns how many kinds (0: no layer fits).
  *
  * Among the tallest fills it takes the one richest in the layers most left (by height), so that the
  * last pallets are not left with layers that do not add up. Each kind is split into 1, 2, 4, ...
@@ -17,35 +16,6 @@ import { InputReader, OutputWriter } from './wire';
  * pallet can reach is a sum of layer heights, so a multiple of their greatest common divisor: the
  * table runs in steps of it (10 mm for a lane in cm). Each height's best path is a node of a shared
  * linked list (item, node before).
- */
-export function fullestPalletJob(input: InputReader): StaticArray<i32> {
-  const H = input.next();
-  const maxG = <f64>input.next();
-  const n = input.next();
-  const height = new StaticArray<i32>(n);
-  const weightG = new StaticArray<f64>(n);
-  const count = new StaticArray<i32>(n);
-  for (let i = 0; i < n; i++) {
-    height[i] = input.next();
-    weightG[i] = <f64>input.next();
-    count[i] = input.next();
-  }
-  const kind = new StaticArray<i32>(n);
-  const layers = new StaticArray<i32>(n);
-  const picked = fullest(H, maxG, n, height, weightG, count, kind, layers);
-  const out = new OutputWriter(2 + 2 * n);
-  out.push(picked);
-  for (let p = 0; p < picked; p++) {
-    out.push(kind[p]);
-    out.push(layers[p]);
-  }
-  return out.finish();
-}
-
-/**
- * The fill for a load height H and weight maxG of n kinds of layers (each's height, weight and how
- * many one pallet may take): the kinds picked, in the order the fill first took them, into kind[] and how many
- * layers of each into layers[]; returns how many kinds (0: no layer fits).
  */
 export function fullest(
   H: i32,

@@ -1,12 +1,13 @@
-// Mixed pallets of whole layers (the host side, src/planner/whole-layer-pallets.ts, says what they are and
-// finds each SKU's layer patterns): here the layer choices are tried. For each choice, each SKU's
+// Mixed pallets of whole layers (the host side, src/planner/whole-layer-pallets.ts, says what they are
+// and finds each SKU's layer patterns): here the layer choices are tried. For each choice, each SKU's
 // whole layers (largest cartons first) take the smallest cartons into the strips their pattern
 // leaves free, the knapsack stacks them onto pallets (fullest-pallet.ts), and the choice is dropped
-// when a pallet's layers would not stand wholly one on another. A mixed order tries about 30
-// choices; most end at their first pallet. In the host's JavaScript this loop was the largest piece
-// of the planner threads' JavaScript, and slowest on a fresh thread.
+// when a pallet's layers would not stand wholly one on another. A mixed order tries many choices;
+// most end at their first pallet. In the host's JavaScript this loop was the planner threads'
+// costliest, and slowest on a fresh thread (docs/benchmarks.md).
 import { fullest, LayerBearing } from './fullest-pallet';
 import { InputReader, OutputWriter } from './wire';
+import { LayerStacksInput, pushBox, readLayerStacksInput } from './wire-layout';
 
 /** The knapsack runs once per distinct pallet; past this many layer kinds it is not worth it. */
 const MAX_LAYER_KINDS: i32 = 48;
@@ -37,16 +38,10 @@ class Boxes {
     unchecked((this.w[i] = w));
     unchecked((this.h[i] = h));
   }
-  /** The first n boxes into out as the job's answer has them (SKU, x, y, z, l, w, h), raised by z; returns n. */
+  /** The first n boxes into out as the job's answer has them (wire-layout.ts Box, its type the SKU), raised by z; returns n. */
   write(out: OutputWriter, sku: i32, n: i32, z: i32): i32 {
     for (let i = 0; i < n; i++) {
-      out.push(sku);
-      out.push(unchecked(this.x[i]));
-      out.push(unchecked(this.y[i]));
-      out.push(z + unchecked(this.z[i]));
-      out.push(unchecked(this.l[i]));
-      out.push(unchecked(this.w[i]));
-      out.push(unchecked(this.h[i]));
+      pushBox(out, sku, unchecked(this.x[i]), unchecked(this.y[i]), z + unchecked(this.z[i]), unchecked(this.l[i]), unchecked(this.w[i]), unchecked(this.h[i]));
     }
     return n;
   }
@@ -483,25 +478,21 @@ function bears(job: Job, layers: Array<Kind>): bool {
 }
 
 /**
- * Input: the deck's length and width, load height and load weight (g); the most cartons a filler's
- * columns may hold; the least score any choice can have; the SKUs (length, width, height, upright,
- * weight in g, the most a unit may carry above it in g (-1: no limit), units, then its patterns: how many, and per pattern its boxes: how many, then x, y, l,
- * w, h each); the choices (how many, then per SKU the pattern it takes, -1 for none). Answer: 0 when
- * no choice builds a pallet; else 1, the pallets (how many entries, then per entry how many such
- * pallets and its boxes: how many, then SKU, x, y, z, l, w, h each, bottom layer first), and the
- * units left of each SKU.
+ * The job's input and answer: wire-layout.ts LayerStacksInput and LayerStacksAnswer (the best choice's
+ * pallets, each entry how many such pallets and its boxes, bottom layer first, and the units left of
+ * each SKU; none when no choice builds a pallet).
  */
 export function layerStacksJob(input: InputReader): StaticArray<i32> {
-  const job = readJob(input);
+  const given = readLayerStacksInput(input);
+  const job = jobOf(given);
   const atLeast = job.atLeast;
   const n = job.n;
   const deckVolume = <f64>job.deckL * <f64>job.deckW * <f64>job.loadHeight;
-  const choices = input.next();
-  const choice = new StaticArray<i32>(n);
+  const choices = given.choices.length;
   let best: Built | null = null;
   let bestScore: f64 = 0;
   for (let c = 0; c < choices; c++) {
-    for (let i = 0; i < n; i++) choice[i] = input.next();
+    const choice = given.choices[c].patterns;
     if (best !== null && bestScore <= atLeast) break;
     // a choice whose pallets alone reach the best score cannot beat it (a tie keeps the earlier)
     const built = stackLayersOnPallets(job, choice, best !== null ? bestScore - 1 : f64.MAX_VALUE);
@@ -518,16 +509,16 @@ export function layerStacksJob(input: InputReader): StaticArray<i32> {
   return answer(job, best);
 }
 
-/** The job's pallet type, bounds and SKUs with their patterns, read up to its choices; the SKUs ordered largest first. */
-function readJob(input: InputReader): Job {
+/** The job's pallet type, bounds and SKUs with their patterns as the host gave them; the SKUs ordered largest first. */
+function jobOf(given: LayerStacksInput): Job {
   const job = new Job();
-  job.deckL = input.next();
-  job.deckW = input.next();
-  job.loadHeight = input.next();
-  job.loadWeightG = <f64>input.next();
-  job.maxCartons = input.next();
-  job.atLeast = <f64>input.next();
-  const n = (job.n = input.next());
+  job.deckL = given.deckL;
+  job.deckW = given.deckW;
+  job.loadHeight = given.loadHeight;
+  job.loadWeightG = <f64>given.loadWeightG;
+  job.maxCartons = given.maxCartons;
+  job.atLeast = <f64>given.atLeast;
+  const n = (job.n = given.skus.length);
   job.l = new StaticArray<i32>(n);
   job.w = new StaticArray<i32>(n);
   job.h = new StaticArray<i32>(n);
@@ -537,22 +528,23 @@ function readJob(input: InputReader): Job {
   job.units = new StaticArray<i32>(n);
   job.options = new StaticArray<StaticArray<i32>>(n);
   for (let i = 0; i < n; i++) {
-    job.l[i] = input.next();
-    job.w[i] = input.next();
-    job.h[i] = input.next();
-    job.upright[i] = input.next() != 0;
-    job.weightG[i] = <f64>input.next();
-    const bears = input.next();
+    const sku = given.skus[i];
+    job.l[i] = sku.l;
+    job.w[i] = sku.w;
+    job.h[i] = sku.h;
+    job.upright[i] = sku.upright;
+    job.weightG[i] = <f64>sku.weightG;
+    const bears = sku.maxLoadG;
     job.maxLoad[i] = bears < 0 ? Infinity : <f64>bears;
     if (bears >= 0) job.bearing = true;
-    job.units[i] = input.next();
-    const options = new StaticArray<i32>(input.next());
+    job.units[i] = sku.units;
+    const options = new StaticArray<i32>(sku.patterns.length);
     for (let o = 0; o < options.length; o++) {
-      const count = input.next();
-      const boxes = new Boxes(count);
-      for (let b = 0; b < count; b++) {
-        const x = input.next(), y = input.next(), l = input.next(), w = input.next(), h = input.next();
-        boxes.push(x, y, 0, l, w, h);
+      const cartons = sku.patterns[o].boxes;
+      const boxes = new Boxes(cartons.length);
+      for (let b = 0; b < cartons.length; b++) {
+        const c = cartons[b];
+        boxes.push(c.x, c.y, 0, c.l, c.w, c.h);
       }
       options[o] = job.patterns.length;
       job.patterns.push(boxes);
@@ -601,6 +593,7 @@ function answer(job: Job, best: Built | null): StaticArray<i32> {
     }
     out.set(at, boxes);
   }
+  out.push(job.n);
   for (let i = 0; i < job.n; i++) out.push(best.rest[i]);
   return out.finish();
 }

@@ -2,61 +2,53 @@
 // types, as few containers as possible, then the least container volume. In a container nothing
 // stands on anything but a double-stacked top on its bottom, so each container is a floor plan of
 // stacks (floor-stacks.ts) laid in rows (floor-rows.ts) and balanced (floor-balance.ts).
-import { RoadLimits, readRoad } from './axle-loads';
-import { Bin, Cargo, orientedX } from './cargo';
+import { RoadLimits, roadLimitsOf } from './axle-loads';
+import { Bin, Cargo, cargoOf, orientedX } from './cargo';
 import { balanceLoad, BalancedLoad } from './floor-balance';
 import { FloorPlan } from './floor-rows';
 import { nowMs } from './clock';
 import { floorDeadlineHit, layFloor, RowScratch, setFloorDeadline } from './floor-rows';
 import { buildStacks, countClasses, StackKind } from './floor-stacks';
 import { InputReader, OutputWriter } from './wire';
-
-export const FITS: i32 = 0;
-export const TOO_LARGE_FOR_EVERY_TYPE: i32 = 1;
-export const OVER_PAYLOAD: i32 = 2;
-export const OUT_OF_CONTAINERS: i32 = 3;
-/** Heavier than the road leaves every type that takes it (gross less tractor, chassis and box). */
-export const OVER_ROAD_GROSS: i32 = 4;
-/** Within that weight, but nowhere along any type that takes it are the axles within their limits. */
-export const OVER_AXLE_LIMITS: i32 = 5;
+import {
+  FITS, OUT_OF_CONTAINERS, OVER_AXLE_LIMITS, OVER_PAYLOAD, OVER_ROAD_GROSS, pushCargoLeft, readLoadContainersInput, TOO_LARGE_FOR_EVERY_TYPE,
+} from './wire-layout';
 
 /** Floor plans of ordinary orders take milliseconds; the limit only guards against thousands of carton sizes. */
 const MIN_LOADING_MS: i32 = 250;
 
 /**
- * Input: time limit ms, effort per container tried, seed, container types (n, then per type
- * l, w, h, payload g, count, its road: axle-loads.ts readRoad), then the cargo.
- * Output: [deadline hit, containers, per container: type index, boxes, per box type, x, y, z, l,
- * w, h], then per cargo type: [count not loaded, reason].
+ * The job's input and answer: wire-layout.ts LoadContainersInput and LoadContainersAnswer (the
+ * containers in loading order, each its type and its boxes, then per cargo type what is left and why).
  */
 export function loadContainersJob(input: InputReader): StaticArray<i32> {
   // floor plans are deterministic and take milliseconds; the time limit only guards against
   // orders of thousands of different sizes
   const started = nowMs();
-  const timeLimit = input.next();
-  input.next();
-  input.next();
+  const job = readLoadContainersInput(input);
+  const timeLimit = job.limits.timeLimitMs;
   // the greedy choice gets at least MIN_LOADING_MS, so a palletizer that used up the order's time
   // never leaves every pallet unplaced; the search for a better choice only runs within the limit
   const limitAt = timeLimit > 0 ? started + <f64>timeLimit : f64.MAX_VALUE;
   setFloorDeadline(timeLimit > 0 ? started + <f64>max(timeLimit, MIN_LOADING_MS) : f64.MAX_VALUE);
-  const nBins = input.next();
+  const nBins = job.containers.length;
   const bins = new StaticArray<Bin>(nBins);
   const available = new StaticArray<i32>(nBins);
   roads = new StaticArray<RoadLimits>(nBins);
   payloads = new StaticArray<f64>(nBins);
   let widest = 0;
   for (let k = 0; k < nBins; k++) {
-    bins[k] = new Bin(input.next(), input.next(), input.next(), 0);
-    bins[k].maxWeight = <f64>input.next();
-    available[k] = input.next();
+    const container = job.containers[k];
+    bins[k] = new Bin(container.l, container.w, container.h, 0);
+    bins[k].maxWeight = <f64>container.payloadG;
+    available[k] = container.count;
     payloads[k] = bins[k].maxWeight;
-    roads[k] = readRoad(input);
+    roads[k] = roadLimitsOf(container.road);
     // the road may leave the container less than its payload
     if (roads[k].active) bins[k].maxWeight = min(bins[k].maxWeight, roads[k].cargoRoom());
     widest = max(widest, bins[k].w);
   }
-  const cargo = input.readCargo();
+  const cargo = cargoOf(job.cargo);
   const scratch = new RowScratch(widest);
 
   const counts = new StaticArray<i32>(cargo.n);
@@ -98,14 +90,10 @@ export function loadContainersJob(input: InputReader): StaticArray<i32> {
     takeLoaded(c, counts);
   }
   out.set(deadlineAt, floorDeadlineHit || skippedForTime ? 1 : 0);
+  out.push(cargo.n);
   for (let t = 0; t < cargo.n; t++) {
-    if (refused[t] > 0) {
-      out.push(refused[t]);
-      out.push(reason[t]);
-    } else {
-      out.push(counts[t]);
-      out.push(counts[t] > 0 ? OUT_OF_CONTAINERS : FITS);
-    }
+    if (refused[t] > 0) pushCargoLeft(out, refused[t], reason[t]);
+    else pushCargoLeft(out, counts[t], counts[t] > 0 ? OUT_OF_CONTAINERS : FITS);
   }
   return out.finish();
 }

@@ -4,6 +4,9 @@
 // of boxes, so the space above any point is free from its height up. A free space is therefore
 // a rectangle of the floor plan at one level z where everything below is exactly at z, open
 // upwards to the bin's top; the spaces of one level are the maximal rectangles of that level.
+import { Blocks } from './blocks';
+import { OutputWriter } from './wire';
+import { pushBox } from './wire-layout';
 
 export const SP_X1: i32 = 0;
 export const SP_Y1: i32 = 1;
@@ -86,5 +89,33 @@ export class LoadState {
     unchecked((this.sp[b + SP_Z] = z));
     unchecked((this.sp[b + SP_KIND] = kind));
     this.ns++;
+  }
+}
+
+/** The boxes of a load into an answer: a count, then each box (wire-layout.ts Box), bottom layer first. */
+export function writeBoxes(out: OutputWriter, s: LoadState, blocks: Blocks): void {
+  let n = 0;
+  // a composite's count is every leaf's
+  for (let p = 0; p < s.np; p++) n += blocks.count[s.pl[p * PL_STRIDE + PL_BLOCK]];
+  out.push(n);
+  for (let p = 0; p < s.np; p++) {
+    const o = p * PL_STRIDE;
+    const placed = s.pl[o + PL_BLOCK];
+    // a composite block's leaves, bottom ones first (composite-blocks.ts)
+    const leaves = blocks.leafLen[placed];
+    for (let part = 0; part < max(1, leaves); part++) {
+      const at = blocks.leafStart[placed] + part;
+      const b = leaves == 0 ? placed : blocks.leafBlock[at];
+      const x = s.pl[o + PL_X] + (leaves == 0 ? 0 : blocks.leafX[at]);
+      const y = s.pl[o + PL_Y] + (leaves == 0 ? 0 : blocks.leafY[at]);
+      const z = s.pl[o + PL_Z] + (leaves == 0 ? 0 : blocks.leafZ[at]);
+      const ul = blocks.ul[b], uw = blocks.uw[b], uh = blocks.uh[b];
+      // bottom layer first, so a box's support comes before it
+      for (let k = 0; k < blocks.nz[b]; k++) {
+        for (let j = 0; j < blocks.ny[b]; j++) {
+          for (let i = 0; i < blocks.nx[b]; i++) pushBox(out, blocks.type[b], x + i * ul, y + j * uw, z + k * uh, ul, uw, uh);
+        }
+      }
+    }
   }
 }

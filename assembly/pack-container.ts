@@ -1,25 +1,27 @@
 // One container, boxes may be left out: the job of the BR container-loading benchmark.
-import { Bin, Cargo } from './cargo';
+import { Bin, Cargo, cargoOf } from './cargo';
 import { generateBlocks } from './blocks';
 import { withCompositeBlocks } from './composite-blocks';
-import { BlockSearch, EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { BlockSearch, searchLimitsOf, SPACE_CORNER, SPACE_LOWEST } from './block-search';
 import { nowMs } from './clock';
-import { LoadState } from './load-state';
-import { InputReader, OutputWriter, writeBoxes } from './wire';
+import { LoadState, writeBoxes } from './load-state';
+import { InputReader, OutputWriter } from './wire';
+import { EXIT_ALL_PLACED, EXIT_EFFORT, EXIT_TIME_LIMIT, readPackContainerInput } from './wire-layout';
 
 /** Blocks beyond the k best by volume that are ranked by volume less the dead space they leave. */
 const FIT_WINDOW: i32 = 8;
 /**
  * Composite blocks (composite-blocks.ts) added to the blocks of one kind, at most: pairs side by
- * side and one on the other. Fewer are found (the 98 % fill), so the cap does not bind on BR8-BR15.
+ * side and one on the other. Few pairs fill their box as full as a composite must, so the cap seldom
+ * binds (docs/benchmarks.md, "Loader ideas, measured").
  */
 const COMPOSITES: i32 = 4000;
-/** Composites one on another too (BR8-BR15 at equal effort 90.10 vs 88.88 with side by side only). */
+/** Composites one on another too: with side by side only, strongly heterogeneous cargo loads less. */
 const STACKED: bool = true;
 /** Few box types come in many boxes each: their blocks of one kind fill well, and composites only slow the search. */
 const COMPOSITE_MIN_TYPES: i32 = 30;
 /**
- * Below 30 types, searches in turn while time is left: blocks ranked by volume alone and with the
+ * Below COMPOSITE_MIN_TYPES types, searches in turn while time is left: blocks ranked by volume alone and with the
  * dead-space rule; spaces nearest a corner, then lowest first.
  */
 const RULES: i32 = 4;
@@ -33,22 +35,19 @@ const MAX_ROUNDS: i32 = 64;
 const BRANCHING: i32 = 4;
 /** Foresight tries a beam 1.5 times the last's width when the doubled one cannot finish. */
 const HALF_STEPS: bool = true;
-/** A search of seconds meets more space sizes than the service's: 32,768 kept per set of blocks (BR8-BR15 at equal effort 3-5 % less CPU than 8,192). */
+/** A search of seconds meets more space sizes than the service's: a larger fit cache pays for itself here. */
 const FIT_CACHE_BITS: i32 = 16;
 
-/**
- * Input: bin l, w, h, max weight (0: none), time limit ms, effort (0: none), seed, n types,
- * then per type l, w, h, weight, count, orientation mask, stack policy, can top, stack class.
- * Output: [stopped by a limit, boxes, then per box: type, x, y, z, l, w, h].
- */
+/** The job's input and answer: wire-layout.ts PackContainerInput and PackContainerAnswer. */
 export function packContainerJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
-  const bin = new Bin(input.next(), input.next(), input.next(), 0);
-  const maxWeight = input.next();
+  const job = readPackContainerInput(input);
+  const bin = new Bin(job.l, job.w, job.h, 0);
+  const maxWeight = job.maxWeightG;
   bin.maxWeight = maxWeight > 0 ? <f64>maxWeight : f64.MAX_VALUE;
-  const limits = input.readLimits(start);
-  const seed = <u32>input.next();
-  const cargo = input.readCargo();
+  const limits = searchLimitsOf(start, job.limits);
+  const seed = <u32>job.seed;
+  const cargo = cargoOf(job.cargo);
   const composites = cargo.n >= COMPOSITE_MIN_TYPES ? COMPOSITES : 0;
   const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, composites, STACKED);
   let boxes = 0;

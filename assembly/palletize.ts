@@ -1,11 +1,12 @@
 // Palletizing: SKU units onto pallets of one type, as few pallets as possible, single-SKU
 // pallets and whole layers of one SKU where that costs no pallet, heavy units low.
-import { Bin, Cargo } from './cargo';
+import { Bin, Cargo, cargoOf } from './cargo';
 import { Blocks, generateBlocks } from './blocks';
-import { BlockSearch, deadlineHit, EXIT_EFFORT, EXIT_TIME_LIMIT, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
-import { LoadState } from './load-state';
+import { BlockSearch, deadlineHit, SearchLimits, searchLimitsOf, SPACE_CORNER, SPACE_LOWEST } from './block-search';
+import { LoadState, writeBoxes } from './load-state';
 import { nowMs } from './clock';
-import { InputReader, OutputWriter, writeBoxes } from './wire';
+import { InputReader, OutputWriter } from './wire';
+import { EXIT_EFFORT, EXIT_TIME_LIMIT, PALLETIZE_ANSWER_DEADLINE_HIT_AT, PALLETIZE_ANSWER_PALLETS_AT, readPalletizeInput } from './wire-layout';
 
 const MAX_BLOCKS: i32 = 3000;
 /** Single-SKU pallets: few block kinds, a narrow beam finds their best. */
@@ -28,22 +29,20 @@ const PALLET_FIT_CACHE_BITS: i32 = 12;
 const PALLET_FIT_LISTED: i32 = 16;
 
 /**
- * Input: deck length, deck width, load height (max_height less the pallet), load weight (g,
- * max_weight less the pallet), time limit ms, effort per pallet, seed, the most pallets worth
- * building (-1: no bound), whether builds stop once they cannot win (0: every build runs to its end,
- * the tests' reference), then the cargo (one type per SKU). Output: [deadline hit, pallets, per
- * pallet: boxes, per box type, x, y, z, l, w, h], pallets in planner order (AP1 first). With a bound,
- * an answer of more pallets than it (and partial boxes) says no plan within it was found: the host
- * has a plan that beats any larger one.
+ * The job's input and answer: wire-layout.ts PalletizeInput and PalletizeAnswer (the pallets the plan
+ * takes, then the pallets built, in planner order, AP1 first). With a bound (mostPallets), an answer
+ * of more pallets than it, the pallets built partial, says no plan within it was found: the host has
+ * a plan that beats any larger one.
  */
 export function palletizeJob(input: InputReader): StaticArray<i32> {
   const start = nowMs();
-  const bin = new Bin(input.next(), input.next(), input.next(), <f64>input.next());
-  const limits = input.readLimits(start);
-  const seed = <u32>input.next();
-  const most = input.next();
-  const prune = input.next() != 0;
-  const cargo = input.readCargo();
+  const job = readPalletizeInput(input);
+  const bin = new Bin(job.deckL, job.deckW, job.loadHeight, <f64>job.loadWeightG);
+  const limits = searchLimitsOf(start, job.limits);
+  const seed = <u32>job.seed;
+  const most = job.mostPallets;
+  const prune = job.prune;
+  const cargo = cargoOf(job.cargo);
   limits.maxWidth = BEAM_WIDTH;
   const searches = new Searches(cargo, bin);
   // Single-SKU pallets first, or every unit on mixed pallets: the latter can fill the gaps an
@@ -63,9 +62,10 @@ export function palletizeJob(input: InputReader): StaticArray<i32> {
   mixedLimits.maxWidth = limits.maxWidth;
   // it wins only with fewer pallets: it stops once it cannot end with fewer than the single-SKU plan
   // (the same pick), and the single-SKU plan ends within the bound or stops at one past it
-  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, weakFirst(cargo, bin, bigFirst), searches, prune, singleFirst.data[2]);
-  const pick = allMixed.data[2] < singleFirst.data[2] ? allMixed : singleFirst;
-  pick.set(1, deadlineHit ? 1 : 0);
+  const palletsAt = PALLETIZE_ANSWER_PALLETS_AT;
+  const allMixed = buildPallets(cargo, bin, mixedLimits, seed, false, weakFirst(cargo, bin, bigFirst), searches, prune, singleFirst.data[palletsAt]);
+  const pick = allMixed.data[palletsAt] < singleFirst.data[palletsAt] ? allMixed : singleFirst;
+  pick.set(PALLETIZE_ANSWER_DEADLINE_HIT_AT, deadlineHit ? 1 : 0);
   return pick.finish();
 }
 
@@ -89,10 +89,10 @@ function weakFirst(cargo: Cargo, bin: Bin, values: StaticArray<f64> | null): Sta
 }
 
 /**
- * Writes [0, pallets, per pallet: boxes, per box ...]: the pallet count is element 2. Stops
- * unfinished, the count then saying stopAt and the boxes partial, once it cannot end below stopAt
- * pallets: at stopAt pallets with units left, or when the pallets built and the least the units
- * left need (palletsAtLeast) come to stopAt.
+ * The answer of one build (PalletizeAnswer, its deadline flag left to the job). Stops unfinished, the
+ * pallets then saying stopAt and the pallets built partial, once it cannot end below stopAt pallets:
+ * at stopAt pallets with units left, or when the pallets built and the least the units left need
+ * (palletsAtLeast) come to stopAt.
  */
 function buildPallets(
   cargo: Cargo, bin: Bin, limits: SearchLimits, seed: u32, singleSkuFirst: bool, valuePerVolume: StaticArray<f64> | null,
@@ -103,6 +103,7 @@ function buildPallets(
   const out = new OutputWriter(16 + units * 8);
   out.reserve(); // the deadline flag
   const palletsAt = out.reserve();
+  const builtAt = out.reserve();
   let pallets = 0;
   if (prune && cannotReach(cargo, bin, cargo.count, 0, stopAt)) {
     out.set(palletsAt, stopAt);
@@ -183,11 +184,13 @@ function buildPallets(
         left += counts[t];
       }
       if (left > 0 && (pallets >= stopAt || (prune && cannotReach(cargo, bin, counts, pallets, stopAt)))) {
-        pallets = stopAt;
-        break;
+        out.set(builtAt, pallets);
+        out.set(palletsAt, stopAt);
+        return out;
       }
     }
   }
+  out.set(builtAt, pallets);
   out.set(palletsAt, pallets);
   return out;
 }

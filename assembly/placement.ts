@@ -1,7 +1,8 @@
 // Placing a block into a load: the level it stands on loses its footprint (maximal-rectangle
 // split), its top joins the level it reaches (maximal rectangles of the union) or becomes the
 // stacking surface of double_stacked_bottom items.
-import { Bin, Cargo, POLICY_BASE, POLICY_FREE } from './cargo';
+import { Bin, Cargo } from './cargo';
+import { POLICY_BASE, POLICY_FREE } from './wire-layout';
 import { Blocks } from './blocks';
 import { Bearing } from './bearing';
 import {

@@ -1,7 +1,8 @@
-// The build: the planner's WASM (build:wasm), the TypeScript into dist/ (build:ts) and the viewer's bundle
-// (build:viewer), then a stamp of its inputs in dist/. With --if-changed it builds only when the inputs
-// differ from the stamp's, or an output is missing: `npm test` right after `npm ci` (whose `prepare` has
-// just built the same tree), or run twice on an unchanged tree, does not build it again.
+// The build: the planner's WASM (build:wasm: the service's build and the tests'), the TypeScript into
+// dist/ (build:ts) and the viewer's bundle (build:viewer), then a stamp of its inputs in dist/. With
+// --if-changed it builds only when the inputs differ from the stamp's, or an output is missing: `npm test`
+// right after `npm ci` (whose `prepare` has just built the same tree), or run twice on an unchanged tree,
+// does not build it again.
 // The inputs are every file under the folders the three builds read and the files that configure them,
 // package-lock.json included (a dependency's version changes what tsc, asc and esbuild make).
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const INPUTS = ['assembly', 'src', 'projections', 'test', 'bench', 'tsconfig.json', 'asconfig.json', 'package.json', 'package-lock.json'];
-const OUTPUTS = ['dist/src/main.js', 'dist/src/viewer/assets/viewer.js', 'build/planner.wasm'];
+const OUTPUTS = ['dist/src/main.js', 'dist/src/viewer/assets/viewer.js', 'build/planner.wasm', 'build/planner-checks.wasm'];
 const STAMP = join(root, 'dist', '.build-inputs');
 
 function files(path) {

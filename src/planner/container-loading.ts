@@ -11,7 +11,7 @@ import {
   type ContainerRoadSpec,
   containerRoad,
   containerRoadSpec,
-  roadWire,
+  roadOnWire,
   withinRoadLimits,
 } from './road-loads.js';
 import { roadReasonDetail } from './road-reasons.js';
@@ -26,7 +26,15 @@ import type {
   Unplaced,
   UnplacedReason,
 } from '../plan-contract/plan-types.js';
-import { FIXED_ORIENTATION, pushCargo, readBoxes, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType, WireReader } from './wasm-wire.js';
+import {
+  type BoxType,
+  FIXED_ORIENTATION,
+  LOAD_REASONS,
+  readLoadContainersAnswer,
+  StackPolicy,
+  UPRIGHT_ORIENTATIONS,
+  writeLoadContainersInput,
+} from './wasm-wire.js';
 
 /** Stack classes: a pallet only ever stands on a pallet, a carton on a carton. */
 const PALLET_CLASS = 0;
@@ -37,7 +45,7 @@ interface CargoGroup {
   /** The row name (pre-builts, loose boxes) or the first pallet's index. */
   name: string;
   refs: string[];
-  wire: WireBoxType;
+  wire: BoxType;
 }
 
 /**
@@ -54,7 +62,7 @@ export function looseBoxOrientations(b: Pick<LooseBoxMm, 'rotation_x' | 'rotatio
   );
 }
 
-function stacking(bottom: boolean, top: boolean, stackClass: number): Pick<WireBoxType, 'policy' | 'canTop' | 'stackClass'> {
+function stacking(bottom: boolean, top: boolean, stackClass: number): Pick<BoxType, 'policy' | 'canTop' | 'stackClass'> {
   return { policy: bottom ? StackPolicy.Base : StackPolicy.None, canTop: top, stackClass };
 }
 
@@ -137,15 +145,11 @@ function cargoGroups(pallets: readonly PlannedPallet[], preBuilts: readonly Carg
   return groups;
 }
 
-/** The loader's reasons by its codes (assembly/load-containers.ts). */
-const REASONS: (UnplacedReason | undefined)[] = [
-  undefined,
-  'too_large_for_every_type',
-  'over_payload',
-  'out_of_containers',
-  'over_road_gross',
-  'over_axle_limits',
-];
+/** The loader's reason by its code (wasm-wire.ts LOAD_REASONS); undefined for one that fits. */
+function loadReason(code: number): UnplacedReason | undefined {
+  const reason = LOAD_REASONS[code];
+  return reason === 'fits' ? undefined : reason;
+}
 
 export interface LoadResult {
   containers: PlannedContainer[];
@@ -232,22 +236,26 @@ function loadPhase(
   limits: PlanLimits,
   seed: number,
 ): PlannedContainer[] {
-  const input = [Math.max(1, Math.round(limits.timeLimitMs)), limits.effort, seed, rows.length];
-  for (const { spec, count, road } of rows) {
-    input.push(spec.inner_mm.l, spec.inner_mm.w, spec.inner_mm.h, spec.payload_kg * 1000, count, ...roadWire(road));
-  }
-  pushCargo(
-    input,
-    groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })),
-  );
-  const reader = new WireReader(wasm.run('loadContainers', Int32Array.from(input)));
-  if (reader.next() === 1) state.timeLimited = true;
+  const input = writeLoadContainersInput({
+    limits: { timeLimitMs: Math.max(1, Math.round(limits.timeLimitMs)), effort: limits.effort },
+    seed,
+    containers: rows.map(({ spec, count, road }) => ({
+      l: spec.inner_mm.l,
+      w: spec.inner_mm.w,
+      h: spec.inner_mm.h,
+      payloadG: spec.payload_kg * 1000,
+      count,
+      road: roadOnWire(road),
+    })),
+    cargo: groups.map((g, t) => ({ ...g.wire, count: state.left[t]! })),
+  });
+  const answer = readLoadContainersAnswer(wasm.run('loadContainers', input));
+  if (answer.deadlineHit) state.timeLimited = true;
   const containers: PlannedContainer[] = [];
-  const count = reader.next();
-  for (let k = 0; k < count; k++) {
-    const { spec, road } = rows[reader.next()]!;
+  for (const loaded of answer.containers) {
+    const { spec, road } = rows[loaded.type]!;
     const weightOf = (b: { type: number }) => groups[b.type]!.wire.weightG;
-    const laid = readBoxes(reader);
+    const laid = loaded.boxes;
     // a load outside the centre-of-gravity limits is mended by moving whole slabs (balance-slabs.ts),
     // unless that would take the axles out of the road's limits the loader met
     const mended = balanceSlabs(laid, weightOf, spec.inner_mm);
@@ -274,9 +282,9 @@ function loadPhase(
       });
     containers.push(plannedContainer(spec, placements, road));
   }
-  groups.forEach((_, t) => {
-    state.left[t] = reader.next();
-    state.reasons[t] = REASONS[reader.next()];
+  answer.left.forEach(({ count, reason }, t) => {
+    state.left[t] = count;
+    state.reasons[t] = loadReason(reason);
   });
   return containers;
 }

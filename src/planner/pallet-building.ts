@@ -8,7 +8,7 @@ import type { PlannerWasm } from './planner-wasm.js';
 import type { PalletContentsLine, PalletUnit, PlacedBox, PlanLimits, PlannedPallet } from '../plan-contract/plan-types.js';
 import { bestSingleSkuPallet, type SingleSkuPallet } from './single-sku-pallet.js';
 import type { SkuDemand } from './sku-demand.js';
-import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, WireReader } from './wasm-wire.js';
+import { ANY_ORIENTATION, readPalletizeAnswer, StackPolicy, UPRIGHT_ORIENTATIONS, writePalletizeInput } from './wasm-wire.js';
 
 export function singleSkuPallet(d: SkuDemand, p: PalletTypeMm): SingleSkuPallet | undefined {
   return bestSingleSkuPallet(d, { l: p.l, w: p.w, loadHeight: p.loadHeight, loadWeightG: p.loadWeightG }, d.units);
@@ -63,21 +63,16 @@ export function searchPallets(
 ): WasmPalletizing | NoneWithin {
   const loadable = skus.map((d, i) => ({ d, count: counts[i]! })).filter((x) => x.count > 0);
   if (loadable.length === 0) return { pallets: [], left: new Map(), timeLimited: false };
-  const p = type;
-  const input = [
-    p.l,
-    p.w,
-    p.loadHeight,
-    p.loadWeightG,
-    Math.max(1, Math.round(limits.timeLimitMs)),
-    limits.effort,
+  const input = writePalletizeInput({
+    deckL: type.l,
+    deckW: type.w,
+    loadHeight: type.loadHeight,
+    loadWeightG: type.loadWeightG,
+    limits: { timeLimitMs: Math.max(1, Math.round(limits.timeLimitMs)), effort: limits.effort },
     seed,
-    most,
-    prune ? 1 : 0,
-  ];
-  pushCargo(
-    input,
-    loadable.map(({ d, count }) => ({
+    mostPallets: most,
+    prune,
+    cargo: loadable.map(({ d, count }) => ({
       l: d.l,
       w: d.w,
       h: d.h,
@@ -88,28 +83,20 @@ export function searchPallets(
       policy: d.maxLoadG === 0 ? StackPolicy.None : StackPolicy.Free,
       canTop: true,
       stackClass: 0,
-      ...(d.maxLoadG === undefined ? {} : { maxLoadG: d.maxLoadG }),
+      maxLoadG: d.maxLoadG,
     })),
-  );
-  const reader = new WireReader(wasm.run('palletize', Int32Array.from(input)));
-  const timeLimited = reader.next() === 1;
-  const count = reader.next();
-  if (most >= 0 && count > most) return { noneWithin: most, timeLimited };
+  });
+  const answer = readPalletizeAnswer(wasm.run('palletize', input));
+  const timeLimited = answer.deadlineHit;
+  if (most >= 0 && answer.pallets > most) return { noneWithin: most, timeLimited };
   const placed = loadable.map(() => 0);
-  const pallets: RawPallet[] = [];
-  for (let k = 0; k < count; k++) {
-    const n = reader.next();
-    const boxes: RawPallet['boxes'] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const t = reader.next();
-      placed[t]!++;
-      boxes[i] = {
-        d: loadable[t]!.d,
-        box: { x: reader.next(), y: reader.next(), z: reader.next(), l: reader.next(), w: reader.next(), h: reader.next() },
-      };
-    }
-    pallets.push({ type, boxes });
-  }
+  const pallets: RawPallet[] = answer.built.map(({ boxes }) => ({
+    type,
+    boxes: boxes.map((box) => {
+      placed[box.type]!++;
+      return { d: loadable[box.type]!.d, box };
+    }),
+  }));
   const left = new Map<SkuDemand, number>();
   loadable.forEach(({ d, count: n }, i) => {
     if (placed[i]! < n) left.set(d, n - placed[i]!);

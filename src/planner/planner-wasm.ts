@@ -1,11 +1,19 @@
 // The WebAssembly planner (built from assembly/ into build/planner.wasm): one instance runs one
-// job at a time. Jobs go in and come out as flat Int32Arrays through linear memory.
+// job at a time. Jobs go in and come out as flat Int32Arrays through linear memory, in the layout
+// wasm-wire.ts writes and reads.
 import { readFileSync } from 'node:fs';
 import { type BoundedCache, loadCache, palletizeCache } from './planner-caches.js';
+import {
+  loadContainersAnswerAt,
+  loadContainersInputAt,
+  palletizeAnswerAt,
+  palletizeInputAt,
+  type PlannerJob,
+  SEARCH_EXITS,
+} from './wasm-wire.js';
 
-const WASM_URL = new URL('../../../build/planner.wasm', import.meta.url);
-
-export type PlannerJob = 'packContainer' | 'palletize' | 'loadContainers' | 'layerStacks' | 'fullestPallet';
+/** The service's build: its jobs only (the tests' build, build/planner-checks.wasm, adds theirs). */
+export const PLANNER_WASM = new URL('../../../build/planner.wasm', import.meta.url);
 
 // @types/node leaves WebAssembly undeclared under lib ES2022: the little used here, typed here.
 interface WasmMemory {
@@ -17,50 +25,49 @@ interface WasmApi {
 }
 const WebAssemblyApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-interface PlannerExports {
+type PlannerExports<Job extends string> = Record<Job, () => number> & {
   memory: WasmMemory;
   reset(): void;
   inputBuffer(length: number): number;
-  packContainer(): number;
-  palletize(): number;
-  loadContainers(): number;
-  layerStacks(): number;
-  fullestPallet(): number;
   searchExits(kind: number): number;
-}
+};
 
-/** How the block searches ended (assembly/block-search.ts EXIT_*), in the wasm's order. */
-export const SEARCH_EXITS = ['all_placed', 'effort', 'widest_beam', 'time_limit'] as const;
 export type SearchExit = (typeof SEARCH_EXITS)[number];
 export type SearchExitCounts = Record<SearchExit, number>;
 
 export const noSearchExits = (): SearchExitCounts => ({ all_placed: 0, effort: 0, widest_beam: 0, time_limit: 0 });
 
-let compiled: object | undefined;
+const compiled = new Map<string, object>();
 
-function plannerModule(): object {
-  compiled ??= new WebAssemblyApi.Module(readFileSync(WASM_URL));
-  return compiled;
+function plannerModule(file: URL): object {
+  let module = compiled.get(file.href);
+  if (!module) compiled.set(file.href, (module = new WebAssemblyApi.Module(readFileSync(file))));
+  return module;
 }
 
 /**
  * The jobs whose answer is the same for the same input while no search met the time limit: the
- * element of the input holding the time limit (left out of the key) and the cache. A job's answer
- * says in its element 1 whether the clock cut it short (or skipped a search); such answers are not
- * kept. The BR job is not cached: its time left decides how many searches it runs.
+ * element of the input holding the time limit (left out of the key), the element of the answer
+ * saying whether the clock cut it short (or skipped a search; such answers are not kept), and the
+ * cache. The BR job is not cached: its time left decides how many searches it runs.
  */
-const CACHED_JOBS: Partial<Record<PlannerJob, { timeLimitAt: number; cache: BoundedCache<Int32Array> }>> = {
-  palletize: { timeLimitAt: 4, cache: palletizeCache },
-  loadContainers: { timeLimitAt: 0, cache: loadCache },
+const CACHED_JOBS: Partial<Record<string, { timeLimitAt: number; deadlineHitAt: number; cache: BoundedCache<Int32Array> }>> = {
+  palletize: { timeLimitAt: palletizeInputAt.limits.timeLimitMs, deadlineHitAt: palletizeAnswerAt.deadlineHit, cache: palletizeCache },
+  loadContainers: {
+    timeLimitAt: loadContainersInputAt.limits.timeLimitMs,
+    deadlineHitAt: loadContainersAnswerAt.deadlineHit,
+    cache: loadCache,
+  },
 };
 
-export class PlannerWasm {
-  private readonly exports: PlannerExports;
+/** One instance of a planner build: the service's (PLANNER_WASM, its jobs), or another build and its jobs. */
+export class PlannerWasm<Job extends string = PlannerJob> {
+  private readonly exports: PlannerExports<Job>;
   /** Searches of every job this instance ran, by how they ended: a caller diffs two readings. */
   readonly searchExits: SearchExitCounts = noSearchExits();
 
-  constructor() {
-    const instance = new WebAssemblyApi.Instance(plannerModule(), {
+  constructor(build: URL = PLANNER_WASM) {
+    const instance = new WebAssemblyApi.Instance(plannerModule(build), {
       env: {
         nowMs: () => performance.now(),
         abort: (_message: number, _file: number, line: number, column: number) => {
@@ -68,7 +75,7 @@ export class PlannerWasm {
         },
       },
     });
-    this.exports = instance.exports as unknown as PlannerExports;
+    this.exports = instance.exports as unknown as PlannerExports<Job>;
   }
 
   /** The instance's linear memory: it grows to what the largest job needed, and never shrinks. */
@@ -77,7 +84,7 @@ export class PlannerWasm {
   }
 
   /** The job's answer: read it, never change it (a cached answer is shared with later calls). */
-  run(job: PlannerJob, input: Int32Array): Int32Array {
+  run(job: Job, input: Int32Array): Int32Array {
     const cached = CACHED_JOBS[job];
     if (!cached) return this.runJob(job, input);
     const keyed = input.slice();
@@ -86,11 +93,11 @@ export class PlannerWasm {
     const known = cached.cache.get(key);
     if (known) return known;
     const answer = this.runJob(job, input);
-    if (answer[1] === 0) cached.cache.set(key, answer, answer.byteLength + key.length);
+    if (answer[cached.deadlineHitAt] === 0) cached.cache.set(key, answer, answer.byteLength + key.length);
     return answer;
   }
 
-  private runJob(job: PlannerJob, input: Int32Array): Int32Array {
+  private runJob(job: Job, input: Int32Array): Int32Array {
     const e = this.exports;
     e.reset();
     const at = e.inputBuffer(input.length);

@@ -1,11 +1,12 @@
 // The road's lever rule on one container (docs/road-profiles.md), as the plan reports it: the
 // chassis rests on the kingpin and its axle group; the kingpin's load rests on the tractor's fifth
 // wheel, between its steer axle and its drive axle group (the ROADEF/EURO 2022 challenge's rule).
-// The loader in the wasm plans with the same rule (assembly/axle-loads.ts), test/planner/road-loads.test.ts
-// holds the two to each other; the validator computes it again on its own.
+// The loader in the wasm plans with the same rule (assembly/axle-loads.ts); the validator computes it
+// again on its own, and test/planner/road-plans.test.ts holds every road plan to it.
 import type { AxleFigures, ContainerRoad, PlacedBox } from '../plan-contract/plan-types.js';
 import type { RoadMm } from '../plan-contract/planner-input.js';
 import type { ContainerSpec } from './containers.js';
+import type { Road } from './wasm-wire.js';
 
 /** A road profile on one container type: every position in the plan's frame (x from the inside of its front wall). */
 export interface ContainerRoadSpec {
@@ -123,28 +124,24 @@ export function containerRoad(r: ContainerRoadSpec, placements: readonly (Placed
   };
 }
 
-/**
- * The wire form of a container type's road for the loader (assembly/axle-loads.ts readRoad): 0 for
- * none; else 1 and its figures, each a whole number.
- */
-export function roadWire(r: ContainerRoadSpec | undefined): number[] {
-  if (r === undefined) return [0];
-  return [
-    1,
-    r.grossLimitG,
-    r.steerTareG,
-    r.driveTareG,
-    r.wheelbaseMm,
-    r.fifthWheelMm,
-    r.steerLimitG,
-    r.driveLimitG,
-    Math.round(r.driveMinShare * 1e6),
-    r.chassisTareG,
-    Math.round(r.chassisCogX),
-    Math.round(r.kingpinX),
-    Math.round(r.axleGroupX),
-    r.axleGroupLimitG,
-    r.containerTareG,
-    Math.round(r.containerCogX),
-  ];
+/** A container type's road as the loader takes it (wasm-wire.ts Road, read by assembly/axle-loads.ts): whole numbers. */
+export function roadOnWire(r: ContainerRoadSpec | undefined): Road | undefined {
+  if (r === undefined) return undefined;
+  return {
+    grossLimitG: r.grossLimitG,
+    steerTareG: r.steerTareG,
+    driveTareG: r.driveTareG,
+    wheelbaseMm: r.wheelbaseMm,
+    fifthWheelMm: r.fifthWheelMm,
+    steerLimitG: r.steerLimitG,
+    driveLimitG: r.driveLimitG,
+    driveMinShareMillionths: Math.round(r.driveMinShare * 1e6),
+    chassisTareG: r.chassisTareG,
+    chassisCogX: Math.round(r.chassisCogX),
+    kingpinX: Math.round(r.kingpinX),
+    axleGroupX: Math.round(r.axleGroupX),
+    axleGroupLimitG: r.axleGroupLimitG,
+    containerTareG: r.containerTareG,
+    containerCogX: Math.round(r.containerCogX),
+  };
 }

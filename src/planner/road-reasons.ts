@@ -4,16 +4,16 @@
 import type { UnplacedReason } from '../plan-contract/plan-types.js';
 import type { ContainerSpec } from './containers.js';
 import { axleLoads, type ContainerRoadSpec, roadCargoRoomG } from './road-loads.js';
-import type { WireBoxType } from './wasm-wire.js';
+import type { BoxType } from './wasm-wire.js';
 
 const kg = (g: number): string => `${Math.round(g / 1000).toLocaleString('en-US')} kg`;
 
-/** Orientation bits (wasm-wire.ts): the size each puts along the container. */
-const ALONG: ((b: WireBoxType) => number)[] = [(b) => b.l, (b) => b.w, (b) => b.l, (b) => b.h, (b) => b.w, (b) => b.h];
+/** Orientation bits (wasm-wire.ts, assembly/cargo.ts orientedX): the size each puts along the container. */
+const ALONG: ((b: BoxType) => number)[] = [(b) => b.l, (b) => b.w, (b) => b.l, (b) => b.h, (b) => b.w, (b) => b.h];
 
 export function roadReasonDetail(
   reason: UnplacedReason,
-  item: WireBoxType,
+  item: BoxType,
   rows: readonly { spec: ContainerSpec; road: ContainerRoadSpec | undefined }[],
 ): string | undefined {
   if (reason !== 'over_road_gross' && reason !== 'over_axle_limits') return undefined;

@@ -11,7 +11,7 @@ import type { SkuDemand } from './sku-demand.js';
 import { stances, type SingleSkuPallet } from './single-sku-pallet.js';
 import { guillotineLayer } from './layer-pattern.js';
 import type { PlannerWasm } from './planner-wasm.js';
-import { WireReader, wireInt } from './wasm-wire.js';
+import { readLayerStacksAnswer, writeLayerStacksInput } from './wasm-wire.js';
 
 export interface LayerStacks {
   pallets: RawPallet[];
@@ -39,34 +39,33 @@ export function layerStacks(
     MAX_COMBINATIONS,
   );
   // no choice scores below the units' volume in pallets' load volumes: one that reaches it is not beaten
-  const input = [type.l, type.w, type.loadHeight, type.loadWeightG, MAX_LAYER_CARTONS, volumeBound(skus, type), skus.length].map(wireInt);
-  skus.forEach((d, i) => {
-    const bears = d.maxLoadG === undefined ? -1 : wireInt(d.maxLoadG);
-    input.push(...[d.l, d.w, d.h].map(wireInt), d.upright ? 1 : 0, wireInt(d.weightG), bears, wireInt(d.units), options[i]!.length);
-    for (const boxes of options[i]!) {
-      input.push(boxes.length);
-      for (const b of boxes) input.push(b.x, b.y, b.l, b.w, b.h);
-    }
+  const input = writeLayerStacksInput({
+    deckL: type.l,
+    deckW: type.w,
+    loadHeight: type.loadHeight,
+    loadWeightG: type.loadWeightG,
+    maxCartons: MAX_LAYER_CARTONS,
+    atLeast: volumeBound(skus, type),
+    skus: skus.map((d, i) => ({
+      l: d.l,
+      w: d.w,
+      h: d.h,
+      upright: d.upright,
+      weightG: d.weightG,
+      maxLoadG: d.maxLoadG,
+      units: d.units,
+      patterns: options[i]!.map((boxes) => ({ boxes })),
+    })),
+    choices: choices.map((patterns) => ({ patterns })),
   });
-  input.push(choices.length);
-  for (const choice of choices) input.push(...choice);
-  const answer = new WireReader(wasm.run('layerStacks', Int32Array.from(input)));
-  if (answer.next() === 0) return undefined;
+  const { built } = readLayerStacksAnswer(wasm.run('layerStacks', input));
+  if (built === undefined) return undefined;
   const pallets: RawPallet[] = [];
-  for (let entries = answer.next(); entries > 0; entries--) {
-    const times = answer.next();
-    const boxes: RawPallet['boxes'] = [];
-    for (let n = answer.next(); n > 0; n--) {
-      const d = skus[answer.next()]!;
-      boxes.push({
-        d,
-        box: { x: answer.next(), y: answer.next(), z: answer.next(), l: answer.next(), w: answer.next(), h: answer.next() },
-      });
-    }
-    const pallet = { type, boxes };
+  for (const { times, boxes } of built.pallets) {
+    const pallet = { type, boxes: boxes.map((box) => ({ d: skus[box.type]!, box })) };
     for (let t = 0; t < times; t++) pallets.push(pallet);
   }
-  return { pallets, rest: new Map(skus.map((d) => [d, answer.next()])) };
+  return { pallets, rest: new Map(skus.map((d, i) => [d, built.rest[i]!])) };
 }
 
 /**

@@ -1,24 +1,34 @@
 // The search ranks blocks by scanning them four at a time (assembly/blocks.ts firstWithin): the
 // wasm checks that scan against a plain one-block-at-a-time scan on real blocks and random spaces
-// (assembly/block-index-check.ts). A difference would make plans differ from before, silently.
+// (assembly/checks/block-index-check.ts, in the tests' build). A difference would make plans differ
+// from before, silently.
 import t from 'tap';
 import { brOrientations } from '../../src/planner/checks/br-packer.js';
 import { generateBrInstance } from '../../src/planner/checks/br-generator.js';
-import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { ANY_ORIENTATION, pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wasm-wire.js';
+import {
+  ANY_ORIENTATION,
+  type BoxType,
+  readCheckFirstWithinAnswer,
+  readCheckFitCacheAnswer,
+  StackPolicy,
+  UPRIGHT_ORIENTATIONS,
+  writeCheckFirstWithinInput,
+  writeCheckFitCacheInput,
+} from '../../src/planner/wasm-wire.js';
+import { checksWasm } from './checks-wasm.js';
 
-// the check is a job the service never runs, so PlannerJob does not name it
-const wasm = new PlannerWasm() as unknown as { run(job: string, input: Int32Array): Int32Array };
+// the checks are jobs of the tests' build only
+const wasm = checksWasm();
 
-function check(bin: [number, number, number], cargo: WireBoxType[], seed: number, pairs: number) {
+function check(bin: [number, number, number], cargo: BoxType[], seed: number, pairs: number) {
   const probes = 3000;
-  const input = [...bin, seed, probes, pairs];
-  pushCargo(input, cargo);
-  const [, mismatches, ran, blocks, found] = wasm.run('checkFirstWithin', Int32Array.from(input));
-  return { mismatches, ran, blocks: blocks!, found: found! };
+  const [l, w, h] = bin;
+  const input = writeCheckFirstWithinInput({ l, w, h, seed, probes, composites: pairs, cargo });
+  const { mismatches, probes: ran, blocks, found } = readCheckFirstWithinAnswer(wasm.run('checkFirstWithin', input));
+  return { mismatches, ran, blocks, found };
 }
 
-const brCargo = (instance: number, types: number): WireBoxType[] =>
+const brCargo = (instance: number, types: number): BoxType[] =>
   generateBrInstance(instance, types).types.map((b) => ({
     l: b.dims[0],
     w: b.dims[1],
@@ -48,7 +58,7 @@ for (const [instance, types, pairs] of [
 }
 
 t.test('pallet cargo in mm: the grouped scan finds what the plain scan finds', async (t) => {
-  const cargo: WireBoxType[] = [
+  const cargo: BoxType[] = [
     {
       l: 400,
       w: 300,
@@ -100,12 +110,19 @@ for (const [instance, types, pairs] of [
   t.test(
     `BR cargo of ${types} types: searches with the fit cache, reused greedy runs and reused children load exactly as without`,
     async (t) => {
-      const input = [587, 233, 220, instance, 3000, pairs];
-      pushCargo(input, brCargo(instance, types));
-      const [, differ, searches, placements] = wasm.run('checkFitCache', Int32Array.from(input));
+      const input = writeCheckFitCacheInput({
+        l: 587,
+        w: 233,
+        h: 220,
+        seed: instance,
+        effort: 3000,
+        composites: pairs,
+        cargo: brCargo(instance, types),
+      });
+      const { differ, searches, placements } = readCheckFitCacheAnswer(wasm.run('checkFitCache', input));
       t.equal(searches, 6);
       t.equal(differ, 0);
-      t.ok(placements! > 4, `${placements} placements compared`);
+      t.ok(placements > 4, `${placements} placements compared`);
     },
   );
 }

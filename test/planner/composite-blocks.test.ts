@@ -1,25 +1,30 @@
 // Composite blocks (assembly/composite-blocks.ts), the BR job's blocks of several parts: side by
 // side as tall, or one on another. The wasm checks every composite generated for a cargo leaf by
-// leaf (assembly/composite-blocks-check.ts): inside its bounding box, parts apart, every part above
-// the floor wholly on parts below, 98 % of the box filled, no type used beyond its count. Loads
+// leaf (assembly/checks/composite-blocks-check.ts, a job of the tests' build): inside its bounding
+// box, parts apart, every part above the floor wholly on parts below, 98 % of the box filled, no type used beyond its count. Loads
 // built from them are checked by the independent validator (checks/br-packer.test.ts, bench:packing).
 import t from 'tap';
 import { brOrientations } from '../../src/planner/checks/br-packer.js';
 import { generateBrInstance } from '../../src/planner/checks/br-generator.js';
-import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { pushCargo, StackPolicy, UPRIGHT_ORIENTATIONS, type WireBoxType } from '../../src/planner/wasm-wire.js';
+import {
+  type BoxType,
+  readCheckCompositeBlocksAnswer,
+  StackPolicy,
+  UPRIGHT_ORIENTATIONS,
+  writeCheckCompositeBlocksInput,
+} from '../../src/planner/wasm-wire.js';
+import { checksWasm } from './checks-wasm.js';
 
-// the check is a job the service never runs, so PlannerJob does not name it
-const wasm = new PlannerWasm() as unknown as { run(job: string, input: Int32Array): Int32Array };
+// the check is a job of the tests' build only
+const wasm = checksWasm();
 
-function check(bin: [number, number, number], cargo: WireBoxType[], seed: number, stacked: boolean) {
-  const input = [...bin, seed, 4000, stacked ? 1 : 0];
-  pushCargo(input, cargo);
-  const [, composites, failing, withStack, mostLeaves] = wasm.run('checkCompositeBlocks', Int32Array.from(input));
-  return { composites: composites!, failing: failing!, withStack: withStack!, mostLeaves: mostLeaves! };
+function check(bin: [number, number, number], cargo: BoxType[], seed: number, stacked: boolean) {
+  const [l, w, h] = bin;
+  const input = writeCheckCompositeBlocksInput({ l, w, h, seed, composites: 4000, stacked, cargo });
+  return readCheckCompositeBlocksAnswer(wasm.run('checkCompositeBlocks', input));
 }
 
-const brCargo = (instance: number, types: number): WireBoxType[] =>
+const brCargo = (instance: number, types: number): BoxType[] =>
   generateBrInstance(instance, types).types.map((b) => ({
     l: b.dims[0],
     w: b.dims[1],
@@ -54,7 +59,7 @@ t.test('without stacking, no composite has a part on another', async (t) => {
 });
 
 t.test('two boxes of one footprint make the stacked pairs and nothing side by side', async (t) => {
-  const box = (h: number): WireBoxType => ({
+  const box = (h: number): BoxType => ({
     l: 50,
     w: 40,
     h,

@@ -3,10 +3,11 @@
 // load height and weight, when it runs, then it takes the tallest fill within the weight, and among
 // the tallest the one richest in the layers most left.
 import t from 'tap';
-import { PlannerWasm } from '../../src/planner/planner-wasm.js';
-import { WireReader } from '../../src/planner/wasm-wire.js';
+import { readFullestPalletAnswer, writeFullestPalletInput } from '../../src/planner/wasm-wire.js';
+import { checksWasm } from './checks-wasm.js';
 
-const wasm = new PlannerWasm();
+// the knapsack is a job of the tests' build only
+const wasm = checksWasm();
 
 interface Kind {
   height: number;
@@ -16,9 +17,8 @@ interface Kind {
 
 /** The layers picked, as [kind index, how many] in the order the fill took them; [] for none. */
 function fullest(loadHeight: number, loadWeightG: number, kinds: Kind[]): [number, number][] {
-  const input = Int32Array.from([loadHeight, loadWeightG, kinds.length, ...kinds.flatMap((k) => [k.height, k.weightG, k.count])]);
-  const answer = new WireReader(wasm.run('fullestPallet', input));
-  return Array.from({ length: answer.next() }, () => [answer.next(), answer.next()] as [number, number]);
+  const input = writeFullestPalletInput({ loadHeight, loadWeightG, kinds });
+  return readFullestPalletAnswer(wasm.run('fullestPallet', input)).picks.map((p) => [p.kind, p.layers] as [number, number]);
 }
 
 /** Layers of one kind: height (mm), weight (kg), how many are left. */

@@ -2,7 +2,7 @@
 // packContainer job (assembly/pack-container.ts).
 import type { BrBoxType, BrInstance, BrPlacement } from './br-instance.js';
 import type { PlannerWasm } from '../planner-wasm.js';
-import { pushCargo, readBoxes, StackPolicy, WireReader } from '../wasm-wire.js';
+import { readPackContainerAnswer, StackPolicy, writePackContainerInput } from '../wasm-wire.js';
 
 /** BR flag k lets dims[k] stand vertical: dims[2] -> bits 0,1; dims[1] -> 2,3; dims[0] -> 4,5. */
 export function brOrientations(t: BrBoxType): number {
@@ -26,10 +26,14 @@ export interface PackContainerResult {
 export function packContainer(wasm: PlannerWasm, instance: BrInstance, options: PackContainerOptions): PackContainerResult {
   const { l, w, h } = instance.container;
   const timeLimit = options.timeLimitMs > 0 ? Math.max(1, Math.round(options.timeLimitMs)) : 0;
-  const input = [l, w, h, 0, timeLimit, options.effort ?? 0, options.seed ?? 1];
-  pushCargo(
-    input,
-    instance.types.map((t) => ({
+  const input = writePackContainerInput({
+    l,
+    w,
+    h,
+    maxWeightG: 0,
+    limits: { timeLimitMs: timeLimit, effort: options.effort ?? 0 },
+    seed: options.seed ?? 1,
+    cargo: instance.types.map((t) => ({
       l: t.dims[0],
       w: t.dims[1],
       h: t.dims[2],
@@ -40,9 +44,8 @@ export function packContainer(wasm: PlannerWasm, instance: BrInstance, options: 
       canTop: true,
       stackClass: 0,
     })),
-  );
-  const reader = new WireReader(wasm.run('packContainer', Int32Array.from(input)));
-  const limited = reader.next() === 1;
-  const placements = readBoxes(reader).map((b) => ({ ...b, type: instance.types[b.type]!.id }));
-  return { placements, limited };
+  });
+  const answer = readPackContainerAnswer(wasm.run('packContainer', input));
+  const placements = answer.boxes.map((b) => ({ ...b, type: instance.types[b.type]!.id }));
+  return { placements, limited: answer.limited };
 }

@@ -1,23 +1,22 @@
-// Self-checks the tests run (test/planner/block-index.test.ts). firstWithin, the grouped SIMD scan
+// Self-checks the tests run in the tests' build (test/planner/block-index.test.ts). firstWithin, the grouped SIMD scan
 // the search ranks blocks with, against firstWithinPlain, one block at a time, on the blocks of a
 // real cargo and many random spaces and starting points. Any difference would change plans.
-import { Bin } from './cargo';
-import { firstWithin, firstWithinPlain, generateBlocks } from './blocks';
-import { withCompositeBlocks } from './composite-blocks';
-import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from './block-search';
-import { PL_STRIDE } from './load-state';
-import { InputReader, OutputWriter } from './wire';
+import { Bin, cargoOf } from '../cargo';
+import { firstWithin, firstWithinPlain, generateBlocks } from '../blocks';
+import { withCompositeBlocks } from '../composite-blocks';
+import { BlockSearch, SearchLimits, SPACE_CORNER, SPACE_LOWEST } from '../block-search';
+import { PL_STRIDE } from '../load-state';
+import { InputReader, OutputWriter } from '../wire';
+import { pushCheckFirstWithinAnswer, pushCheckFitCacheAnswer, readCheckFirstWithinInput, readCheckFitCacheInput } from '../wire-layout';
 
-/**
- * Input: bin l, w, h, seed, probes, composite blocks (0: none; stacked too), then the cargo.
- * Output: [mismatches, probes, blocks, probes that found a block].
- */
+/** The job's input and answer: wire-layout.ts CheckFirstWithinInput and CheckFirstWithinAnswer. */
 export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
-  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
-  const seed = <u32>input.next();
-  const probes = input.next();
-  const pairs = input.next();
-  const cargo = input.readCargo();
+  const job = readCheckFirstWithinInput(input);
+  const bin = new Bin(job.l, job.w, job.h, f64.MAX_VALUE);
+  const seed = <u32>job.seed;
+  const probes = job.probes;
+  const pairs = job.composites;
+  const cargo = cargoOf(job.cargo);
   const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, pairs, true);
   let x: u32 = seed * 2654435761 + 1;
   let mismatches = 0, found = 0;
@@ -42,10 +41,7 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
     }
   }
   const out = new OutputWriter(8);
-  out.push(mismatches);
-  out.push(probes);
-  out.push(blocks.n);
-  out.push(found);
+  pushCheckFirstWithinAnswer(out, mismatches, probes, blocks.n, found);
   return out.finish();
 }
 
@@ -54,17 +50,17 @@ export function checkFirstWithinJob(input: InputReader): StaticArray<i32> {
  * children an earlier beam of the run tried (child-memo.ts) against none of them: the same searches
  * (both space rules, with and without the dead-space window, and the BR job's: lowest first, a
  * quarter of the width in blocks per node) on two block searches, one remembering what each space
- * size admits and reusing its greedy runs, one scanning and running every greedy completion. Input:
- * bin l, w, h, seed, effort, composite blocks, then the cargo. Output: [searches whose loads or
- * effort counted differ, searches, placements compared].
+ * size admits and reusing its greedy runs, one scanning and running every greedy completion. The
+ * job's input and answer: wire-layout.ts CheckFitCacheInput and CheckFitCacheAnswer.
  */
 export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
-  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
-  const seed = <u32>input.next();
+  const job = readCheckFitCacheInput(input);
+  const bin = new Bin(job.l, job.w, job.h, f64.MAX_VALUE);
+  const seed = <u32>job.seed;
   const limits = new SearchLimits();
-  limits.effort = <i64>input.next();
-  const pairs = input.next();
-  const cargo = input.readCargo();
+  limits.effort = <i64>job.effort;
+  const pairs = job.composites;
+  const cargo = cargoOf(job.cargo);
   let boxes = 0;
   for (let t = 0; t < cargo.n; t++) boxes += cargo.count[t];
   const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, pairs, true);
@@ -92,8 +88,6 @@ export function checkFitCacheJob(input: InputReader): StaticArray<i32> {
     placements += a.np;
   }
   const out = new OutputWriter(8);
-  out.push(differ);
-  out.push(searches);
-  out.push(placements);
+  pushCheckFitCacheAnswer(out, differ, searches, placements);
   return out.finish();
 }

@@ -1,23 +1,24 @@
-// The tests' check of composite blocks (composite-blocks.ts, test/planner/composite-blocks.test.ts):
-// every composite generated for a cargo is checked on its own terms, leaf by leaf.
-import { Bin } from './cargo';
-import { Blocks, generateBlocks } from './blocks';
-import { COMPOSITE_MIN_FILL, withCompositeBlocks } from './composite-blocks';
-import { InputReader, OutputWriter } from './wire';
+// The tests' check of composite blocks (../composite-blocks.ts, test/planner/composite-blocks.test.ts),
+// a job of the tests' build: every composite generated for a cargo is checked on its own terms, leaf by leaf.
+import { Bin, cargoOf } from '../cargo';
+import { Blocks, generateBlocks } from '../blocks';
+import { COMPOSITE_MIN_FILL, withCompositeBlocks } from '../composite-blocks';
+import { InputReader, OutputWriter } from '../wire';
+import { pushCheckCompositeBlocksAnswer, readCheckCompositeBlocksInput } from '../wire-layout';
 
 /**
- * Input: bin l, w, h, seed, composites, stacked (0/1), then the cargo.
- * Output: [composites, composites failing a rule, stacked ones (a leaf above the floor), most leaves].
+ * The job's input and answer: wire-layout.ts CheckCompositeBlocksInput and CheckCompositeBlocksAnswer.
  * The rules: leaves are blocks of one kind inside the bounding box and apart; a leaf above the
  * floor stands wholly on tops of leaves; the leaves' volume is the block's and fills
  * COMPOSITE_MIN_FILL of the box; count is the leaves' boxes, and no type takes more than it has.
  */
 export function checkCompositeBlocksJob(input: InputReader): StaticArray<i32> {
-  const bin = new Bin(input.next(), input.next(), input.next(), f64.MAX_VALUE);
-  const seed = <u32>input.next();
-  const composites = input.next();
-  const stacked = input.next() != 0;
-  const cargo = input.readCargo();
+  const job = readCheckCompositeBlocksInput(input);
+  const bin = new Bin(job.l, job.w, job.h, f64.MAX_VALUE);
+  const seed = <u32>job.seed;
+  const composites = job.composites;
+  const stacked = job.stacked;
+  const cargo = cargoOf(job.cargo);
   const blocks = withCompositeBlocks(generateBlocks(cargo, bin, cargo.count, 12000, 0, seed), cargo, bin, cargo.count, composites, stacked);
   let found = 0, failing = 0, withStack = 0, mostLeaves = 0;
   const used = new StaticArray<i32>(cargo.n);
@@ -36,10 +37,7 @@ export function checkCompositeBlocksJob(input: InputReader): StaticArray<i32> {
     }
   }
   const out = new OutputWriter(8);
-  out.push(found);
-  out.push(failing);
-  out.push(withStack);
-  out.push(mostLeaves);
+  pushCheckCompositeBlocksAnswer(out, found, failing, withStack, mostLeaves);
   return out.finish();
 }
 
