@@ -26,8 +26,8 @@ const FORESIGHT_MARGIN: f64 = 0.85;
 /**
  * The clock is read once this many placements have been counted since the last read, not at each
  * limit check: a read is a call out to the host (performance.now), and a limit check comes with
- * every child, 2.2 placements on average. A search that reaches its deadline stops at most one
- * child's run past this many placements (a fraction of a millisecond) later; one the effort budget
+ * every child, a few placements each. A search that reaches its deadline stops at most one child's
+ * run past this many placements later, a small fraction of any time limit; one the effort budget
  * ends is unchanged.
  */
 const CLOCK_PLACEMENTS: i64 = 512;

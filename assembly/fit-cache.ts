@@ -1,12 +1,12 @@
 // Which blocks a space's size admits, remembered per size: the greedy completions of a search meet
-// the same few thousand space sizes again and again (nine rank calls in ten on BR13), and the
+// the same space sizes again and again (most rank calls, src/planner/README.md), and the
 // blocks within a size, in order, depend on the blocks alone, not on the load. The rank loops read
 // the list and test each block against the load; past the list they scan on (firstWithin) where
 // the list stopped, so they take exactly the blocks a scan from the start would.
 import { Blocks, firstBlockWithin, firstWithin } from './blocks';
 import { room } from './room';
 
-/** Blocks listed per size by default: about what a rank call with the dead-space window tests (BR13: 38). */
+/** Blocks listed per size by default: a little more than a rank call with the dead-space window tests. */
 export const LISTED: i32 = 48;
 /** What list() returns for a size it keeps no list of: a list of none, scan from the start. */
 export const NOT_KEPT: i32 = 0;

@@ -203,7 +203,7 @@ try {
       `service RSS, ${service.label}: ${service.rssLoaded.toFixed(0)} MiB with ${ORDERS} orders loaded, ${rssAfter[i]!.toFixed(0)} MiB after the runs`,
     );
   // Over the run's own length: autocannon stops at the first one-second tick after --duration, so a
-  // 10 s run often lasts 11 s (measured: 11.01 s, 11 samples), and dividing by 10 counted 10 % too many.
+  // run often lasts a second longer than asked, and dividing by --duration counted too many.
   const submittedPerSecond = (result: Result) => result['2xx'] / result.duration;
   const submitted = submittedPerSecond(submits[0]!);
   const listP99 = p99(rounds.list[0]!);

@@ -1,7 +1,7 @@
 // Writes fonts/: the two weights the packing-instructions PDF uses (400 and 700) of each Noto family it
 // falls back through, brotli-compressed, each family's licence beside them, and fonts/fonts.json with the
 // SHA-256 of every font as it came in its package. The packages (made for Expo apps, nine weights each,
-// 217 MB installed) are fetched with `npm pack` into a temporary directory and left there, so that no
+// far larger installed than the two weights used) are fetched with `npm pack` into a temporary directory and left there, so that no
 // install of the service downloads them. Run it to change a family or a version: edit FAMILIES, run
 // `node scripts/fonts/make-fonts.mjs`, commit fonts/.
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Log lines reach the file descriptor as UTF-8 copied straight into 64 KiB chunks, a full chunk
 // handed to the operating system in one asynchronous write. A line costs one copy: no string joined
 // per turn, no byte length measured over a growing buffer, no string encoded again inside fs.write
-// (what the access line paid through sonic-boom, several times this: docs/benchmarks.md).
+// (what the access line paid through sonic-boom, far more than this: docs/benchmarks.md).
 // Order is kept: one write in flight at a time, chunks in the order their lines came.
 import { write as fsWrite, writeSync as fsWriteSync } from 'node:fs';
 

@@ -41,7 +41,7 @@ function stdout(): FlushableDestination {
 /**
  * A writer of one hand-serialized line per call, at info level, in the logger's format and to its
  * destination. For the access line every request writes: pino's general path (redaction, serializers,
- * value-by-value stringify) costs several times what this does (docs/benchmarks.md). Callers pass fields that are JSON
+ * value-by-value stringify) costs far more than this does (docs/benchmarks.md). Callers pass fields that are JSON
  * already, so redaction has nothing to do: nothing here can leak what the caller did not put in.
  */
 export function infoLineWriter(logger: Logger): (fieldsJson: string, message: string) => void {

@@ -17,12 +17,12 @@ export interface PdfRenderRequest {
   mail?: MailFields;
 }
 
-/** Long enough for the largest plans measured (57 pages) many times over; a stuck render is cut off. */
+/** Long enough for the largest plans' PDFs many times over (docs/benchmarks.md, bench:pdf); a stuck render is cut off. */
 const RENDER_LIMIT_MS = 60_000;
 /**
  * On close a render under way may finish for this long before its thread is terminated: terminating a
  * thread inside zlib (pdfkit compresses every page) aborts the process on Node 24 (worker-pool.ts).
- * Well within the service's shutdown timeout (10 s by default); renders take milliseconds to a second.
+ * Well within the service's shutdown timeout (10 s by default), and far longer than a render takes.
  */
 const FINISH_ON_CLOSE_MS = 5_000;
 
@@ -80,7 +80,7 @@ export class PdfRenderer {
 
   /**
    * The threads start with the first render, not with the service: loading pdfkit and preparing the fonts
-   * cost each start about 0.4 s of CPU (docs/benchmarks.md), which a replica or a restart that is never
+   * cost each start a good part of its CPU (docs/benchmarks.md), which a replica or a restart that is never
    * asked for a PDF would spend for nothing. The first render waits for it instead.
    */
   #started(): WorkerPool {

@@ -15,7 +15,7 @@ lowerPriorityAsAsked(workerData);
 // A burst of renders leaves this thread's heap grown past the fonts it keeps.
 releaseHeapWhenIdle();
 
-// nodemailer's composer costs a thread 50-140 ms of CPU to load: loaded with the first e-mail, not by a
+// nodemailer's composer costs a thread noticeable CPU to load: loaded with the first e-mail, not by a
 // thread that only draws downloads, nor before the thread says it is ready
 let mailMessage: Promise<typeof import('../notifications/mail-message.js')> | undefined;
 

@@ -52,7 +52,7 @@ const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
 
 /**
  * Words laid out (fontkit's shaping: glyphs and positions) kept across documents: pdfkit keeps them
- * per document only, so every PDF shaped its words again, about half of its CPU (docs/benchmarks.md).
+ * per document only, so every PDF shaped its words again, a large share of its CPU (docs/benchmarks.md).
  * A word's layout depends on the font and the word alone, and pdfkit reads a cached layout without
  * changing it. One bound for all the faces together; the oldest words go first (docs/configuration.md).
  */

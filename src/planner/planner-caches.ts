@@ -63,8 +63,8 @@ export class BoundedCache<V> {
 }
 
 /**
- * Best guillotine layers (layer-pattern.ts) by deck and footprint, 100,000 spots in all (about 4 MiB):
- * a few thousand catalogue items' footprints on a few pallet types (a carton's layer is 4 to 40 spots).
+ * Best guillotine layers (layer-pattern.ts) by deck and footprint, 100,000 spots in all: a few thousand
+ * catalogue items' footprints on a few pallet types (what that holds: docs/configuration.md).
  */
 export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: number; l: number; w: number }>[]>(
   'guillotine layers',
@@ -73,13 +73,13 @@ export const layerCache = new BoundedCache<readonly Readonly<{ x: number; y: num
 );
 
 /**
- * The palletize job's answers by input (the time limit aside), 8 MiB: the jobs of about 600 orders of
- * 500 units. They come back for an order whose units were palletized before (an order submitted again
+ * The palletize job's answers by input (the time limit aside), 8 MiB (what that holds:
+ * docs/configuration.md). They come back for an order whose units were palletized before (an order submitted again
  * as it was), rarely otherwise: orders seldom ask for the same counts of the same SKUs.
  */
 export const palletizeCache = new BoundedCache<Int32Array>('palletize jobs', 8 * 2 ** 20, 'bytes');
 
-/** The container-loading job's answers by input (the time limit aside), 2 MiB: about 3,000 orders' loads. */
+/** The container-loading job's answers by input (the time limit aside), 2 MiB (docs/configuration.md). */
 export const loadCache = new BoundedCache<Int32Array>('loadContainers jobs', 2 * 2 ** 20, 'bytes');
 
 const caches = [layerCache, palletizeCache, loadCache];

@@ -83,7 +83,7 @@ function volumeBound(skus: readonly SkuDemand[], type: PalletTypeMm): number {
 
 /**
  * Cartons in a layer at most: a host's pattern, by deck area, and a filler's columns in the strips.
- * Smaller cartons are left to the block search (a 1 mm filler once made tens of millions of boxes).
+ * Smaller cartons are left to the block search (a 1 mm filler once made so many boxes that the planner ran out of memory).
  */
 const MAX_LAYER_CARTONS = 2_000;
 

@@ -10,9 +10,9 @@ import type { WorkerReply } from '../workers/worker-pool.js';
 import { lowerPriorityAsAsked } from '../workers/lower-thread-priority.js';
 
 /**
- * `stored`: the plan comes back as stored (compactPlan): about a fifteenth of the whole plan's size for
+ * `stored`: the plan comes back as stored (compactPlan): a small part of the whole plan's size for
  * pallets of hundreds of units, so the main thread neither copies the whole plan out of this thread
- * nor compacts it (together some 0.5 ms of its time per 500-unit order, and far more for a large one).
+ * nor compacts it, work that grows with the order (docs/benchmarks.md).
  */
 export type PlanJob =
   | { input: PlanOrderInput; limits: PlanLimits; together?: undefined; stored?: boolean }

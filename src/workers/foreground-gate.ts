@@ -2,7 +2,7 @@
 // main thread is saturated. Its threads already run niced (lower-thread-priority.ts), but a niced thread
 // still gets a share of a busy core, and V8 collects its garbage on helper threads at the process's
 // priority. Under a burst of submits on 2 cores, drawing the e-mails' PDFs took the main thread's core
-// often enough to cost 13-16 % of the submit rate (docs/benchmarks.md). So before each such job the
+// often enough to cost a share of the submit rate (docs/benchmarks.md). So before each such job the
 // caller waits while the main thread's event loop was busy more than BUSY_ABOVE of the last window, at
 // most `maxWaitMs`: the e-mails go out later during a burst, at one per `maxWaitMs` at least, and at
 // once when requests leave the loop room.

@@ -64,7 +64,7 @@ export class WorkerPool {
    * end before its worker is terminated (0: at once, failing it). Terminating a thread in the middle of
    * its work can abort the whole process: Node 24 asserts ("close before init") when a worker is torn
    * down between creating a zlib stream and initialising it, which PDF rendering does all the time
-   * (reproduced here 4 times in 5 with 40 terminations). A worker waited for is terminated idle.
+   * (reproduced here in most runs that terminate workers repeatedly). A worker waited for is terminated idle.
    */
   async close(finishRunningMs = 0): Promise<void> {
     this.closed = true;

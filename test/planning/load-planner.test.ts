@@ -41,7 +41,7 @@ t.test('planStored answers with the plan as stored, compacted in the worker: the
 });
 
 t.test('the time limit stops a large plan early with a valid plan', async (t) => {
-  // Effort-bound, this plan still runs into an 8 s limit (measured). The grace is wide so that a machine busy with other
+  // Effort-bound, this plan would run for seconds, far past the limit. The grace is wide so that a machine busy with other
   // work (wall clock slowed tenfold) cannot turn the test into a stopped worker; what is tested is
   // that the searches stop themselves at the limit and a valid plan still comes back.
   const planner = new LoadPlanner({ threads: 1, timeLimitMs: 150, effort: 1_000_000, graceMs: 30_000 });

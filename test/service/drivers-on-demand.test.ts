@@ -1,7 +1,7 @@
 // The embedded default starts without the servers' drivers: backends.ts and the notifications load
 // KurrentDB's, PostgreSQL's, MongoDB's and Kafka's clients only when their variable is set. Loading them
-// cost about 0.3 s of a start's 1 s on the main thread (docs/benchmarks.md); the server-stack suites run the
-// paths that do load them.
+// cost a good part of a start's main thread (docs/benchmarks.md); the server-stack suites run the paths
+// that do load them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
