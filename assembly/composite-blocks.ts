@@ -191,7 +191,7 @@ function combine(items: Items, cap: i32, stacked: bool): void {
  * The blocks of one kind (generateBlocks) with up to maxComposites composites merged in score order
  * (the largest by volume of all found): pairs of blocks of one kind; the blocks as they are when
  * maxComposites is 0. (A second round, pairing the largest composites again into blocks of three or
- * four parts, cost more CPU than it gained: docs/benchmarks.md, "Loader ideas, measured".)
+ * four parts, cost more CPU than it gained: docs/history/2026-11.md, "Loader ideas, measured".)
  */
 export function withCompositeBlocks(
   simple: Blocks, cargo: Cargo, bin: Bin, counts: StaticArray<i32>, maxComposites: i32, stacked: bool,

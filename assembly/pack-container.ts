@@ -13,7 +13,7 @@ const FIT_WINDOW: i32 = 8;
 /**
  * Composite blocks (composite-blocks.ts) added to the blocks of one kind, at most: pairs side by
  * side and one on the other. Few pairs fill their box as full as a composite must, so the cap seldom
- * binds (docs/benchmarks.md, "Loader ideas, measured").
+ * binds (docs/history/2026-11.md, "Loader ideas, measured").
  */
 const COMPOSITES: i32 = 4000;
 /** Composites one on another too: with side by side only, strongly heterogeneous cargo loads less. */
@@ -30,7 +30,7 @@ const MAX_ROUNDS: i32 = 64;
  * With composites a round is one search: the dead-space rule, lowest spaces first (it fills better
  * there than nearest a corner, and the next seed's search adds more than one by another rule),
  * each beam node trying width / BRANCHING blocks, so the beams run wider in the time
- * (docs/benchmarks.md, "Loader ideas, measured").
+ * (docs/history/2026-11.md, "Loader ideas, measured").
  */
 const BRANCHING: i32 = 4;
 /** Foresight tries a beam 1.5 times the last's width when the doubled one cannot finish. */

@@ -2,7 +2,7 @@
 // and the envelope (sender, every recipient) SMTP sends it with. The service composes it in the
 // renderer's thread, beside the PDF (pdf-renderer.ts renderMessage): base64-encoding the PDF and
 // building the message are then no work of the main thread, which serves HTTP and writes the log; it
-// only writes or sends the bytes (docs/benchmarks.md, 2026-12-02).
+// only writes or sends the bytes (docs/history/2026-12.md).
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { RecordedEvent } from '../eventstore/event-store.js';
 
