@@ -64,7 +64,7 @@ function unplacedOf(left: Map<SkuDemand, number>, reasons: Map<SkuDemand, Unplac
 type Search = (counts: readonly number[], type: PalletTypeMm, toBeat?: ToBeat) => WasmPalletizing | undefined;
 
 /**
- * `searchEvery`: run the searches that cannot win too (see `search` below); only the test that
+ * `searchEvery`: run the searches that cannot win too (see `blockSearches` below); only the test that
  * shows skipping them changes no plan sets it.
  */
 export function palletizations(
@@ -78,21 +78,61 @@ export function palletizations(
   const skus = demand.skus;
   if (types.length === 0 || skus.length === 0) return [];
   const defaultCode = types[0]!.code;
-  // three searches per type, one more per type for the mixed-type candidate, each with its share of
-  // the time left; past the limit the searches are skipped and the layered pallets stand
+  const searches = blockSearches(wasm, skus, types, limits, seed, searchEvery);
+  // layers only for SKUs with half a pallet's worth or more: smaller ones share pallets with others,
+  // and many SKUs of a few cartons each would spend the time on layers no plan uses
+  const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
+    2 * d.units * d.l * d.w * d.h >= t.l * t.w * t.loadHeight || 2 * d.units * d.weightG >= t.loadWeightG;
+  const single = types.map((t) =>
+    skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)),
+  );
+  const out: Palletization[] = [];
+
+  types.forEach((type, ti) => {
+    const { best, reasons, timeLimited } = bestOnType(wasm, skus, type, single[ti]!, searches.search, searchEvery);
+    out.push({
+      pallets: best.pallets,
+      unplaced: unplacedOf(best.left, reasons),
+      timeLimited: timeLimited || searches.timeLimited(),
+      offDefault: offDefault(best.pallets, defaultCode),
+    });
+  });
+
+  if (types.length > 1) {
+    const mixed = mixedTypes(skus, types, single, searches.search, defaultCode);
+    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || searches.timeLimited() });
+  }
+  return out;
+}
+
+/**
+ * The block searches of one order's palletizations, and whether the clock had a say in them: a search
+ * skipped for time, or one that lost at its time limit.
+ *
+ * Three searches per type, one more per type for the mixed-type candidate, each with its share of the
+ * time left; past the limit the searches are skipped and the layered pallets stand. The same units on
+ * the same type search alike: asked again (no full pallets took any), the answer is the one already
+ * found (or that none within as many pallets or more was found). A search is also skipped when it
+ * cannot win: the option to beat leaves no unit behind that the type could take, and the pallets built
+ * beside the search plus the least the search needs (by volume and weight, pallet-lower-bound.ts)
+ * already come to more than that option has. Options are compared in a fixed order, a tie keeping the
+ * earlier, so the plan is the one the search would have given. One that runs is told the most pallets
+ * worth building, and stops once it cannot stay within them.
+ */
+function blockSearches(
+  wasm: PlannerWasm,
+  skus: readonly SkuDemand[],
+  types: readonly PalletTypeMm[],
+  limits: PlanLimits,
+  seed: number,
+  searchEvery: boolean,
+): { search: Search; timeLimited: () => boolean } {
   const deadline = performance.now() + limits.timeLimitMs;
   let searchesLeft = types.length * 3 + (types.length > 1 ? types.length : 0);
   let skipped = false;
   let ran = false;
-  // the same units on the same type search alike: asked again (no full pallets took any), the
-  // answer is the one already found (or that none within as many pallets or more was found)
+  let timeLimitedLosers = false;
   const found = new Map<string, WasmPalletizing | NoneWithin>();
-  // A search is also skipped when it cannot win: the option to beat leaves no unit behind that the
-  // type could take, and the pallets built beside the search plus the least the search needs (by
-  // volume and weight, pallet-lower-bound.ts) already come to more than that option has. Options
-  // are compared in a fixed order, a tie keeping the earlier, so the plan is the one the search
-  // would have given. One that runs is told the most pallets worth building, and stops once it
-  // cannot stay within them.
   const search: Search = (counts, type, toBeat) => {
     const key = `${type.code}:${counts.join()}`;
     searchesLeft--;
@@ -127,31 +167,7 @@ export function palletizations(
     }
     return result;
   };
-  let timeLimitedLosers = false;
-  // layers only for SKUs with half a pallet's worth or more: smaller ones share pallets with others,
-  // and many SKUs of a few cartons each would spend the time on layers no plan uses
-  const worthLayers = (d: SkuDemand, t: PalletTypeMm): boolean =>
-    2 * d.units * d.l * d.w * d.h >= t.l * t.w * t.loadHeight || 2 * d.units * d.weightG >= t.loadWeightG;
-  const single = types.map((t) =>
-    skus.map((d) => (unfitReason(d, t) === undefined && worthLayers(d, t) ? singleSkuPallet(d, t) : undefined)),
-  );
-  const out: Palletization[] = [];
-
-  types.forEach((type, ti) => {
-    const { best, reasons, timeLimited } = bestOnType(wasm, skus, type, single[ti]!, search, searchEvery);
-    out.push({
-      pallets: best.pallets,
-      unplaced: unplacedOf(best.left, reasons),
-      timeLimited: timeLimited || skipped || timeLimitedLosers,
-      offDefault: offDefault(best.pallets, defaultCode),
-    });
-  });
-
-  if (types.length > 1) {
-    const mixed = mixedTypes(skus, types, single, search, defaultCode);
-    if (mixed) out.push({ ...mixed, timeLimited: mixed.timeLimited || skipped || timeLimitedLosers });
-  }
-  return out;
+  return { search, timeLimited: () => skipped || timeLimitedLosers };
 }
 
 /**

@@ -4,7 +4,7 @@
 import { loadOrderContainers, type LoadResult } from './container-loading.js';
 import { finishPallets } from './pallet-building.js';
 import { orderDemand } from './sku-demand.js';
-import { palletizations } from './palletizations.js';
+import { type Palletization, palletizations } from './palletizations.js';
 import { containerLowerBound } from './container-lower-bound.js';
 import { palletLowerBound } from './pallet-lower-bound.js';
 import { noSearchExits, type PlannerWasm } from './planner-wasm.js';
@@ -60,30 +60,25 @@ function atLowerBound(c: Candidate, containerBound: number, palletBound: number)
   );
 }
 
-export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
-  const t0 = performance.now();
-  const exitsBefore = { ...wasm.searchExits };
-  const cachesBefore = cacheCounts();
-  const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
-  const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
-  const demand = orderDemand(input.items, input.lines);
-  if (demand.units > MAX_UNITS_IN_ONE_PLAN) {
-    throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_UNITS_IN_ONE_PLAN} in one plan`);
-  }
-  const noType: Unplaced[] =
-    types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
-  // palletizing gets most of the time; loading works on far fewer, larger items
-  const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
-  if (options.length === 0) options.push({ pallets: [], unplaced: [], timeLimited: false, offDefault: 0 });
-  const palletBound = palletLowerBound(demand, types);
-  const containerBound = containerLowerBound(input);
+/**
+ * Each palletization loaded into the order's containers, in turn, the best kept: until one is at the
+ * lower bound (as good as any: the rest are not loaded), or the time limit passes with one in hand
+ * (the rest are dropped, and the plan says time_limited).
+ */
+function loadCandidates(
+  wasm: PlannerWasm,
+  input: PlanOrderInput,
+  options: readonly Palletization[],
+  limits: PlanLimits,
+  seed: number,
+  t0: number,
+  bounds: { containerBound: number; palletBound: number },
+): { best: Candidate; timeLimited: boolean; boundReached: boolean } {
   let best: Candidate | undefined;
   let timeLimited = false;
   let boundReached = false;
   options.forEach((option, k) => {
-    // a plan at the lower bound is as good as any: the candidates left are not loaded
     if (boundReached) return;
-    // past the time limit, the candidates not yet loaded are dropped: the plan says time_limited
     if (best && performance.now() - t0 > limits.timeLimitMs) {
       timeLimited = true;
       return;
@@ -105,9 +100,34 @@ export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: Plan
     };
     timeLimited ||= candidate.timeLimited;
     if (!best || isBetter(score(candidate), score(best))) best = candidate;
-    boundReached = atLowerBound(best, containerBound, palletBound);
+    boundReached = atLowerBound(best, bounds.containerBound, bounds.palletBound);
   });
-  const chosen = best!;
+  // the first option is always loaded: nothing is in hand before it
+  return { best: best!, timeLimited, boundReached };
+}
+
+export function planOrder(wasm: PlannerWasm, input: PlanOrderInput, limits: PlanLimits): OrderPlan {
+  const t0 = performance.now();
+  const exitsBefore = { ...wasm.searchExits };
+  const cachesBefore = cacheCounts();
+  const seed = (input.seed ?? DEFAULT_SEED) >>> 0;
+  const types = input.palletCode === undefined ? input.palletTypes : input.palletTypes.filter((p) => p.code === input.palletCode);
+  const demand = orderDemand(input.items, input.lines);
+  if (demand.units > MAX_UNITS_IN_ONE_PLAN) {
+    throw new Error(`the order has ${demand.units} units; the load planner takes at most ${MAX_UNITS_IN_ONE_PLAN} in one plan`);
+  }
+  const noType: Unplaced[] =
+    types.length > 0 ? [] : demand.skus.map((d) => ({ kind: 'unit', ref: d.sku, count: d.units, reason: 'no_pallet_type' }));
+  // palletizing gets most of the time; loading works on far fewer, larger items
+  const options = palletizations(wasm, demand, types, { ...limits, timeLimitMs: limits.timeLimitMs * 0.6 }, seed);
+  if (options.length === 0) options.push({ pallets: [], unplaced: [], timeLimited: false, offDefault: 0 });
+  const palletBound = palletLowerBound(demand, types);
+  const containerBound = containerLowerBound(input);
+  const {
+    best: chosen,
+    timeLimited,
+    boundReached,
+  } = loadCandidates(wasm, input, options, limits, seed, t0, { containerBound, palletBound });
   const searchExits = noSearchExits();
   for (const kind of SEARCH_EXITS) searchExits[kind] = wasm.searchExits[kind] - exitsBefore[kind];
   const exit: PlanExit = boundReached ? 'lower_bound' : timeLimited ? 'time_limit' : 'searched';
