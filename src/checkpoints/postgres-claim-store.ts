@@ -10,7 +10,7 @@ import { postgresLeases, postgresLeaseTable } from '../leases/postgres-leases.js
 const WORK_CLAIMS = 'work_claims';
 
 export async function openPostgresClaimStore(url: string): Promise<ClaimStore> {
-  // A few connections: takes, renewals and releases are short, and the log keeps its own pool.
+  // A few connections: acquisitions, renewals and releases are short, and the log keeps its own pool.
   const connection = connectLog(url, { maxConnections: 4 });
   try {
     await createInLogSchema(connection, postgresLeaseTable(WORK_CLAIMS));

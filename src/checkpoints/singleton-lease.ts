@@ -120,7 +120,7 @@ class HeldLease implements SingletonLease {
     const { claims, key, holder, leaseMs, log } = this.#options;
     const at = this.#now();
     try {
-      const taken = await claims.take(key, holder, at, at + leaseMs);
+      const taken = await claims.acquire(key, holder, at, at + leaseMs);
       if (this.#failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
       this.#failures = 0;
       if (taken) this.#heldUntil = at + leaseMs;

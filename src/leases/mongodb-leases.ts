@@ -1,5 +1,5 @@
 // LeaseStore in MongoDB, for replicas that share no disk: one document per key in the given collection,
-// `{ _id: key, holder, lease_until, generation }`. Taking a free key is decided by the insert of its
+// `{ _id: key, holder, lease_until, generation }`. Acquiring a free key is decided by the insert of its
 // document (a unique `_id` is atomic on every MongoDB-protocol server). Taking over an expired lease is
 // decided by inserting the marker `<collection>:<key>#<generation>`, and only the replica whose marker
 // went in moves the document to that generation: on MongoDB a conditional update alone would do, but
@@ -13,7 +13,7 @@ import { firstToMark, insertedFirst, type LeaseDoc, type MarkerDoc } from '../st
 
 export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<MarkerDoc>): LeaseStore {
   return {
-    take: (key, holder, now, leaseUntil) => takeLease(leases, markers, key, holder, now, leaseUntil),
+    acquire: (key, holder, now, leaseUntil) => acquireLease(leases, markers, key, holder, now, leaseUntil),
     async release(key, holder) {
       await leases.updateOne({ _id: key, holder }, { $set: { lease_until: 0 } });
     },
@@ -27,7 +27,7 @@ export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<Ma
   };
 }
 
-async function takeLease(
+async function acquireLease(
   leases: Collection<LeaseDoc>,
   markers: Collection<MarkerDoc>,
   id: string,

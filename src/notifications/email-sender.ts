@@ -141,7 +141,7 @@ async function claimOrSkip(
   for (;;) {
     if (await records.emails.find(event.id)) return 'recorded';
     const now = Date.now();
-    if (await records.emailLeases.take(event.id, holder, now, now + claimMs)) {
+    if (await records.emailLeases.acquire(event.id, holder, now, now + claimMs)) {
       // Recorded by the previous holder between the two calls: nothing to send.
       return (await records.emails.find(event.id)) ? 'recorded' : 'claimed';
     }

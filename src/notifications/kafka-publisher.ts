@@ -93,7 +93,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
     for (;;) {
       if (await deliveries.kafka.published(event.id)) return 'published';
       const now = Date.now();
-      if (await deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs)) {
+      if (await deliveries.kafkaLeases.acquire(event.id, holder, now, now + claimMs)) {
         return (await deliveries.kafka.published(event.id)) ? 'published' : 'claimed';
       }
       if (isStopping) return 'stopping';

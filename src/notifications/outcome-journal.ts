@@ -50,23 +50,23 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
     // Nothing to append (most looks): no lease taken, nothing written.
     if ((await deliveries.journal.oldest(1)).length === 0) return;
     // Held by another replica: it appends these entries too, or the next look does.
-    if (!(await takeLease())) return;
+    if (!(await acquireLease())) return;
     try {
       for (;;) {
         const entries = await deliveries.journal.oldest(BATCH);
         if (entries.length === 0) return;
         await appendBatch(entries);
         // Renewed before each further batch; lost only by stalling past it, and then the new holder goes on.
-        if (entries.length < BATCH || !(await takeLease())) return;
+        if (entries.length < BATCH || !(await acquireLease())) return;
       }
     } finally {
       await deliveries.journalLeases.release(JOURNAL_LEASE, holder).catch(() => undefined);
     }
   }
 
-  function takeLease(): Promise<boolean> {
+  function acquireLease(): Promise<boolean> {
     const now = Date.now();
-    return deliveries.journalLeases.take(JOURNAL_LEASE, holder, now, now + LEASE_MS);
+    return deliveries.journalLeases.acquire(JOURNAL_LEASE, holder, now, now + LEASE_MS);
   }
 
   async function appendBatch(entries: readonly JournalEntry[]): Promise<void> {

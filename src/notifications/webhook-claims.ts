@@ -34,7 +34,7 @@ export function webhookClaims(queue: Pick<WebhookQueue, 'due' | 'dueNow'>, lease
         for (const candidate of page) {
           if (passOver(candidate.id)) continue;
           const key = String(candidate.id);
-          if (!(await leases.take(key, holder, now, leaseUntil))) continue;
+          if (!(await leases.acquire(key, holder, now, leaseUntil))) continue;
           const delivery = await queue.dueNow(candidate.id, now);
           if (delivery) return delivery;
           await leases.release(key, holder);

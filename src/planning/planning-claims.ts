@@ -34,7 +34,7 @@ export function planningClaims(
   return {
     leaseMs,
     async whileHeld(key, work) {
-      if (!(await store.take(key, holder, now(), now() + leaseMs))) return { held: false };
+      if (!(await store.acquire(key, holder, now(), now() + leaseMs))) return { held: false };
       holding.add(key);
       const stopRenewing = renewWhileWorking(store, {
         keys: [key],

@@ -56,7 +56,7 @@ t.test('a holder whose claim store fails steps down before its lease could have 
   const inner = open();
   const flaky: ClaimStore = {
     ...inner,
-    take: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.take(...args)),
+    acquire: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.acquire(...args)),
     release: (...args) => inner.release(...args),
   };
   const changes: boolean[] = [];

@@ -248,10 +248,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ['e-mail', 'emailLeases'],
         ['Kafka', 'kafkaLeases'],
       ] as const) {
-        t.equal(await store[leases].take('evt-9', 'first', 1000, 2000), true);
+        t.equal(await store[leases].acquire('evt-9', 'first', 1000, 2000), true);
         for (const at of [2000, 3000, 4000, 5000]) {
           const takers = await Promise.all(
-            ['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].take('evt-9', `${holder}${at}`, at, at + 1000)),
+            ['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].acquire('evt-9', `${holder}${at}`, at, at + 1000)),
           );
           t.equal(takers.filter(Boolean).length, 1, `${kind}: the lease ran out at ${at}; one of five takes it over`);
         }
@@ -332,21 +332,21 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
       t.equal(
-        await first.emailLeases.take('evt-1', 'replica-a', 2000, 7000),
+        await first.emailLeases.acquire('evt-1', 'replica-a', 2000, 7000),
         true,
         'the holder may claim again (a retry after a transient failure)',
       );
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
-      t.equal(await first.emailLeases.take('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
+      t.equal(await first.emailLeases.acquire('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
       const racers = await Promise.all([
-        first.emailLeases.take('evt-3', 'x', 1, 100),
-        other.emailLeases.take('evt-3', 'y', 1, 100),
-        first.emailLeases.take('evt-3', 'z', 1, 100),
+        first.emailLeases.acquire('evt-3', 'x', 1, 100),
+        other.emailLeases.acquire('evt-3', 'y', 1, 100),
+        first.emailLeases.acquire('evt-3', 'z', 1, 100),
       ]);
       t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
     });
@@ -358,14 +358,14 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         journalEvent('EmailSent', 1),
         journalEvent('EmailSent', 2),
       ]);
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
-      t.equal(await first.journalLeases.take('journal', 'replica-a', 1000, 30_000), true, 'the journal');
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.kafkaLeases.acquire('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.emailLeases.acquire('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
+      t.equal(await first.journalLeases.acquire('journal', 'replica-a', 1000, 30_000), true, 'the journal');
       await first.webhooks.enqueue([delivery(1)], 10n, 1000);
       const webhooksOfA = replica(first, 'replica-a');
       t.equal((await webhooksOfA.takeDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
       t.equal(await replica(other, 'replica-b').takeDue(2000, 9000, passNone), undefined, 'the webhook too');
       await Promise.all([
         first.emailLeases.releaseAll('replica-a'),
@@ -378,10 +378,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         'evt_1',
         'the webhook is free once replica-a let go',
       );
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
-      t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
-      t.equal(await other.journalLeases.take('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
-      t.equal(await other.emailLeases.take('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
+      t.equal(await other.kafkaLeases.acquire('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
+      t.equal(await other.journalLeases.acquire('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
+      t.equal(await other.emailLeases.acquire('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
     });
 
     test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
@@ -441,10 +441,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await store.kafkaLeases.take('evt-1', 'a', 1000, 5000), true);
-      t.equal(await other.kafkaLeases.take('evt-1', 'b', 1000, 5000), false, 'held by a');
-      t.equal(await other.kafkaLeases.take('evt-2', 'b', 1000, 5000), true, 'another event is free');
-      t.equal(await store.emailLeases.take('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
+      t.equal(await store.kafkaLeases.acquire('evt-1', 'a', 1000, 5000), true);
+      t.equal(await other.kafkaLeases.acquire('evt-1', 'b', 1000, 5000), false, 'held by a');
+      t.equal(await other.kafkaLeases.acquire('evt-2', 'b', 1000, 5000), true, 'another event is free');
+      t.equal(await store.emailLeases.acquire('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
       t.equal(await store.kafka.published('evt-1'), false);
       await store.kafka.recordPublished(['evt-1', 'evt-2'], 20n, [journalEvent('KafkaPublished', 20)]);
       await other.kafka.recordPublished(['evt-2'], 15n);
@@ -452,7 +452,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await other.kafka.published('evt-2'), true);
       t.equal(await other.kafka.published('evt-3'), false);
       t.equal(await store.checkpoints.checkpoint(KAFKA), 20n, 'the checkpoint does not go back');
-      t.equal(await store.kafkaLeases.take('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
+      t.equal(await store.kafkaLeases.acquire('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
     });
 
     test('the journal: oldest first, at most the limit, seen by every connection, gone once appended', async (t, { store, second }) => {

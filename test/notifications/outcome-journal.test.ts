@@ -106,7 +106,7 @@ for (const [name, backend] of backends) {
       const [a, b] = await open(t, dir);
       for (let i = 0; i < 3; i++) await a.webhooks.enqueue([], BigInt(i), 0, webhooksQueuedEvents([], BigInt(i)));
       const leaseUntil = Date.now() + 1000;
-      t.equal(await a.journalLeases.take(JOURNAL_LEASE, 'replica-that-died', Date.now(), leaseUntil), true);
+      t.equal(await a.journalLeases.acquire(JOURNAL_LEASE, 'replica-that-died', Date.now(), leaseUntil), true);
       const journal = startOutcomeJournal({ store, deliveries: b, pollIntervalMs: 20, log: () => undefined });
       t.teardown(() => journal.stop());
       await sleep(leaseUntil - Date.now() - 200);

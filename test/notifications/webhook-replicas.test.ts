@@ -81,8 +81,8 @@ async function replicas(t: TapTest, backend: Backend, answerAfterMs: number): Pr
           ...deliveries,
           webhookLeases: {
             ...leases,
-            take: async (...args) => {
-              const taken = await leases.take(...args);
+            acquire: async (...args) => {
+              const taken = await leases.acquire(...args);
               if (!taken) refused += 1;
               return taken;
             },

@@ -23,9 +23,9 @@ async function replica(dataDir: string, store: ReturnType<typeof openSqliteEvent
   const tried = new Set<string>();
   const claimStore: ClaimStore = {
     ...inner,
-    take(key, ...rest) {
+    acquire(key, ...rest) {
       tried.add(key);
-      return inner.take(key, ...rest);
+      return inner.acquire(key, ...rest);
     },
   };
   const submittedHere = new SubmittedHere();

@@ -114,7 +114,7 @@ t.test(
     let failing = false;
     // Replica a's claim store stops answering, as a partition from it would.
     const unreachableWhenFailing = (inner: ClaimStore): ClaimStore => ({
-      take: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.take(...args)),
+      acquire: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.acquire(...args)),
       release: (...args) => inner.release(...args),
       releaseAll: (...args) => inner.releaseAll(...args),
       holderOf: (...args) => inner.holderOf(...args),
