@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import {
   type BackendSettings,
   openCheckpointStore,
-  openClaimStore,
+  openWorkLeaseStore as openClaimStore,
   openDeliveryStore,
   openEventStore,
   openOrderReadModel,
@@ -33,7 +33,7 @@ import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
-import type { ClaimStore } from './checkpoints/claim-store.js';
+import type { WorkLeaseStore as ClaimStore } from './leases/work-lease-store.js';
 import { answersWithin } from './eventstore/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';

@@ -4,7 +4,7 @@
 // by then the result is there, or the holder died and its lease ran out, and the order is taken over.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { ClaimStore } from '../checkpoints/claim-store.js';
+import type { WorkLeaseStore } from '../leases/work-lease-store.js';
 import type { Log } from '../eventstore/follow-log.js';
 import { renewWhileWorking } from '../leases/renew-while.js';
 
@@ -25,7 +25,7 @@ export function holderId(): string {
 }
 
 export function planningClaims(
-  store: ClaimStore,
+  store: WorkLeaseStore,
   options: { holder: string; leaseMs: number; log: Log; now?: () => number },
 ): PlanningClaims {
   const { holder, leaseMs, log } = options;

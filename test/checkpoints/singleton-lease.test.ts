@@ -1,25 +1,25 @@
-// Singleton work's lease (src/checkpoints/singleton-lease.ts) on the real SQLite claim store: one holder
-// at a time, a clean stop hands it over at once, a claim store that fails makes the holder step down no
+// Singleton work's lease (src/checkpoints/singleton-lease.ts) on the real SQLite work lease store: one holder
+// at a time, a clean stop hands it over at once, a work lease store that fails makes the holder step down no
 // later than its lease, and a replica unable to do the work keeps it through a stall but not a lease.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import type { ClaimStore } from '../../src/checkpoints/claim-store.js';
+import type { WorkLeaseStore } from '../../src/leases/work-lease-store.js';
 import { holdSingletonLease, whileLeased } from '../../src/checkpoints/singleton-lease.js';
-import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
+import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
 const LEASE_MS = 300;
 
-async function claimStores(t: TapTest): Promise<() => ClaimStore> {
+async function claimStores(t: TapTest): Promise<() => WorkLeaseStore> {
   const { dir, remove } = await tempDir('singleton-lease');
-  const opened: ClaimStore[] = [];
+  const opened: WorkLeaseStore[] = [];
   t.teardown(async () => {
     for (const store of opened) await store.close();
     await remove();
   });
   return () => {
-    const store = openSqliteClaimStore(dir);
+    const store = openSqliteWorkLeaseStore(dir);
     opened.push(store);
     return store;
   };
@@ -50,11 +50,11 @@ t.test('one holder at a time; a clean stop hands the work over at the next try',
   await b.stop();
 });
 
-t.test('a holder whose claim store fails steps down before its lease could have been taken over', async (t) => {
+t.test('a holder whose work lease store fails steps down before its lease could have been taken over', async (t) => {
   const open = await claimStores(t);
   let failing = false;
   const inner = open();
-  const flaky: ClaimStore = {
+  const flaky: WorkLeaseStore = {
     ...inner,
     acquire: (...args) => (failing ? Promise.reject(new Error('unreachable')) : inner.acquire(...args)),
     release: (...args) => inner.release(...args),

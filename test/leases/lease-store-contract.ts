@@ -59,7 +59,11 @@ export function leaseStoreContract(t: TapTest, name: string, storage: () => Prom
       for (let round = 0; round < 10; round++) {
         const k = key(`race-${round}`);
         t.equal(await first.acquire(k, 'dead', 0, 1000), true);
-        const won = await Promise.all([first.acquire(k, 'a', 5000, 6000), second.acquire(k, 'b', 5000, 6000), second.acquire(k, 'c', 5000, 6000)]);
+        const won = await Promise.all([
+          first.acquire(k, 'a', 5000, 6000),
+          second.acquire(k, 'b', 5000, 6000),
+          second.acquire(k, 'c', 5000, 6000),
+        ]);
         t.equal(won.filter(Boolean).length, 1, `round ${round}: ${won.join(', ')}`);
       }
       for (let round = 0; round < 10; round++) {

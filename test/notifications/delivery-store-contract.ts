@@ -340,7 +340,11 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         'the holder may claim again (a retry after a transient failure)',
       );
       t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
-      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
+      t.equal(
+        await other.emailLeases.acquire('evt-1', 'replica-b', 7000, 9000),
+        true,
+        'a lease that ran out (its holder died) is taken over',
+      );
       t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
       t.equal(await first.emailLeases.acquire('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
       const racers = await Promise.all([

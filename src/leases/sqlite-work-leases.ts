@@ -1,18 +1,18 @@
-// ClaimStore in `<dataDir>/checkpoints.db`, beside the checkpoints, for replicas on one data directory:
-// the `work_claims` table of leases/sqlite-leases.ts.
+// The work lease store in `<dataDir>/checkpoints.db`, beside the checkpoints, for replicas on one data
+// directory: the `work_claims` table of sqlite-leases.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClaimStore } from './claim-store.js';
+import type { WorkLeaseStore } from './work-lease-store.js';
 import { openInWalMode } from '../storage/open-in-wal-mode.js';
 import type { WalCheckpointer } from '../storage/wal-checkpointer.js';
-import { sqliteLeases } from '../leases/sqlite-leases.js';
+import { sqliteLeases } from './sqlite-leases.js';
 
-export function openSqliteClaimStore(dataDir: string, walCheckpointer?: WalCheckpointer): ClaimStore {
+export function openSqliteWorkLeaseStore(dataDir: string, walCheckpointer?: WalCheckpointer): WorkLeaseStore {
   mkdirSync(dataDir, { recursive: true });
   const db = openInWalMode(join(dataDir, 'checkpoints.db'));
   db.pragma('busy_timeout = 5000');
-  // A claim lost in a power cut costs at most one plan made twice, whose second result the order's
-  // decider records as nothing: no fsync per claim.
+  // A lease lost in a power cut costs at most one plan made twice, whose second result the order's
+  // decider records as nothing: no fsync per lease.
   db.pragma('synchronous = NORMAL');
   const letGoOfCheckpoints = walCheckpointer?.takeOver(db);
   return {
