@@ -32,9 +32,9 @@ import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
+import { singletonKey, whileLeased } from './leases/singleton-lease.js';
 import type { WorkLeaseStore as ClaimStore } from './leases/work-lease-store.js';
-import { answersWithin } from './eventstore/answers-within.js';
+import { answersWithin } from './leases/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';
 import { shareLinks } from './viewer/share-links.js';

@@ -7,7 +7,7 @@ import { MongoClient } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../e2e/service-process.js';
 import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
 import { ACME_KEY, testSeed } from '../../support/seed.js';
-import { SINGLETON_PREFIX } from '../../../src/checkpoints/singleton-lease.js';
+import { SINGLETON_PREFIX } from '../../../src/leases/singleton-lease.js';
 import { WORK_LEASES } from '../../../src/leases/mongodb-work-leases.js';
 
 export interface ReplicaOptions {

@@ -1,5 +1,6 @@
 // Whether a store answers now: a probe with a short deadline, for a replica deciding whether it can
-// do work for all the others (singleton-lease.ts) rather than hold it while it cannot.
+// do work for all the others (its singleton lease's `able`, singleton-lease.ts) rather than hold it
+// while it cannot.
 
 /** Whether `call` settles without an error within `ms`. */
 export function answersWithin(call: Promise<unknown>, ms: number): Promise<boolean> {

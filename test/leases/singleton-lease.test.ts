@@ -1,10 +1,10 @@
-// Singleton work's lease (src/checkpoints/singleton-lease.ts) on the real SQLite work lease store: one holder
+// Singleton work's lease (src/leases/singleton-lease.ts) on the real SQLite work lease store: one holder
 // at a time, a clean stop hands it over at once, a work lease store that fails makes the holder step down no
 // later than its lease, and a replica unable to do the work keeps it through a stall but not a lease.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import type { WorkLeaseStore } from '../../src/leases/work-lease-store.js';
-import { holdSingletonLease, whileLeased } from '../../src/checkpoints/singleton-lease.js';
+import { holdSingletonLease, whileLeased } from '../../src/leases/singleton-lease.js';
 import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 

@@ -1,12 +1,12 @@
 // Work that one replica at a time should do for all of them (projecting the read model): the replica
-// that holds the named lease in the lease store (the claim store) does it and renews the lease a few times per lease
-// period; the others try to take it at the same pace and step in once it has run out. A holder that
-// cannot reach the claim store keeps the work only until its lease would have run out, then steps
+// that holds the named lease in the work lease store does it and renews the lease a few times per lease
+// period; the others try to acquire it at the same pace and step in once it has run out. A holder that
+// cannot reach the store keeps the work only until its lease would have run out, then steps
 // down, so two replicas overlap by at most a renewal's pause. The work itself must tolerate that
 // overlap (the read model's writes are idempotent by log position).
-import type { LeaseStore } from '../leases/lease-store.js';
+import type { LeaseStore } from './lease-store.js';
 
-/** The keys of singleton work in the claim store start with this: planning claims never do. */
+/** The keys of singleton work in the work lease store start with this: planning leases never do. */
 export const SINGLETON_PREFIX = 'singleton:';
 
 /** The lease key of a piece of singleton work. */
@@ -20,6 +20,7 @@ export interface SingletonLease {
 }
 
 export interface SingletonLeaseOptions {
+  /** The work lease store (the field keeps the name service.ts and the projector pass it under). */
   claims: LeaseStore;
   key: string;
   holder: string;
@@ -51,7 +52,7 @@ class HeldLease implements SingletonLease {
   #heldUntil = 0;
   #stopped = false;
   #timer: NodeJS.Timeout | undefined;
-  /** Tries in a row the claim store did not answer. */
+  /** Tries in a row the work lease store did not answer. */
   #failures = 0;
   /** Since when this replica has been unable (undefined: it is able). */
   #unableSince: number | undefined;
@@ -79,12 +80,12 @@ class HeldLease implements SingletonLease {
   }
 
   async release(): Promise<void> {
-    const { claims, key, holder, log } = this.#options;
+    const { claims: leases, key, holder, log } = this.#options;
     this.#stopped = true;
     clearTimeout(this.#timer);
     if (!this.#held) return;
     await this.#change(false);
-    await claims
+    await leases
       .release(key, holder)
       .catch((error: unknown) => log(`${key}: releasing the lease failed; another replica takes it when it runs out`, error, 'warn'));
   }
@@ -101,7 +102,7 @@ class HeldLease implements SingletonLease {
 
   /** False when this replica should not try now: it cannot do the work (and has let the lease go if it was unable for a whole lease). */
   async #able(): Promise<boolean> {
-    const { able, claims, key, holder, leaseMs, log } = this.#options;
+    const { able, claims: leases, key, holder, leaseMs, log } = this.#options;
     if (!able || (await able().catch(() => false))) {
       this.#unableSince = undefined;
       return true;
@@ -111,20 +112,20 @@ class HeldLease implements SingletonLease {
     if (this.#now() - this.#unableSince < leaseMs) return true;
     log(`${key}: this replica has not been able to do the work for ${leaseMs} ms; letting the lease go`, undefined, 'warn');
     await this.#change(false);
-    await claims.release(key, holder).catch(() => {});
+    await leases.release(key, holder).catch(() => {});
     return false;
   }
 
   async #attempt(): Promise<void> {
     if (!(await this.#able())) return;
-    const { claims, key, holder, leaseMs, log } = this.#options;
+    const { claims: leases, key, holder, leaseMs, log } = this.#options;
     const at = this.#now();
     try {
-      const taken = await claims.acquire(key, holder, at, at + leaseMs);
+      const acquired = await leases.acquire(key, holder, at, at + leaseMs);
       if (this.#failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
       this.#failures = 0;
-      if (taken) this.#heldUntil = at + leaseMs;
-      await this.#change(taken);
+      if (acquired) this.#heldUntil = at + leaseMs;
+      await this.#change(acquired);
     } catch (error) {
       this.#failures += 1;
       if (this.#failures === 1)
