@@ -9,7 +9,20 @@
 // later takeover would meet the marker of an earlier one and never succeed.
 import type { Collection } from 'mongodb';
 import type { LeaseStore } from './lease-store.js';
-import { firstToMark, insertedFirst, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
+import { insertedFirst } from '../storage/mongodb-duplicate-key.js';
+
+export interface LeaseDoc {
+  _id: string;
+  holder: string;
+  lease_until: number;
+  /** Taken over this many times: each takeover is decided by the marker of its generation. */
+  generation?: number;
+}
+
+export interface MarkerDoc {
+  _id: string;
+  at: number;
+}
 
 export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<MarkerDoc>): LeaseStore {
   return {
@@ -45,7 +58,7 @@ async function acquireLease(
   }
   // The marker first, then the write: only the replica that won the generation writes the lease, so no
   // loser's write can land on top of it.
-  if (!(await firstToMark(markers, `${leases.collectionName}:${id}#${generation + 1}`, now))) return false;
+  if (!(await insertedFirst(markers, { _id: `${leases.collectionName}:${id}#${generation + 1}`, at: now }))) return false;
   const moved = await leases.updateOne(
     { _id: id, generation: current.generation ?? { $exists: false } },
     { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },

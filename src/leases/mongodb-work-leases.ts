@@ -2,8 +2,7 @@
 // mongodb-leases.ts, its takeover markers in `work_claim_markers`.
 import type { WorkLeaseStore } from './work-lease-store.js';
 import { connectMongo, databaseName, ensureIndexes } from '../checkpoints/mongodb-checkpoint-store.js';
-import type { LeaseDoc, MarkerDoc } from '../storage/mongodb-lease.js';
-import { mongoLeases } from './mongodb-leases.js';
+import { mongoLeases, type LeaseDoc, type MarkerDoc } from './mongodb-leases.js';
 
 export const WORK_LEASES = 'work_claims';
 export const WORK_LEASE_MARKERS = 'work_claim_markers';

@@ -3,7 +3,7 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { EmailResult, WebhookDeliveryState } from '../delivery-store.js';
 import { ensureIndexes } from '../../checkpoints/mongodb-checkpoint-store.js';
-import type { LeaseDoc, MarkerDoc } from '../../storage/mongodb-lease.js';
+import type { LeaseDoc, MarkerDoc } from '../../leases/mongodb-leases.js';
 
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
