@@ -23,7 +23,8 @@ import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { SubmittedHere } from './planning/submitted-here.js';
-import { holderId, planningClaims } from './planning/planning-claims.js';
+import { holderId } from './leases/holder-id.js';
+import { planningLeases as planningClaims } from './leases/planning-leases.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector, type Projector } from './orders/read-model/projector.js';
 import { readModelState } from './orders/read-model/read-model-state.js';
@@ -87,7 +88,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
     // What one replica does for all of them (projecting the shared read model, scrubbing it, the
     // notifications) is done by the one holding its lease in the claim store; the others take over
-    // when it lapses. Planning is shared out order by order instead (planning-claims.ts).
+    // when it lapses. Planning is shared out order by order instead (leases/planning-leases.ts).
     parts.stage('claim store');
     const holder = holderId();
     const claimStore = parts.add(await openClaimStore(backends), (c) => c.close());

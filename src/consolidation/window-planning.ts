@@ -2,7 +2,7 @@
 // and its decision recorded; an order planned alone; a planned window written out to its orders
 // (the parent order, then each child's OrderPlanned). Which plan wins and each child's share are the
 // rules of window-plan.ts and parent-order.ts. Each step is done by the replica that claims it
-// (src/planning/planning-claims.ts); the others try again until the result is in the log, or the
+// (src/leases/planning-leases.ts); the others try again until the result is in the log, or the
 // holder died and its claim ran out. Every step checks the log first, so doing it twice records
 // nothing twice.
 import type { EventStore } from '../eventstore/event-store.js';
@@ -17,7 +17,7 @@ import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
 import { plannerInput, togetherInput } from '../planning/planner-input.js';
-import type { PlanningClaims } from '../planning/planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 import type { PlannerRunOutcome } from '../planning/planning-reactor.js';
 import type { ConsolidationClosed, ConsolidationPlanned } from './consolidation-events.js';
 import type { WindowMember } from './consolidation-workflow.js';
@@ -36,7 +36,7 @@ export interface ConsolidationPlanner {
 export interface WindowPlanningOptions {
   store: EventStore;
   planner: ConsolidationPlanner;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   allocateOrderId: () => Promise<AllocatedOrderId>;
   log: Log;
   /** One per planner invocation, as the planning reactor counts them (orders_planner_runs_total). */

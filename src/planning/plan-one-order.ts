@@ -13,7 +13,7 @@ import { plannerInput } from './planner-input.js';
 import type { StoredPlan } from '../plan-contract/plan-storage.js';
 import { awaitsItsWindow } from '../orders/consolidation-rule.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
-import type { PlanningClaims } from './planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 
 export interface OrderPlanner {
   /** The plan as stored (compactPlan); `group`: the order's company group; the planner serves groups in turn. */
@@ -25,7 +25,7 @@ export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded';
 
 export interface OrderPlanningSteps {
   store: EventStore;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   planner: OrderPlanner;
   log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   onPlanned?: ((event: OrderPlanned | OrderPlanningFailed, ms: number) => void) | undefined;

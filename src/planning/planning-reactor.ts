@@ -1,7 +1,7 @@
 // Plans every version of every order once: reacts to OrderSubmitted (and to OrderAmended and
 // OrderPlanWithdrawn, each a new version) in the log, runs the load planner and appends OrderPlanned or
 // OrderPlanningFailed for that version to the order's stream; a cancelled order is planned no more. Every replica follows the whole
-// log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
+// log, but plans only the orders it claims (leases/planning-leases.ts): an order another replica holds is
 // looked at again later, and taken over if that replica died, unless its result reaches this replica
 // first (the reactor follows the results too, so the losers of a claim never read the order). The
 // checkpoint saves work on restart; what makes "once" hold after a crash or a lost claim is the
@@ -14,7 +14,7 @@ import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
 import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
-import type { PlanningClaims } from './planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
 import { PlanningBacklog, type WaitingOrder } from './planning-backlog.js';
 import { consolidates } from '../orders/consolidation-rule.js';
@@ -47,7 +47,7 @@ export type { OrderPlanner, PlannerRunOutcome } from './plan-one-order.js';
 export interface PlanningReactorOptions {
   store: EventStore;
   checkpoints: CheckpointStore;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;

@@ -8,7 +8,7 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js
 import { exactly, NO_STREAM } from '../../src/eventstore/event-store.js';
 import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
-import { planningClaims } from '../../src/planning/planning-claims.js';
+import { planningLeases } from '../../src/leases/planning-leases.js';
 import { startPlanningReactor, type PlanningReactor } from '../../src/planning/planning-reactor.js';
 import { orderStream } from '../../src/orders/order-events.js';
 import { readOrderStream } from '../../src/orders/read-order-stream.js';
@@ -56,7 +56,7 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
     return startPlanningReactor({
       store,
       checkpoints: openSqliteCheckpointStore(dataDir),
-      claims: planningClaims(claims, { holder: name, leaseMs: 10_000, log: quiet }),
+      claims: planningLeases(claims, { holder: name, leaseMs: 10_000, log: quiet }),
       planner: gated.planner,
       concurrency: 1,
       log: quiet,

@@ -7,7 +7,7 @@ import { NO_STREAM } from '../../src/eventstore/event-store.js';
 import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
 import type { WorkLeaseStore } from '../../src/leases/work-lease-store.js';
-import { planningClaims } from '../../src/planning/planning-claims.js';
+import { planningLeases } from '../../src/leases/planning-leases.js';
 import { startPlanningReactor, type PlanningReactor } from '../../src/planning/planning-reactor.js';
 import { SubmittedHere } from '../../src/planning/submitted-here.js';
 import { orderStream } from '../../src/orders/order-events.js';
@@ -32,7 +32,7 @@ async function replica(dataDir: string, store: ReturnType<typeof openSqliteEvent
   const reactor: PlanningReactor = await startPlanningReactor({
     store,
     checkpoints: openSqliteCheckpointStore(dataDir),
-    claims: planningClaims(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
+    claims: planningLeases(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
     // fails fast: OrderPlanningFailed is a result as good as a plan here
     planner: { planStored: async () => Promise.reject(new Error('no planner in this test')) },
     concurrency: 1,

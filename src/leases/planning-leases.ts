@@ -1,33 +1,27 @@
 // How a replica takes its share of the planning: before it plans an order (or a consolidation window)
-// it claims the key in the shared claim store, renews the lease while the planner runs, and lets go
-// when the result is stored. Another replica that finds the key held leaves it and looks again later:
-// by then the result is there, or the holder died and its lease ran out, and the order is taken over.
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import type { WorkLeaseStore } from '../leases/work-lease-store.js';
+// it acquires the key's lease in the shared work lease store, renews it while the planner runs, and
+// lets go when the result is stored. Another replica that finds the key held leaves it and looks again
+// later: by then the result is there, or the holder died and its lease ran out, and the order is taken
+// over. (The log lines still say "claim", as operators' searches do.)
+import type { WorkLeaseStore } from './work-lease-store.js';
 import type { Log } from '../eventstore/follow-log.js';
-import { renewWhileWorking } from '../leases/renew-while.js';
+import { renewWhileWorking } from './renew-while.js';
 
-export interface PlanningClaims {
-  /** How long a claim lasts unless renewed; a replica that finds a key held looks again after half of it. */
+export interface PlanningLeases {
+  /** How long a lease lasts unless renewed; a replica that finds a key held looks again after half of it. */
   readonly leaseMs: number;
   /** Runs `work` while holding `key`; `{ held: false }`, without running it, while another replica holds it. */
   whileHeld<T>(key: string, work: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
   /** Keys this replica holds now (the `orders_planning_claims_held` gauge). */
   held(): number;
-  /** Lets go of every claim at once (a clean stop). */
+  /** Lets go of every lease at once (a clean stop). */
   releaseAll(): Promise<void>;
 }
 
-/** One holder id per running process: a restarted process does not renew its predecessor's claims. */
-export function holderId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
-export function planningClaims(
+export function planningLeases(
   store: WorkLeaseStore,
   options: { holder: string; leaseMs: number; log: Log; now?: () => number },
-): PlanningClaims {
+): PlanningLeases {
   const { holder, leaseMs, log } = options;
   const now = options.now ?? Date.now;
   const holding = new Set<string>();
