@@ -8,7 +8,7 @@
 // OrderPlanned are written from the stored decision. Every step is idempotent, so a replay after a
 // crash redoes what is missing and nothing twice.
 // Every replica follows the windows; the planning of a closed window (and of an order left out of
-// one) is done by the replica that claims it (src/leases/planning-leases.ts).
+// one) is done by the replica that leases it (src/leases/planning-leases.ts).
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { isIgnored, stepWorkflow } from '../decider/workflow.js';

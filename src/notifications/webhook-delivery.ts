@@ -12,6 +12,7 @@ import {
   WEBHOOKS,
   type AttemptOutcome,
   type DeliveryStore,
+  type DueDelivery,
   type NewWebhookDelivery,
   type StoredWebhookDelivery,
 } from './delivery-store.js';
@@ -21,7 +22,7 @@ import type { Lingering, Log, NotificationConsumer } from './notification-consum
 import { ANNOUNCED_EVENT_TYPES, envelopeBody, envelopeIdFor, isAnnounced } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
-import { webhookClaims } from './webhook-claims.js';
+import { leasedQueue } from '../leases/leased-queue.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -117,7 +118,8 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
   const { log } = options;
   // A holder of its own, not the replica's (LeaseHolding): what this loop knows of its leases (heldUntil)
   // is not handed to the loop that replaces it, which must not take them again before they run out.
-  const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
+  // One lease per delivery, keyed by its id: deliveries are never deleted, so an id names one for good.
+  const queue = leasedQueue<DueDelivery, StoredWebhookDelivery>(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
   const inFlight = new Set<Promise<void>>();
   // This process's own leases, which taking them again would only renew: those in flight (held until
   // their attempt ends, however long it stalls) and those whose attempt could not be recorded (held
@@ -133,7 +135,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
       let now = Date.now();
       while (!loop.stopped && inFlight.size < concurrency) {
         now = Date.now();
-        const delivery = await claims.takeDue(now, now + leaseMs, passOver);
+        const delivery = await queue.acquireNextDue(now, now + leaseMs, passOver);
         if (!delivery) break;
         heldUntil.set(delivery.id, Number.POSITIVE_INFINITY);
         const attempt: Promise<void> = send(delivery, now + leaseMs).finally(() => {
@@ -181,7 +183,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
     // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
     // out, and until then only this process takes the delivery again). Passed over until it has gone,
     // or a retry due at once could be taken, as a renewal, and then let go by this release.
-    await claims.release(delivery.id).catch(() => undefined);
+    await queue.release(delivery.id).catch(() => undefined);
     heldUntil.delete(delivery.id);
     logOutcome(log, delivery, attempt, outcome);
   }
@@ -194,7 +196,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
       // what is still held (an attempt not recorded) goes to the other replicas now.
       await loop.stop();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-      await claims.releaseAll().catch(() => undefined);
+      await queue.releaseAll().catch(() => undefined);
     },
   };
 }

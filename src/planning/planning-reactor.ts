@@ -1,10 +1,10 @@
 // Plans every version of every order once: reacts to OrderSubmitted (and to OrderAmended and
 // OrderPlanWithdrawn, each a new version) in the log, runs the load planner and appends OrderPlanned or
 // OrderPlanningFailed for that version to the order's stream; a cancelled order is planned no more. Every replica follows the whole
-// log, but plans only the orders it claims (leases/planning-leases.ts): an order another replica holds is
+// log, but plans only the orders it leases (leases/planning-leases.ts): an order another replica holds is
 // looked at again later, and taken over if that replica died, unless its result reaches this replica
-// first (the reactor follows the results too, so the losers of a claim never read the order). The
-// checkpoint saves work on restart; what makes "once" hold after a crash or a lost claim is the
+// first (the reactor follows the results too, so the losers of a lease never read the order). The
+// checkpoint saves work on restart; what makes "once" hold after a crash or a lost lease is the
 // order's decider: an order whose stream already holds a result is skipped, and a second result
 // records nothing.
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
@@ -58,7 +58,7 @@ export interface PlanningReactorOptions {
   onRun?: (outcome: PlannerRunOutcome) => void;
   /**
    * The orders whose submit this process took. Given, another replica's new order is left to it for
-   * OTHERS_FIRST_MS before this one tries its claim; without it every order is tried at once.
+   * OTHERS_FIRST_MS before this one tries its lease; without it every order is tried at once.
    */
   submittedHere?: SubmittedHere;
   /** OTHERS_FIRST_MS unless given (tests). */
@@ -82,7 +82,7 @@ export const MAX_WAITING_ORDERS = 20_000;
 /**
  * How long a new order whose submit another replica took is left to that replica. It plans its own
  * orders first, and usually stores the result within this (a plan takes tens of ms here), so the
- * others never try the claim: each try is a statement on the claim store, and with every replica
+ * others never try the lease: each try is a statement on the work lease store, and with every replica
  * trying every order they were most of what a replica that does not project spent (docs/scaling.md).
  * Past it, or for an order older than it (a catch-up, a restart), any replica with a free planner
  * takes it, as before: a submitting replica that is busy or gone costs its orders this much at most.
@@ -121,7 +121,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
           const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
           if (!(await backlog.take(order, afterMs))) return;
         } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
-          // a new version of the order, planned alone (it left any window), by whichever replica claims it first
+          // a new version of the order, planned alone (it left any window), by whichever replica leases it first
           const { order_id, version, company_group } = event.data;
           if ((settled.get(order_id) ?? -1) >= version) continue;
           const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
@@ -183,7 +183,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       backlog.wakeWorkers();
       await Promise.all(workers);
       await checkpoint.settled();
-      // after the workers: a plan in progress let go of its own claim when it ended
+      // after the workers: a plan in progress let go of its own lease when it ended
       await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },
   };

@@ -31,14 +31,14 @@ export async function openMongoDeliveryStore(url: string, dbName?: string): Prom
     return {
       checkpoints: mongoCheckpoints(collections),
       webhooks: mongoWebhookQueue(collections),
-      webhookLeases: mongoLeases(collections.webhookClaims, collections.markers),
+      webhookLeases: mongoLeases(collections.webhookLeases, collections.markers),
       webhookReport: mongoWebhookReport(collections),
       emails: mongoEmailRecords(collections),
-      emailLeases: mongoLeases(collections.emailClaims, collections.markers),
+      emailLeases: mongoLeases(collections.emailLeases, collections.markers),
       kafka: mongoKafkaRecords(collections),
-      kafkaLeases: mongoLeases(collections.kafkaClaims, collections.markers),
+      kafkaLeases: mongoLeases(collections.kafkaLeases, collections.markers),
       journal: mongoJournalQueue(collections),
-      journalLeases: mongoLeases(collections.journalClaims, collections.markers),
+      journalLeases: mongoLeases(collections.journalLeases, collections.markers),
       restore: mongoRestore(collections),
       close: () => client.close(),
     };
