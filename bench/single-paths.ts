@@ -88,7 +88,7 @@ async function orderIds(): Promise<void> {
 async function log(
   plan: unknown,
   label = 'SQLite',
-  open: () => Promise<EventStore> = async () => openSqliteEventStore(freshDir()),
+  open: () => Promise<EventStore & { close(): Promise<void> }> = async () => openSqliteEventStore(freshDir()),
 ): Promise<void> {
   const store = await open();
   let n = 0;

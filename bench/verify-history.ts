@@ -30,7 +30,7 @@ const ROUNDS = Number(option('rounds') ?? 5);
 const VERIFY_HISTORY = fileURLToPath(new URL('../src/verify-history.js', import.meta.url));
 
 type Load = (store: EventStore, count: number, group: string, lane: LaneDocument) => Promise<void>;
-type Open = (dir: string) => EventStore;
+type Open = (dir: string) => EventStore & { close(): Promise<void> };
 
 async function load(dir: string, open: Open, loadWith: Load): Promise<{ events: number; bytes: number }> {
   const demo = JSON.parse(readFileSync(DEMO_SEED_FILE, 'utf8'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import type { EventStore } from './eventstore/event-store.js';
+import type { HashedLog } from './eventstore/hashed-log.js';
 import { POSTGRES_LOG } from './eventstore/postgres-log-name.js';
 import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
@@ -37,7 +38,10 @@ export interface BackendSettings {
   walCheckpointer?: WalCheckpointer | undefined;
 }
 
-export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<EventStore> {
+/** The log as its owner holds it: the event store port for its consumers, the hash chain's reads for the checks, and close. */
+export type OpenedLog = EventStore & HashedLog & { close(): Promise<void> };
+
+export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<OpenedLog> {
   if (settings.eventStoreConnectionString) {
     const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb-event-store.js');
     return openKurrentDbEventStore(settings.eventStoreConnectionString);

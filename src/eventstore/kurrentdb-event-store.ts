@@ -19,6 +19,7 @@ import {
   type Subscription,
 } from './event-store.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
+import type { HashedLog } from './hashed-log.js';
 import {
   appendTooLargeFrom,
   chainedStreamState,
@@ -55,7 +56,7 @@ export function openKurrentDbEventStore(connectionString: string, options: Kurre
   return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString), options);
 }
 
-export class KurrentDbEventStore implements EventStore {
+export class KurrentDbEventStore implements EventStore, HashedLog {
   readonly #client: KurrentDBClient;
   readonly #log: LogView = logView();
   readonly #batchSize: number;

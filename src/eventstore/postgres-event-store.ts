@@ -23,6 +23,7 @@ import type {
 } from './event-store.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
+import type { HashedLog } from './hashed-log.js';
 import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
 import { RecentEvents } from './recent-events.js';
 import { listenForCommits, type CommitListener } from './postgres-commit-listener.js';
@@ -70,7 +71,7 @@ export async function openPostgresEventStore(url: string, options: PostgresEvent
   return new PostgresEventStore(connection, schema, options);
 }
 
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore, HashedLog {
   readonly chainScope = 'log';
   readonly #connection: LogConnection;
   readonly #pollIntervalMs: number;

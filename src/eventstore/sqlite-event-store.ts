@@ -10,6 +10,7 @@ import type {
   Subscription,
 } from './event-store.js';
 import { GENESIS, type HashedEvent } from './hash-chain.js';
+import type { HashedLog } from './hashed-log.js';
 import { nowMicros } from './recorded-at.js';
 import { HASHED_COLUMNS, legacyChainer, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
 import { prepareAppendBatch, type AppendOutcome } from './sqlite-append-batch.js';
@@ -55,7 +56,7 @@ interface Waiting {
  * turn (see #flush), reads run directly. Nothing is acknowledged, and no event is read, before it is on
  * disk: the -wal file is fsynced off the main thread (storage/wal-sync.ts) and reads wait for that.
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, HashedLog {
   readonly #db: Database.Database;
   readonly #writeBatch: (batch: readonly QueuedAppend[], recordedAt: bigint) => AppendOutcome[];
   readonly #readStream: Database.Statement<[string], EventRow>;

@@ -2,7 +2,8 @@
 // each event's metadata, what it reads back, the stream state an append is chained with, and the verifier
 // over a per-stream chain (events of many streams interleaved in $all, as concurrent replicas write them).
 import t from 'tap';
-import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type EventStore } from '../../src/eventstore/event-store.js';
+import { ANY, NO_STREAM, WrongExpectedRevision, exactly } from '../../src/eventstore/event-store.js';
+import type { HashedLog } from '../../src/eventstore/hashed-log.js';
 import { GENESIS, eventHash, type HashedEvent } from '../../src/eventstore/hash-chain.js';
 import { chainedStreamState, toEventData, toHashedEvent, withChainMetadata } from '../../src/eventstore/kurrentdb-mapping.js';
 import { verifyChain } from '../../src/eventstore/verify-chain.js';
@@ -99,12 +100,12 @@ t.test('each event carries its hash in metadata, chained to the previous event o
 });
 
 /** A store that only answers what verifyChain reads, over a per-stream chain. */
-function storeOf(events: HashedEvent[]): EventStore {
+function storeOf(events: HashedEvent[]): HashedLog {
   return {
     chainScope: 'stream',
     readHashed: async (after?: bigint, limit?: number) =>
       events.filter((event) => after === undefined || event.position > after).slice(0, limit ?? Infinity),
-  } as unknown as EventStore;
+  } as unknown as HashedLog;
 }
 
 function interleaved(): HashedEvent[] {
