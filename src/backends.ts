@@ -10,8 +10,8 @@ import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
 import type { EventStore } from './eventstore/event-store.js';
 import type { HashedLog } from './eventstore/hashed-log.js';
-import { POSTGRES_LOG } from './eventstore/postgres-log-name.js';
-import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
+import { POSTGRES_LOG } from './eventstore/postgres/postgres-log-name.js';
+import { openSqliteEventStore } from './eventstore/sqlite/sqlite-event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
@@ -43,11 +43,11 @@ export type OpenedLog = EventStore & HashedLog & { close(): Promise<void> };
 
 export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<OpenedLog> {
   if (settings.eventStoreConnectionString) {
-    const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb-event-store.js');
+    const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb/kurrentdb-event-store.js');
     return openKurrentDbEventStore(settings.eventStoreConnectionString);
   }
   if (settings.postgresUrl) {
-    const { openPostgresEventStore } = await import('./eventstore/postgres-event-store.js');
+    const { openPostgresEventStore } = await import('./eventstore/postgres/postgres-event-store.js');
     return openPostgresEventStore(settings.postgresUrl, {
       ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
       ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),

@@ -4,7 +4,7 @@
 // newest committed version, so of replicas racing for a free or expired key exactly one gets it, and
 // in one round trip: the MongoDB adapter needs two or three calls and takeover markers, because
 // FerretDB's single-document updates are not atomic. A released lease is deleted (no generations to keep).
-import type { LogConnection } from '../eventstore/postgres-connection.js';
+import type { LogConnection } from '../eventstore/postgres/postgres-connection.js';
 import type { LeaseStore } from './lease-store.js';
 
 /** The table's DDL, for createInLogSchema (one lock for every replica's start-up). */

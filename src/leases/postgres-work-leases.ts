@@ -3,8 +3,8 @@
 // acquiring a lease is then one statement, not two or three calls with markers, on a client that costs
 // less CPU per call than the MongoDB driver (docs/scaling.md); every replica tries a lease per order.
 import type { WorkLeaseStore } from './work-lease-store.js';
-import { connectLog, isUnreachable, unavailable } from '../eventstore/postgres-connection.js';
-import { createInLogSchema } from '../eventstore/postgres-schema.js';
+import { connectLog, isUnreachable, unavailable } from '../eventstore/postgres/postgres-connection.js';
+import { createInLogSchema } from '../eventstore/postgres/postgres-schema.js';
 import { postgresLeases, postgresLeaseTable } from './postgres-leases.js';
 
 const WORK_LEASES = 'work_claims';

@@ -12,7 +12,7 @@
 // once.
 import { randomUUID } from 'node:crypto';
 import { ANY, type EventStore } from '../eventstore/event-store.js';
-import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
+import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../storage/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
 import type { LeaseHolding, Log } from './notification-consumer.js';
 import { WakeableLoop } from './wakeable-loop.js';

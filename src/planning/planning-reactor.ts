@@ -10,7 +10,7 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
+import { retryWithBackoff } from '../storage/retry-with-backoff.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
 import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
 import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';

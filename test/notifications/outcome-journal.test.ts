@@ -3,7 +3,7 @@
 // is set), and after a replica that died holding the journal's lease.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { WEBHOOK_OUTCOMES_STREAM, webhooksQueuedEvents } from '../../src/notifications/delivery-outcomes.js';
 import type { DeliveryStore } from '../../src/notifications/delivery-store.js';
 import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';

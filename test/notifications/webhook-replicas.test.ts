@@ -5,7 +5,7 @@
 // in two-replicas.test.ts and webhook-sigkill.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { DeliveryStore, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
 import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';

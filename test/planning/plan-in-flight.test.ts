@@ -4,7 +4,7 @@
 // recorded; the amended order is planned once more, for its new version, by either replica; a cancelled
 // one never again, also after both restart from their checkpoints.
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { exactly, NO_STREAM } from '../../src/eventstore/event-store.js';
 import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';

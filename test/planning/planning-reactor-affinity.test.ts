@@ -2,7 +2,7 @@
 // replica that took its submit, and the other leaves it alone for the pause (OTHERS_FIRST_MS); an
 // order whose replica never plans it (stopped, or busy) is taken by the other once the pause is over.
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { NO_STREAM } from '../../src/eventstore/event-store.js';
 import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';

@@ -6,7 +6,7 @@ import t from 'tap';
 import type { WorkLeaseStore } from '../../../src/leases/work-lease-store.js';
 import { openSqliteWorkLeaseStore } from '../../../src/leases/sqlite-work-leases.js';
 import { NO_STREAM, type EventStore, type ProgressSignals } from '../../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { startProjector, type Projector } from '../../../src/orders/read-model/projector.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { tempDir } from '../../support/eventstore-temp-dir.js';

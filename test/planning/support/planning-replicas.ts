@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../e2e/service-process.js';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { ACME_KEY, testSeed } from '../../support/seed.js';
 import { SINGLETON_PREFIX } from '../../../src/leases/singleton-lease.js';
 import { WORK_LEASES } from '../../../src/leases/mongodb-work-leases.js';

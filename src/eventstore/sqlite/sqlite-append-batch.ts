@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { WrongExpectedRevision, revisionMatches, type AppendResult } from './event-store.js';
-import { eventHash } from './hash-chain.js';
+import { WrongExpectedRevision, revisionMatches, type AppendResult } from '../event-store.js';
+import { eventHash } from '../hash-chain.js';
 import { chainHead } from './sqlite-hash-chain.js';
-import type { EventRow } from './event-rows.js';
-import type { QueuedAppend } from './prepare-append.js';
-import { TEXT_PARAM } from '../storage/sqlite-parameters.js';
+import type { EventRow } from '../sql/event-rows.js';
+import type { QueuedAppend } from '../prepare-append.js';
+import { TEXT_PARAM } from '../../storage/sqlite-parameters.js';
 
-/** `rows`: the events as written, for the store's recent events (recent-events.ts). */
+/** `rows`: the events as written, for the store's recent events (sql/recent-events.ts). */
 export type AppendOutcome = { ok: true; result: AppendResult; rows: EventRow[] } | { ok: false; error: unknown };
 
 /**

@@ -2,8 +2,8 @@
 // that reads pages after its cursor and sleeps when caught up, woken by a commit it hears of or by its
 // poll interval. It relies on one property of the store: positions become visible in position order,
 // so that once `durableHead` says h, every event at or below h is readable and none will appear later.
-import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
-import { reportSubscriptionError } from './report-subscription-error.js';
+import type { RecordedEvent, SubscribeOptions, Subscription } from '../event-store.js';
+import { reportSubscriptionError } from '../report-subscription-error.js';
 
 /** What a subscription reads; the store's connection behind it. */
 export interface SubscriptionSource {

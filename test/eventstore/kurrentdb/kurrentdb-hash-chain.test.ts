@@ -2,11 +2,11 @@
 // each event's metadata, what it reads back, the stream state an append is chained with, and the verifier
 // over a per-stream chain (events of many streams interleaved in $all, as concurrent replicas write them).
 import t from 'tap';
-import { ANY, NO_STREAM, WrongExpectedRevision, exactly } from '../../src/eventstore/event-store.js';
-import type { HashedLog } from '../../src/eventstore/hashed-log.js';
-import { GENESIS, eventHash, type HashedEvent } from '../../src/eventstore/hash-chain.js';
-import { chainedStreamState, toEventData, toHashedEvent, withChainMetadata } from '../../src/eventstore/kurrentdb-mapping.js';
-import { verifyChain } from '../../src/eventstore/verify-chain.js';
+import { ANY, NO_STREAM, WrongExpectedRevision, exactly } from '../../../src/eventstore/event-store.js';
+import type { HashedLog } from '../../../src/eventstore/hashed-log.js';
+import { GENESIS, eventHash, type HashedEvent } from '../../../src/eventstore/hash-chain.js';
+import { chainedStreamState, toEventData, toHashedEvent, withChainMetadata } from '../../../src/eventstore/kurrentdb/kurrentdb-mapping.js';
+import { verifyChain } from '../../../src/eventstore/verify-chain.js';
 
 t.test('an append is chained onto the tail it read, with that revision as the expected one', async (t) => {
   t.equal(chainedStreamState('s', NO_STREAM, undefined), 'no_stream');

@@ -11,17 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import t from 'tap';
-import { ANY, NO_STREAM, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { PollingSubscription } from '../../src/eventstore/polling-subscription.js';
-import { openPostgresEventStore, type PostgresEventStore } from '../../src/eventstore/postgres-event-store.js';
-import { StorageUnavailable } from '../../src/storage/unavailable-storage.js';
-import { toRecordedEvent, type EventRow } from '../../src/eventstore/event-rows.js';
-import { eventHash, GENESIS } from '../../src/eventstore/hash-chain.js';
-import { eventStoreContract, type TapTest } from './event-store-contract.js';
-import { scratchSchema, type ScratchSchema } from '../support/postgres.js';
+import { ANY, NO_STREAM, type RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { PollingSubscription } from '../../../src/eventstore/sql/polling-subscription.js';
+import { openPostgresEventStore, type PostgresEventStore } from '../../../src/eventstore/postgres/postgres-event-store.js';
+import { StorageUnavailable } from '../../../src/storage/unavailable-storage.js';
+import { toRecordedEvent, type EventRow } from '../../../src/eventstore/sql/event-rows.js';
+import { eventHash, GENESIS } from '../../../src/eventstore/hash-chain.js';
+import { eventStoreContract, type TapTest } from '../event-store-contract.js';
+import { scratchSchema, type ScratchSchema } from '../../support/postgres.js';
 
 const url = process.env.POSTGRES_URL;
-const verifyHistory = fileURLToPath(new URL('../../src/verify-history.js', import.meta.url));
+const verifyHistory = fileURLToPath(new URL('../../../src/verify-history.js', import.meta.url));
 
 if (!url) {
   t.test(

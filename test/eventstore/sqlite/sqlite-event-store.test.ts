@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { EVENTS_FILE, openEventsDatabase } from '../../src/eventstore/sqlite-schema.js';
-import { eventStoreContract, type TapTest } from './event-store-contract.js';
-import { tempDir } from '../support/eventstore-temp-dir.js';
+import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
+import { EVENTS_FILE, openEventsDatabase } from '../../../src/eventstore/sqlite/sqlite-schema.js';
+import { eventStoreContract, type TapTest } from '../event-store-contract.js';
+import { tempDir } from '../../support/eventstore-temp-dir.js';
 
 eventStoreContract(t, 'sqlite', async () => {
   const { dir, remove } = await tempDir('contract');

@@ -1,16 +1,16 @@
-// The SQLite store's recent events (src/eventstore/recent-events.ts): a page served from memory
+// The SQLite store's recent events (src/eventstore/sql/recent-events.ts): a page served from memory
 // is the page SQL would have read, and a range the ring does not wholly hold is left to SQL.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { ANY, NO_STREAM, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { RecentEvents } from '../../src/eventstore/recent-events.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from '../../src/eventstore/event-rows.js';
-import { EVENTS_FILE } from '../../src/eventstore/sqlite-schema.js';
-import { tempDir } from '../support/eventstore-temp-dir.js';
-import type { TapTest } from './event-store-contract.js';
+import { ANY, NO_STREAM, type RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
+import { RecentEvents } from '../../../src/eventstore/sql/recent-events.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from '../../../src/eventstore/sql/event-rows.js';
+import { EVENTS_FILE } from '../../../src/eventstore/sqlite/sqlite-schema.js';
+import { tempDir } from '../../support/eventstore-temp-dir.js';
+import type { TapTest } from '../event-store-contract.js';
 
 async function dirFor(t: TapTest): Promise<string> {
   const { dir, remove } = await tempDir('recent');

@@ -6,7 +6,7 @@
 // log for as long as TCP takes to notice: it is asked a question every few seconds, and given up on
 // when it does not answer.
 import type pg from 'pg';
-import { backoffDelay } from './retry-with-backoff.js';
+import { backoffDelay } from '../../storage/retry-with-backoff.js';
 import { COMMIT_CHANNEL, PROGRESS_CHANNEL } from './postgres-schema.js';
 
 const HEARTBEAT_MS = 5_000;

@@ -13,7 +13,7 @@
 // a round trip, so a writer whose network fails cannot stall the others, and a writer far away (200 ms)
 // still holds it for microseconds. That is also why the hash is computed here, by `orders_event_hash`:
 // the preimage of src/eventstore/hash-chain.ts written once more in SQL. A test holds the two to the
-// same hashes (test/eventstore/postgres-event-store.test.ts), and every verification reads them in TS.
+// same hashes (test/eventstore/postgres/postgres-event-store.test.ts), and every verification reads them in TS.
 //
 // An append is idempotent by its first event's id: a batch sent again after its answer was lost finds
 // its appends written and answers as the first call would have, and the first call arriving late (a

@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { exactly } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { tempDir } from '../support/eventstore-temp-dir.js';
+import { exactly } from '../../../src/eventstore/event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
+import { tempDir } from '../../support/eventstore-temp-dir.js';
 
-const CHILD = fileURLToPath(new URL('../support/append-under-load.js', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/append-under-load.js', import.meta.url));
 const WRITERS = 64;
 const KILL_AFTER_ACKS = 3000;
 

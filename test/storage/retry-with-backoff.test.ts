@@ -2,7 +2,7 @@
 // loop around it: it tries until an attempt succeeds, says what failed and how long it waits, and an
 // abort ends it at once, even in the middle of a long pause.
 import t from 'tap';
-import { backoffDelay, pauseUnlessAborted, retryWithBackoff } from '../../src/eventstore/retry-with-backoff.js';
+import { backoffDelay, pauseUnlessAborted, retryWithBackoff } from '../../src/storage/retry-with-backoff.js';
 
 t.test('the pauses double from the first one', async (t) => {
   const pauses = [1, 2, 3, 4, 5].map((failures) => backoffDelay(failures, { firstDelayMs: 1000 }));

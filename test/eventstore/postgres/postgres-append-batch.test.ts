@@ -2,8 +2,8 @@
 // own quote, and the batch keeps each event's data apart, in order.
 import fc from 'fast-check';
 import t from 'tap';
-import { NO_STREAM, exactly, WrongExpectedRevision } from '../../src/eventstore/event-store.js';
-import { batchArguments, dollarQuoted, outcomesOf } from '../../src/eventstore/postgres-append-batch.js';
+import { NO_STREAM, exactly, WrongExpectedRevision } from '../../../src/eventstore/event-store.js';
+import { batchArguments, dollarQuoted, outcomesOf } from '../../../src/eventstore/postgres/postgres-append-batch.js';
 
 t.test('a dollar-quoted text closes exactly at its end, whatever it holds', async (t) => {
   const tags = fc.constantFrom('$o0$', '$o1$', '$o0', '$o', '$', 'o0$', '$o2$');

@@ -1,7 +1,7 @@
 // A group commit as the append function takes it and gives it back (postgres-schema.ts): the batch
 // as one JSON array, and each append's outcome turned into what the caller's promise settles with.
-import { WrongExpectedRevision, type AppendResult } from './event-store.js';
-import type { QueuedAppend } from './prepare-append.js';
+import { WrongExpectedRevision, type AppendResult } from '../event-store.js';
+import type { QueuedAppend } from '../prepare-append.js';
 
 export type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: WrongExpectedRevision };
 

@@ -11,8 +11,8 @@ import { convertGrpcEvent } from '@kurrent/kurrentdb-client/dist/utils/convertGr
 import sharedPb from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb.js';
 import streamsPb from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb.js';
 import t from 'tap';
-import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openKurrentDbEventStore } from '../../src/eventstore/kurrentdb-event-store.js';
+import { ANY, NO_STREAM, WrongExpectedRevision, exactly, type RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { openKurrentDbEventStore } from '../../../src/eventstore/kurrentdb/kurrentdb-event-store.js';
 import {
   MAX_UINT64,
   exactTypesRegex,
@@ -26,11 +26,11 @@ import {
   toStreamState,
   wrongExpectedRevisionFrom,
   appendTooLargeFrom,
-} from '../../src/eventstore/kurrentdb-mapping.js';
+} from '../../../src/eventstore/kurrentdb/kurrentdb-mapping.js';
 import { MaxAppendSizeExceededError } from '@kurrent/kurrentdb-client';
-import { AppendTooLarge } from '../../src/eventstore/event-store.js';
-import { KurrentDbSubscription, type KurrentDbSubscriptionOptions } from '../../src/eventstore/kurrentdb-subscription.js';
-import { eventStoreContract } from './event-store-contract.js';
+import { AppendTooLarge } from '../../../src/eventstore/event-store.js';
+import { KurrentDbSubscription, type KurrentDbSubscriptionOptions } from '../../../src/eventstore/kurrentdb/kurrentdb-subscription.js';
+import { eventStoreContract } from '../event-store-contract.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
 if (connectionString) {

@@ -4,7 +4,8 @@
 // its BEGIN IMMEDIATE transaction, so with several processes appending to one file each batch chains
 // onto whatever the last committed batch (of any process) ended with.
 import type Database from 'better-sqlite3';
-import { GENESIS, eventHash, type HashedEvent } from './hash-chain.js';
+import { GENESIS, eventHash } from '../hash-chain.js';
+import { HASHED_COLUMNS, toHashedEvent, type HashedRow } from '../sql/event-rows.js';
 
 /** Adds the column to a file made before it: old rows keep NULL until chained. Safe to run concurrently. */
 export function addHashColumn(db: Database.Database): void {
@@ -18,30 +19,6 @@ export function addHashColumn(db: Database.Database): void {
     // Another process opening the same file added it first.
     if (!hasHash()) throw error;
   }
-}
-
-export interface HashedRow {
-  position: bigint;
-  stream: string;
-  revision: bigint;
-  type: string;
-  data: string;
-  recorded_at: bigint;
-  hash: Buffer | null;
-}
-
-export const HASHED_COLUMNS = 'position, stream, revision, type, data, recorded_at, hash';
-
-export function toHashedEvent(row: HashedRow): HashedEvent {
-  return {
-    position: row.position,
-    stream: row.stream,
-    revision: row.revision,
-    type: row.type,
-    data: row.data,
-    recordedAtMicros: row.recorded_at,
-    hash: row.hash === null ? null : row.hash.toString('hex'),
-  };
 }
 
 /**

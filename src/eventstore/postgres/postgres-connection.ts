@@ -4,7 +4,7 @@
 // returned to the pool, because whatever it was doing is unknown, and the caller hears that the log
 // is unavailable (an HTTP 503), which a retry may cure.
 import pg from 'pg';
-import { StorageUnavailable } from '../storage/unavailable-storage.js';
+import { StorageUnavailable } from '../../storage/unavailable-storage.js';
 import { POSTGRES_LOG } from './postgres-log-name.js';
 
 const INT8 = 20;

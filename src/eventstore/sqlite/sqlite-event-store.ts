@@ -8,20 +8,20 @@ import type {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-} from './event-store.js';
-import { GENESIS, type HashedEvent } from './hash-chain.js';
-import type { HashedLog } from './hashed-log.js';
-import { nowMicros } from './recorded-at.js';
-import { HASHED_COLUMNS, legacyChainer, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
+} from '../event-store.js';
+import { GENESIS, type HashedEvent } from '../hash-chain.js';
+import type { HashedLog } from '../hashed-log.js';
+import { nowMicros } from '../recorded-at.js';
+import { legacyChainer } from './sqlite-hash-chain.js';
 import { prepareAppendBatch, type AppendOutcome } from './sqlite-append-batch.js';
-import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './prepare-append.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
+import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from '../prepare-append.js';
+import { EVENT_COLUMNS, HASHED_COLUMNS, toHashedEvent, toRecordedEvent, type EventRow, type HashedRow } from '../sql/event-rows.js';
 import { openEventsDatabase } from './sqlite-schema.js';
-import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
-import { RecentEvents } from './recent-events.js';
-import { walSync, type FileSync, type WalSync } from '../storage/wal-sync.js';
-import type { WalCheckpointer } from '../storage/wal-checkpointer.js';
-import { INTEGER_PARAM, TEXT_PARAM } from '../storage/sqlite-parameters.js';
+import { PollingSubscription, type SubscriptionSource } from '../sql/polling-subscription.js';
+import { RecentEvents } from '../sql/recent-events.js';
+import { walSync, type FileSync, type WalSync } from '../../storage/wal-sync.js';
+import type { WalCheckpointer } from '../../storage/wal-checkpointer.js';
+import { INTEGER_PARAM, TEXT_PARAM } from '../../storage/sqlite-parameters.js';
 
 export interface SqliteEventStoreOptions {
   /** How often a caught-up subscription looks for events appended by other processes. Default 200 ms. */

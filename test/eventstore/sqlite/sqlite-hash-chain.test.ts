@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { NO_STREAM, ANY } from '../../src/eventstore/event-store.js';
-import { GENESIS, eventHash, preimage } from '../../src/eventstore/hash-chain.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
-import { verifyChain } from '../../src/eventstore/verify-chain.js';
-import { tempDir } from '../support/eventstore-temp-dir.js';
-import { TAMPERINGS, tamper } from '../support/tamper-events.js';
+import { NO_STREAM, ANY } from '../../../src/eventstore/event-store.js';
+import { GENESIS, eventHash, preimage } from '../../../src/eventstore/hash-chain.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
+import { verifyChain } from '../../../src/eventstore/verify-chain.js';
+import { tempDir } from '../../support/eventstore-temp-dir.js';
+import { TAMPERINGS, tamper } from '../../support/tamper-events.js';
 
-const CHILD = fileURLToPath(new URL('../support/append-under-load.js', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/append-under-load.js', import.meta.url));
 
 /** A log of 3 streams, 4 events each, appended in interleaved batches. */
 async function writeLog(dir: string): Promise<void> {

@@ -9,7 +9,7 @@
 // Rows that do not follow the last one held (another process committed in between) start the ring
 // again, and a page reaching below it is read from SQL as before. What is on disk is still decided by
 // the caller (durableHead), not here.
-import type { RecordedEvent } from './event-store.js';
+import type { RecordedEvent } from '../event-store.js';
 import { toRecordedEvent, type EventRow } from './event-rows.js';
 
 /** Most events kept, and most bytes of their data (text); past either the oldest go. */

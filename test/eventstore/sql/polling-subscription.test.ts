@@ -1,10 +1,10 @@
-// The follower loop of the SQL logs (src/eventstore/polling-subscription.ts) against a source that answers
+// The follower loop of the SQL logs (src/eventstore/sql/polling-subscription.ts) against a source that answers
 // what a test says: a subscription to every type is never moved past an event it was not handed, even
 // when a read comes back short of the head it was told of; a type-filtered one skips what it does not want.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import type { RecordedEvent } from '../../src/eventstore/event-store.js';
-import { PollingSubscription, type SubscriptionSource } from '../../src/eventstore/polling-subscription.js';
+import type { RecordedEvent } from '../../../src/eventstore/event-store.js';
+import { PollingSubscription, type SubscriptionSource } from '../../../src/eventstore/sql/polling-subscription.js';
 
 const event = (position: number, type = 'A'): RecordedEvent => ({
   id: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,

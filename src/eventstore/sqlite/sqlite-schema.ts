@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { damageIn, quickCheck } from '../storage/damaged-storage.js';
+import { damageIn, quickCheck } from '../../storage/damaged-storage.js';
 import { addHashColumn } from './sqlite-hash-chain.js';
 
 export const EVENTS_FILE = 'events.db';

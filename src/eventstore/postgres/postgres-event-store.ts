@@ -20,18 +20,17 @@ import type {
   ProgressSignals,
   SubscribeOptions,
   Subscription,
-} from './event-store.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './event-rows.js';
-import { GENESIS, type HashedEvent } from './hash-chain.js';
-import type { HashedLog } from './hashed-log.js';
-import { PollingSubscription, type SubscriptionSource } from './polling-subscription.js';
-import { RecentEvents } from './recent-events.js';
+} from '../event-store.js';
+import { EVENT_COLUMNS, HASHED_COLUMNS, toHashedEvent, toRecordedEvent, type EventRow, type HashedRow } from '../sql/event-rows.js';
+import { GENESIS, type HashedEvent } from '../hash-chain.js';
+import type { HashedLog } from '../hashed-log.js';
+import { PollingSubscription, type SubscriptionSource } from '../sql/polling-subscription.js';
+import { RecentEvents } from '../sql/recent-events.js';
 import { listenForCommits, type CommitListener } from './postgres-commit-listener.js';
 import { connectLog, isUnreachable, unavailable, type LogConnection, type PostgresConnectionOptions } from './postgres-connection.js';
 import { batchArguments, dollarQuoted, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
 import { ensureSchema, PROGRESS_CHANNEL } from './postgres-schema.js';
-import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from './prepare-append.js';
-import { HASHED_COLUMNS, toHashedEvent, type HashedRow } from './sqlite-hash-chain.js';
+import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from '../prepare-append.js';
 
 export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
   /**
@@ -83,7 +82,7 @@ export class PostgresEventStore implements EventStore, HashedLog {
   readonly #progressListeners = new Map<string, Set<(position: bigint) => void>>();
   readonly progress: ProgressSignals;
   readonly #source: SubscriptionSource;
-  /** The newest events, read once for every subscription of this process (recent-events.ts). */
+  /** The newest events, read once for every subscription of this process (sql/recent-events.ts). */
   readonly #recent: RecentEvents;
   readonly #log: (message: string, error?: unknown) => void;
   /** A read of the log's tail in flight, shared by every subscription that needs it. */

@@ -34,8 +34,8 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
-} from './event-store.js';
-import { assertHashable, eventHash, GENESIS, type HashedEvent } from './hash-chain.js';
+} from '../event-store.js';
+import { assertHashable, eventHash, GENESIS, type HashedEvent } from '../hash-chain.js';
 
 /** Largest value of a KurrentDB position or revision (unsigned 64-bit). */
 export const MAX_UINT64 = 2n ** 64n - 1n;

@@ -17,9 +17,9 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-} from './event-store.js';
-import { GENESIS, type HashedEvent } from './hash-chain.js';
-import type { HashedLog } from './hashed-log.js';
+} from '../event-store.js';
+import { GENESIS, type HashedEvent } from '../hash-chain.js';
+import type { HashedLog } from '../hashed-log.js';
 import {
   appendTooLargeFrom,
   chainedStreamState,
@@ -37,7 +37,7 @@ import {
   type LogView,
 } from './kurrentdb-mapping.js';
 import { KurrentDbSubscription } from './kurrentdb-subscription.js';
-import { nowMicros } from './recorded-at.js';
+import { nowMicros } from '../recorded-at.js';
 
 // An 'any' append whose stream moved between the read of its tail and the write is chained again.
 const CHAIN_ATTEMPTS = 5;

@@ -5,8 +5,8 @@
 // event (up to a batch) goes to one handler call, and while the handler runs nothing is read, so the
 // stream's buffer fills and gRPC flow control stops the server: a slow handler slows delivery down
 // instead of piling events up in memory.
-import type { RecordedEvent, SubscribeOptions, Subscription } from './event-store.js';
-import { reportSubscriptionError } from './report-subscription-error.js';
+import type { RecordedEvent, SubscribeOptions, Subscription } from '../event-store.js';
+import { reportSubscriptionError } from '../report-subscription-error.js';
 
 /** What the loop needs of the client's subscription (an AllStreamSubscription satisfies it). */
 export interface LiveSource {
