@@ -1,4 +1,4 @@
-// The KurrentDB adapter: the shared contract suite against a real server when EVENTSTORE_CONNECTION_STRING
+// The KurrentDB adapter: both ports' contract suites against a real server when EVENTSTORE_CONNECTION_STRING
 // is set (skipped, with the reason, when not), and always: the conversions to and from the client, the
 // subscription loop on a stand-in stream, and the real client against an address where nothing listens.
 import { createServer } from 'node:net';
@@ -31,6 +31,7 @@ import { MaxAppendSizeExceededError } from '@kurrent/kurrentdb-client';
 import { AppendTooLarge } from '../../../src/eventstore/event-store.js';
 import { KurrentDbSubscription, type KurrentDbSubscriptionOptions } from '../../../src/eventstore/kurrentdb/kurrentdb-subscription.js';
 import { eventStoreContract } from '../event-store-contract.js';
+import { hashedLogContract } from '../hashed-log-contract.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
 if (connectionString) {
@@ -48,12 +49,17 @@ if (connectionString) {
       cleanup: async () => void (await Promise.all(others.map((s) => s.close()))),
     };
   });
+  hashedLogContract(t, 'kurrentdb', async () => {
+    const store = openKurrentDbEventStore(connectionString);
+    return { store, cleanup: () => store.close() };
+  });
 } else {
-  t.test(
-    'kurrentdb: event store contract',
-    { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' },
-    async () => {},
-  );
+  for (const contract of ['event store', 'hashed log'])
+    t.test(
+      `kurrentdb: ${contract} contract`,
+      { skip: 'KurrentDB contract: EVENTSTORE_CONNECTION_STRING is not set; no KurrentDB server runs on this machine' },
+      async () => {},
+    );
 }
 
 t.test("the server's append size limits become AppendTooLarge", async (t) => {

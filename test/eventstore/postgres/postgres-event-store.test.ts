@@ -1,5 +1,5 @@
 // The PostgreSQL event log against a real server (POSTGRES_URL; scripts/test-servers starts Debian's
-// PostgreSQL 15): the shared contract, then what only a server log has to get right. Above all, commits
+// PostgreSQL 15): both ports' contracts, then what only a server log has to get right. Above all, commits
 // out of position order: a log whose positions come from a sequence lets a follower pass a position
 // whose transaction commits later (shown below on such a log, with the same follower code), and ours
 // must not, under the same delays between taking positions and committing.
@@ -18,17 +18,19 @@ import { StorageUnavailable } from '../../../src/storage/unavailable-storage.js'
 import { toRecordedEvent, type EventRow } from '../../../src/eventstore/sql/event-rows.js';
 import { eventHash, GENESIS } from '../../../src/eventstore/hash-chain.js';
 import { eventStoreContract, type TapTest } from '../event-store-contract.js';
+import { hashedLogContract } from '../hashed-log-contract.js';
 import { scratchSchema, type ScratchSchema } from '../../support/postgres.js';
 
 const url = process.env.POSTGRES_URL;
 const verifyHistory = fileURLToPath(new URL('../../../src/verify-history.js', import.meta.url));
 
 if (!url) {
-  t.test(
-    'postgres: event store contract',
-    { skip: 'PostgreSQL event log: POSTGRES_URL is not set (scripts/test-servers/test-servers start runs one)' },
-    async () => {},
-  );
+  for (const contract of ['event store', 'hashed log'])
+    t.test(
+      `postgres: ${contract} contract`,
+      { skip: 'PostgreSQL event log: POSTGRES_URL is not set (scripts/test-servers/test-servers start runs one)' },
+      async () => {},
+    );
 } else {
   const serverUrl = url;
 
@@ -46,6 +48,18 @@ if (!url) {
       processEnv: { POSTGRES_URL: schema.url },
       cleanup: async () => {
         await Promise.all(stores.map((store) => store.close()));
+        await schema.drop();
+      },
+    };
+  });
+
+  hashedLogContract(t, 'postgres', async () => {
+    const schema = await scratchSchema(serverUrl, 'hashed');
+    const store = await openPostgresEventStore(schema.url, { pollIntervalMs: 50 });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
         await schema.drop();
       },
     };

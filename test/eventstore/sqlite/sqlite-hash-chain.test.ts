@@ -1,6 +1,7 @@
-// The hash chain on the embedded store (issue 26): every append is chained onto the last event of the
-// one log, inside its write transaction, across batches and across processes; verifyChain names the
-// first event that breaks it and how, on a real events.db changed behind the store's back.
+// The hash chain on the embedded store (issue 26): the hashed log contract, then what only this file has
+// to get right: every append is chained onto the last event of the one log, inside its write transaction,
+// across batches and across processes; verifyChain names the first event that breaks it and how, on a real
+// events.db changed behind the store's back; a log from before the chain is chained from its first event.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -13,8 +14,21 @@ import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-even
 import { verifyChain } from '../../../src/eventstore/verify-chain.js';
 import { tempDir } from '../../support/eventstore-temp-dir.js';
 import { TAMPERINGS, tamper } from '../../support/tamper-events.js';
+import { hashedLogContract } from '../hashed-log-contract.js';
 
 const CHILD = fileURLToPath(new URL('../../support/append-under-load.js', import.meta.url));
+
+hashedLogContract(t, 'sqlite', async () => {
+  const { dir, remove } = await tempDir('hashed-contract');
+  const store = openSqliteEventStore(dir);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await remove();
+    },
+  };
+});
 
 /** A log of 3 streams, 4 events each, appended in interleaved batches. */
 async function writeLog(dir: string): Promise<void> {
