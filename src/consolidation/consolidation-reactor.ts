@@ -112,11 +112,11 @@ class Consolidation {
         if (this.stopping) return;
         if (this.lastHandled !== undefined && event.position <= this.lastHandled) continue;
         if (isOrderEvent(event, 'OrderSubmitted')) {
-          this.progress.take(event.position);
+          this.progress.begin(event.position);
           await this.run({ type: 'OrderSubmitted', data: { stream: event.stream, position: event.position, submitted: event.data } });
         } else if ((isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderCancelled')) && event.data.left_window) {
           // an order that leaves its window: the checkpoint stays before it until its window is revised
-          this.progress.take(event.position);
+          this.progress.begin(event.position);
           await this.run({
             type: 'OrderLeft',
             data: { consolidation: event.data.left_window, stream: event.stream, position: event.position },

@@ -114,18 +114,18 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
         if (isOrderEvent(event, 'OrderSubmitted')) {
           const { company_group, order_id } = event.data;
           // asked of every order, so that none stays remembered
-          const here = options.submittedHere?.take(order_id) ?? true;
+          const here = options.submittedHere?.checkOff(order_id) ?? true;
           // planned by its consolidation window (src/consolidation), or planned already
           if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
           const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
           const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
-          if (!(await backlog.take(order, afterMs))) return;
+          if (!(await backlog.admit(order, afterMs))) return;
         } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
           // a new version of the order, planned alone (it left any window), by whichever replica leases it first
           const { order_id, version, company_group } = event.data;
           if ((settled.get(order_id) ?? -1) >= version) continue;
           const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
-          if (!(await backlog.take(order))) return;
+          if (!(await backlog.admit(order))) return;
         } else if (
           isOrderEvent(event, 'OrderPlanned') ||
           isOrderEvent(event, 'OrderPlanningFailed') ||

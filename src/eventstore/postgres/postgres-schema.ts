@@ -10,8 +10,8 @@
 // position order, with no gap, and the hash chain runs through the whole log, as on SQLite.
 //
 // Why the whole append runs on the server: the lock is held only while the server works, never across
-// a round trip, so a writer whose network fails cannot stall the others, and a writer far away (200 ms)
-// still holds it for microseconds. That is also why the hash is computed here, by `orders_event_hash`:
+// a round trip, so a writer whose network fails cannot stall the others, and a writer far away
+// still holds it only for as long as the server works. That is also why the hash is computed here, by `orders_event_hash`:
 // the preimage of src/eventstore/hash-chain.ts written once more in SQL. A test holds the two to the
 // same hashes (test/eventstore/postgres/postgres-event-store.test.ts), and every verification reads them in TS.
 //

@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The file's text, made by `make` when the file does not exist yet. A file that cannot be written or
+ * The secret file's text, made by `make` when the file does not exist yet. A file that cannot be written or
  * read throws what `unreadable` makes of its path and the reason (an errno code, else the message).
  */
-export function keptFile(
+export function secretFile(
   dataDir: string,
   name: string,
   make: () => string,
