@@ -63,7 +63,7 @@ export interface KafkaPublisherOptions extends LeaseHolding, Lingering {
 /**
  * Sends that keep failing are tried again at least this often, not once a minute as the other consumers'
  * are: a broker back from a restart gets the waiting messages within seconds. Under the broker being
- * killed again and again, the pause had grown to 32-60 s and the last messages waited for it after the
+ * killed again and again, the pause had grown to most of a minute and the last messages waited for it after the
  * broker was back (test/e2e/kafka-topic.test.ts, docs/benchmarks.md). A failed attempt costs one
  * connection attempt to the brokers.
  */
@@ -76,41 +76,17 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   const leaseMs = options.leaseMs ?? 30_000;
   const leasePollMs = 200;
   const holder = options.holder ?? randomUUID();
-  // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
-  // the service from starting, only delay publishing.
-  let connected: Promise<void> | undefined;
-  const connect = (): Promise<void> =>
-    (connected ??= producer.connect().catch((error: unknown) => {
-      connected = undefined;
-      throw error;
-    }));
-
+  const connection = lazyConnection(producer);
   let stop!: () => void;
   const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
   let isStopping = false;
-
-  async function leaseOrSkip(event: RecordedEvent): Promise<'leased' | 'published' | 'stopping'> {
-    for (;;) {
-      if (await deliveries.kafka.published(event.id)) return 'published';
-      const now = Date.now();
-      if (await deliveries.kafkaLeases.acquire(event.id, holder, now, now + leaseMs)) {
-        return (await deliveries.kafka.published(event.id)) ? 'published' : 'leased';
-      }
-      if (isStopping) return 'stopping';
-      await sleep(leasePollMs);
-    }
-  }
+  const leasing = { deliveries, holder, leaseMs, pollMs: leasePollMs, stopping: () => isStopping };
 
   const follower = await followLog({
     store: options.store,
     name: 'kafka',
     types: ANNOUNCED_EVENT_TYPES,
-    // The further of the two: a delivery store may still hold a stale `kafka` row from the version
-    // before the checkpoint store kept it.
-    loadCheckpoint: async () => {
-      const [current, legacy] = await Promise.all([deliveries.checkpoints.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
-      return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
-    },
+    loadCheckpoint: () => kafkaCheckpoint(options),
     retryDelayMs: options.retryDelayMs ?? 1000,
     maxRetryDelayMs: options.maxRetryDelayMs ?? KAFKA_RETRY_CEILING_MS,
     lingerMs: options.lingerMs ?? 0,
@@ -119,7 +95,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       const mine: RecordedEvent[] = [];
       for (const event of events) {
         if (!isAnnounced(event)) continue;
-        const lease = await leaseOrSkip(event);
+        const lease = await leaseOrSkip(leasing, event);
         if (lease === 'stopping') return;
         if (lease === 'leased') mine.push(event);
       }
@@ -128,7 +104,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
         // A send to a missing topic would be retried without end, or create it with the broker's defaults.
         if ((await Promise.race([options.topicExists?.(), stopping])) === 'stopping') return;
         const held = { leases: deliveries.kafkaLeases, ids: mine.map((event) => event.id), holder, leaseMs };
-        const sent = sendHoldingLeases(() => connect().then(() => producer.send(record)), held, stopping);
+        const sent = sendHoldingLeases(() => connection.connect().then(() => producer.send(record)), held, stopping);
         if ((await sent) === 'stopping') return;
       }
       const through = events.at(-1)!.position;
@@ -149,12 +125,56 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       await deliveries.kafkaLeases
         .releaseAll(holder)
         .catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
-      if (connected) {
+      if (connection.used()) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       }
     },
   };
+}
+
+/** The further of the two: a delivery store may still hold a stale `kafka` row from the version before the checkpoint store kept it. */
+async function kafkaCheckpoint(options: Pick<KafkaPublisherOptions, 'deliveries' | 'legacyCheckpoints'>): Promise<bigint | undefined> {
+  const [current, legacy] = await Promise.all([options.deliveries.checkpoints.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
+  return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
+}
+
+/**
+ * Connects on first use, and again after a failure: a broker that is down at start-up must not stop
+ * the service from starting, only delay publishing.
+ */
+function lazyConnection(producer: KafkaProducer): { connect(): Promise<void>; used(): boolean } {
+  let connected: Promise<void> | undefined;
+  return {
+    connect: () =>
+      (connected ??= producer.connect().catch((error: unknown) => {
+        connected = undefined;
+        throw error;
+      })),
+    used: () => connected !== undefined,
+  };
+}
+
+interface Leasing {
+  deliveries: KafkaPublisherOptions['deliveries'];
+  holder: string;
+  leaseMs: number;
+  pollMs: number;
+  stopping: () => boolean;
+}
+
+/** Leases an event's message, waiting while another replica holds it; 'published' once someone has sent it. */
+async function leaseOrSkip(leasing: Leasing, event: RecordedEvent): Promise<'leased' | 'published' | 'stopping'> {
+  const { deliveries, holder, leaseMs } = leasing;
+  for (;;) {
+    if (await deliveries.kafka.published(event.id)) return 'published';
+    const now = Date.now();
+    if (await deliveries.kafkaLeases.acquire(event.id, holder, now, now + leaseMs)) {
+      return (await deliveries.kafka.published(event.id)) ? 'published' : 'leased';
+    }
+    if (leasing.stopping()) return 'stopping';
+    await sleep(leasing.pollMs);
+  }
 }
 
 /**

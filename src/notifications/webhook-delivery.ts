@@ -22,7 +22,7 @@ import type { Lingering, Log, NotificationConsumer } from './notification-consum
 import { ANNOUNCED_EVENT_TYPES, envelopeBody, envelopeIdFor, isAnnounced } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
-import { leasedQueue } from '../leases/leased-queue.js';
+import { leasedQueue, type LeasedQueue } from '../leases/leased-queue.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -126,6 +126,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
   // until the lease runs out, then attempted again, as after a crash).
   const heldUntil = new Map<number, number>();
   const passOver = (id: number) => (heldUntil.get(id) ?? 0) > Date.now();
+  const attempting: Attempting = { deliveries, queue, heldUntil, retryDelaysMs, timeoutMs, options };
 
   // Takes due deliveries while a slot is free; sleeps until the next falls due (at most a poll interval),
   // or, with every slot busy, until an attempt ends and wakes the loop. A due delivery held by another
@@ -138,7 +139,7 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
         const delivery = await queue.acquireNextDue(now, now + leaseMs, passOver);
         if (!delivery) break;
         heldUntil.set(delivery.id, Number.POSITIVE_INFINITY);
-        const attempt: Promise<void> = send(delivery, now + leaseMs).finally(() => {
+        const attempt: Promise<void> = attemptDelivery(attempting, delivery, now + leaseMs).finally(() => {
           inFlight.delete(attempt);
           loop.wake();
         });
@@ -154,40 +155,6 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
     }
   });
 
-  async function send(delivery: StoredWebhookDelivery, leaseUntil: number): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const at = Date.now();
-    let outcome: AttemptOutcome;
-    try {
-      const secret = options
-        .masterData()
-        .groups.get(delivery.companyGroup)
-        ?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
-      outcome = secret
-        ? attemptOutcome(
-            await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }),
-            attempt,
-            retryDelaysMs,
-            Date.now(),
-          )
-        : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
-      const journal = webhookOutcomeEvent(delivery, attempt, outcome);
-      await deliveries.webhooks.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
-      if (journal.length > 0) options.onJournaled?.();
-    } catch (error) {
-      // The lease runs out and the delivery is attempted again: at-least-once, as after a crash.
-      heldUntil.set(delivery.id, leaseUntil);
-      log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
-      return;
-    }
-    // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
-    // out, and until then only this process takes the delivery again). Passed over until it has gone,
-    // or a retry due at once could be taken, as a renewal, and then let go by this release.
-    await queue.release(delivery.id).catch(() => undefined);
-    heldUntil.delete(delivery.id);
-    logOutcome(log, delivery, attempt, outcome);
-  }
-
   loop.wake();
   return {
     wake: () => loop.wake(),
@@ -199,4 +166,50 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
       await queue.releaseAll().catch(() => undefined);
     },
   };
+}
+
+/** What an attempt needs: where it is recorded, the lease that holds it, and its loop's own holds. */
+interface Attempting {
+  deliveries: Pick<DeliveryStore, 'webhooks'>;
+  queue: LeasedQueue<StoredWebhookDelivery>;
+  heldUntil: Map<number, number>;
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  options: Pick<WebhookDeliveryOptions, 'masterData' | 'onJournaled' | 'log'>;
+}
+
+/** One attempt of a leased delivery, recorded with its outcome; its lease is let go once it is recorded. */
+async function attemptDelivery(attempting: Attempting, delivery: StoredWebhookDelivery, leaseUntil: number): Promise<void> {
+  const { deliveries, queue, heldUntil, retryDelaysMs, timeoutMs, options } = attempting;
+  const attempt = delivery.attempts + 1;
+  const at = Date.now();
+  let outcome: AttemptOutcome;
+  try {
+    const secret = options
+      .masterData()
+      .groups.get(delivery.companyGroup)
+      ?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
+    outcome = secret
+      ? attemptOutcome(
+          await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }),
+          attempt,
+          retryDelaysMs,
+          Date.now(),
+        )
+      : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
+    const journal = webhookOutcomeEvent(delivery, attempt, outcome);
+    await deliveries.webhooks.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
+    if (journal.length > 0) options.onJournaled?.();
+  } catch (error) {
+    // The lease runs out and the delivery is attempted again: at-least-once, as after a crash.
+    heldUntil.set(delivery.id, leaseUntil);
+    options.log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
+    return;
+  }
+  // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
+  // out, and until then only this process takes the delivery again). Passed over until it has gone,
+  // or a retry due at once could be taken, as a renewal, and then let go by this release.
+  await queue.release(delivery.id).catch(() => undefined);
+  heldUntil.delete(delivery.id);
+  logOutcome(options.log, delivery, attempt, outcome);
 }

@@ -13,7 +13,7 @@ import { followLog } from '../eventstore/follow-log.js';
 import { retryWithBackoff } from '../storage/retry-with-backoff.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
 import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
-import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
+import { checkpointWriter, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
 import type { PlanningLeases } from '../leases/planning-leases.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
 import { PlanningBacklog, type WaitingOrder } from './planning-backlog.js';
@@ -81,7 +81,7 @@ export const MAX_WAITING_ORDERS = 20_000;
 
 /**
  * How long a new order whose submit another replica took is left to that replica. It plans its own
- * orders first, and usually stores the result within this (a plan takes tens of ms here), so the
+ * orders first, and usually stores the result within this (most plans take a fraction of it), so the
  * others never try the lease: each try is a statement on the work lease store, and with every replica
  * trying every order they were most of what a replica that does not project spent (docs/scaling.md).
  * Past it, or for an order older than it (a catch-up, a restart), any replica with a free planner
@@ -107,42 +107,13 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     types: [...NEEDS_PLAN, 'OrderPlanned', 'OrderPlanningFailed', 'OrderCancelled'],
     // A result only saves a look again, due half a lease later: it can wait for the next order's commit or the poll.
     wakeOn: NEEDS_PLAN,
-    async handle(events) {
-      // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
-      const settled = settledIn(events);
-      for (const event of events) {
-        if (isOrderEvent(event, 'OrderSubmitted')) {
-          const { company_group, order_id } = event.data;
-          // asked of every order, so that none stays remembered
-          const here = options.submittedHere?.checkOff(order_id) ?? true;
-          // planned by its consolidation window (src/consolidation), or planned already
-          if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
-          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
-          const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
-          if (!(await backlog.admit(order, afterMs))) return;
-        } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
-          // a new version of the order, planned alone (it left any window), by whichever replica leases it first
-          const { order_id, version, company_group } = event.data;
-          if ((settled.get(order_id) ?? -1) >= version) continue;
-          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
-          if (!(await backlog.admit(order))) return;
-        } else if (
-          isOrderEvent(event, 'OrderPlanned') ||
-          isOrderEvent(event, 'OrderPlanningFailed') ||
-          isOrderEvent(event, 'OrderCancelled')
-        ) {
-          const mark = backlog.resolve(event.data.order_id, resolvedVersion(event));
-          if (mark !== undefined) checkpoint.save(mark);
-        }
-      }
-      backlog.wakeWorkers();
-    },
+    handle: (events) => admitPage(events, backlog, checkpoint, options),
     log,
   });
 
   async function work(): Promise<void> {
     for (let next = await backlog.next(); next; next = await backlog.next()) {
-      const planned = next.resolved ? 'done' : await planWithRetry(next);
+      const planned = next.resolved ? 'done' : await planWithRetry(next, options, backlog, stopped.signal);
       backlog.release();
       if (planned === undefined) return; // stopping: the order is planned again on the next start
       if (planned === 'held elsewhere') {
@@ -154,21 +125,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       const mark = backlog.finished(next);
       if (mark !== undefined) checkpoint.save(mark);
     }
-  }
-
-  /** Undefined when stopping cut it short. */
-  async function planWithRetry(order: WaitingOrder): Promise<'done' | 'held elsewhere' | undefined> {
-    const planned = await retryWithBackoff(() => planOrderOnce(order.stream, { ...options, stopping: () => backlog.stopping }), {
-      firstDelayMs: 1000,
-      signal: stopped.signal,
-      onFailure(error, failures, delay) {
-        log(
-          `planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`,
-          error,
-        );
-      },
-    });
-    return planned?.value;
   }
 
   const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
@@ -187,6 +143,62 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },
   };
+}
+
+/** Plans one order, again after each failure; undefined when stopping cut it short. */
+async function planWithRetry(
+  order: WaitingOrder,
+  options: PlanningReactorOptions,
+  backlog: PlanningBacklog,
+  signal: AbortSignal,
+): Promise<'done' | 'held elsewhere' | undefined> {
+  const planned = await retryWithBackoff(() => planOrderOnce(order.stream, { ...options, stopping: () => backlog.stopping }), {
+    firstDelayMs: 1000,
+    signal,
+    onFailure(error, failures, delay) {
+      options.log(
+        `planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`,
+        error,
+      );
+    },
+  });
+  return planned?.value;
+}
+
+/**
+ * One page of the log: each version of an order to plan admitted to the backlog (unless the page settles
+ * it already), each result or cancel finishing what waits for it. Returns early when the backlog stops.
+ */
+async function admitPage(
+  events: RecordedEvent[],
+  backlog: PlanningBacklog,
+  checkpoint: CheckpointWriter,
+  options: Pick<PlanningReactorOptions, 'submittedHere' | 'othersFirstMs'>,
+): Promise<void> {
+  // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
+  const settled = settledIn(events);
+  for (const event of events) {
+    if (isOrderEvent(event, 'OrderSubmitted')) {
+      const { company_group, order_id } = event.data;
+      // asked of every order, so that none stays remembered
+      const here = options.submittedHere?.checkOff(order_id) ?? true;
+      // planned by its consolidation window (src/consolidation), or planned already
+      if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
+      const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
+      const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
+      if (!(await backlog.admit(order, afterMs))) return;
+    } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
+      // a new version of the order, planned alone (it left any window), by whichever replica leases it first
+      const { order_id, version, company_group } = event.data;
+      if ((settled.get(order_id) ?? -1) >= version) continue;
+      const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
+      if (!(await backlog.admit(order))) return;
+    } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed') || isOrderEvent(event, 'OrderCancelled')) {
+      const mark = backlog.resolve(event.data.order_id, resolvedVersion(event));
+      if (mark !== undefined) checkpoint.save(mark);
+    }
+  }
+  backlog.wakeWorkers();
 }
 
 /** How long to leave an order another replica took the submit of to that replica: 0 once it is not new. */
