@@ -67,19 +67,7 @@ export function listenForCommits(
     };
     current.on('error', lost);
     current.on('end', () => lost());
-    current.on('notification', (message) => {
-      // A schema name may hold ';': it is the last field, and whatever follows the fields before it.
-      const [first = '', second = '', ...rest] = (message.payload ?? '').split(';');
-      const from = rest.length > 0 ? rest.join(';') : undefined;
-      if (message.channel === PROGRESS_CHANNEL) {
-        // Another log's, or a replica's from before announcements named their log: not this log's progress.
-        if (from === schema && /^\d+$/.test(second)) progress(first, BigInt(second));
-        return;
-      }
-      if (from !== undefined && from !== schema) return;
-      // Without a schema (a replica from before): a commit of some log; its head is looked up, not taken.
-      wake(first === '' ? undefined : new Set(first.split(',')), from !== undefined && /^\d+$/.test(second) ? BigInt(second) : undefined);
-    });
+    current.on('notification', (message) => heard(message, schema, wake, progress));
     try {
       await current.connect();
       await withinDeadline(current.query(`LISTEN ${COMMIT_CHANNEL}; LISTEN ${PROGRESS_CHANNEL}`));
@@ -111,4 +99,24 @@ export function listenForCommits(
       await current?.end().catch(() => {});
     },
   };
+}
+
+/** A notification on either channel, handed to `wake` or `progress` when it is this log's. */
+function heard(
+  message: pg.Notification,
+  schema: string,
+  wake: (types: ReadonlySet<string> | undefined, head: bigint | undefined) => void,
+  progress: (name: string, position: bigint) => void,
+): void {
+  // A schema name may hold ';': it is the last field, and whatever follows the fields before it.
+  const [first = '', second = '', ...rest] = (message.payload ?? '').split(';');
+  const from = rest.length > 0 ? rest.join(';') : undefined;
+  if (message.channel === PROGRESS_CHANNEL) {
+    // Another log's, or a replica's from before announcements named their log: not this log's progress.
+    if (from === schema && /^\d+$/.test(second)) progress(first, BigInt(second));
+    return;
+  }
+  if (from !== undefined && from !== schema) return;
+  // Without a schema (a replica from before): a commit of some log; its head is looked up, not taken.
+  wake(first === '' ? undefined : new Set(first.split(',')), from !== undefined && /^\d+$/.test(second) ? BigInt(second) : undefined);
 }

@@ -57,22 +57,7 @@ export function connectLog(
   onIdleError: (error: Error) => void = () => {},
 ): LogConnection {
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
-  // The URL's own `options` (a search_path, say) are kept: node-postgres lets them replace the pool's.
-  const parsed = new URL(url);
-  const urlOptions = parsed.searchParams.get('options');
-  parsed.searchParams.delete('options');
-  const config: pg.PoolConfig = {
-    connectionString: parsed.toString(),
-    max: options.maxConnections ?? 10,
-    // The log's acknowledgement is a durable commit; a server or role configured otherwise is overruled here.
-    options: [urlOptions, '-c synchronous_commit=on'].filter(Boolean).join(' '),
-    application_name: 'orders-service',
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 5_000,
-    connectionTimeoutMillis: callTimeoutMs,
-    idleTimeoutMillis: 30_000,
-    types,
-  };
+  const config = poolConfig(url, options.maxConnections ?? 10, callTimeoutMs);
   const pool = new pg.Pool(config);
   // An idle connection that breaks (a server restart) is an event on the pool; unheard, it would end the process.
   pool.on('error', onIdleError);
@@ -121,5 +106,25 @@ export function connectLog(
     callTimeoutMs,
     dedicatedClient: () => new pg.Client({ ...config, keepAlive: true }),
     end: () => pool.end(),
+  };
+}
+
+/** The pool's settings: the URL's, a durable commit, keep-alives, and the call deadline for a new connection. */
+function poolConfig(url: string, maxConnections: number, callTimeoutMs: number): pg.PoolConfig {
+  // The URL's own `options` (a search_path, say) are kept: node-postgres lets them replace the pool's.
+  const parsed = new URL(url);
+  const urlOptions = parsed.searchParams.get('options');
+  parsed.searchParams.delete('options');
+  return {
+    connectionString: parsed.toString(),
+    max: maxConnections,
+    // The log's acknowledgement is a durable commit; a server or role configured otherwise is overruled here.
+    options: [urlOptions, '-c synchronous_commit=on'].filter(Boolean).join(' '),
+    application_name: 'orders-service',
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5_000,
+    connectionTimeoutMillis: callTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    types,
   };
 }
