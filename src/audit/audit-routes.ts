@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { HashedLog } from '../eventstore/hashed-log.js';
-import { json, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { json, TAGS, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import type { AuditKey } from './audit-key.js';
 import { signedDigest } from './signed-digest.js';
 
@@ -70,7 +70,7 @@ export const auditApi: ApiDescription = {
         summary: "The log's head, signed: for auditors",
         description:
           "The hash of the last event of the log, its position and the time, signed with the service's Ed25519 key. Any API key may ask. Kept by an auditor, it shows later whether the log up to that position was changed (npm run verify-history, docs/auditing.md).",
-        tags: ['audit'],
+        tags: [TAGS.audit],
         responses: {
           '200': { description: 'The signed digest.', ...json({ $ref: '#/components/schemas/SignedDigest' }) },
           '401': unauthorized,
@@ -82,7 +82,7 @@ export const auditApi: ApiDescription = {
         operationId: 'auditPublicKey',
         summary: 'The public key digests and exports are signed with',
         description: 'Needs no API key.',
-        tags: ['audit'],
+        tags: [TAGS.audit],
         security: [],
         responses: {
           '200': {

@@ -3,7 +3,7 @@
 // /metrics: Prometheus text format.
 import type Router from '@koa/router';
 import type { Metrics } from '../observability/metrics.js';
-import { json, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { json, TAGS, type ApiDescription } from '../api-docs/openapi-parts.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -57,7 +57,7 @@ export function healthRoutes(
 
 /** Operational endpoints: public, outside /api/v1, for load balancers and monitoring. */
 const operational = (operationId: string, summary: string, responses: object) => ({
-  get: { operationId, summary, tags: ['operations'], security: [], responses },
+  get: { operationId, summary, tags: [TAGS.operations], security: [], responses },
 });
 
 function readiness(status: string) {

@@ -39,10 +39,10 @@ const PlacementSchema = Type.Object(
   { ...exact, title: 'LoadPlanPlacement' },
 );
 
-const Axles = (what: string) =>
+const Axles = (what: string, title: string) =>
   Type.Object(
     { steer: Kg(`${what} The steer axle.`), drive: Kg(`${what} The drive axle group.`), trailer: Kg(`${what} The chassis' axle group.`) },
-    { ...exact, title: 'AxleFigures' },
+    { ...exact, title },
   );
 
 const RoadSchema = Type.Object(
@@ -53,8 +53,8 @@ const RoadSchema = Type.Object(
     }),
     gross_kg: Kg('Tractor, chassis, container and cargo.'),
     gross_limit_kg: Kg('The most the whole vehicle may weigh on this road.'),
-    axle_loads_kg: Axles("By the lever rule from the cargo's centre of gravity (docs/road-profiles.md)."),
-    axle_limits_kg: Axles('The limit.'),
+    axle_loads_kg: Axles("By the lever rule from the cargo's centre of gravity (docs/road-profiles.md).", 'AxleLoads'),
+    axle_limits_kg: Axles('The limit.', 'AxleLimits'),
     drive_min_kg: Kg("The least the drive axles must carry (the profile's share of the gross; 0 where it has none)."),
     kingpin_load_kg: Kg("What the kingpin passes to the tractor's fifth wheel."),
     tare_kg: Type.Object(

@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { EventStore } from '../eventstore/event-store.js';
 import { lookUpPlannedOrder, NOT_READY_MESSAGE, orderLookupFailed, orderQuery } from '../packing-instructions/routes.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
-import { respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { respond, TAGS, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import { loadPlanOf } from './load-plan.js';
 import { LoadPlanSchema } from './load-plan-schema.js';
 import { plannedOrderIn } from './stored-plan.js';
@@ -43,6 +43,7 @@ export const loadPlanApi: ApiDescription = {
     [LOAD_PLAN]: {
       get: {
         operationId: 'loadPlan',
+        tags: [TAGS.orders],
         summary: 'Retrieve the load plan',
         description:
           'Every container with its placements in loading order, centre of gravity and whether it is within the limits, every service-built pallet with its units, ' +

@@ -161,7 +161,9 @@ export type MasterDataDocumentInput = Static<typeof MasterDataDocumentSchema>;
 /** 200 body of PUT /api/v1/admin/master-data/: how many events of each kind the document recorded. */
 export const MasterDataAppliedSchema = Type.Object(
   {
-    applied: Type.Literal(true),
+    // Always true; a boolean rather than `const: true`, from which openapi-generator's Java client makes an
+    // enum of a String that does not compile.
+    applied: Type.Boolean({ description: 'Always true: the document was applied whole (a refusal is a 400 and applies nothing).' }),
     changes: Type.Object(Object.fromEntries(MASTER_DATA_EVENT_TYPES.map((type) => [type, Type.Integer({ minimum: 0 })])), {
       additionalProperties: false,
       description: 'Number of changes recorded, by kind; all 0 when the document changed nothing.',

@@ -6,7 +6,7 @@ import { readJsonObject } from '../validation/json-body.js';
 import type { MasterDataService } from './master-data-service.js';
 import { validateMasterDataDocument } from './validate-master-data.js';
 import { MasterDataAppliedSchema, MasterDataDocumentSchema } from './master-data-schema.js';
-import { bodyTooLarge, json, ref, respond, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { bodyTooLarge, json, ref, respond, TAGS, type ApiDescription } from '../api-docs/openapi-parts.js';
 
 const MASTER_DATA = '/api/v1/admin/master-data/';
 
@@ -33,6 +33,7 @@ export const masterDataApi: ApiDescription = {
     [MASTER_DATA]: {
       put: {
         operationId: 'applyMasterData',
+        tags: [TAGS.masterData],
         summary: 'Apply the master-data document',
         description:
           'Adds and updates company groups, API keys, lanes and items. Applied whole or not at all; the same document twice changes nothing. ' +

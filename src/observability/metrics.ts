@@ -17,7 +17,7 @@ export interface Metrics {
   logChainBreaks: Counter;
   /** Events this replica applied to the order read model: its writes there (one projector for all replicas holds them to one per event). */
   readModelWrites: Counter;
-  /** One per planner run on this replica: `discarded` when another replica had stored the order's result first. */
+  /** One per planner run on this replica: `discarded` when another replica had stored the order's result first, `superseded` when the order changed while it planned. */
   plannerRuns: Counter<'outcome'>;
   /** One per stored plan, by how its search ended (PlanExit: lower_bound, searched, time_limit). */
   plannerExits: Counter<'exit'>;
@@ -74,7 +74,7 @@ export function createMetrics(): Metrics {
     }),
     plannerRuns: new Counter({
       name: 'orders_planner_runs_total',
-      help: 'Planner runs on this replica by what became of the result: stored, failed (OrderPlanningFailed stored), discarded (another replica had stored one)',
+      help: 'Planner runs on this replica by what became of the result: stored, failed (OrderPlanningFailed stored), discarded (another replica had stored one), superseded (the order was amended or cancelled while it planned)',
       labelNames: ['outcome'],
       registers: [registry],
     }),

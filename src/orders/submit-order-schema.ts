@@ -213,7 +213,8 @@ export const OrderContainerInput = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: MAX_CONTAINER_COUNT,
-        default: DEFAULT_CONTAINER_COUNT,
+        // No `default`: an omitted count is not the same as 5 (up to 5, used as needed, against exactly 5),
+        // and the Java and Python clients openapi-generator makes send a field's default when it is not set.
         description: `Exact number of containers of this type, 1 to ${MAX_CONTAINER_COUNT}: they are booked, loaded first, and the plan has exactly this many (one the cargo does not need is listed empty). Omitted: up to ${DEFAULT_CONTAINER_COUNT}, used as needed.`,
       }),
     ),
@@ -227,10 +228,49 @@ const emails = (description: string) =>
     default: [],
     description: `${description} At most ${MAX_RECIPIENTS}.`,
   });
+// No `default: []`: an omitted list is not the same as an empty one beside its alias (both sent is refused),
+// and the Java client openapi-generator makes sends every list with a default, so all six.
 const cargo = <T extends TSchema>(element: T, description: string) =>
-  Type.Array(element, { maxItems: MAX_CARGO_ROWS, default: [], description: `${description} At most ${MAX_CARGO_ROWS} rows.` });
+  Type.Array(element, { maxItems: MAX_CARGO_ROWS, description: `${description} At most ${MAX_CARGO_ROWS} rows.` });
 const aliasOf = (canonical: string) =>
   `Input-only alias of ${canonical}, never shown in responses. Send one or the other, not both; errors are reported under the name sent.`;
+
+/**
+ * The two rules across fields, said in the schema too (validate-submit-order.ts words them), so that a
+ * client validating against this document sends what is accepted: never a field together with its alias,
+ * and some non-empty cargo list. In keywords that code generators leave alone (dependentSchemas, if/then):
+ * said with anyOf and allOf of one-property fragments, as before, they made generators build the submit
+ * model as a union of those fragments, with no typed supplier_name (docs/openapi.md).
+ */
+export const SUBMIT_RULES_ACROSS_FIELDS = {
+  // An alias present: its field is not.
+  // (`properties` names the field for linters, which look for every required name among them.)
+  dependentSchemas: Object.fromEntries(
+    Object.entries(ALIASES).map(([alias, canonical]) => [alias, { not: { properties: { [canonical]: {} }, required: [canonical] } }]),
+  ),
+  // No cargo field is a non-empty list (each is absent, empty or not a list at all): refused.
+  if: {
+    properties: Object.fromEntries(
+      Object.entries(ALIASES)
+        .flat()
+        .map((field) => [field, { not: { type: 'array', minItems: 1 } }]),
+    ),
+  },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then (its value is a schema, never a function).
+  then: { not: {} },
+};
+
+/**
+ * The input-only aliases (spec 2.1), accepted with the schema of their field. They are patternProperties
+ * (each pattern matches its one name) rather than properties: JSON Schema means the same by either, and
+ * code generators then offer one field per kind of cargo, not two of which a client must leave one out;
+ * the Java client openapi-generator makes sends every list it has, empty or not (docs/openapi.md).
+ */
+const ALIAS_SCHEMAS = {
+  shipment_skus: cargo(OrderItemInput, aliasOf('order_items')),
+  pallets: cargo(PreBuiltInput, aliasOf('pre_builts')),
+  boxes: cargo(LooseBoxInput, aliasOf('loose_boxes')),
+} satisfies Record<keyof typeof ALIASES, TSchema>;
 
 export const SubmitOrderRequest = Type.Object(
   {
@@ -258,11 +298,8 @@ export const SubmitOrderRequest = Type.Object(
       }),
     ),
     order_items: Type.Optional(cargo(OrderItemInput, 'Raw SKUs for the service to palletize.')),
-    shipment_skus: Type.Optional(cargo(OrderItemInput, aliasOf('order_items'))),
     pre_builts: Type.Optional(cargo(PreBuiltInput, 'Ready-made pallets.')),
-    pallets: Type.Optional(cargo(PreBuiltInput, aliasOf('pre_builts'))),
     loose_boxes: Type.Optional(cargo(LooseBoxInput, 'Standalone cartons.')),
-    boxes: Type.Optional(cargo(LooseBoxInput, aliasOf('loose_boxes'))),
     order_containers: Type.Array(OrderContainerInput, {
       minItems: 1,
       maxItems: LIST_LIMITS.order_containers!,
@@ -282,17 +319,13 @@ export const SubmitOrderRequest = Type.Object(
   },
   {
     ...strict,
-    // Said in the schema too (validate-submit-order.ts words them), so that a generator from this document
-    // sends what is accepted: some non-empty cargo list, and never a field together with its alias.
-    anyOf: Object.entries(ALIASES).flatMap((pair) =>
-      pair.map((field) => ({ properties: { [field]: { type: 'array', minItems: 1 } }, required: [field] })),
-    ),
-    allOf: Object.entries(ALIASES).map(([alias, canonical]) => ({
-      not: { properties: { [canonical]: true, [alias]: true }, required: [canonical, alias] },
-    })),
+    patternProperties: Object.fromEntries(Object.entries(ALIAS_SCHEMAS).map(([alias, schema]) => [`^${alias}$`, schema])),
+    ...SUBMIT_RULES_ACROSS_FIELDS,
     title: 'SubmitOrderRequest',
     description: `A shipment order (spec 2.3). At least one of order_items, pre_builts and loose_boxes (or their aliases) must be a non-empty list. Unknown fields are refused at every level, so that a misspelt field cannot silently drop data. The units to plan (order_items quantities rounded up, plus pre_builts and loose_boxes counts) are at most ${MAX_UNITS_PER_SUBMITTED_ORDER} in all.`,
   },
 );
 
-export type SubmitOrderRequest = Static<typeof SubmitOrderRequest>;
+export type SubmitOrderRequest = Static<typeof SubmitOrderRequest> & {
+  [alias in keyof typeof ALIAS_SCHEMAS]?: Static<(typeof ALIAS_SCHEMAS)[alias]>;
+};

@@ -31,20 +31,26 @@ export type SubmitOrderValidation = { ok: true; value: SubmitOrderPayload } | { 
 
 type Input = SubmitOrderRequest;
 
-const ACROSS_FIELDS = /^#\/(anyOf|allOf)(\/|$)/;
+/** Where ajv reports the rules of SUBMIT_RULES_ACROSS_FIELDS (an older document said them with anyOf and allOf). */
+const ACROSS_FIELDS = /^#\/(dependentSchemas|if|then|anyOf|allOf)(\/|$)/;
 
 export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
+  return validateSubmitOrderAgainst(SubmitOrderRequest, body);
+}
+
+/** validateSubmitOrder with another form of the request schema (test/validation/submit-rules-equivalence.test.ts). */
+export function validateSubmitOrderAgainst(schema: object, body: unknown): SubmitOrderValidation {
   const collector = new FieldErrorCollector(body);
   // A list past its limit is refused before any element is looked at: checking 170,000 elements
   // only to refuse the list would cost seconds and a long error body.
   if (isObject(body)) checkListLengths(body, collector);
   if (!collector.empty) return { ok: false, errors: collector.errors };
-  const validate = validatorFor(SubmitOrderRequest);
+  const validate = validatorFor(schema);
   // The schema's rules across fields (some cargo, a field or its alias) are worded by checkAcrossFields:
   // ajv would name every branch of them that failed.
   if (!validate(body))
     reportAjvErrors(
-      (validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath)),
+      inDeclaredOrder((validate.errors ?? []).filter((error) => !ACROSS_FIELDS.test(error.schemaPath))),
       body,
       collector,
       wordSpecialCases,
@@ -61,6 +67,29 @@ export function validateSubmitOrder(body: unknown): SubmitOrderValidation {
     return { ok: false, errors: collector.errors };
   }
   return { ok: true, value: order };
+}
+
+/** The top-level fields as the schema lists them, each alias after its field. */
+const FIELD_RANK = new Map(
+  Object.keys(SubmitOrderRequest.properties)
+    .flatMap((field) => [field, ...Object.entries(ALIASES).flatMap(([alias, canonical]) => (canonical === field ? [alias] : []))])
+    .map((field, rank) => [field, rank]),
+);
+
+/**
+ * ajv reports the aliases (patternProperties) after every declared field; the errors of the fields are put
+ * back in FIELD_RANK's order, in the places the field errors had, so that the body lists them as it did when
+ * the aliases were properties, and the first MAX_REPORTED_ERRORS messages are the same ones.
+ */
+function inDeclaredOrder(errors: ErrorObject[]): ErrorObject[] {
+  const rank = (error: ErrorObject) => FIELD_RANK.get(error.instancePath.split('/')[1] ?? '');
+  const places = errors.flatMap((error, index) => (rank(error) === undefined ? [] : [index]));
+  const sorted = places.map((index) => errors[index]!).sort((a, b) => rank(a)! - rank(b)!);
+  const ordered = [...errors];
+  places.forEach((place, n) => {
+    ordered[place] = sorted[n]!;
+  });
+  return ordered;
 }
 
 function checkListLengths(body: Record<string, unknown>, collector: FieldErrorCollector): void {

@@ -12,7 +12,7 @@ import { utcTimestamp } from '../orders/clock.js';
 import { handleOrderCommand } from '../orders/handle-order-command.js';
 import { readOrderStream } from '../orders/read-order-stream.js';
 import { OrderLookupErrorSchema, PalletContentsSchema } from '../orders/order-view-schema.js';
-import { refusals, respond, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
+import { refusals, respond, TAGS, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import { NOT_BLANK } from '../validation/patterns.js';
 
 const PALLET_CONTENTS = '/api/v1/orders/pallet-contents/';
@@ -154,6 +154,7 @@ export const packingInstructionsApi: ApiDescription = {
     [PALLET_CONTENTS]: {
       get: {
         operationId: 'palletContents',
+        tags: [TAGS.orders],
         summary: 'Retrieve the pallets built by the optimizer',
         description: 'Only for orders with order_items, after optimization (event packing_instructions.ready).',
         parameters: [orderQuery],
@@ -167,12 +168,17 @@ export const packingInstructionsApi: ApiDescription = {
     [DOWNLOAD]: {
       get: {
         operationId: 'downloadPackingInstructions',
+        tags: [TAGS.orders],
         summary: 'Download the packing instructions',
         description:
           'Same order lookup as pallet contents. A GET whose file was received sets packing_instructions_downloaded of the order; HEAD answers the headers and records nothing.',
         parameters: [orderQuery],
         responses: {
-          '200': { description: 'The packing instructions as a PDF file.', content: { 'application/pdf': {} } },
+          // A schema for the bytes, so that generators make a download method that returns them (a file or bytes).
+          '200': {
+            description: 'The packing instructions as a PDF file.',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
           '400': orderLookupFailed,
           '401': unauthorized,
         },

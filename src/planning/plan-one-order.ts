@@ -20,8 +20,12 @@ export interface OrderPlanner {
   planStored(input: PlanOrderInput, group: string): Promise<StoredPlan>;
 }
 
-/** What became of one planner run: `discarded` when another replica had stored the order's result first. */
-export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded';
+/**
+ * What became of one planner run: `discarded` when another replica had stored the order's result first;
+ * `superseded` when the order was amended or cancelled while it planned (no replica plans a version twice,
+ * but a change can land after a run began: its result is not the order's any more).
+ */
+export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded' | 'superseded';
 
 export interface OrderPlanningSteps {
   store: EventStore;
@@ -83,13 +87,22 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
   }
   if (!recorded.ok) throw new Error(`planning ${stream}: ${JSON.stringify(recorded.errors)}`);
   const [outcome] = recorded.events as (OrderPlanned | OrderPlanningFailed)[];
-  steps.onRun?.(!outcome ? 'discarded' : outcome.type === 'OrderPlanned' ? 'stored' : 'failed');
-  if (!outcome) return;
+  if (!outcome) {
+    steps.onRun?.((await changedSince(store, stream, submitted.version)) ? 'superseded' : 'discarded');
+    return;
+  }
+  steps.onRun?.(outcome.type === 'OrderPlanned' ? 'stored' : 'failed');
   const ms = Math.round(performance.now() - started);
   if (outcome.type === 'OrderPlanned') log(`plan stored for ${submitted.service_ref} (order ${submitted.order_id}) in ${ms} ms`);
   else
     log(`planning ${submitted.service_ref} (order ${submitted.order_id}) failed after ${ms} ms: ${outcome.data.reason}`, undefined, 'warn');
   steps.onPlanned?.(outcome, performance.now() - started);
+}
+
+/** The order was cancelled, or is at another version than the one planned (read only when a result was not kept). */
+async function changedSince(store: EventStore, stream: string, version: number): Promise<boolean> {
+  const state = orderStateOf(await readOrderStream(store, stream));
+  return state.status === 'cancelled' || state.version !== version;
 }
 
 // The reason is shown to the client (pallet contents, the order's history): it says what happened

@@ -8,7 +8,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { plannedOrderIn } from '../load-plan/stored-plan.js';
 import { readOrderStream } from '../orders/read-order-stream.js';
 import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
-import type { ApiDescription } from '../api-docs/openapi-parts.js';
+import { TAGS, type ApiDescription } from '../api-docs/openapi-parts.js';
 import type { ShareLinks } from './share-links.js';
 import { viewerDataOf } from './viewer-data.js';
 import { ASSETS_PATH, refusedPage, VIEWER_SECURITY_HEADERS, viewerPage } from './viewer-page.js';
@@ -94,7 +94,7 @@ export const viewerApi: ApiDescription = {
         description:
           'The page viewer_url of the load plan points to. No API key: the token is signed over the service_ref and its expiry (30 days by default). ' +
           'The page loads only its script and style sheet from this service, under a strict Content-Security-Policy.',
-        tags: ['viewer'],
+        tags: [TAGS.viewer],
         security: [],
         parameters: [
           { name: 'service_ref', in: 'path', required: true, schema: { type: 'string' }, examples: { order: { value: 'SO-000042' } } },

@@ -63,7 +63,7 @@ t.test('the value schema is the envelope schema, the same one the OpenAPI webhoo
   const envelope = JSON.parse(JSON.stringify(ReadyEnvelopeSchema)) as Json;
   t.strictSame(asyncApi.components.schemas.ReadyEnvelope, envelope);
   t.strictSame(openApi.components.schemas.ReadyEnvelope, envelope);
-  t.strictSame(openApi.webhooks['packing_instructions.ready'].post.requestBody.content['application/json'].schema, {
+  t.strictSame(openApi.components.pathItems['packing_instructions.ready'].post.requestBody.content['application/json'].schema, {
     $ref: '#/components/schemas/ReadyEnvelope',
   });
   t.match(openApi.info.description, /\/api\/v1\/asyncapi\.json/, 'the OpenAPI document points to it');

@@ -18,6 +18,8 @@ export interface ReplicaRuns {
   stored: number;
   failed: number;
   discarded: number;
+  /** Runs whose order was amended or cancelled while they planned: no second planning, so not counted as runs. */
+  superseded?: number;
   /** When its counters were last read, and when it was killed (undefined: it ran to the end). */
   countersAt: number;
   killedAt?: number;
@@ -166,6 +168,7 @@ export function check(input: CheckInput): CheckResult {
   const cancelLine = `acknowledged cancels in the log once, nothing planned after one: ${cancels.length} acknowledged, ${[...byId.values()].filter((f) => f.cancelled.length > 0).length} cancelled in the log`;
   const runs = input.incarnations.reduce((sum, i) => sum + i.stored + i.failed + i.discarded, 0);
   const discarded = input.incarnations.reduce((sum, i) => sum + i.discarded, 0);
+  const superseded = input.incarnations.reduce((sum, i) => sum + (i.superseded ?? 0), 0);
   // A killed replica's runs counted after its counters were last read are lost with it. Such a run's
   // result was written at most one call deadline of the log before its counter moved, and before the
   // kill: at most the results recorded in that window can be such runs.
@@ -193,7 +196,7 @@ export function check(input: CheckInput): CheckResult {
       `orders_planner_runs_total sums to ${runs}, for ${results} results: more runs missing than a killed replica can explain (${unseenAtMost})`,
     );
   lines.push(
-    `planned exactly once: ${results} results for ${byId.size} orders; orders_planner_runs_total summed over ${input.incarnations.length} replica processes = ${runs}${runs === results ? ' (equal)' : ` (${results - runs} run(s) of a killed replica finished after its counters were read)`}, ${discarded} discarded`,
+    `planned exactly once: ${results} results for ${byId.size} orders; orders_planner_runs_total summed over ${input.incarnations.length} replica processes = ${runs}${runs === results ? ' (equal)' : ` (${results - runs} run(s) of a killed replica finished after its counters were read)`}, ${discarded} discarded, ${superseded} superseded by a cancel or an amend`,
   );
 
   // 3. Kafka: every planned order's readiness is on the topic under its OrderPlanned's id, a cancelled

@@ -38,6 +38,8 @@ export interface Counters {
   stored: number;
   failed: number;
   discarded: number;
+  /** Runs whose order was amended or cancelled while they planned: not a second planning. */
+  superseded: number;
   readModelWrites: number;
   cpuSeconds: number;
   projecting: number;
@@ -281,7 +283,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 }
 
 function zero(): Counters {
-  return { stored: 0, failed: 0, discarded: 0, readModelWrites: 0, cpuSeconds: 0, projecting: 0 };
+  return { stored: 0, failed: 0, discarded: 0, superseded: 0, readModelWrites: 0, cpuSeconds: 0, projecting: 0 };
 }
 
 /** The topic, made by the operator before anything consumes it (3 partitions, the broker's one replica). */
@@ -310,6 +312,7 @@ export async function readCounters(process: ServiceProcess): Promise<Counters> {
     stored: sum('orders_planner_runs_total', 'outcome="stored"'),
     failed: sum('orders_planner_runs_total', 'outcome="failed"'),
     discarded: sum('orders_planner_runs_total', 'outcome="discarded"'),
+    superseded: sum('orders_planner_runs_total', 'outcome="superseded"'),
     readModelWrites: sum('orders_read_model_writes_total'),
     cpuSeconds: sum('process_cpu_seconds_total'),
     projecting: sum('orders_projector_lease_held'),

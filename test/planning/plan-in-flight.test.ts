@@ -50,6 +50,7 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
   const store = openSqliteEventStore(dataDir);
   const gated = gatedPlanner();
   const claimStores: ReturnType<typeof openSqliteWorkLeaseStore>[] = [];
+  const outcomes: string[] = [];
   const start = async (name: string): Promise<PlanningReactor> => {
     const claims = openSqliteWorkLeaseStore(dataDir);
     claimStores.push(claims);
@@ -60,6 +61,7 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
       planner: gated.planner,
       concurrency: 1,
       log: quiet,
+      onRun: (outcome) => outcomes.push(outcome),
     });
   };
   let reactors = [await start('A'), await start('B')];
@@ -150,4 +152,9 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
   t.same(await results(amended.stream), [1], 'one result, for the amended version; none recorded for the version planned before the amend');
   t.same(await results(cancelled.stream), [], 'no result for the cancelled order');
   t.equal(gated.runs.length, 3, `3 planner runs in all (the void one, the amended version, the cancelled order's), none after the restart`);
+  t.same(
+    outcomes.sort(),
+    ['stored', 'superseded', 'superseded'],
+    'the runs the amend and the cancel overtook count as superseded, not as a second planning (discarded)',
+  );
 });

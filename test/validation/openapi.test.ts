@@ -1,6 +1,7 @@
 // src/openapi.ts: a structurally valid OpenAPI 3.1 document, built from the very schemas the
 // service validates with, naming every operation and status of the service.
 import t from 'tap';
+import { nameTitledSchemas } from '../../src/api-docs/openapi-parts.js';
 import { buildOpenApiDocument } from '../../src/openapi.js';
 import { MasterDataDocumentSchema } from '../../src/master-data/master-data-schema.js';
 import { SubmitOrderRequest } from '../../src/orders/submit-order-schema.js';
@@ -26,6 +27,15 @@ function resolvePointer(root: unknown, ref: string): unknown {
     node = (node as Json)[key];
   }
   return node;
+}
+
+/** A schema of the document with every $ref to a component schema replaced by that schema, as ajv compiles it alone. */
+function inlined(node: unknown): any {
+  if (Array.isArray(node)) return node.map(inlined);
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as Json).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return inlined(resolvePointer(doc, ref));
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlined(value)]));
 }
 
 function refsIn(node: unknown, found: string[] = []): string[] {
@@ -161,26 +171,33 @@ t.test('authentication: an apiKey scheme in the Authorization header, required e
 
 t.test('the load plan example is valid against its schema', async (t) => {
   const schema = doc.components.schemas.LoadPlan;
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(inlined(schema));
   t.ok(schema.examples.length > 0);
   for (const example of schema.examples) t.ok(validate(example), JSON.stringify(validate.errors));
 });
 
 t.test('every component schema compiles as JSON Schema 2020-12 in strict mode', async (t) => {
   for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
-    t.doesNotThrow(() => ajv.compile(schema), name);
+    t.doesNotThrow(() => ajv.compile(inlined(schema)), name);
   }
 });
 
-t.test('the request bodies are the schemas the service validates with', async (t) => {
-  t.strictSame(doc.components.schemas.SubmitOrderRequest, JSON.parse(JSON.stringify(SubmitOrderRequest)));
-  t.strictSame(doc.components.schemas.MasterDataDocument, JSON.parse(JSON.stringify(MasterDataDocumentSchema)));
+t.test('the request bodies are the schemas the service validates with, their named parts as references', async (t) => {
+  t.strictSame(inlined(doc.components.schemas.SubmitOrderRequest), JSON.parse(JSON.stringify(SubmitOrderRequest)));
+  t.strictSame(inlined(doc.components.schemas.MasterDataDocument), JSON.parse(JSON.stringify(MasterDataDocumentSchema)));
+  t.strictSame(doc.components.schemas.SubmitOrderRequest.properties.order_items.items, { $ref: '#/components/schemas/OrderItemInput' });
+  t.strictSame(
+    doc.components.schemas.SubmitOrderRequest.patternProperties['^shipment_skus$'].items,
+    { $ref: '#/components/schemas/OrderItemInput' },
+    'a field and its alias: one model',
+  );
+  t.notOk('shipment_skus' in doc.components.schemas.SubmitOrderRequest.properties, 'an alias is accepted, not offered as a field');
   const submit = operations.find(({ path }) => path === '/api/v1/orders/submit-order/')!;
   t.strictSame(submit.operation.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/SubmitOrderRequest' });
 });
 
 t.test('the published request schema agrees with the validator on shape', async (t) => {
-  const published = ajv.compile(doc.components.schemas.SubmitOrderRequest);
+  const published = ajv.compile(inlined(doc.components.schemas.SubmitOrderRequest));
   const good = {
     supplier_name: 'S',
     consignee_name: 'C',
@@ -201,6 +218,120 @@ t.test('the published request schema agrees with the validator on shape', async 
     t.notOk(validateSubmitOrder(bad).ok);
     t.notOk(published(bad), JSON.stringify(bad));
   }
+});
+
+t.test('what client generators need: a tag on every operation, servers, a licence, no boolean constants', async (t) => {
+  const declared = (doc.tags as Json[]).map((tag) => tag.name);
+  t.ok(
+    (doc.tags as Json[]).every((tag) => typeof tag.description === 'string'),
+    'each tag is described',
+  );
+  for (const { path, method, operation } of operations) {
+    // An operation without a tag goes into a DefaultApi, which generators also write for other purposes.
+    t.equal(operation.tags?.length, 1, `${method} ${path} has one tag`);
+    t.ok(declared.includes(operation.tags?.[0]), `${method} ${path}: ${operation.tags?.[0]} is declared`);
+  }
+  t.ok(
+    ['submitOrder', 'listOrders', 'retrieveOrder', 'orderHistory', 'palletContents', 'loadPlan', 'downloadPackingInstructions'].every(
+      (id) => operations.find(({ operation }) => operation.operationId === id)?.operation.tags[0] === 'orders',
+    ),
+    'the order flow in one API class',
+  );
+  t.match(doc.servers, [{ url: '{base_url}', variables: { base_url: { default: /^http:\/\// } } }]);
+  t.type(doc.info.license.name, 'string');
+  // openapi-generator's Java client makes an enum of a String from a boolean const or enum, which does not compile.
+  const booleanConstants: string[] = [];
+  const walk = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) node.forEach((element, index) => walk(element, `${at}/${index}`));
+    else if (node !== null && typeof node === 'object') {
+      const schema = node as Json;
+      if (typeof schema.const === 'boolean' || (Array.isArray(schema.enum) && schema.enum.some((v: unknown) => typeof v === 'boolean')))
+        booleanConstants.push(at);
+      for (const [key, value] of Object.entries(schema)) if (key !== 'examples' && key !== 'example') walk(value, `${at}/${key}`);
+    }
+  };
+  walk(doc, '#');
+  t.strictSame(booleanConstants, []);
+});
+
+t.test('the download has a schema for its bytes', async (t) => {
+  const download = operations.find(({ path }) => path === '/api/v1/orders/download-packing-instructions/')!;
+  t.strictSame(download.operation.responses['200'].content, { 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+});
+
+t.test('the webhooks: described under components.pathItems, webhooks refer to them', async (t) => {
+  const events = { 'packing_instructions.ready': 'ReadyEnvelope', 'order.cancelled': 'CancelledEnvelope' };
+  t.strictSame(doc.webhooks, Object.fromEntries(Object.keys(events).map((name) => [name, { $ref: `#/components/pathItems/${name}` }])));
+  for (const [name, envelope] of Object.entries(events)) {
+    const post = doc.components.pathItems[name].post;
+    t.strictSame(
+      (post.parameters as Json[]).map((parameter) => `${parameter.in} ${parameter.name}`),
+      ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
+      name,
+    );
+    t.strictSame(post.requestBody.content['application/json'].schema, { $ref: `#/components/schemas/${envelope}` }, name);
+  }
+  t.match(doc.info.description, /webhook-signature/, 'the description points to them');
+});
+
+t.test('nested schemas with a title are components, referred to by name', async (t) => {
+  const schemas = doc.components.schemas as Json;
+  for (const name of [
+    'OrderItemInput',
+    'PreBuiltInput',
+    'PreBuiltItemInput',
+    'LooseBoxInput',
+    'OrderContainerInput',
+    'Order',
+    'LoadPlanContainer',
+  ])
+    t.equal(schemas[name]?.title, name, `${name} is a component`);
+  t.strictSame(schemas.OrderList.properties.results.items, { $ref: '#/components/schemas/Order' });
+  const nestedTitles: string[] = [];
+  const walk = (node: unknown, root: boolean, at: string): void => {
+    if (Array.isArray(node)) node.forEach((element, index) => walk(element, false, `${at}/${index}`));
+    else if (node !== null && typeof node === 'object') {
+      const schema = node as Json;
+      if (!root && typeof schema.title === 'string' && schema.type === 'object') nestedTitles.push(at);
+      for (const [key, value] of Object.entries(schema)) if (key !== 'examples' && key !== 'example') walk(value, false, `${at}/${key}`);
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, true, name);
+  t.strictSame(nestedTitles, [], 'no titled object left inline');
+});
+
+t.test('nameTitledSchemas: one component per title, a clash of titles refused', async (t) => {
+  const part = { type: 'object', title: 'Part', properties: { n: { type: 'integer' } } };
+  const named = nameTitledSchemas({
+    paths: { '/x': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'array', items: part } } } } } } } },
+    components: { schemas: { Whole: { type: 'object', title: 'Whole', properties: { a: part, b: part } }, Part: part } },
+  });
+  t.strictSame(named.components.schemas, {
+    Whole: {
+      type: 'object',
+      title: 'Whole',
+      properties: { a: { $ref: '#/components/schemas/Part' }, b: { $ref: '#/components/schemas/Part' } },
+    },
+    Part: part,
+  });
+  t.strictSame((named.paths as Json)['/x'].get.responses['200'].content['application/json'].schema.items, {
+    $ref: '#/components/schemas/Part',
+  });
+  const other = { ...part, properties: { m: { type: 'string' } } };
+  t.throws(
+    () => nameTitledSchemas({ components: { schemas: { Whole: { type: 'object', properties: { a: part, b: other } } } } }),
+    /title Part/,
+  );
+  t.throws(
+    () => nameTitledSchemas({ components: { schemas: { Part: other, Whole: { type: 'object', properties: { a: part } } } } }),
+    /Part names another/,
+  );
+  t.strictSame(
+    nameTitledSchemas({ components: { schemas: { Ex: { type: 'object', examples: [{ title: 'x', type: 'object' }] } } } }).components
+      .schemas,
+    { Ex: { type: 'object', examples: [{ title: 'x', type: 'object' }] } },
+    'an example is data, not a schema',
+  );
 });
 
 t.test('each call builds a fresh document', async (t) => {

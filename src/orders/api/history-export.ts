@@ -10,7 +10,7 @@ import type Router from '@koa/router';
 import type { AuditKey } from '../../audit/audit-key.js';
 import { signedDigest } from '../../audit/signed-digest.js';
 import type { HashedLog } from '../../eventstore/hashed-log.js';
-import { openApiPath, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
+import { openApiPath, TAGS, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
 import type { OrderReadModel } from '../read-model/order-read-model.js';
 import { orderIdParameter, orderNotVisible } from './routes.js';
 import { orderInScope } from './order-in-scope.js';
@@ -53,7 +53,7 @@ export const historyExportApi: ApiDescription = {
           'data (the event data as the stored JSON text), previous_hash and hash (hex SHA-256 of previous_hash, type, stream, revision, recorded_at_us and data joined by line feeds); ' +
           'then one line {"digest": SignedDigest} listing those events by position and hash. scripts/verify-export.mjs checks it against the public key; docs/auditing.md shows the check with openssl. ' +
           'Same authentication and scope as retrieve.',
-        tags: ['audit'],
+        tags: [TAGS.audit],
         parameters: [orderIdParameter],
         responses: {
           '200': { description: 'The export.', content: { 'application/jsonl': { schema: { type: 'string' } } } },

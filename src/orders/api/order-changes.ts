@@ -13,6 +13,7 @@ import {
   ref,
   refusals,
   respond,
+  TAGS,
   unauthorized,
   type ApiDescription,
 } from '../../api-docs/openapi-parts.js';
@@ -163,6 +164,7 @@ const orderChanged = (description: string) => ({
 
 export const amendOperation = {
   operationId: 'amendOrder',
+  tags: [TAGS.orders],
   summary: 'Amend an order: replace its cargo, containers, notes and e-mail fields',
   description:
     "The body is a submit body, validated as submit's (the same 400 bodies). It replaces order_items, pre_builts, loose_boxes, order_containers, shipment_type, customer_notes, send_email, extra_recipients and extra_cc_recipients; " +
@@ -210,6 +212,7 @@ export const orderChangesApi: ApiDescription = {
     [openApiPath(CANCEL)]: {
       post: {
         operationId: 'cancelOrder',
+        tags: [TAGS.orders],
         summary: 'Cancel an order',
         description:
           'Calls the order off, for good: it reads status cancelled, stays in the list (filter with status), and its pallet contents, load plan and download answer 400 under order saying it was cancelled; ' +

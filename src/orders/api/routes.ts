@@ -17,6 +17,7 @@ import {
   refusals,
   respond,
   unauthorized,
+  TAGS,
   type ApiDescription,
 } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
@@ -165,6 +166,7 @@ export const orderApi: ApiDescription = {
     [SUBMIT]: {
       post: {
         operationId: 'submitOrder',
+        tags: [TAGS.orders],
         summary: 'Submit an order',
         description:
           'Validates the order (all problems are reported at once), checks it against the lane master data and records it. ' +
@@ -235,6 +237,7 @@ export const orderApi: ApiDescription = {
     [LIST]: {
       get: {
         operationId: 'listOrders',
+        tags: [TAGS.orders],
         summary: 'List orders',
         description:
           "Orders of the API key's company group, newest first. Orders outside its scope and consolidated child orders are omitted.",
@@ -287,6 +290,7 @@ export const orderApi: ApiDescription = {
     [openApiPath(RETRIEVE)]: {
       get: {
         operationId: 'retrieveOrder',
+        tags: [TAGS.orders],
         summary: 'Retrieve an order, now or as it stood at a past moment',
         parameters: [
           orderIdParameter,
@@ -341,6 +345,7 @@ export const orderApi: ApiDescription = {
     [openApiPath(HISTORY)]: {
       get: {
         operationId: 'orderHistory',
+        tags: [TAGS.orders],
         summary: "An order's recorded events, for auditors",
         parameters: [orderIdParameter],
         responses: { '200': respond('The events of the order, oldest first.', 'OrderHistory'), '401': unauthorized, ...orderNotVisible },
