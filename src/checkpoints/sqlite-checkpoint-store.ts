@@ -14,7 +14,7 @@ export function openSqliteCheckpointStore(dataDir: string, check = true, walChec
     db = openInWalMode(file);
     db.pragma('busy_timeout = 5000');
     // NORMAL, not FULL: a checkpoint is written after every batch a consumer handles, and an fsync
-    // each time took a large share of the main thread under submits (docs/benchmarks.md).
+    // each time cost the main thread a quarter of its time under 700 submits/s (docs/benchmarks.md).
     // WAL with NORMAL stays consistent after a crash and loses, on power loss only, the last saves:
     // the checkpoint then moves back, never ahead of the log (events.db is FULL), and the consumers
     // here are idempotent per event, so they redo that stretch.

