@@ -27,8 +27,9 @@ const order: SubmitOrderPayload = {
   reference: 'PO-DEMO-6000',
   transportation_mode: 'OceanFCL',
   shipment_type: 'normal',
-  order_items: lane.items.map((item, i) => ({
-    item: item.sku,
+  // the four SKUs the demo order has always named (the lane has gained others since)
+  order_items: ['SKU-1001', 'SKU-1002', 'SKU-1003', 'SKU-1004'].map((sku, i) => ({
+    item: sku,
     quantity: '1500.000000',
     purchase_order: 'PO-77',
     line_item_number: String(i + 1),

@@ -118,6 +118,7 @@ process.stderr.write(
 // the yardsticks: a 6,000-unit order palletized and loaded in under 2 s, 40 SKUs and 4 SKUs (the
 // demo lane's big order of issue 13: 1,500 units of each demo SKU into 40ft-HC and 20ft, no counts)
 const big = withBothTypes(seededOrder(6000, { skus: 40, units: 6000 }));
+const DEMO_ORDER_SKUS = ['SKU-1001', 'SKU-1002', 'SKU-1003', 'SKU-1004'];
 const demoLane = (
   JSON.parse(readFileSync(new URL('../../demo/master-data.json', import.meta.url), 'utf8')) as {
     company_groups: { lanes: LaneDocument[] }[];
@@ -128,8 +129,9 @@ const demo: LaneOrder = {
   order: {
     ...big.order,
     reference: 'demo-6000',
-    order_items: demoLane.items.map((it, i) => ({
-      item: it.sku,
+    // the four SKUs that order has always named (the lane has gained others since)
+    order_items: DEMO_ORDER_SKUS.map((sku, i) => ({
+      item: sku,
       quantity: '1500.000000',
       purchase_order: 'PO-1',
       line_item_number: String(i + 1),
