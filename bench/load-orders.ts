@@ -8,9 +8,9 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { exactly, NO_STREAM, type EventStore, type ExpectedRevision } from '../src/eventstore/event-store.js';
-import { prepareAppendBatch } from '../src/eventstore/sqlite-append-batch.js';
+import { prepareAppendBatch } from '../src/eventstore/sqlite/sqlite-append-batch.js';
 import type { QueuedAppend } from '../src/eventstore/prepare-append.js';
-import { EVENTS_FILE, openEventsDatabase } from '../src/eventstore/sqlite-schema.js';
+import { EVENTS_FILE, openEventsDatabase } from '../src/eventstore/sqlite/sqlite-schema.js';
 import { timeOrderedId } from '../src/eventstore/time-ordered-id.js';
 import { nowMicros } from '../src/eventstore/recorded-at.js';
 import { orderStream, serviceRefFor, type OrderIdAllocated, type OrderPlanned, type OrderSubmitted } from '../src/orders/order-events.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import { openSqliteOrderReadModel } from '../src/orders/read-model/sqlite-order-read-model.js';
 import { startReadModelScrubber } from '../src/orders/read-model/read-model-scrubber.js';
 import { selfRepairingReadModel } from '../src/orders/read-model/self-repairing-read-model.js';

@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NO_STREAM, type EventStore } from '../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import { orderIdAllocator } from '../src/orders/order-id-allocator.js';
 import { openSqliteOrderReadModel } from '../src/orders/read-model/sqlite-order-read-model.js';
 import { openMongoOrderReadModel } from '../src/orders/read-model/mongodb-order-read-model.js';
@@ -18,7 +18,7 @@ import { formatNoise, measureNoise } from './lib/machine-noise.js';
 import { loadDemoOrders, projectAll } from './lib/projected-log.js';
 import { databaseUrl } from '../test/support/mongodb.js';
 import { scratchSchema } from '../test/support/postgres.js';
-import { openPostgresEventStore } from '../src/eventstore/postgres-event-store.js';
+import { openPostgresEventStore } from '../src/eventstore/postgres/postgres-event-store.js';
 import { numberOption } from './lib/number-option.js';
 
 const args = process.argv.slice(2);
@@ -88,7 +88,7 @@ async function orderIds(): Promise<void> {
 async function log(
   plan: unknown,
   label = 'SQLite',
-  open: () => Promise<EventStore> = async () => openSqliteEventStore(freshDir()),
+  open: () => Promise<EventStore & { close(): Promise<void> }> = async () => openSqliteEventStore(freshDir()),
 ): Promise<void> {
   const store = await open();
   let n = 0;

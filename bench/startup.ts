@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { DEMO_SEED_FILE } from '../src/config.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
 import { measureNoise } from './lib/machine-noise.js';

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { DEMO_SEED_FILE } from '../src/config.js';
 import type { EventStore } from '../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import type { LaneDocument } from '../src/master-data/master-data-document.js';
 import { loadOrders } from './load-orders.js';
 import { formatNoise, measureNoise } from './lib/machine-noise.js';
@@ -30,7 +30,7 @@ const ROUNDS = Number(option('rounds') ?? 5);
 const VERIFY_HISTORY = fileURLToPath(new URL('../src/verify-history.js', import.meta.url));
 
 type Load = (store: EventStore, count: number, group: string, lane: LaneDocument) => Promise<void>;
-type Open = (dir: string) => EventStore;
+type Open = (dir: string) => EventStore & { close(): Promise<void> };
 
 async function load(dir: string, open: Open, loadWith: Load): Promise<{ events: number; bytes: number }> {
   const demo = JSON.parse(readFileSync(DEMO_SEED_FILE, 'utf8'));
@@ -77,9 +77,10 @@ try {
   console.log(`  ${second.output}`);
   if (BASELINE) {
     const base = pathToFileURL(resolve(BASELINE, 'dist')).href;
-    const { openSqliteEventStore: openBaseline } = (await import(`${base}/src/eventstore/sqlite-event-store.js`)) as {
-      openSqliteEventStore: Open;
-    };
+    // The adapter's file moved into eventstore/sqlite/ (issue 60): a baseline build from before has it one folder up.
+    const { openSqliteEventStore: openBaseline } = (await import(`${base}/src/eventstore/sqlite/sqlite-event-store.js`).catch(
+      () => import(`${base}/src/eventstore/sqlite-event-store.js`),
+    )) as { openSqliteEventStore: Open };
     const { loadOrders: loadBaseline } = (await import(`${base}/bench/load-orders.js`)) as { loadOrders: Load };
     const legacy = fresh('legacy');
     t0 = performance.now();

@@ -11,6 +11,8 @@ import { isDamage } from './storage/damaged-storage.js';
 import { StorageUnavailable } from './storage/unavailable-storage.js';
 import { UnrepairableDocument } from './orders/read-model/self-repairing-read-model.js';
 import { NotVisibleInTime } from './eventstore/visibility-deadline.js';
+import type { EventStore } from './eventstore/event-store.js';
+import type { HashedLog } from './eventstore/hashed-log.js';
 import { ASYNCAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { buildAsyncApiDocument } from './notifications/asyncapi-document.js';
 import { healthRoutes, type Findings, type ReadinessCheck } from './http/health-routes.js';
@@ -28,6 +30,8 @@ import { historyExportRoutes } from './orders/api/history-export.js';
 import { orderChangeRoutes } from './orders/api/order-changes.js';
 
 export interface AppDependencies extends OrderRoutesDependencies, PackingInstructionsDependencies {
+  /** The log, and its hash chain's reads (the audit digest, the history export). */
+  store: EventStore & HashedLog;
   masterDataService: MasterDataService;
   adminKey: string | undefined;
   logger: Logger;

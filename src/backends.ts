@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckpointStore } from './checkpoints/checkpoint-store.js';
 import { openSqliteCheckpointStore } from './checkpoints/sqlite-checkpoint-store.js';
-import type { ClaimStore } from './checkpoints/claim-store.js';
-import { openSqliteClaimStore } from './checkpoints/sqlite-claim-store.js';
 import type { EventStore } from './eventstore/event-store.js';
-import { POSTGRES_LOG } from './eventstore/postgres-log-name.js';
-import { openSqliteEventStore } from './eventstore/sqlite-event-store.js';
+import type { HashedLog } from './eventstore/hashed-log.js';
+import { POSTGRES_LOG } from './eventstore/postgres/postgres-log-name.js';
+import { openSqliteEventStore } from './eventstore/sqlite/sqlite-event-store.js';
 import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { openSqliteOrderReadModel, type SqliteReadModelOptions } from './orders/read-model/sqlite-order-read-model.js';
 import type { DeliveryStore } from './notifications/delivery-store.js';
+import type { WorkLeaseStore } from './leases/work-lease-store.js';
+import { openSqliteWorkLeaseStore } from './leases/sqlite-work-leases.js';
 import { openSqliteDeliveryStore } from './notifications/sqlite/sqlite-delivery-store.js';
 import type { WalCheckpointer } from './storage/wal-checkpointer.js';
 
@@ -37,13 +38,16 @@ export interface BackendSettings {
   walCheckpointer?: WalCheckpointer | undefined;
 }
 
-export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<EventStore> {
+/** The log as its owner holds it: the event store port for its consumers, the hash chain's reads for the checks, and close. */
+export type OpenedLog = EventStore & HashedLog & { close(): Promise<void> };
+
+export async function openEventStore(settings: BackendSettings, log?: (message: string, error?: unknown) => void): Promise<OpenedLog> {
   if (settings.eventStoreConnectionString) {
-    const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb-event-store.js');
+    const { openKurrentDbEventStore } = await import('./eventstore/kurrentdb/kurrentdb-event-store.js');
     return openKurrentDbEventStore(settings.eventStoreConnectionString);
   }
   if (settings.postgresUrl) {
-    const { openPostgresEventStore } = await import('./eventstore/postgres-event-store.js');
+    const { openPostgresEventStore } = await import('./eventstore/postgres/postgres-event-store.js');
     return openPostgresEventStore(settings.postgresUrl, {
       ...(settings.maxAppendBytes === undefined ? {} : { maxAppendBytes: settings.maxAppendBytes }),
       ...(settings.logPageSize === undefined ? {} : { pageSize: settings.logPageSize }),
@@ -133,19 +137,19 @@ export async function openCheckpointStore(settings: BackendSettings): Promise<Ch
 }
 
 /**
- * Where replicas claim the planning of an order or a consolidation window, and take the singleton leases:
- * beside the log when it is on PostgreSQL (one statement a claim), else shared as the checkpoints are.
+ * Where replicas lease the planning of an order or a consolidation window, and the singleton work:
+ * beside the log when it is on PostgreSQL (one statement a lease), else shared as the checkpoints are.
  */
-export async function openClaimStore(settings: BackendSettings): Promise<ClaimStore> {
+export async function openWorkLeaseStore(settings: BackendSettings): Promise<WorkLeaseStore> {
   if (settings.postgresUrl) {
-    const { openPostgresClaimStore } = await import('./checkpoints/postgres-claim-store.js');
-    return openPostgresClaimStore(settings.postgresUrl);
+    const { openPostgresWorkLeaseStore } = await import('./leases/postgres-work-leases.js');
+    return openPostgresWorkLeaseStore(settings.postgresUrl);
   }
   if (settings.mongodbUrl) {
-    const { openMongoClaimStore } = await import('./checkpoints/mongodb-claim-store.js');
-    return openMongoClaimStore(settings.mongodbUrl);
+    const { openMongoWorkLeaseStore } = await import('./leases/mongodb-work-leases.js');
+    return openMongoWorkLeaseStore(settings.mongodbUrl);
   }
-  return openSqliteClaimStore(settings.dataDir, settings.walCheckpointer);
+  return openSqliteWorkLeaseStore(settings.dataDir, settings.walCheckpointer);
 }
 
 export async function openDeliveryStore(settings: BackendSettings): Promise<DeliveryStore> {

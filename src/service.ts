@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import {
   type BackendSettings,
   openCheckpointStore,
-  openClaimStore,
+  openWorkLeaseStore as openClaimStore,
   openDeliveryStore,
   openEventStore,
   openOrderReadModel,
@@ -23,7 +23,8 @@ import { orderIdAllocator } from './orders/order-id-allocator.js';
 import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { SubmittedHere } from './planning/submitted-here.js';
-import { holderId, planningClaims } from './planning/planning-claims.js';
+import { holderId } from './leases/holder-id.js';
+import { planningLeases as planningClaims } from './leases/planning-leases.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector, type Projector } from './orders/read-model/projector.js';
 import { readModelState } from './orders/read-model/read-model-state.js';
@@ -32,9 +33,9 @@ import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
-import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
-import type { ClaimStore } from './checkpoints/claim-store.js';
-import { answersWithin } from './eventstore/answers-within.js';
+import { singletonKey, whileLeased } from './leases/singleton-lease.js';
+import type { WorkLeaseStore as ClaimStore } from './leases/work-lease-store.js';
+import { answersWithin } from './leases/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';
 import { shareLinks } from './viewer/share-links.js';
@@ -87,7 +88,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
     // What one replica does for all of them (projecting the shared read model, scrubbing it, the
     // notifications) is done by the one holding its lease in the claim store; the others take over
-    // when it lapses. Planning is shared out order by order instead (planning-claims.ts).
+    // when it lapses. Planning is shared out order by order instead (leases/planning-leases.ts).
     parts.stage('claim store');
     const holder = holderId();
     const claimStore = parts.add(await openClaimStore(backends), (c) => c.close());

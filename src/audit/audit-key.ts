@@ -2,7 +2,7 @@
 // PEM private key; every replica that serves digests must have the same one), else one made on first
 // start and kept in the data directory, as the share secret is (viewer/share-secret.ts).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { keptFile } from '../storage/kept-file.js';
+import { secretFile } from '../storage/secret-file.js';
 
 export const AUDIT_KEY_FILE = 'audit-key.pem';
 
@@ -26,7 +26,7 @@ export function loadAuditKey(configured: string | undefined, dataDir: string): A
       () =>
         'ORDERS_AUDIT_KEY is not an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519); set a valid one (every replica the same)',
     );
-  const { file, text: pem } = keptFile(
+  const { file, text: pem } = secretFile(
     dataDir,
     AUDIT_KEY_FILE,
     () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,

@@ -4,7 +4,7 @@
 // position is the number of events of every customer's orders, which is not for the open internet.
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import type { EventStore } from '../eventstore/event-store.js';
+import type { HashedLog } from '../eventstore/hashed-log.js';
 import { json, TAGS, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import type { AuditKey } from './audit-key.js';
 import { signedDigest } from './signed-digest.js';
@@ -12,7 +12,7 @@ import { signedDigest } from './signed-digest.js';
 export const DIGEST = '/api/v1/audit/digest';
 export const PUBLIC_KEY = '/api/v1/audit/public-key';
 
-export function auditRoutes(router: Router, deps: { store: EventStore; auditKey: AuditKey }, authenticate: Koa.Middleware): void {
+export function auditRoutes(router: Router, deps: { store: HashedLog; auditKey: AuditKey }, authenticate: Koa.Middleware): void {
   router.get(DIGEST, authenticate, async (ctx) => {
     ctx.body = await signedDigest(deps.store, deps.auditKey);
   });

@@ -4,7 +4,7 @@
 // checkpoint among the consumers', so that a log that lost its tail is refused by the same rule), and the
 // read-model scrubber walks the whole log once per pass in the background.
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
-import type { EventStore } from '../eventstore/event-store.js';
+import type { HashedLog } from '../eventstore/hashed-log.js';
 import { describeVerdict, verifyChain, type ChainHead, type ChainVerdict } from '../eventstore/verify-chain.js';
 
 /** The checkpoint: every event up to this position has been verified. */
@@ -25,7 +25,7 @@ export interface ChainPassOutcome {
   finding: string;
 }
 
-export function logChainCheck(store: EventStore, checkpoints: CheckpointStore, logName: string): LogChainCheck {
+export function logChainCheck(store: HashedLog, checkpoints: CheckpointStore, logName: string): LogChainCheck {
   const verified = async (verdict: ChainVerdict): Promise<ChainVerdict> => {
     if (verdict.ok && verdict.head) await checkpoints.save(CHAIN_CHECKPOINT, verdict.head.position);
     return verdict;
@@ -61,7 +61,7 @@ export function oncePerFinding(report: (outcome: ChainPassOutcome) => void): (ou
 }
 
 /** The event at the checkpoint as a trusted head; undefined (verify from the start) when it is not there any more. */
-async function checkpointHead(store: EventStore, position: bigint | undefined): Promise<ChainHead | undefined> {
+async function checkpointHead(store: HashedLog, position: bigint | undefined): Promise<ChainHead | undefined> {
   if (position === undefined) return undefined;
   const [event] = await store.readHashed(position - 1n, 1);
   return event?.position === position && event.hash !== null ? { position, hash: event.hash } : undefined;

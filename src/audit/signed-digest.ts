@@ -3,7 +3,7 @@
 // An export adds the order's stream and each of its events' position and hash, so that the lines of
 // the export are bound to the signature without the rest of the log (see history-export.ts for why).
 import { sign } from 'node:crypto';
-import type { EventStore } from '../eventstore/event-store.js';
+import type { HashedLog } from '../eventstore/hashed-log.js';
 import type { AuditKey } from './audit-key.js';
 
 export const DIGEST_HEADER = 'orders-audit-digest v1';
@@ -32,7 +32,7 @@ export interface DigestContent {
 }
 
 /** Signs the log's head as it is now, with the order's events when given. */
-export async function signedDigest(store: EventStore, key: AuditKey, content: DigestContent = {}, now = new Date()): Promise<SignedDigest> {
+export async function signedDigest(store: HashedLog, key: AuditKey, content: DigestContent = {}, now = new Date()): Promise<SignedDigest> {
   const head = await store.readHeadHashed();
   const events = content.events?.map((event) => ({ position: event.position.toString(), hash: event.hash }));
   const fields = {

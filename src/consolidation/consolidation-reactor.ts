@@ -8,7 +8,7 @@
 // OrderPlanned are written from the stored decision. Every step is idempotent, so a replay after a
 // crash redoes what is missing and nothing twice.
 // Every replica follows the windows; the planning of a closed window (and of an order left out of
-// one) is done by the replica that claims it (src/planning/planning-claims.ts).
+// one) is done by the replica that leases it (src/leases/planning-leases.ts).
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
 import { isIgnored, stepWorkflow } from '../decider/workflow.js';
@@ -112,11 +112,11 @@ class Consolidation {
         if (this.stopping) return;
         if (this.lastHandled !== undefined && event.position <= this.lastHandled) continue;
         if (isOrderEvent(event, 'OrderSubmitted')) {
-          this.progress.take(event.position);
+          this.progress.begin(event.position);
           await this.run({ type: 'OrderSubmitted', data: { stream: event.stream, position: event.position, submitted: event.data } });
         } else if ((isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderCancelled')) && event.data.left_window) {
           // an order that leaves its window: the checkpoint stays before it until its window is revised
-          this.progress.take(event.position);
+          this.progress.begin(event.position);
           await this.run({
             type: 'OrderLeft',
             data: { consolidation: event.data.left_window, stream: event.stream, position: event.position },

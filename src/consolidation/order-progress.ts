@@ -1,23 +1,23 @@
 // The consolidation's checkpoint. Its orders are done out of order (most the moment they are read,
-// a window's orders when it is written out), so the checkpoint is the completion mark of the
-// positions taken: it stays before the first order of the oldest window not yet written out, and a
+// a window's orders when it is written out), so the checkpoint is the low-water mark of the
+// positions begun: it stays before the first order of the oldest window not yet written out, and a
 // restart reads the log again from there. Most orders are done the moment they are read, so the
 // mark is written at most once a second (checkpointWriter), not once per order.
 import type { CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
-import { CompletionMark } from '../planning/completion-mark.js';
+import { LowWaterMark } from '../checkpoints/low-water-mark.js';
 
 export class OrderProgress {
-  private readonly marks = new CompletionMark();
-  private lastTaken: bigint | undefined;
+  private readonly marks = new LowWaterMark();
+  private lastBegun: bigint | undefined;
   private stopped = false;
 
   constructor(private readonly checkpoint: CheckpointWriter) {}
 
-  /** An order read from the log; a batch read again takes nothing twice. */
-  take(position: bigint): void {
-    if (this.lastTaken !== undefined && position <= this.lastTaken) return;
-    this.marks.take(position);
-    this.lastTaken = position;
+  /** An order read from the log; a batch read again begins nothing twice. */
+  begin(position: bigint): void {
+    if (this.lastBegun !== undefined && position <= this.lastBegun) return;
+    this.marks.begin(position);
+    this.lastBegun = position;
   }
 
   done(position: bigint): void {

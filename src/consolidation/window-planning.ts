@@ -1,9 +1,9 @@
 // The consolidation's planning, as I/O: a closed window planned (its orders together and each alone)
 // and its decision recorded; an order planned alone; a planned window written out to its orders
 // (the parent order, then each child's OrderPlanned). Which plan wins and each child's share are the
-// rules of window-plan.ts and parent-order.ts. Each step is done by the replica that claims it
-// (src/planning/planning-claims.ts); the others try again until the result is in the log, or the
-// holder died and its claim ran out. Every step checks the log first, so doing it twice records
+// rules of window-plan.ts and parent-order.ts. Each step is done by the replica that leases it
+// (src/leases/planning-leases.ts); the others try again until the result is in the log, or the
+// holder died and its lease ran out. Every step checks the log first, so doing it twice records
 // nothing twice.
 import type { EventStore } from '../eventstore/event-store.js';
 import type { Log } from '../eventstore/follow-log.js';
@@ -17,7 +17,7 @@ import type { OrderPlan } from '../plan-contract/plan-types.js';
 import type { PlanOrderInput, TogetherInput } from '../plan-contract/planner-input.js';
 import type { TogetherPlans } from '../planner/plan-together.js';
 import { plannerInput, togetherInput } from '../planning/planner-input.js';
-import type { PlanningClaims } from '../planning/planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 import type { PlannerRunOutcome } from '../planning/planning-reactor.js';
 import type { ConsolidationClosed, ConsolidationPlanned } from './consolidation-events.js';
 import type { WindowMember } from './consolidation-workflow.js';
@@ -36,7 +36,7 @@ export interface ConsolidationPlanner {
 export interface WindowPlanningOptions {
   store: EventStore;
   planner: ConsolidationPlanner;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   allocateOrderId: () => Promise<AllocatedOrderId>;
   log: Log;
   /** One per planner invocation, as the planning reactor counts them (orders_planner_runs_total). */
@@ -52,16 +52,16 @@ export class WindowPlanning {
 
   /** Plans the closed window and records its decision, unless it is planned already. */
   async planWindow(closed: ConsolidationClosed['data']): Promise<void> {
-    await this.claimed(closed.consolidation, async () => {
+    await this.leased(closed.consolidation, async () => {
       const state = windowStateOf(await this.options.store.readStream(closed.consolidation));
-      if (state.status !== 'planned') await this.planClaimed(closed.consolidation, closed.orders, 'RecordPlan');
+      if (state.status !== 'planned') await this.planLeased(closed.consolidation, closed.orders, 'RecordPlan');
     });
   }
 
   /** Plans an order on its own (one a window left out), unless it has its plan already. */
   async planAlone(stream: string): Promise<void> {
     const { planner } = this.options;
-    await this.claimed(stream, async () => {
+    await this.leased(stream, async () => {
       const history = await readOrderStream(this.options.store, stream);
       const submitted = currentOrderIn(history);
       if (!submitted) throw new Error(`consolidation: ${stream} holds no OrderSubmitted`);
@@ -76,7 +76,7 @@ export class WindowPlanning {
   }
 
   /**
-   * Writes a planned window out, under the window's claim: the parent order when together, then each
+   * Writes a planned window out, under the window's lease: the parent order when together, then each
    * order's plan. Not while an order of the plan has left the window (amended, cancelled) and nothing is
    * written yet: then the window is planned again without it ('replanned'), and that plan is written out
    * in turn. A plan the window no longer holds as its newest is not written ('superseded'). An order that
@@ -84,7 +84,7 @@ export class WindowPlanning {
    */
   async writeOut(planned: ConsolidationPlanned['data'], members: readonly WindowMember[]): Promise<WriteOutOutcome> {
     let outcome: WriteOutOutcome = 'written';
-    await this.claimed(planned.consolidation, async () => {
+    await this.leased(planned.consolidation, async () => {
       const window = windowStateOf(await this.options.store.readStream(planned.consolidation));
       if (window.planned && JSON.stringify(window.planned) !== JSON.stringify(planned)) {
         outcome = 'superseded';
@@ -96,7 +96,7 @@ export class WindowPlanning {
       const left = orders.filter((_, i) => !inWindow(histories[i]!, planned.consolidation));
       if (planned.decision === 'together' && !parentWritten && left.length > 0) {
         this.options.log(`consolidation ${planned.consolidation}: ${refs(left)} left before the write-out; planned again without them`);
-        await this.planClaimed(
+        await this.planLeased(
           planned.consolidation,
           orders.filter((o) => !left.includes(o)),
           'Replan',
@@ -104,8 +104,8 @@ export class WindowPlanning {
         outcome = 'replanned';
         return;
       }
-      await this.writeClaimed(planned, orders, histories);
-      await this.reviseClaimed(planned.consolidation);
+      await this.writeLeased(planned, orders, histories);
+      await this.reviseLeased(planned.consolidation);
     });
     return outcome;
   }
@@ -117,10 +117,10 @@ export class WindowPlanning {
    * write-out plans the window again instead; a window planned alone has nothing to dissolve.
    */
   async revise(consolidation: string): Promise<void> {
-    await this.claimed(consolidation, () => this.reviseClaimed(consolidation));
+    await this.leased(consolidation, () => this.reviseLeased(consolidation));
   }
 
-  private async reviseClaimed(consolidation: string): Promise<void> {
+  private async reviseLeased(consolidation: string): Promise<void> {
     const { store } = this.options;
     const window = windowStateOf(await store.readStream(consolidation));
     const planned = window.planned;
@@ -160,7 +160,7 @@ export class WindowPlanning {
     return (await this.options.store.readLastEvent(stream)) ? stream : undefined;
   }
 
-  private async writeClaimed(
+  private async writeLeased(
     planned: ConsolidationPlanned['data'],
     orders: readonly PlannedOrder[],
     histories: RecordedOrderEvent[][],
@@ -196,7 +196,7 @@ export class WindowPlanning {
     }
   }
 
-  private async planClaimed(id: string, listed: readonly PlannedOrder[], command: 'RecordPlan' | 'Replan'): Promise<void> {
+  private async planLeased(id: string, listed: readonly PlannedOrder[], command: 'RecordPlan' | 'Replan'): Promise<void> {
     const { planner, store, log } = this.options;
     // only the orders still in the window: one amended or cancelled since its closing is not planned with it
     const histories = await Promise.all(listed.map((o) => readOrderStream(store, o.stream)));
@@ -251,7 +251,7 @@ export class WindowPlanning {
   }
 
   /** Runs a planning step while holding `key`; while another replica holds it, fails, to be tried again. */
-  private async claimed(key: string, step: () => Promise<void>): Promise<void> {
+  private async leased(key: string, step: () => Promise<void>): Promise<void> {
     const held = await this.options.claims.whileHeld(key, step);
     if (!held.held) throw new Error(`${key} is being planned by another replica; looking again later`);
   }

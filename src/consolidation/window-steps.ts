@@ -2,7 +2,7 @@
 // log's handler, one after the other; a step that fails is logged and tried again after a growing
 // pause, until it passes or the reactor stops. Every step is idempotent, so trying again is safe.
 import type { Log } from '../eventstore/follow-log.js';
-import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
+import { retryWithBackoff } from '../storage/retry-with-backoff.js';
 
 export class WindowSteps {
   /** Each window's last step. */

@@ -1,6 +1,6 @@
-// The event store port. Every backend (embedded SQLite, KurrentDB) implements exactly this,
-// and the same contract tests run against each of them.
-import type { ChainScope, HashedEvent } from './hash-chain.js';
+// The event store port: what every consumer of the log needs (commands, projections, reactors, the
+// notifications). Every backend (embedded SQLite, PostgreSQL, KurrentDB) implements it, and one contract
+// suite runs against each of them. The hash chain's reads are a port of their own (hashed-log.ts).
 
 /** What an append expects the stream to look like before it writes. */
 export type ExpectedRevision = { kind: 'no_stream' } | { kind: 'exact'; revision: bigint } | { kind: 'any' };
@@ -111,6 +111,7 @@ export interface AppendOptions {
   settle?: 'durable' | 'committed';
 }
 
+/** Closing is not a consumer's business: whoever opened the store closes it (the adapters' `close`). */
 export interface EventStore {
   /**
    * Appends events atomically to one stream. Resolves only once the events are durable:
@@ -126,16 +127,6 @@ export interface EventStore {
   readAll(after?: bigint, limit?: number): Promise<RecordedEvent[]>;
   /** Position of the last event in the log (undefined when empty): how far consumers have to go to be caught up. */
   headPosition(): Promise<bigint | undefined>;
-  /** How the hash chain links events (hash-chain.ts): to the previous event of the whole log, or of the stream. */
-  readonly chainScope: ChainScope;
-  /** Events of the whole log with position > after as they were hashed, in log order, at most `limit`. */
-  readHashed(after?: bigint, limit?: number): Promise<HashedEvent[]>;
-  /** The last event of the log as it was hashed; undefined when the log is empty. */
-  readHeadHashed(): Promise<HashedEvent | undefined>;
-  /** A stream's events as they were hashed, in revision order, each with the hash it is chained to. */
-  readStreamHashed(stream: string): Promise<(HashedEvent & { previousHash: string })[]>;
-  /** Chains events written before the chain existed, when the store can (SQLite: from the first event); returns how many. */
-  chainLegacyEvents(): Promise<number>;
   /** Catch-up subscription: history from `after`, then live events as they are appended. */
   subscribe(options: SubscribeOptions): Subscription;
   /**
@@ -143,7 +134,6 @@ export interface EventStore {
    * far a consumer of the log has got; absent elsewhere, and then readers poll.
    */
   readonly progress?: ProgressSignals;
-  close(): Promise<void>;
 }
 
 /**

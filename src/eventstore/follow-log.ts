@@ -6,7 +6,7 @@
 // notification consumer.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent, Subscription } from './event-store.js';
-import { backoffDelay, DEFAULT_MAX_DELAY_MS, retryWithBackoff } from './retry-with-backoff.js';
+import { backoffDelay, DEFAULT_MAX_DELAY_MS, retryWithBackoff } from '../storage/retry-with-backoff.js';
 
 /** With an error: logged at error level unless `level` says otherwise; without one: info unless it says so. */
 export type Log = (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;

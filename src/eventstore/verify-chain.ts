@@ -7,7 +7,7 @@
 // - changed: none of those; its content (or its hash) no longer matches.
 // Removing the LAST events leaves a shorter chain that verifies: only a digest published earlier (a head
 // hash at a later position) shows that (docs/auditing.md).
-import type { EventStore } from './event-store.js';
+import type { HashedLog } from './hashed-log.js';
 import { GENESIS, eventHash, type HashedEvent } from './hash-chain.js';
 
 export interface ChainHead {
@@ -33,7 +33,7 @@ export interface VerifyOptions {
 /** Events either side of a break in which an event's real predecessor is looked for. */
 const WINDOW = 64;
 
-export async function verifyChain(store: EventStore, options: VerifyOptions = {}): Promise<ChainVerdict> {
+export async function verifyChain(store: HashedLog, options: VerifyOptions = {}): Promise<ChainVerdict> {
   const pageSize = options.pageSize ?? 2000;
   const byStream = store.chainScope === 'stream';
   if (byStream && options.from) throw new RangeError('a per-stream chain is verified from the beginning of the log');

@@ -9,12 +9,12 @@
 // and its takeover markers). The contract is test/leases/lease-store-contract.ts.
 export interface LeaseStore {
   /**
-   * Takes `key` for `holder` until `leaseUntil` (epoch ms): true when it holds it (no one did; it did
+   * Acquires `key` for `holder` until `leaseUntil` (epoch ms): true when it holds it (no one did; it did
    * already, and this renews it; or another holder's lease ran out by `now`), false while another
    * holder's lease runs. Of holders racing for one free or expired key, exactly one gets it.
    */
-  take(key: string, holder: string, now: number, leaseUntil: number): Promise<boolean>;
-  /** Lets go of `key` if `holder` has it: the next take succeeds at once. Another holder's lease stands. */
+  acquire(key: string, holder: string, now: number, leaseUntil: number): Promise<boolean>;
+  /** Lets go of `key` if `holder` has it: the next acquire succeeds at once. Another holder's lease stands. */
   release(key: string, holder: string): Promise<void>;
   /** Lets go of every key `holder` has: a replica that stops cleanly leaves its work to the others at once. */
   releaseAll(holder: string): Promise<void>;

@@ -1,5 +1,5 @@
 // LeaseStore in MongoDB, for replicas that share no disk: one document per key in the given collection,
-// `{ _id: key, holder, lease_until, generation }`. Taking a free key is decided by the insert of its
+// `{ _id: key, holder, lease_until, generation }`. Acquiring a free key is decided by the insert of its
 // document (a unique `_id` is atomic on every MongoDB-protocol server). Taking over an expired lease is
 // decided by inserting the marker `<collection>:<key>#<generation>`, and only the replica whose marker
 // went in moves the document to that generation: on MongoDB a conditional update alone would do, but
@@ -9,11 +9,24 @@
 // later takeover would meet the marker of an earlier one and never succeed.
 import type { Collection } from 'mongodb';
 import type { LeaseStore } from './lease-store.js';
-import { firstToMark, insertedFirst, type LeaseDoc, type MarkerDoc } from '../storage/mongodb-lease.js';
+import { insertedFirst } from '../storage/mongodb-duplicate-key.js';
+
+export interface LeaseDoc {
+  _id: string;
+  holder: string;
+  lease_until: number;
+  /** Taken over this many times: each takeover is decided by the marker of its generation. */
+  generation?: number;
+}
+
+export interface MarkerDoc {
+  _id: string;
+  at: number;
+}
 
 export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<MarkerDoc>): LeaseStore {
   return {
-    take: (key, holder, now, leaseUntil) => takeLease(leases, markers, key, holder, now, leaseUntil),
+    acquire: (key, holder, now, leaseUntil) => acquireLease(leases, markers, key, holder, now, leaseUntil),
     async release(key, holder) {
       await leases.updateOne({ _id: key, holder }, { $set: { lease_until: 0 } });
     },
@@ -27,7 +40,7 @@ export function mongoLeases(leases: Collection<LeaseDoc>, markers: Collection<Ma
   };
 }
 
-async function takeLease(
+async function acquireLease(
   leases: Collection<LeaseDoc>,
   markers: Collection<MarkerDoc>,
   id: string,
@@ -45,7 +58,7 @@ async function takeLease(
   }
   // The marker first, then the write: only the replica that won the generation writes the lease, so no
   // loser's write can land on top of it.
-  if (!(await firstToMark(markers, `${leases.collectionName}:${id}#${generation + 1}`, now))) return false;
+  if (!(await insertedFirst(markers, { _id: `${leases.collectionName}:${id}#${generation + 1}`, at: now }))) return false;
   const moved = await leases.updateOne(
     { _id: id, generation: current.generation ?? { $exists: false } },
     { $set: { holder, lease_until: leaseUntil, generation: generation + 1 } },

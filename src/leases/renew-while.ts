@@ -1,4 +1,4 @@
-// Holding leases while work runs, however long it takes: each key is taken again for another `leaseMs`
+// Holding leases while work runs, however long it takes: each key is acquired again for another `leaseMs`
 // three times a lease, so one slow or failed renewal does not let it run out. A lease is kept short,
 // then, and still outlives any work of a live holder; a holder that dies lets go within `leaseMs`.
 import type { LeaseStore } from './lease-store.js';
@@ -13,13 +13,13 @@ export interface Renewing {
 }
 
 /** Renews `keys` for `holder` until the function it answers is called. */
-export function renewWhileWorking(leases: Pick<LeaseStore, 'take'>, renewing: Renewing): () => void {
+export function renewWhileWorking(leases: Pick<LeaseStore, 'acquire'>, renewing: Renewing): () => void {
   const now = renewing.now ?? Date.now;
   const timer = setInterval(
     () => {
       const at = now();
       for (const key of renewing.keys)
-        leases.take(key, renewing.holder, at, at + renewing.leaseMs).then(
+        leases.acquire(key, renewing.holder, at, at + renewing.leaseMs).then(
           (kept) => {
             if (!kept) renewing.onTrouble?.(key, { lost: true });
           },

@@ -1,6 +1,6 @@
-// LeaseStore in a table of a SQLite database the caller opened: `(key, holder, lease_until)`. Taking a
+// LeaseStore in a table of a SQLite database the caller opened: `(key, holder, lease_until)`. Acquiring a
 // lease is one statement (an upsert whose update applies only to an expired lease or the holder's own),
-// so taking it and seeing it taken cannot be split by another process on the same file.
+// so acquiring it and seeing it held cannot be split by another process on the same file.
 import type Database from 'better-sqlite3';
 import type { LeaseStore } from './lease-store.js';
 
@@ -20,7 +20,7 @@ export interface SqliteLeaseTable {
 export function sqliteLeases(db: Database.Database, { table, keyColumn = 'key', durable }: SqliteLeaseTable): LeaseStore {
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (${keyColumn} TEXT PRIMARY KEY, holder TEXT NOT NULL, lease_until INTEGER NOT NULL)`);
   db.exec(`CREATE INDEX IF NOT EXISTS ${table}_holder ON ${table} (holder)`);
-  const take = db.prepare<[string, string, number, number], unknown>(`
+  const acquire = db.prepare<[string, string, number, number], unknown>(`
     INSERT INTO ${table} (${keyColumn}, holder, lease_until) VALUES (?, ?, ?)
     ON CONFLICT (${keyColumn}) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
      WHERE ${table}.lease_until <= ? OR ${table}.holder = excluded.holder
@@ -32,10 +32,10 @@ export function sqliteLeases(db: Database.Database, { table, keyColumn = 'key', 
     if (changed && durable) await durable();
   };
   return {
-    async take(key, holder, now, leaseUntil) {
-      const taken = take.get(key, holder, leaseUntil, now) !== undefined;
-      await written(taken);
-      return taken;
+    async acquire(key, holder, now, leaseUntil) {
+      const acquired = acquire.get(key, holder, leaseUntil, now) !== undefined;
+      await written(acquired);
+      return acquired;
     },
     async release(key, holder) {
       await written(release.run(key, holder).changes > 0);

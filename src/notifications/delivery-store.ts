@@ -84,7 +84,7 @@ export interface DueDelivery {
 
 /**
  * The webhook deliveries still to make, as the delivery loop uses them. The queue says what is due and
- * when; who sends a due delivery is decided by its lease (`webhookLeases`, webhook-claims.ts), not here.
+ * when; who sends a due delivery is decided by its lease (`webhookLeases`, leases/leased-queue.ts), not here.
  */
 export interface WebhookQueue {
   /**
@@ -165,7 +165,7 @@ export interface DeliveryRestore {
 export interface DeliveryStore {
   checkpoints: ConsumerCheckpoints;
   webhooks: WebhookQueue;
-  /** Leases on sending a due webhook delivery, keyed by delivery id (webhook-claims.ts). */
+  /** Leases on sending a due webhook delivery, keyed by delivery id (leases/leased-queue.ts). */
   webhookLeases: LeaseStore;
   webhookReport: WebhookReport;
   emails: EmailRecords;

@@ -37,10 +37,10 @@ export interface EmailSenderOptions extends LeaseHolding, Lingering {
   /** The order's PDF and the message around it (mail-message.ts): the service's renderer thread composes both. */
   renderMessage: RenderMessage;
   /**
-   * How long a claim on an e-mail holds off other replicas; renewed while it is composed and sent, so it
+   * How long a lease on an e-mail holds off other replicas; renewed while it is composed and sent, so it
    * only bounds how long the e-mails of a holder that died wait for another. Default 30 s.
    */
-  claimMs?: number;
+  leaseMs?: number;
   /** A share link to the order's 3D load plan, for the text and the PDF; none when not given. */
   viewerUrl?: (serviceRef: string) => string;
   /** First pause after a transient failure (server unreachable, 4xx reply); doubles up to 1 min. Default 1 s. */
@@ -58,11 +58,11 @@ interface Sender {
   deliver: Delivery;
   /** The replica's (see EmailSenderOptions.holder): a restarted process does not renew its predecessor's leases. */
   holder: string;
-  claimMs: number;
+  leaseMs: number;
 }
 
-/** A claimed e-mail is looked at again this often while another replica holds it. */
-const CLAIM_POLL_MS = 200;
+/** A leased e-mail is looked at again this often while another replica holds it. */
+const LEASE_POLL_MS = 200;
 
 export async function startEmailSender(options: EmailSenderOptions): Promise<NotificationConsumer> {
   const { store, log } = options;
@@ -73,7 +73,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
     from: options.from ?? DEFAULT_MAIL_FROM,
     deliver,
     holder: options.holder ?? randomUUID(),
-    claimMs: options.claimMs ?? 30_000,
+    leaseMs: options.leaseMs ?? 30_000,
   };
   try {
     const follower = await followLog({
@@ -86,7 +86,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
       log,
       async handle(events, stopping) {
         // The outcomes of e-mails not to be sent, recorded together: before the next e-mail that is
-        // sent (the checkpoint moves in log order) and at the end of the batch. They need no claim: no
+        // sent (the checkpoint moves in log order) and at the end of the batch. They need no lease: no
         // message goes out, and a second record of one changes nothing.
         const unsent: { record: EmailRecord; journal: JournalEvent[] }[] = [];
         let through: bigint | undefined;
@@ -133,34 +133,34 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
 
 // Another replica on the same delivery store may be sending this e-mail: wait until it has recorded
 // the outcome, or its lease has run out and this one takes it over.
-async function claimOrSkip(
-  { records, holder, claimMs }: Sender,
+async function leaseOrSkip(
+  { records, holder, leaseMs }: Sender,
   event: AnnouncedEvent,
   stopping: () => boolean,
-): Promise<'claimed' | 'recorded' | 'stopping'> {
+): Promise<'leased' | 'recorded' | 'stopping'> {
   for (;;) {
     if (await records.emails.find(event.id)) return 'recorded';
     const now = Date.now();
-    if (await records.emailLeases.take(event.id, holder, now, now + claimMs)) {
+    if (await records.emailLeases.acquire(event.id, holder, now, now + leaseMs)) {
       // Recorded by the previous holder between the two calls: nothing to send.
-      return (await records.emails.find(event.id)) ? 'recorded' : 'claimed';
+      return (await records.emails.find(event.id)) ? 'recorded' : 'leased';
     }
     if (stopping()) return 'stopping';
-    await sleep(CLAIM_POLL_MS);
+    await sleep(LEASE_POLL_MS);
   }
 }
 
 async function handleOne(sender: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
-  const claim = await claimOrSkip(sender, event, stopping);
-  if (claim === 'stopping') return;
-  if (claim === 'recorded') {
+  const lease = await leaseOrSkip(sender, event, stopping);
+  if (lease === 'stopping') return;
+  if (lease === 'recorded') {
     await sender.records.checkpoints.saveCheckpoint(EMAIL, event.position);
     return;
   }
   // Held while the PDF renders and the SMTP exchange runs, however long they take.
-  const stopRenewing = renewWhileWorking(sender.records.emailLeases, { keys: [event.id], holder: sender.holder, leaseMs: sender.claimMs });
+  const stopRenewing = renewWhileWorking(sender.records.emailLeases, { keys: [event.id], holder: sender.holder, leaseMs: sender.leaseMs });
   try {
-    await sendClaimed(sender, event, toSend, stopping);
+    await sendLeased(sender, event, toSend, stopping);
   } finally {
     stopRenewing();
   }
@@ -170,7 +170,7 @@ function emailRecord(event: AnnouncedEvent, result: EmailRecord['result'], detai
   return { eventId: event.id, serviceRef: event.data.service_ref, result, detail, messageId };
 }
 
-async function sendClaimed(sender: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
+async function sendLeased(sender: Sender, event: AnnouncedEvent, toSend: ToSend, stopping: () => boolean): Promise<void> {
   const record = async (result: EmailRecord['result'], detail: string, messageId: string | null = null) => {
     const outcome = emailRecord(event, result, detail, messageId);
     await sender.records.emails.record(outcome, event.position, [emailOutcomeEvent(outcome, event.position)]);

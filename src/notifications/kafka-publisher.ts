@@ -2,7 +2,7 @@
 // events are recorded as published and the checkpoint moves, in the delivery store. A crash between the
 // two republishes the batch on restart (at-least-once); the idempotent producer removes the duplicates
 // its own retries would make within a session, the `event-id` header lets consumers remove the rest.
-// Replicas on one delivery store claim each event before sending it (as the e-mail sender does): a
+// Replicas on one delivery store lease each event before sending it (as the e-mail sender does): a
 // replica takes the events of a batch in log order, waits while another holds one, and leaves out those
 // recorded as published; so two processes publish each event once.
 import { randomUUID } from 'node:crypto';
@@ -29,7 +29,7 @@ export interface KafkaProducer {
 
 export interface KafkaPublisherOptions extends LeaseHolding, Lingering {
   store: EventStore;
-  /** Claims, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
+  /** Leases, what was published and this consumer's checkpoint (as `kafka`); the caller opens and closes it. */
   deliveries: Pick<DeliveryStore, 'checkpoints' | 'kafka' | 'kafkaLeases'>;
   /**
    * Where earlier versions kept the `kafka` checkpoint: read at start, and the further of it and the
@@ -41,11 +41,11 @@ export interface KafkaPublisherOptions extends LeaseHolding, Lingering {
   /** Instead of a kafkajs producer on `brokers` (tests). */
   producer?: KafkaProducer;
   /**
-   * How long a claim on an event holds off other replicas; renewed while a send goes on, so it only
+   * How long a lease on an event holds off other replicas; renewed while a send goes on, so it only
    * bounds how long the events of a holder that died (or lost the notifications' lease while its store
    * was away) wait for another. Default 30 s.
    */
-  claimMs?: number;
+  leaseMs?: number;
   /** Called after an outcome event was journaled, so that it reaches the log soon (outcome-journal.ts). */
   onJournaled?: () => void;
   /** Default `orders.packing-instructions`. */
@@ -73,44 +73,20 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   const { log, deliveries } = options;
   const topic = options.topic ?? DEFAULT_KAFKA_TOPIC;
   const producer = options.producer ?? kafkajsProducer(options);
-  const claimMs = options.claimMs ?? 30_000;
-  const claimPollMs = 200;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const leasePollMs = 200;
   const holder = options.holder ?? randomUUID();
-  // Connect on first use, and again after a failure: a broker that is down at start-up must not stop
-  // the service from starting, only delay publishing.
-  let connected: Promise<void> | undefined;
-  const connect = (): Promise<void> =>
-    (connected ??= producer.connect().catch((error: unknown) => {
-      connected = undefined;
-      throw error;
-    }));
-
+  const connection = lazyConnection(producer);
   let stop!: () => void;
   const stopping = new Promise<'stopping'>((resolve) => (stop = () => resolve('stopping')));
   let isStopping = false;
-
-  async function claimOrSkip(event: RecordedEvent): Promise<'claimed' | 'published' | 'stopping'> {
-    for (;;) {
-      if (await deliveries.kafka.published(event.id)) return 'published';
-      const now = Date.now();
-      if (await deliveries.kafkaLeases.take(event.id, holder, now, now + claimMs)) {
-        return (await deliveries.kafka.published(event.id)) ? 'published' : 'claimed';
-      }
-      if (isStopping) return 'stopping';
-      await sleep(claimPollMs);
-    }
-  }
+  const leasing = { deliveries, holder, leaseMs, pollMs: leasePollMs, stopping: () => isStopping };
 
   const follower = await followLog({
     store: options.store,
     name: 'kafka',
     types: ANNOUNCED_EVENT_TYPES,
-    // The further of the two: a delivery store may still hold a stale `kafka` row from the version
-    // before the checkpoint store kept it.
-    loadCheckpoint: async () => {
-      const [current, legacy] = await Promise.all([deliveries.checkpoints.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
-      return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
-    },
+    loadCheckpoint: () => kafkaCheckpoint(options),
     retryDelayMs: options.retryDelayMs ?? 1000,
     maxRetryDelayMs: options.maxRetryDelayMs ?? KAFKA_RETRY_CEILING_MS,
     lingerMs: options.lingerMs ?? 0,
@@ -119,16 +95,16 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       const mine: RecordedEvent[] = [];
       for (const event of events) {
         if (!isAnnounced(event)) continue;
-        const claim = await claimOrSkip(event);
-        if (claim === 'stopping') return;
-        if (claim === 'claimed') mine.push(event);
+        const lease = await leaseOrSkip(leasing, event);
+        if (lease === 'stopping') return;
+        if (lease === 'leased') mine.push(event);
       }
       const record = kafkaRecordFor(mine, topic);
       if (record.messages.length > 0) {
         // A send to a missing topic would be retried without end, or create it with the broker's defaults.
         if ((await Promise.race([options.topicExists?.(), stopping])) === 'stopping') return;
-        const held = { leases: deliveries.kafkaLeases, ids: mine.map((event) => event.id), holder, claimMs };
-        const sent = sendHoldingClaims(() => connect().then(() => producer.send(record)), held, stopping);
+        const held = { leases: deliveries.kafkaLeases, ids: mine.map((event) => event.id), holder, leaseMs };
+        const sent = sendHoldingLeases(() => connection.connect().then(() => producer.send(record)), held, stopping);
         if ((await sent) === 'stopping') return;
       }
       const through = events.at(-1)!.position;
@@ -149,7 +125,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       await deliveries.kafkaLeases
         .releaseAll(holder)
         .catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
-      if (connected) {
+      if (connection.used()) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       }
@@ -157,20 +133,64 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
   };
 }
 
+/** The further of the two: a delivery store may still hold a stale `kafka` row from the version before the checkpoint store kept it. */
+async function kafkaCheckpoint(options: Pick<KafkaPublisherOptions, 'deliveries' | 'legacyCheckpoints'>): Promise<bigint | undefined> {
+  const [current, legacy] = await Promise.all([options.deliveries.checkpoints.checkpoint(KAFKA), options.legacyCheckpoints?.load(KAFKA)]);
+  return current === undefined || (legacy !== undefined && legacy > current) ? legacy : current;
+}
+
 /**
- * Sends, holding the events' claims while the send goes on, however long the brokers take. The
+ * Connects on first use, and again after a failure: a broker that is down at start-up must not stop
+ * the service from starting, only delay publishing.
+ */
+function lazyConnection(producer: KafkaProducer): { connect(): Promise<void>; used(): boolean } {
+  let connected: Promise<void> | undefined;
+  return {
+    connect: () =>
+      (connected ??= producer.connect().catch((error: unknown) => {
+        connected = undefined;
+        throw error;
+      })),
+    used: () => connected !== undefined,
+  };
+}
+
+interface Leasing {
+  deliveries: KafkaPublisherOptions['deliveries'];
+  holder: string;
+  leaseMs: number;
+  pollMs: number;
+  stopping: () => boolean;
+}
+
+/** Leases an event's message, waiting while another replica holds it; 'published' once someone has sent it. */
+async function leaseOrSkip(leasing: Leasing, event: RecordedEvent): Promise<'leased' | 'published' | 'stopping'> {
+  const { deliveries, holder, leaseMs } = leasing;
+  for (;;) {
+    if (await deliveries.kafka.published(event.id)) return 'published';
+    const now = Date.now();
+    if (await deliveries.kafkaLeases.acquire(event.id, holder, now, now + leaseMs)) {
+      return (await deliveries.kafka.published(event.id)) ? 'published' : 'leased';
+    }
+    if (leasing.stopping()) return 'stopping';
+    await sleep(leasing.pollMs);
+  }
+}
+
+/**
+ * Sends, holding the events' leases while the send goes on, however long the brokers take. The
  * idempotent producer retries a send without end while the brokers are away; shutdown must not wait for
  * them. A send given up on here may still land: then it is published again on the next start, which
  * at-least-once allows.
  */
-async function sendHoldingClaims(
+async function sendHoldingLeases(
   send: () => Promise<unknown>,
-  held: { leases: LeaseStore; ids: readonly string[]; holder: string; claimMs: number },
+  held: { leases: LeaseStore; ids: readonly string[]; holder: string; leaseMs: number },
   stopping: Promise<'stopping'>,
 ): Promise<'sent' | 'stopping'> {
   const sent = send();
   sent.catch(() => undefined);
-  const stopRenewing = renewWhileWorking(held.leases, { keys: held.ids, holder: held.holder, leaseMs: held.claimMs });
+  const stopRenewing = renewWhileWorking(held.leases, { keys: held.ids, holder: held.holder, leaseMs: held.leaseMs });
   try {
     return await Promise.race([sent.then(() => 'sent' as const), stopping]);
   } finally {

@@ -12,7 +12,7 @@
 // once.
 import { randomUUID } from 'node:crypto';
 import { ANY, type EventStore } from '../eventstore/event-store.js';
-import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../eventstore/retry-with-backoff.js';
+import { backoffDelay, DEFAULT_MAX_DELAY_MS } from '../storage/retry-with-backoff.js';
 import type { DeliveryStore, JournalEntry } from './delivery-store.js';
 import type { LeaseHolding, Log } from './notification-consumer.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -50,48 +50,23 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
     // Nothing to append (most looks): no lease taken, nothing written.
     if ((await deliveries.journal.oldest(1)).length === 0) return;
     // Held by another replica: it appends these entries too, or the next look does.
-    if (!(await takeLease())) return;
+    if (!(await acquireLease())) return;
     try {
       for (;;) {
         const entries = await deliveries.journal.oldest(BATCH);
         if (entries.length === 0) return;
-        await appendBatch(entries);
+        await appendBatch(store, deliveries.journal, entries);
         // Renewed before each further batch; lost only by stalling past it, and then the new holder goes on.
-        if (entries.length < BATCH || !(await takeLease())) return;
+        if (entries.length < BATCH || !(await acquireLease())) return;
       }
     } finally {
       await deliveries.journalLeases.release(JOURNAL_LEASE, holder).catch(() => undefined);
     }
   }
 
-  function takeLease(): Promise<boolean> {
+  function acquireLease(): Promise<boolean> {
     const now = Date.now();
-    return deliveries.journalLeases.take(JOURNAL_LEASE, holder, now, now + LEASE_MS);
-  }
-
-  async function appendBatch(entries: readonly JournalEntry[]): Promise<void> {
-    // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
-    // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
-    // appended to at once (one group commit on SQLite, not one per order) and what went in is removed
-    // from the journal in one write.
-    const byStream = new Map<string, JournalEntry[]>();
-    for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
-    const done: string[] = [];
-    const appends = await Promise.allSettled(
-      [...byStream].map(async ([stream, group]) => {
-        for (const chunk of bySize(group)) {
-          await store.append(
-            stream,
-            chunk.map(({ type, data }) => ({ type, data })),
-            ANY,
-          );
-          done.push(...chunk.map((entry) => entry.id));
-        }
-      }),
-    );
-    if (done.length > 0) await deliveries.journal.appended(done);
-    const failed = appends.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
+    return deliveries.journalLeases.acquire(JOURNAL_LEASE, holder, now, now + LEASE_MS);
   }
 
   const loop = new WakeableLoop(async () => {
@@ -130,6 +105,32 @@ export function startOutcomeJournal(options: OutcomeJournalOptions): OutcomeJour
       }
     },
   };
+}
+
+/** Appends one batch of the journal to the log and removes from it what went in. */
+async function appendBatch(store: EventStore, journal: DeliveryStore['journal'], entries: readonly JournalEntry[]): Promise<void> {
+  // One append per stream, in journal order, cut where it would pass APPEND_BYTES: far below any
+  // store's append limit (KurrentDB's default is 1 MiB), whatever backlog built up. The streams are
+  // appended to at once (one group commit on SQLite, not one per order) and what went in is removed
+  // from the journal in one write.
+  const byStream = new Map<string, JournalEntry[]>();
+  for (const entry of entries) byStream.set(entry.stream, [...(byStream.get(entry.stream) ?? []), entry]);
+  const done: string[] = [];
+  const appends = await Promise.allSettled(
+    [...byStream].map(async ([stream, group]) => {
+      for (const chunk of bySize(group)) {
+        await store.append(
+          stream,
+          chunk.map(({ type, data }) => ({ type, data })),
+          ANY,
+        );
+        done.push(...chunk.map((entry) => entry.id));
+      }
+    }),
+  );
+  if (done.length > 0) await journal.appended(done);
+  const failed = appends.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function bySize(entries: readonly JournalEntry[]): JournalEntry[][] {

@@ -12,6 +12,7 @@ import {
   WEBHOOKS,
   type AttemptOutcome,
   type DeliveryStore,
+  type DueDelivery,
   type NewWebhookDelivery,
   type StoredWebhookDelivery,
 } from './delivery-store.js';
@@ -21,7 +22,7 @@ import type { Lingering, Log, NotificationConsumer } from './notification-consum
 import { ANNOUNCED_EVENT_TYPES, envelopeBody, envelopeIdFor, isAnnounced } from './ready-envelope.js';
 import { attemptOutcome, postWebhook } from './webhook-attempt.js';
 import { WakeableLoop } from './wakeable-loop.js';
-import { webhookClaims } from './webhook-claims.js';
+import { leasedQueue, type LeasedQueue } from '../leases/leased-queue.js';
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -117,13 +118,15 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
   const { log } = options;
   // A holder of its own, not the replica's (LeaseHolding): what this loop knows of its leases (heldUntil)
   // is not handed to the loop that replaces it, which must not take them again before they run out.
-  const claims = webhookClaims(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
+  // One lease per delivery, keyed by its id: deliveries are never deleted, so an id names one for good.
+  const queue = leasedQueue<DueDelivery, StoredWebhookDelivery>(deliveries.webhooks, deliveries.webhookLeases, randomUUID());
   const inFlight = new Set<Promise<void>>();
   // This process's own leases, which taking them again would only renew: those in flight (held until
   // their attempt ends, however long it stalls) and those whose attempt could not be recorded (held
   // until the lease runs out, then attempted again, as after a crash).
   const heldUntil = new Map<number, number>();
   const passOver = (id: number) => (heldUntil.get(id) ?? 0) > Date.now();
+  const attempting: Attempting = { deliveries, queue, heldUntil, retryDelaysMs, timeoutMs, options };
 
   // Takes due deliveries while a slot is free; sleeps until the next falls due (at most a poll interval),
   // or, with every slot busy, until an attempt ends and wakes the loop. A due delivery held by another
@@ -133,10 +136,10 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
       let now = Date.now();
       while (!loop.stopped && inFlight.size < concurrency) {
         now = Date.now();
-        const delivery = await claims.takeDue(now, now + leaseMs, passOver);
+        const delivery = await queue.acquireNextDue(now, now + leaseMs, passOver);
         if (!delivery) break;
         heldUntil.set(delivery.id, Number.POSITIVE_INFINITY);
-        const attempt: Promise<void> = send(delivery, now + leaseMs).finally(() => {
+        const attempt: Promise<void> = attemptDelivery(attempting, delivery, now + leaseMs).finally(() => {
           inFlight.delete(attempt);
           loop.wake();
         });
@@ -152,40 +155,6 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
     }
   });
 
-  async function send(delivery: StoredWebhookDelivery, leaseUntil: number): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const at = Date.now();
-    let outcome: AttemptOutcome;
-    try {
-      const secret = options
-        .masterData()
-        .groups.get(delivery.companyGroup)
-        ?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
-      outcome = secret
-        ? attemptOutcome(
-            await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }),
-            attempt,
-            retryDelaysMs,
-            Date.now(),
-          )
-        : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
-      const journal = webhookOutcomeEvent(delivery, attempt, outcome);
-      await deliveries.webhooks.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
-      if (journal.length > 0) options.onJournaled?.();
-    } catch (error) {
-      // The lease runs out and the delivery is attempted again: at-least-once, as after a crash.
-      heldUntil.set(delivery.id, leaseUntil);
-      log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
-      return;
-    }
-    // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
-    // out, and until then only this process takes the delivery again). Passed over until it has gone,
-    // or a retry due at once could be taken, as a renewal, and then let go by this release.
-    await claims.release(delivery.id).catch(() => undefined);
-    heldUntil.delete(delivery.id);
-    logOutcome(log, delivery, attempt, outcome);
-  }
-
   loop.wake();
   return {
     wake: () => loop.wake(),
@@ -194,7 +163,53 @@ function startDeliveryLoop(deliveries: Pick<DeliveryStore, 'webhooks' | 'webhook
       // what is still held (an attempt not recorded) goes to the other replicas now.
       await loop.stop();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-      await claims.releaseAll().catch(() => undefined);
+      await queue.releaseAll().catch(() => undefined);
     },
   };
+}
+
+/** What an attempt needs: where it is recorded, the lease that holds it, and its loop's own holds. */
+interface Attempting {
+  deliveries: Pick<DeliveryStore, 'webhooks'>;
+  queue: LeasedQueue<StoredWebhookDelivery>;
+  heldUntil: Map<number, number>;
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  options: Pick<WebhookDeliveryOptions, 'masterData' | 'onJournaled' | 'log'>;
+}
+
+/** One attempt of a leased delivery, recorded with its outcome; its lease is let go once it is recorded. */
+async function attemptDelivery(attempting: Attempting, delivery: StoredWebhookDelivery, leaseUntil: number): Promise<void> {
+  const { deliveries, queue, heldUntil, retryDelaysMs, timeoutMs, options } = attempting;
+  const attempt = delivery.attempts + 1;
+  const at = Date.now();
+  let outcome: AttemptOutcome;
+  try {
+    const secret = options
+      .masterData()
+      .groups.get(delivery.companyGroup)
+      ?.webhooks.find((endpoint) => endpoint.url === delivery.url)?.secret;
+    outcome = secret
+      ? attemptOutcome(
+          await postWebhook({ url: delivery.url, envelopeId: delivery.envelopeId, body: delivery.body, secret, timeoutMs }),
+          attempt,
+          retryDelaysMs,
+          Date.now(),
+        )
+      : { result: 'failed', status: null, error: `${delivery.url} is no longer a webhook of ${delivery.companyGroup}` };
+    const journal = webhookOutcomeEvent(delivery, attempt, outcome);
+    await deliveries.webhooks.recordAttempt({ deliveryId: delivery.id, attempt, at, durationMs: Date.now() - at, outcome }, journal);
+    if (journal.length > 0) options.onJournaled?.();
+  } catch (error) {
+    // The lease runs out and the delivery is attempted again: at-least-once, as after a crash.
+    heldUntil.set(delivery.id, leaseUntil);
+    options.log(`webhooks: attempt ${attempt} of ${delivery.envelopeId} to ${delivery.url} could not be made or recorded`, error, 'warn');
+    return;
+  }
+  // Recorded: a retry is due when the record says, so the lease goes (one that cannot be let go runs
+  // out, and until then only this process takes the delivery again). Passed over until it has gone,
+  // or a retry due at once could be taken, as a renewal, and then let go by this release.
+  await queue.release(delivery.id).catch(() => undefined);
+  heldUntil.delete(delivery.id);
+  logOutcome(options.log, delivery, attempt, outcome);
 }

@@ -1,6 +1,6 @@
 // One order's planning, from its stream read to its result stored: the steps a planning reactor's
 // worker takes for each order it is handed. "Once" holds whatever the replicas do: an order whose
-// stream holds a result is skipped, the planner runs only under the order's claim, and the order's
+// stream holds a result is skipped, the planner runs only under the order's lease, and the order's
 // decider records nothing for an order that has its result already.
 import { AppendTooLarge, type EventStore } from '../eventstore/event-store.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
@@ -13,7 +13,7 @@ import { plannerInput } from './planner-input.js';
 import type { StoredPlan } from '../plan-contract/plan-storage.js';
 import { awaitsItsWindow } from '../orders/consolidation-rule.js';
 import type { PlanOrderInput } from '../plan-contract/planner-input.js';
-import type { PlanningClaims } from './planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 
 export interface OrderPlanner {
   /** The plan as stored (compactPlan); `group`: the order's company group; the planner serves groups in turn. */
@@ -29,7 +29,7 @@ export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded' | 'superseded'
 
 export interface OrderPlanningSteps {
   store: EventStore;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   planner: OrderPlanner;
   log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   onPlanned?: ((event: OrderPlanned | OrderPlanningFailed, ms: number) => void) | undefined;
@@ -39,8 +39,8 @@ export interface OrderPlanningSteps {
 }
 
 /**
- * 'held elsewhere': another replica holds the order's claim, and this one should look again later.
- * The claim comes first and the stream is read under it: of the replicas that race for a new order,
+ * 'held elsewhere': another replica holds the order's lease, and this one should look again later.
+ * The lease comes first and the stream is read under it: of the replicas that race for a new order,
  * only the one that wins reads it. (An order planned already is seldom handed out: the reactor drops
  * orders whose result it has read from the log.)
  */
@@ -49,7 +49,7 @@ export async function planOrderOnce(stream: string, steps: OrderPlanningSteps): 
   return held.held ? 'done' : 'held elsewhere';
 }
 
-/** Plans the order, claimed: read under the claim, as a holder before may have stored its result and let go. */
+/** Plans the order, leased: read under the lease, as a holder before may have stored its result and let go. */
 async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void> {
   const { store, log } = steps;
   const history = await readOrderStream(store, stream);
@@ -69,8 +69,8 @@ async function planHeld(stream: string, steps: OrderPlanningSteps): Promise<void
     if (!(error instanceof JobTimeoutError)) log(`planning ${submitted.service_ref} failed`, error);
   }
   // Another instance may have stored its result meanwhile (its lease ran out while this one planned), or
-  // the client amended or cancelled the order (which takes no claim): the append, expecting the stream as
-  // read under the claim, then fails, and the decider, on the stream read again, records nothing (a
+  // the client amended or cancelled the order (which takes no lease): the append, expecting the stream as
+  // read under the lease, then fails, and the decider, on the stream read again, records nothing (a
   // result is kept only for the version it was planned for). Not read again first: an append that
   // finds the stream as read needs no second look.
   let recorded: Awaited<ReturnType<typeof handleOrderCommand>>;

@@ -3,14 +3,14 @@
 // checkpoint is the last position below which every order has its result, so a crash redoes only
 // orders without one, and the order decider records nothing for an order that has one already.
 import { FairQueue } from '../workers/fair-queue.js';
-import { CompletionMark } from './completion-mark.js';
+import { LowWaterMark } from '../checkpoints/low-water-mark.js';
 
 export interface WaitingOrder {
   position: bigint;
   stream: string;
   group: string;
   orderId: number;
-  /** The version of the order this entry was taken for: 0 as submitted, more after an amend. */
+  /** The version of the order this entry was admitted for: 0 as submitted, more after an amend. */
   version: number;
   /** Its result is in the log (another replica's): the worker that is handed it only marks it finished. */
   resolved?: boolean;
@@ -18,15 +18,15 @@ export interface WaitingOrder {
 
 export class PlanningBacklog {
   readonly #waiting = new FairQueue<WaitingOrder>();
-  readonly #marks = new CompletionMark();
-  #lastTaken: bigint | undefined;
+  readonly #marks = new LowWaterMark();
+  #lastAdmitted: bigint | undefined;
   /** Orders handed to a worker and not yet given back. */
   #planning = 0;
   readonly #idleWorkers: (() => void)[] = [];
   #wakeReader: (() => void) | undefined;
   // orders another replica holds, to be looked at again, by order id
   readonly #lookAgain = new Map<number, { order: WaitingOrder; timer: NodeJS.Timeout }>();
-  // orders taken and not yet handed to a worker, by order id: a result read from the log resolves them
+  // orders admitted and not yet handed to a worker, by order id: a result read from the log resolves them
   readonly #queued = new Map<number, WaitingOrder>();
   #stopping = false;
 
@@ -43,21 +43,21 @@ export class PlanningBacklog {
   }
 
   /**
-   * Takes an order read from the log, once the backlog has room for it. False: stopping, it was not taken.
+   * Admits an order read from the log, once the backlog has room for it. False: stopping, it was not admitted.
    * `afterMs` > 0: handed out only that much later, as an order held elsewhere is (lookAgainIn); its
    * result read meanwhile finishes it without a worker.
    */
-  async take(order: WaitingOrder, afterMs = 0): Promise<boolean> {
-    // after a resubscription the log comes again from the checkpoint: orders already taken stay as they are
-    if (this.#lastTaken !== undefined && order.position <= this.#lastTaken) return true;
+  async admit(order: WaitingOrder, afterMs = 0): Promise<boolean> {
+    // after a resubscription the log comes again from the checkpoint: orders already admitted stay as they are
+    if (this.#lastAdmitted !== undefined && order.position <= this.#lastAdmitted) return true;
     while (this.#waiting.length + this.#planning >= this.maxWaiting && !this.#stopping) {
       await new Promise<void>((resolve) => {
         this.#wakeReader = resolve;
       });
     }
     if (this.#stopping) return false;
-    this.#marks.take(order.position);
-    this.#lastTaken = order.position;
+    this.#marks.begin(order.position);
+    this.#lastAdmitted = order.position;
     this.#supersede(order.orderId);
     if (afterMs > 0) {
       this.lookAgainIn(order, afterMs);
@@ -82,7 +82,7 @@ export class PlanningBacklog {
     return undefined;
   }
 
-  /** A worker is done with an order (planned, held elsewhere, or cut short): the reader may take another. */
+  /** A worker is done with an order (planned, held elsewhere, or cut short): the reader may admit another. */
   release(): void {
     this.#planning -= 1;
     this.#wakeReader?.();
@@ -106,7 +106,7 @@ export class PlanningBacklog {
 
   /**
    * The order's result for `version` (or its cancel: Infinity) is in the log: it resolves the entries
-   * taken for that version or an earlier one. One waiting to be looked at again is finished now (the new
+   * admitted for that version or an earlier one. One waiting to be looked at again is finished now (the new
    * checkpoint, when it moved, is returned); one still queued is handed out marked resolved. One
    * being planned here, or not in this backlog, is left as it is: its worker reads the stream anyway.
    */
@@ -120,8 +120,8 @@ export class PlanningBacklog {
     return this.finished(held.order);
   }
 
-  // A newer version of an order taken before (an amend): its earlier entry needs no planner, as the one
-  // taken now plans the order as it stands. Handed to a worker marked resolved, so its position is
+  // A newer version of an order admitted before (an amend): its earlier entry needs no planner, as the one
+  // admitted now plans the order as it stands. Handed to a worker marked resolved, so its position is
   // finished in turn; one being planned is left to end (its result, for the earlier version, is void).
   #supersede(orderId: number): void {
     const queued = this.#queued.get(orderId);
@@ -138,7 +138,7 @@ export class PlanningBacklog {
     for (const wake of this.#idleWorkers.splice(0)) wake();
   }
 
-  /** Takes nothing more and hands nothing out; a reader waiting for room stops waiting. Idle workers wake at `wakeWorkers`. */
+  /** Admits nothing more and hands nothing out; a reader waiting for room stops waiting. Idle workers wake at `wakeWorkers`. */
   stop(): void {
     this.#stopping = true;
     for (const { timer } of this.#lookAgain.values()) clearTimeout(timer);

@@ -1,20 +1,20 @@
 // Plans every version of every order once: reacts to OrderSubmitted (and to OrderAmended and
 // OrderPlanWithdrawn, each a new version) in the log, runs the load planner and appends OrderPlanned or
 // OrderPlanningFailed for that version to the order's stream; a cancelled order is planned no more. Every replica follows the whole
-// log, but plans only the orders it claims (planning-claims.ts): an order another replica holds is
+// log, but plans only the orders it leases (leases/planning-leases.ts): an order another replica holds is
 // looked at again later, and taken over if that replica died, unless its result reaches this replica
-// first (the reactor follows the results too, so the losers of a claim never read the order). The
-// checkpoint saves work on restart; what makes "once" hold after a crash or a lost claim is the
+// first (the reactor follows the results too, so the losers of a lease never read the order). The
+// checkpoint saves work on restart; what makes "once" hold after a crash or a lost lease is the
 // order's decider: an order whose stream already holds a result is skipped, and a second result
 // records nothing.
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { followLog } from '../eventstore/follow-log.js';
-import { retryWithBackoff } from '../eventstore/retry-with-backoff.js';
+import { retryWithBackoff } from '../storage/retry-with-backoff.js';
 import type { OrderPlanned, OrderPlanningFailed } from '../orders/order-events.js';
 import { isOrderEvent, type RecordedOrderEvent } from '../orders/read-order-stream.js';
-import { checkpointWriter } from '../checkpoints/checkpoint-writer.js';
-import type { PlanningClaims } from './planning-claims.js';
+import { checkpointWriter, type CheckpointWriter } from '../checkpoints/checkpoint-writer.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 import { planOrderOnce, type OrderPlanner, type PlannerRunOutcome } from './plan-one-order.js';
 import { PlanningBacklog, type WaitingOrder } from './planning-backlog.js';
 import { consolidates } from '../orders/consolidation-rule.js';
@@ -47,7 +47,7 @@ export type { OrderPlanner, PlannerRunOutcome } from './plan-one-order.js';
 export interface PlanningReactorOptions {
   store: EventStore;
   checkpoints: CheckpointStore;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;
@@ -58,7 +58,7 @@ export interface PlanningReactorOptions {
   onRun?: (outcome: PlannerRunOutcome) => void;
   /**
    * The orders whose submit this process took. Given, another replica's new order is left to it for
-   * OTHERS_FIRST_MS before this one tries its claim; without it every order is tried at once.
+   * OTHERS_FIRST_MS before this one tries its lease; without it every order is tried at once.
    */
   submittedHere?: SubmittedHere;
   /** OTHERS_FIRST_MS unless given (tests). */
@@ -81,8 +81,8 @@ export const MAX_WAITING_ORDERS = 20_000;
 
 /**
  * How long a new order whose submit another replica took is left to that replica. It plans its own
- * orders first, and usually stores the result within this (a plan takes tens of ms here), so the
- * others never try the claim: each try is a statement on the claim store, and with every replica
+ * orders first, and usually stores the result within this (most plans take a fraction of it), so the
+ * others never try the lease: each try is a statement on the work lease store, and with every replica
  * trying every order they were most of what a replica that does not project spent (docs/scaling.md).
  * Past it, or for an order older than it (a catch-up, a restart), any replica with a free planner
  * takes it, as before: a submitting replica that is busy or gone costs its orders this much at most.
@@ -107,42 +107,13 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
     types: [...NEEDS_PLAN, 'OrderPlanned', 'OrderPlanningFailed', 'OrderCancelled'],
     // A result only saves a look again, due half a lease later: it can wait for the next order's commit or the poll.
     wakeOn: NEEDS_PLAN,
-    async handle(events) {
-      // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
-      const settled = settledIn(events);
-      for (const event of events) {
-        if (isOrderEvent(event, 'OrderSubmitted')) {
-          const { company_group, order_id } = event.data;
-          // asked of every order, so that none stays remembered
-          const here = options.submittedHere?.take(order_id) ?? true;
-          // planned by its consolidation window (src/consolidation), or planned already
-          if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
-          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
-          const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
-          if (!(await backlog.take(order, afterMs))) return;
-        } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
-          // a new version of the order, planned alone (it left any window), by whichever replica claims it first
-          const { order_id, version, company_group } = event.data;
-          if ((settled.get(order_id) ?? -1) >= version) continue;
-          const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
-          if (!(await backlog.take(order))) return;
-        } else if (
-          isOrderEvent(event, 'OrderPlanned') ||
-          isOrderEvent(event, 'OrderPlanningFailed') ||
-          isOrderEvent(event, 'OrderCancelled')
-        ) {
-          const mark = backlog.resolve(event.data.order_id, resolvedVersion(event));
-          if (mark !== undefined) checkpoint.save(mark);
-        }
-      }
-      backlog.wakeWorkers();
-    },
+    handle: (events) => admitPage(events, backlog, checkpoint, options),
     log,
   });
 
   async function work(): Promise<void> {
     for (let next = await backlog.next(); next; next = await backlog.next()) {
-      const planned = next.resolved ? 'done' : await planWithRetry(next);
+      const planned = next.resolved ? 'done' : await planWithRetry(next, options, backlog, stopped.signal);
       backlog.release();
       if (planned === undefined) return; // stopping: the order is planned again on the next start
       if (planned === 'held elsewhere') {
@@ -154,21 +125,6 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       const mark = backlog.finished(next);
       if (mark !== undefined) checkpoint.save(mark);
     }
-  }
-
-  /** Undefined when stopping cut it short. */
-  async function planWithRetry(order: WaitingOrder): Promise<'done' | 'held elsewhere' | undefined> {
-    const planned = await retryWithBackoff(() => planOrderOnce(order.stream, { ...options, stopping: () => backlog.stopping }), {
-      firstDelayMs: 1000,
-      signal: stopped.signal,
-      onFailure(error, failures, delay) {
-        log(
-          `planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`,
-          error,
-        );
-      },
-    });
-    return planned?.value;
   }
 
   const workers = Array.from({ length: Math.max(1, options.concurrency) }, () => work());
@@ -183,10 +139,66 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       backlog.wakeWorkers();
       await Promise.all(workers);
       await checkpoint.settled();
-      // after the workers: a plan in progress let go of its own claim when it ended
+      // after the workers: a plan in progress let go of its own lease when it ended
       await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
     },
   };
+}
+
+/** Plans one order, again after each failure; undefined when stopping cut it short. */
+async function planWithRetry(
+  order: WaitingOrder,
+  options: PlanningReactorOptions,
+  backlog: PlanningBacklog,
+  signal: AbortSignal,
+): Promise<'done' | 'held elsewhere' | undefined> {
+  const planned = await retryWithBackoff(() => planOrderOnce(order.stream, { ...options, stopping: () => backlog.stopping }), {
+    firstDelayMs: 1000,
+    signal,
+    onFailure(error, failures, delay) {
+      options.log(
+        `planning reactor: planning the order at position ${order.position} failed (${failures} time(s)); trying again in ${delay} ms`,
+        error,
+      );
+    },
+  });
+  return planned?.value;
+}
+
+/**
+ * One page of the log: each version of an order to plan admitted to the backlog (unless the page settles
+ * it already), each result or cancel finishing what waits for it. Returns early when the backlog stops.
+ */
+async function admitPage(
+  events: RecordedEvent[],
+  backlog: PlanningBacklog,
+  checkpoint: CheckpointWriter,
+  options: Pick<PlanningReactorOptions, 'submittedHere' | 'othersFirstMs'>,
+): Promise<void> {
+  // A result in the same page (a replay, or a consolidated shipment recorded with its plan) means no work at all.
+  const settled = settledIn(events);
+  for (const event of events) {
+    if (isOrderEvent(event, 'OrderSubmitted')) {
+      const { company_group, order_id } = event.data;
+      // asked of every order, so that none stays remembered
+      const here = options.submittedHere?.checkOff(order_id) ?? true;
+      // planned by its consolidation window (src/consolidation), or planned already
+      if (consolidates(event.data) || (settled.get(order_id) ?? -1) >= 0) continue;
+      const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version: 0 };
+      const afterMs = here ? 0 : leftToItsReplicaMs(event.recordedAt, options.othersFirstMs ?? OTHERS_FIRST_MS);
+      if (!(await backlog.admit(order, afterMs))) return;
+    } else if (isOrderEvent(event, 'OrderAmended') || isOrderEvent(event, 'OrderPlanWithdrawn')) {
+      // a new version of the order, planned alone (it left any window), by whichever replica leases it first
+      const { order_id, version, company_group } = event.data;
+      if ((settled.get(order_id) ?? -1) >= version) continue;
+      const order = { position: event.position, stream: event.stream, group: company_group, orderId: order_id, version };
+      if (!(await backlog.admit(order))) return;
+    } else if (isOrderEvent(event, 'OrderPlanned') || isOrderEvent(event, 'OrderPlanningFailed') || isOrderEvent(event, 'OrderCancelled')) {
+      const mark = backlog.resolve(event.data.order_id, resolvedVersion(event));
+      if (mark !== undefined) checkpoint.save(mark);
+    }
+  }
+  backlog.wakeWorkers();
 }
 
 /** How long to leave an order another replica took the submit of to that replica: 0 once it is not new. */

@@ -1,6 +1,6 @@
-// The orders whose submit this process took, for its planning reactor: it claims those at once and
+// The orders whose submit this process took, for its planning reactor: it leases those at once and
 // leaves another replica's new orders to that replica for a moment (planning-reactor.ts), so that of
-// several replicas only one usually tries each claim. Process memory only, and bounded: after a
+// several replicas only one usually tries each lease. Process memory only, and bounded: after a
 // restart, or past the bound, an order simply counts as another replica's.
 export class SubmittedHere {
   readonly #ids = new Set<number>();
@@ -17,8 +17,8 @@ export class SubmittedHere {
     this.#ids.add(orderId);
   }
 
-  /** Whether the order's submit was taken here; forgotten once asked. */
-  take(orderId: number): boolean {
+  /** Checks the order off: whether its submit was made here (and added); forgotten once asked. */
+  checkOff(orderId: number): boolean {
     return this.#ids.delete(orderId);
   }
 

@@ -10,7 +10,7 @@ import type { Projector } from '../orders/read-model/projector.js';
 import type { ScrubProgress } from '../orders/read-model/read-model-scrubber.js';
 import { viewCachesBytes } from '../orders/read-model/view-body-cache.js';
 import type { LoadPlanner } from '../planning/load-planner.js';
-import type { PlanningClaims } from '../planning/planning-claims.js';
+import type { PlanningLeases } from '../leases/planning-leases.js';
 import type { PlanningReactorOptions, PlanningReactor } from '../planning/planning-reactor.js';
 
 export interface GaugedParts {
@@ -19,7 +19,7 @@ export interface GaugedParts {
   scrubProgress(): ScrubProgress | undefined;
   deliveries: DeliveryStore;
   reactor: PlanningReactor;
-  claims: PlanningClaims;
+  claims: PlanningLeases;
   planner: LoadPlanner;
   pdfRenderer: PdfRenderer;
 }

@@ -1,6 +1,10 @@
 // E11000: an insert or upsert met a document already there under a unique key. Replicas that share
-// no disk decide who was first by exactly this (mongodb-lease.ts), and idempotent writes read it as
-// "there already" (the read model, the delivery store).
+// no disk decide who was first by exactly this (insertedFirst: the leases of leases/mongodb-leases.ts,
+// the delivery store's id ranges), and idempotent writes read it as "there already" (the read model,
+// the delivery store). Conditional updates alone are not enough on FerretDB 1.x, which reads and writes
+// whole documents and so loses updates.
+import type { Collection } from 'mongodb';
+
 export const DUPLICATE_KEY = 11000;
 
 /** Any error the driver gives for E11000: a server error, or a bulk write's. */
@@ -20,5 +24,16 @@ export async function upsertRacing<T>(upsert: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     return upsert();
+  }
+}
+
+/** Inserts a document with a unique key: true for the one caller that inserts it first, false for every other (E11000). */
+export async function insertedFirst<T extends { _id: string }>(collection: Collection<T>, document: T): Promise<boolean> {
+  try {
+    await collection.insertOne(document as Parameters<Collection<T>['insertOne']>[0]);
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
   }
 }

@@ -2,7 +2,7 @@
 // address must share it), else one generated on first start and kept in the data directory, so
 // links stay valid across restarts.
 import { randomBytes } from 'node:crypto';
-import { keptFile } from '../storage/kept-file.js';
+import { secretFile } from '../storage/secret-file.js';
 
 export const SHARE_SECRET_FILE = 'share-secret';
 
@@ -17,7 +17,7 @@ export function loadShareSecret(configured: string | undefined, dataDir: string)
       throw new ShareSecretRejected('ORDERS_SHARE_SECRET must be at least 32 characters; set a longer one (every replica the same)');
     return Buffer.from(configured, 'utf8');
   }
-  const { file, text } = keptFile(
+  const { file, text } = secretFile(
     dataDir,
     SHARE_SECRET_FILE,
     () => `${randomBytes(32).toString('hex')}\n`,

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { AddressInfo } from 'node:net';
 import { openSqliteOrderReadModel } from '../../src/orders/read-model/sqlite-order-read-model.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { packingInstructionsRoutes, NOT_READY_MESSAGE } from '../../src/packing-instructions/routes.js';
 import { submitted } from '../orders/read-model/order-read-model-contract.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
-import { openPostgresEventStore } from '../../src/eventstore/postgres-event-store.js';
+import { openPostgresEventStore } from '../../src/eventstore/postgres/postgres-event-store.js';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { check, type CheckResult, type KafkaRecord } from './checker.js';
 import { startCluster, TOPIC, type Cluster } from './cluster.js';

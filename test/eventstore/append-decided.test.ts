@@ -1,6 +1,6 @@
 import t from 'tap';
 import { appendDecided } from '../../src/eventstore/append-decided.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 import type { TapTest } from './event-store-contract.js';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { ANY, type EventStore, type RecordedEvent, type SubscribeOptions } from '../../src/eventstore/event-store.js';
 import { followLog } from '../../src/eventstore/follow-log.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { tempDir } from '../support/eventstore-temp-dir.js';
 
 function event(position: bigint): RecordedEvent {

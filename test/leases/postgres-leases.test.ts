@@ -1,15 +1,15 @@
-// The PostgreSQL lease adapter (the claim store beside a PostgreSQL log) against a real server when
+// The PostgreSQL lease adapter (the work lease store beside a PostgreSQL log) against a real server when
 // POSTGRES_URL is set: each test's stores in a schema of its own, dropped afterwards.
 import t from 'tap';
 import { scratchSchema } from '../support/postgres.js';
-import { openPostgresClaimStore } from '../../src/checkpoints/postgres-claim-store.js';
+import { openPostgresWorkLeaseStore } from '../../src/leases/postgres-work-leases.js';
 import { leaseStoreContract } from './lease-store-contract.js';
 
 const url = process.env.POSTGRES_URL;
 if (url) {
-  leaseStoreContract(t, 'postgresql claim store', async () => {
+  leaseStoreContract(t, 'postgresql work lease store', async () => {
     const scratch = await scratchSchema(url, 'claims_contract');
-    return { openStore: () => openPostgresClaimStore(scratch.url), remove: () => scratch.drop() };
+    return { openStore: () => openPostgresWorkLeaseStore(scratch.url), remove: () => scratch.drop() };
   });
 } else {
   t.test(

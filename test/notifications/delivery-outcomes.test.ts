@@ -1,7 +1,7 @@
 // The fold of the log's delivery outcomes into delivery-store state (pure), and a restore into a real
 // SQLite store where a delivery was queued but not yet sent when the store was lost.
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import {
   emailOutcomeEvent,
   foldDeliveryOutcomes,

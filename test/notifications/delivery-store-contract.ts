@@ -1,9 +1,15 @@
 // The behaviour every DeliveryStore adapter must have, run against each of them. Each test opens its
 // own storage (a data directory, a database), so the suite also holds against a shared server; `second`
 // is another connection to the same storage, as a second replica has.
-import type { DeliveryStore, JournalEvent, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
+import type {
+  DeliveryStore,
+  DueDelivery,
+  JournalEvent,
+  NewWebhookDelivery,
+  StoredWebhookDelivery,
+} from '../../src/notifications/delivery-store.js';
 import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
-import { webhookClaims, type WebhookClaims } from '../../src/notifications/webhook-claims.js';
+import { leasedQueue, type LeasedQueue } from '../../src/leases/leased-queue.js';
 import type { TapTest } from '../eventstore/event-store-contract.js';
 
 export interface OpenedDeliveryStore {
@@ -22,8 +28,10 @@ const delivery = (n: number, url = 'http://127.0.0.1:1/hook'): NewWebhookDeliver
   body: `{"n":${n}}`,
 });
 type Body = (t: TapTest, opened: OpenedDeliveryStore) => Promise<void>;
-/** A replica's claims on due webhooks: the port's queue and leases, as the delivery loop takes them. */
-const replica = (store: DeliveryStore, holder: string): WebhookClaims => webhookClaims(store.webhooks, store.webhookLeases, holder);
+type WebhookLeases = LeasedQueue<StoredWebhookDelivery>;
+/** A replica's leases on due webhooks: the port's queue and leases, as the delivery loop acquires them. */
+const replica = (store: DeliveryStore, holder: string): WebhookLeases =>
+  leasedQueue<DueDelivery, StoredWebhookDelivery>(store.webhooks, store.webhookLeases, holder);
 const passNone = () => false;
 const journalEvent = (type: string, n: number): JournalEvent => ({
   stream: 'notifications-test',
@@ -88,23 +96,23 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       const [a, b] = [replica(store, 'replica-a'), replica(other, 'replica-b')];
       await store.webhooks.enqueue([delivery(1), delivery(2)], 20n, 1000);
       await store.webhooks.enqueue([delivery(3)], 30n, 5000);
-      t.equal(await a.takeDue(999, 10_000, passNone), undefined, 'nothing is due before its time');
-      const first = await a.takeDue(1000, 10_000, passNone);
+      t.equal(await a.acquireNextDue(999, 10_000, passNone), undefined, 'nothing is due before its time');
+      const first = await a.acquireNextDue(1000, 10_000, passNone);
       t.equal(first?.envelopeId, 'evt_1', 'the one due longest first');
       t.equal(first?.nextAttemptAt, 1000, 'its record keeps when it fell due; the hold is its lease');
       t.equal(await store.webhookLeases.holderOf(String(first?.id), 9999), 'replica-a', 'leased by its id');
       // As the delivery loop does, b passes over what it is sending: taking it again would only renew its lease.
-      const next = await b.takeDue(1000, 10_000, passNone);
+      const next = await b.acquireNextDue(1000, 10_000, passNone);
       t.equal(next?.envelopeId, 'evt_2', 'another replica takes the next one, not the held one');
       const sendingByB = (id: number) => id === next?.id;
-      t.equal(await b.takeDue(4999, 10_000, sendingByB), undefined, 'nothing else due');
-      t.equal((await b.takeDue(5000, 10_000, sendingByB))?.envelopeId, 'evt_3');
+      t.equal(await b.acquireNextDue(4999, 10_000, sendingByB), undefined, 'nothing else due');
+      t.equal((await b.acquireNextDue(5000, 10_000, sendingByB))?.envelopeId, 'evt_3');
       t.equal(
-        (await b.takeDue(5000, 10_000, passNone))?.envelopeId,
+        (await b.acquireNextDue(5000, 10_000, passNone))?.envelopeId,
         'evt_2',
         'what a holder does not pass over, it takes again: a renewal',
       );
-      t.equal((await b.takeDue(10_000, 20_000, passNone))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
+      t.equal((await b.acquireNextDue(10_000, 20_000, passNone))?.envelopeId, 'evt_1', 'a lease that ran out (its holder died): due again');
     });
 
     test('two replicas racing for one due delivery: one takes it; when it dies, one takes it once its lease ran out', async (t, {
@@ -115,8 +123,8 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.teardown(() => other.close());
       await store.webhooks.enqueue([delivery(1)], 10n, 1000);
       const racers = [replica(store, 'a'), replica(other, 'b'), replica(store, 'c'), replica(other, 'd')];
-      const race = async (replicas: WebhookClaims[], now: number, leaseUntil: number) =>
-        (await Promise.all(replicas.map((r) => r.takeDue(now, leaseUntil, passNone)))).flatMap((taken, i) =>
+      const race = async (replicas: WebhookLeases[], now: number, leaseUntil: number) =>
+        (await Promise.all(replicas.map((r) => r.acquireNextDue(now, leaseUntil, passNone)))).flatMap((taken, i) =>
           taken ? [{ by: replicas[i]!, taken }] : [],
         );
       const won = await race(racers, 1000, 11_000);
@@ -161,14 +169,14 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       const fast = replica(other, 'fast');
       // The slow replica lists what is due, then the fast one sends both and lets go before it tries a lease.
       let overtaken = false;
-      const slow = webhookClaims(
+      const slow = leasedQueue<DueDelivery, StoredWebhookDelivery>(
         {
           async due(...args) {
             const listed = await store.webhooks.due(...args);
             if (overtaken) return listed;
             overtaken = true;
             for (let n = 0; n < 2; n++) {
-              const taken = await fast.takeDue(1000, 11_000, passNone);
+              const taken = await fast.acquireNextDue(1000, 11_000, passNone);
               const outcome =
                 n === 0
                   ? { result: 'delivered' as const, status: 200 }
@@ -183,13 +191,13 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         store.webhookLeases,
         'slow',
       );
-      t.equal(await slow.takeDue(1000, 11_000, passNone), undefined, 'one delivered, one due later: neither is taken');
+      t.equal(await slow.acquireNextDue(1000, 11_000, passNone), undefined, 'one delivered, one due later: neither is taken');
       t.equal(
         await store.webhookLeases.holderOf(String((await store.webhookReport.deliveries())[0]!.id), 1000),
         undefined,
         'nor left held',
       );
-      t.equal((await slow.takeDue(5000, 15_000, passNone))?.envelopeId, 'evt_2', 'the retry, when due');
+      t.equal((await slow.acquireNextDue(5000, 15_000, passNone))?.envelopeId, 'evt_2', 'the retry, when due');
     });
 
     test('five claims at once on two connections: four deliveries, each once', async (t, { store, second }) => {
@@ -198,7 +206,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       await store.webhooks.enqueue([delivery(1), delivery(2), delivery(3)], 30n, 1000);
       await store.webhooks.enqueue([delivery(4)], 40n, 30_000);
       const replicas = [0, 1, 2, 3, 4].map((i) => replica(i % 2 ? other : store, `replica-${i}`));
-      const claims = await Promise.all(replicas.map((r) => r.takeDue(30_000, 40_000, passNone)));
+      const claims = await Promise.all(replicas.map((r) => r.acquireNextDue(30_000, 40_000, passNone)));
       t.strictSame(
         claims
           .map((c) => c?.envelopeId)
@@ -209,7 +217,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       );
       // The same deliveries due again (their leases ran out), claimed by five at once, several times over.
       for (const at of [40_000, 50_000, 60_000]) {
-        const again = await Promise.all(replicas.map((r) => r.takeDue(at, at + 10_000, passNone)));
+        const again = await Promise.all(replicas.map((r) => r.acquireNextDue(at, at + 10_000, passNone)));
         t.equal(again.filter(Boolean).length, 4, `due again at ${at}: each of the four once`);
       }
     });
@@ -248,10 +256,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ['e-mail', 'emailLeases'],
         ['Kafka', 'kafkaLeases'],
       ] as const) {
-        t.equal(await store[leases].take('evt-9', 'first', 1000, 2000), true);
+        t.equal(await store[leases].acquire('evt-9', 'first', 1000, 2000), true);
         for (const at of [2000, 3000, 4000, 5000]) {
           const takers = await Promise.all(
-            ['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].take('evt-9', `${holder}${at}`, at, at + 1000)),
+            ['a', 'b', 'c', 'd', 'e'].map((holder, i) => (i % 2 ? other : store)[leases].acquire('evt-9', `${holder}${at}`, at, at + 1000)),
           );
           t.equal(takers.filter(Boolean).length, 1, `${kind}: the lease ran out at ${at}; one of five takes it over`);
         }
@@ -332,21 +340,25 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 1000, 5000), true, 'a free e-mail is claimed');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 6000), false, 'another replica waits while the lease runs');
       t.equal(
-        await first.emailLeases.take('evt-1', 'replica-a', 2000, 7000),
+        await first.emailLeases.acquire('evt-1', 'replica-a', 2000, 7000),
         true,
         'the holder may claim again (a retry after a transient failure)',
       );
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 7000, 9000), true, 'a lease that ran out (its holder died) is taken over');
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
-      t.equal(await first.emailLeases.take('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 6999, 9000), false, 'still held: the renewed lease runs to 7000');
+      t.equal(
+        await other.emailLeases.acquire('evt-1', 'replica-b', 7000, 9000),
+        true,
+        'a lease that ran out (its holder died) is taken over',
+      );
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 7001, 9000), false, 'and the old holder no longer has it');
+      t.equal(await first.emailLeases.acquire('evt-2', 'replica-a', 7001, 9000), true, 'claims are per event');
       const racers = await Promise.all([
-        first.emailLeases.take('evt-3', 'x', 1, 100),
-        other.emailLeases.take('evt-3', 'y', 1, 100),
-        first.emailLeases.take('evt-3', 'z', 1, 100),
+        first.emailLeases.acquire('evt-3', 'x', 1, 100),
+        other.emailLeases.acquire('evt-3', 'y', 1, 100),
+        first.emailLeases.acquire('evt-3', 'z', 1, 100),
       ]);
       t.equal(racers.filter(Boolean).length, 1, 'three claims of a free e-mail at once: one wins');
     });
@@ -358,15 +370,15 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         journalEvent('EmailSent', 1),
         journalEvent('EmailSent', 2),
       ]);
-      t.equal(await first.emailLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.kafkaLeases.take('evt-1', 'replica-a', 1000, 120_000), true);
-      t.equal(await first.emailLeases.take('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
-      t.equal(await first.journalLeases.take('journal', 'replica-a', 1000, 30_000), true, 'the journal');
+      t.equal(await first.emailLeases.acquire('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.kafkaLeases.acquire('evt-1', 'replica-a', 1000, 120_000), true);
+      t.equal(await first.emailLeases.acquire('evt-2', 'replica-c', 1000, 120_000), true, "another holder's claim");
+      t.equal(await first.journalLeases.acquire('journal', 'replica-a', 1000, 30_000), true, 'the journal');
       await first.webhooks.enqueue([delivery(1)], 10n, 1000);
       const webhooksOfA = replica(first, 'replica-a');
-      t.equal((await webhooksOfA.takeDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
-      t.equal(await replica(other, 'replica-b').takeDue(2000, 9000, passNone), undefined, 'the webhook too');
+      t.equal((await webhooksOfA.acquireNextDue(1000, 120_000, passNone))?.envelopeId, 'evt_1');
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 9000), false, 'held while replica-a runs');
+      t.equal(await replica(other, 'replica-b').acquireNextDue(2000, 9000, passNone), undefined, 'the webhook too');
       await Promise.all([
         first.emailLeases.releaseAll('replica-a'),
         first.kafkaLeases.releaseAll('replica-a'),
@@ -374,14 +386,14 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         first.journalLeases.releaseAll('replica-a'),
       ]);
       t.equal(
-        (await replica(other, 'replica-b').takeDue(2000, 9000, passNone))?.envelopeId,
+        (await replica(other, 'replica-b').acquireNextDue(2000, 9000, passNone))?.envelopeId,
         'evt_1',
         'the webhook is free once replica-a let go',
       );
-      t.equal(await other.emailLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
-      t.equal(await other.kafkaLeases.take('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
-      t.equal(await other.journalLeases.take('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
-      t.equal(await other.emailLeases.take('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
+      t.equal(await other.emailLeases.acquire('evt-1', 'replica-b', 2000, 9000), true, 'the e-mail is free once replica-a let go');
+      t.equal(await other.kafkaLeases.acquire('evt-1', 'replica-b', 2000, 9000), true, 'and the Kafka message');
+      t.equal(await other.journalLeases.acquire('journal', 'replica-b', 2000, 30_000), true, 'and the journal');
+      t.equal(await other.emailLeases.acquire('evt-2', 'replica-b', 2000, 9000), false, "another holder's claims stand");
     });
 
     test('e-mail records: kept with the checkpoint and journal events; the first record stands', async (t, { store, second }) => {
@@ -441,10 +453,10 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
     test('kafka: claims like e-mail; published events recorded with the checkpoint', async (t, { store, second }) => {
       const other = await second();
       t.teardown(() => other.close());
-      t.equal(await store.kafkaLeases.take('evt-1', 'a', 1000, 5000), true);
-      t.equal(await other.kafkaLeases.take('evt-1', 'b', 1000, 5000), false, 'held by a');
-      t.equal(await other.kafkaLeases.take('evt-2', 'b', 1000, 5000), true, 'another event is free');
-      t.equal(await store.emailLeases.take('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
+      t.equal(await store.kafkaLeases.acquire('evt-1', 'a', 1000, 5000), true);
+      t.equal(await other.kafkaLeases.acquire('evt-1', 'b', 1000, 5000), false, 'held by a');
+      t.equal(await other.kafkaLeases.acquire('evt-2', 'b', 1000, 5000), true, 'another event is free');
+      t.equal(await store.emailLeases.acquire('evt-1', 'b', 1000, 5000), true, 'e-mail and Kafka claims are apart');
       t.equal(await store.kafka.published('evt-1'), false);
       await store.kafka.recordPublished(['evt-1', 'evt-2'], 20n, [journalEvent('KafkaPublished', 20)]);
       await other.kafka.recordPublished(['evt-2'], 15n);
@@ -452,7 +464,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
       t.equal(await other.kafka.published('evt-2'), true);
       t.equal(await other.kafka.published('evt-3'), false);
       t.equal(await store.checkpoints.checkpoint(KAFKA), 20n, 'the checkpoint does not go back');
-      t.equal(await store.kafkaLeases.take('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
+      t.equal(await store.kafkaLeases.acquire('evt-1', 'b', 5000, 9000), true, 'a lease that ran out is taken over');
     });
 
     test('the journal: oldest first, at most the limit, seen by every connection, gone once appended', async (t, { store, second }) => {
@@ -553,7 +565,7 @@ export function deliveryStoreContract(t: TapTest, name: string, open: () => Prom
         ],
         'once each',
       );
-      const due = await replica(other, 'a').takeDue(Date.now() + 1000, Date.now() + 60_000, passNone);
+      const due = await replica(other, 'a').acquireNextDue(Date.now() + 1000, Date.now() + 60_000, passNone);
       t.equal(due?.envelopeId, 'evt_3', 'the pending one is due');
       t.equal(due?.companyGroup, 'Acme Group');
       t.strictSame(await store.emails.find('evt-9'), {

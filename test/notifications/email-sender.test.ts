@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { ANY, type EventStore, type RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { MasterData } from '../../src/master-data/master-data.js';
 import { EMAIL, type EmailRecord } from '../../src/notifications/delivery-store.js';
 import { startEmailSender, type EmailSenderOptions } from '../../src/notifications/email-sender.js';

@@ -7,7 +7,7 @@ import { Kafka, logLevel, type KafkaMessage, type LogEntry } from 'kafkajs';
 import { stopKafkajsIdleTimer } from '../../src/notifications/kafkajs-idle-timer.js';
 import t from 'tap';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { KAFKA } from '../../src/notifications/delivery-store.js';
 import { DEFAULT_KAFKA_TOPIC, kafkaRecordFor } from '../../src/notifications/kafka-message.js';
 import { kafkaLogLevel, kafkaLogLine, startKafkaPublisher, type KafkaProducer } from '../../src/notifications/kafka-publisher.js';

@@ -3,7 +3,7 @@
 // is set), and after a replica that died holding the journal's lease.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { WEBHOOK_OUTCOMES_STREAM, webhooksQueuedEvents } from '../../src/notifications/delivery-outcomes.js';
 import type { DeliveryStore } from '../../src/notifications/delivery-store.js';
 import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
@@ -106,7 +106,7 @@ for (const [name, backend] of backends) {
       const [a, b] = await open(t, dir);
       for (let i = 0; i < 3; i++) await a.webhooks.enqueue([], BigInt(i), 0, webhooksQueuedEvents([], BigInt(i)));
       const leaseUntil = Date.now() + 1000;
-      t.equal(await a.journalLeases.take(JOURNAL_LEASE, 'replica-that-died', Date.now(), leaseUntil), true);
+      t.equal(await a.journalLeases.acquire(JOURNAL_LEASE, 'replica-that-died', Date.now(), leaseUntil), true);
       const journal = startOutcomeJournal({ store, deliveries: b, pollIntervalMs: 20, log: () => undefined });
       t.teardown(() => journal.stop());
       await sleep(leaseUntil - Date.now() - 200);

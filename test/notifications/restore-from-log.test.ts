@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { EMAIL_OUTCOMES_STREAM, KAFKA_OUTCOMES_STREAM, WEBHOOK_OUTCOMES_STREAM } from '../../src/notifications/delivery-outcomes.js';
 import { EMAIL, KAFKA, WEBHOOKS } from '../../src/notifications/delivery-store.js';
 import { NOTIFICATIONS_FILE, openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';

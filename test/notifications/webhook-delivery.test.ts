@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import type { EventStore } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { MasterData } from '../../src/master-data/master-data.js';
 import { WEBHOOKS } from '../../src/notifications/delivery-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';

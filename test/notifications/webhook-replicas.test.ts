@@ -5,11 +5,11 @@
 // in two-replicas.test.ts and webhook-sigkill.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { DeliveryStore, NewWebhookDelivery } from '../../src/notifications/delivery-store.js';
 import { openMongoDeliveryStore } from '../../src/notifications/mongodb/mongodb-delivery-store.js';
 import { openSqliteDeliveryStore } from '../../src/notifications/sqlite/sqlite-delivery-store.js';
-import { webhookClaims } from '../../src/notifications/webhook-claims.js';
+import { leasedQueue } from '../../src/leases/leased-queue.js';
 import { startWebhookDelivery } from '../../src/notifications/webhook-delivery.js';
 import { dropDatabase, scratchDatabaseName } from '../support/mongodb.js';
 import type { TapTest } from '../eventstore/event-store-contract.js';
@@ -81,8 +81,8 @@ async function replicas(t: TapTest, backend: Backend, answerAfterMs: number): Pr
           ...deliveries,
           webhookLeases: {
             ...leases,
-            take: async (...args) => {
-              const taken = await leases.take(...args);
+            acquire: async (...args) => {
+              const taken = await leases.acquire(...args);
               if (!taken) refused += 1;
               return taken;
             },
@@ -135,8 +135,8 @@ for (const [name, backend] of backends) {
       await store.webhooks.enqueue([due(1, receiver)], 0n, Date.now());
       const takenAt = Date.now();
       const leaseUntil = takenAt + 1500;
-      const dead = webhookClaims(store.webhooks, store.webhookLeases, 'replica-that-died');
-      t.equal((await dead.takeDue(takenAt, leaseUntil, () => false))?.envelopeId, 'evt_1', 'taken by a replica that then died');
+      const dead = leasedQueue(store.webhooks, store.webhookLeases, 'replica-that-died');
+      t.equal((await dead.acquireNextDue(takenAt, leaseUntil, () => false))?.envelopeId, 'evt_1', 'taken by a replica that then died');
       await Promise.all([start(), start()]);
       await waitFor('delivered', async () => (await store.webhookReport.counts()).delivered === 1, 10_000);
       await sleep(200);

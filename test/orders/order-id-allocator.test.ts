@@ -3,7 +3,7 @@
 // under load ids are kept ahead (at most MAX_AHEAD) so that a caller need not wait for an append.
 import t from 'tap';
 import { exactly, NO_STREAM, type EventStore } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { ORDER_IDS_STREAM, serviceRefFor } from '../../src/orders/order-events.js';
 import { MAX_AHEAD, orderIdAllocator } from '../../src/orders/order-id-allocator.js';
 import { removeDataDir, tempDataDir } from '../support/service.js';

@@ -3,7 +3,7 @@
 // order, a retry, a taken reference and an order refused on its own account.
 import t, { type Test } from 'tap';
 import type { EventStore } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { decideApplyMasterData } from '../../src/master-data/apply-master-data.js';
 import { evolveMasterData, initialMasterData, type MasterData } from '../../src/master-data/master-data.js';
 import { MAX_AHEAD, orderIdAllocator, type OrderIdAllocator } from '../../src/orders/order-id-allocator.js';

@@ -1,14 +1,14 @@
 // Issue 59: an amend or a cancel that lands while a planner runs. Two planning reactors on one log and
-// one claim store, as two replicas, with a planner that holds each plan until the test lets it go: the
+// one work lease store, as two replicas, with a planner that holds each plan until the test lets it go: the
 // result of a plan made for a version the order no longer is (amended, cancelled meanwhile) is never
 // recorded; the amended order is planned once more, for its new version, by either replica; a cancelled
 // one never again, also after both restart from their checkpoints.
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { exactly, NO_STREAM } from '../../src/eventstore/event-store.js';
-import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
+import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
-import { planningClaims } from '../../src/planning/planning-claims.js';
+import { planningLeases } from '../../src/leases/planning-leases.js';
 import { startPlanningReactor, type PlanningReactor } from '../../src/planning/planning-reactor.js';
 import { orderStream } from '../../src/orders/order-events.js';
 import { readOrderStream } from '../../src/orders/read-order-stream.js';
@@ -49,15 +49,15 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const gated = gatedPlanner();
-  const claimStores: ReturnType<typeof openSqliteClaimStore>[] = [];
+  const claimStores: ReturnType<typeof openSqliteWorkLeaseStore>[] = [];
   const outcomes: string[] = [];
   const start = async (name: string): Promise<PlanningReactor> => {
-    const claims = openSqliteClaimStore(dataDir);
+    const claims = openSqliteWorkLeaseStore(dataDir);
     claimStores.push(claims);
     return startPlanningReactor({
       store,
       checkpoints: openSqliteCheckpointStore(dataDir),
-      claims: planningClaims(claims, { holder: name, leaseMs: 10_000, log: quiet }),
+      claims: planningLeases(claims, { holder: name, leaseMs: 10_000, log: quiet }),
       planner: gated.planner,
       concurrency: 1,
       log: quiet,

@@ -20,7 +20,7 @@ async function nextWithin(backlog: PlanningBacklog, ms: number): Promise<Waiting
 
 t.test('held elsewhere, then its result arrives: finished, never handed out again', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1));
+  await backlog.admit(order(1));
   const first = await backlog.next();
   t.equal(first?.orderId, 1);
   backlog.release();
@@ -34,7 +34,7 @@ t.test('held elsewhere, then its result arrives: finished, never handed out agai
 
 t.test('held elsewhere, no result: handed out again after the pause', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1));
+  await backlog.admit(order(1));
   const first = await backlog.next();
   backlog.release();
   backlog.lookAgainIn(first!, 20);
@@ -46,8 +46,8 @@ t.test('held elsewhere, no result: handed out again after the pause', async (t) 
 
 t.test("still queued when its result arrives: handed out marked resolved, and the checkpoint is the worker's to move", async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1));
-  await backlog.take(order(2));
+  await backlog.admit(order(1));
+  await backlog.admit(order(2));
   t.equal(backlog.resolve(2, 0), undefined, 'nothing finished yet: the order is in the queue');
   t.equal(backlog.resolve(7, 0), undefined, 'an order this backlog does not hold changes nothing');
   const first = await backlog.next();
@@ -63,8 +63,8 @@ t.test("still queued when its result arrives: handed out marked resolved, and th
 t.test('taken for later (a new order another replica took the submit of): not handed out before its time', async (t) => {
   const backlog = new PlanningBacklog(100);
   const taken = performance.now();
-  await backlog.take(order(1), 60);
-  await backlog.take(order(2));
+  await backlog.admit(order(1), 60);
+  await backlog.admit(order(2));
   t.equal((await nextWithin(backlog, 30))?.orderId, 2, 'an order taken for now goes first');
   backlog.release();
   t.equal(backlog.counts().orders, 1, 'the other is counted as waiting');
@@ -78,7 +78,7 @@ t.test('taken for later (a new order another replica took the submit of): not ha
 
 t.test('taken for later, and its result arrives meanwhile: finished without a worker, the checkpoint past it', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1), 40);
+  await backlog.admit(order(1), 40);
   t.equal(backlog.resolve(1, 0), 1n, 'the checkpoint moves past it');
   t.equal(await nextWithin(backlog, 100), undefined, 'never handed out');
   backlog.stop();
@@ -86,8 +86,8 @@ t.test('taken for later, and its result arrives meanwhile: finished without a wo
 
 t.test('an amend taken while the order still waits: the earlier entry is resolved, the order handed out once to plan', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1, 7, 0));
-  await backlog.take(order(5, 7, 1));
+  await backlog.admit(order(1, 7, 0));
+  await backlog.admit(order(5, 7, 1));
   const first = await backlog.next();
   t.match(first, { position: 1n, resolved: true }, 'the submit entry needs no planner');
   backlog.release();
@@ -103,11 +103,11 @@ t.test('an amend taken while the order still waits: the earlier entry is resolve
 
 t.test('an amend taken while the order is held elsewhere: the held entry is finished without waiting out its pause', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1, 7, 0));
+  await backlog.admit(order(1, 7, 0));
   const first = await backlog.next();
   backlog.release();
   backlog.lookAgainIn(first!, 10_000);
-  await backlog.take(order(3, 7, 1));
+  await backlog.admit(order(3, 7, 1));
   const handed = [await nextWithin(backlog, 100), await nextWithin(backlog, 100)];
   t.match(handed, [
     { position: 1n, resolved: true },
@@ -118,7 +118,7 @@ t.test('an amend taken while the order is held elsewhere: the held entry is fini
 
 t.test('a cancel resolves every version of the order', async (t) => {
   const backlog = new PlanningBacklog(100);
-  await backlog.take(order(1, 7, 2));
+  await backlog.admit(order(1, 7, 2));
   backlog.resolve(7, Number.POSITIVE_INFINITY);
   t.match(await backlog.next(), { resolved: true });
   backlog.stop();

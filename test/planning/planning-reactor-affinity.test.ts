@@ -1,13 +1,13 @@
-// Two planning reactors on one log and one claim store, as two replicas: a new order is claimed by the
+// Two planning reactors on one log and one work lease store, as two replicas: a new order is claimed by the
 // replica that took its submit, and the other leaves it alone for the pause (OTHERS_FIRST_MS); an
 // order whose replica never plans it (stopped, or busy) is taken by the other once the pause is over.
 import t from 'tap';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import { NO_STREAM } from '../../src/eventstore/event-store.js';
-import { openSqliteClaimStore } from '../../src/checkpoints/sqlite-claim-store.js';
+import { openSqliteWorkLeaseStore } from '../../src/leases/sqlite-work-leases.js';
 import { openSqliteCheckpointStore } from '../../src/checkpoints/sqlite-checkpoint-store.js';
-import type { ClaimStore } from '../../src/checkpoints/claim-store.js';
-import { planningClaims } from '../../src/planning/planning-claims.js';
+import type { WorkLeaseStore } from '../../src/leases/work-lease-store.js';
+import { planningLeases } from '../../src/leases/planning-leases.js';
 import { startPlanningReactor, type PlanningReactor } from '../../src/planning/planning-reactor.js';
 import { SubmittedHere } from '../../src/planning/submitted-here.js';
 import { orderStream } from '../../src/orders/order-events.js';
@@ -17,22 +17,22 @@ import { removeDataDir, tempDataDir } from '../support/service.js';
 
 const quiet = () => {};
 
-/** A replica's planning: its own claim-store view (which records the keys it tried), its own memory of submits. */
+/** A replica's planning: its own work-lease-store view (which records the keys it tried), its own memory of submits. */
 async function replica(dataDir: string, store: ReturnType<typeof openSqliteEventStore>, name: string, othersFirstMs: number) {
-  const inner = openSqliteClaimStore(dataDir);
+  const inner = openSqliteWorkLeaseStore(dataDir);
   const tried = new Set<string>();
-  const claimStore: ClaimStore = {
+  const claimStore: WorkLeaseStore = {
     ...inner,
-    take(key, ...rest) {
+    acquire(key, ...rest) {
       tried.add(key);
-      return inner.take(key, ...rest);
+      return inner.acquire(key, ...rest);
     },
   };
   const submittedHere = new SubmittedHere();
   const reactor: PlanningReactor = await startPlanningReactor({
     store,
     checkpoints: openSqliteCheckpointStore(dataDir),
-    claims: planningClaims(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
+    claims: planningLeases(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
     // fails fast: OrderPlanningFailed is a result as good as a plan here
     planner: { planStored: async () => Promise.reject(new Error('no planner in this test')) },
     concurrency: 1,

@@ -6,9 +6,9 @@ import { SubmittedHere } from '../../src/planning/submitted-here.js';
 t.test('an order is submitted here until asked once; others never were', async (t) => {
   const here = new SubmittedHere();
   here.add(7);
-  t.notOk(here.take(8), 'an id never added');
-  t.ok(here.take(7), 'the id added');
-  t.notOk(here.take(7), 'forgotten once asked');
+  t.notOk(here.checkOff(8), 'an id never added');
+  t.ok(here.checkOff(7), 'the id added');
+  t.notOk(here.checkOff(7), 'forgotten once asked');
   t.equal(here.size, 0);
 });
 
@@ -16,6 +16,6 @@ t.test('past its bound the oldest ids go first', async (t) => {
   const here = new SubmittedHere(3);
   for (const id of [1, 2, 3, 4]) here.add(id);
   t.equal(here.size, 3);
-  t.notOk(here.take(1), 'the oldest was dropped');
-  t.ok(here.take(2) && here.take(3) && here.take(4), 'the newest three kept');
+  t.notOk(here.checkOff(1), 'the oldest was dropped');
+  t.ok(here.checkOff(2) && here.checkOff(3) && here.checkOff(4), 'the newest three kept');
 });

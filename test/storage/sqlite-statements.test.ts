@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openEventsDatabase } from '../../src/eventstore/sqlite-schema.js';
+import { openEventsDatabase } from '../../src/eventstore/sqlite/sqlite-schema.js';
 import { INTEGER_PARAM, TEXT_PARAM } from '../../src/storage/sqlite-parameters.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));

@@ -3,7 +3,7 @@
 // Usage: node append-under-load.js <dataDir> <writers> [stream prefix: several processes on one file]
 // Each line on stdout: "<stream> <nextRevision> <eventCount>".
 import { NO_STREAM, exactly } from '../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 
 const [dataDir, writersArg = '64', prefix = ''] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: append-under-load <dataDir> <writers>');

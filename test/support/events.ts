@@ -1,5 +1,5 @@
 // Reads a data directory's log directly, to check what a request recorded (or did not).
-import { openSqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite/sqlite-event-store.js';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 
 export async function allEvents(dataDir: string): Promise<RecordedEvent[]> {

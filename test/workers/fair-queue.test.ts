@@ -1,6 +1,5 @@
 import t from 'tap';
 import { FairQueue } from '../../src/workers/fair-queue.js';
-import { CompletionMark } from '../../src/planning/completion-mark.js';
 
 const drain = <T>(queue: FairQueue<T>): T[] => {
   const out: T[] = [];
@@ -51,29 +50,6 @@ t.test('a long line keeps its order while its front is trimmed', async (t) => {
     out.every((v, i) => v === i),
     'every item once, in order',
   );
-});
-
-t.test('the completion mark is the last position up to which everything taken is finished', async (t) => {
-  const marks = new CompletionMark();
-  for (const p of [10n, 20n, 30n, 40n]) marks.take(p);
-  t.equal(marks.finish(30n), undefined, 'out of order: 10 and 20 are still open');
-  t.equal(marks.finish(10n), 10n);
-  t.equal(marks.finish(40n), undefined);
-  t.equal(marks.finish(20n), 40n, 'the gap closes: everything up to 40 is finished');
-});
-
-t.test('the mark holds its place across many positions', async (t) => {
-  const marks = new CompletionMark();
-  for (let p = 1n; p <= 5000n; p++) marks.take(p);
-  const moved: bigint[] = [];
-  for (let p = 2n; p <= 5000n; p++) {
-    const mark = marks.finish(p);
-    if (mark !== undefined) moved.push(mark);
-  }
-  t.strictSame(moved, [], 'nothing moves while position 1 is open');
-  t.equal(marks.finish(1n), 5000n);
-  for (let p = 5001n; p <= 5003n; p++) marks.take(p);
-  t.equal(marks.finish(5001n), 5001n, 'and goes on after a trim');
 });
 
 t.test('an item put back goes before the rest of its group, and keeps the groups in turn', async (t) => {

@@ -3,21 +3,22 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { EmailResult, WebhookDeliveryState } from '../delivery-store.js';
 import { ensureIndexes } from '../../checkpoints/mongodb-checkpoint-store.js';
-import type { LeaseDoc, MarkerDoc } from '../../storage/mongodb-lease.js';
+import type { LeaseDoc, MarkerDoc } from '../../leases/mongodb-leases.js';
 
+// The leases' collections keep the names they were first given (`*_claims`), which stores in use hold.
 export const DELIVERY_COLLECTIONS = {
   checkpoints: 'notification_checkpoints',
   deliveries: 'webhook_deliveries',
-  webhookClaims: 'webhook_claims',
-  journalClaims: 'journal_claims',
-  emailClaims: 'email_claims',
+  webhookLeases: 'webhook_claims',
+  journalLeases: 'journal_claims',
+  emailLeases: 'email_claims',
   emails: 'emails',
-  kafkaClaims: 'kafka_claims',
+  kafkaLeases: 'kafka_claims',
   kafkaPublished: 'kafka_published',
   journal: 'notification_journal',
   counters: 'notification_counters',
   logIdentity: 'notification_log_identity',
-  claimMarkers: 'notification_claim_markers',
+  leaseMarkers: 'notification_claim_markers',
   idRanges: 'notification_id_ranges',
 } as const;
 
@@ -91,11 +92,11 @@ export interface DeliveryCollections {
   checkpoints: Collection<CheckpointDoc>;
   identity: Collection<{ _id: string; log_id: string }>;
   deliveries: Collection<DeliveryDoc>;
-  webhookClaims: Collection<LeaseDoc>;
-  journalClaims: Collection<LeaseDoc>;
-  emailClaims: Collection<LeaseDoc>;
+  webhookLeases: Collection<LeaseDoc>;
+  journalLeases: Collection<LeaseDoc>;
+  emailLeases: Collection<LeaseDoc>;
   emails: Collection<EmailDoc>;
-  kafkaClaims: Collection<LeaseDoc>;
+  kafkaLeases: Collection<LeaseDoc>;
   kafkaPublished: Collection<PublishedDoc>;
   journal: Collection<JournalDoc>;
   counters: Collection<CounterDoc>;
@@ -110,15 +111,15 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     checkpoints: db.collection<CheckpointDoc>(names.checkpoints, options),
     identity: db.collection<{ _id: string; log_id: string }>(names.logIdentity, options),
     deliveries: db.collection<DeliveryDoc>(names.deliveries, options),
-    webhookClaims: db.collection<LeaseDoc>(names.webhookClaims, options),
-    journalClaims: db.collection<LeaseDoc>(names.journalClaims, options),
-    emailClaims: db.collection<LeaseDoc>(names.emailClaims, options),
+    webhookLeases: db.collection<LeaseDoc>(names.webhookLeases, options),
+    journalLeases: db.collection<LeaseDoc>(names.journalLeases, options),
+    emailLeases: db.collection<LeaseDoc>(names.emailLeases, options),
     emails: db.collection<EmailDoc>(names.emails, options),
-    kafkaClaims: db.collection<LeaseDoc>(names.kafkaClaims, options),
+    kafkaLeases: db.collection<LeaseDoc>(names.kafkaLeases, options),
     kafkaPublished: db.collection<PublishedDoc>(names.kafkaPublished, options),
     journal: db.collection<JournalDoc>(names.journal, options),
     counters: db.collection<CounterDoc>(names.counters, options),
-    markers: db.collection<MarkerDoc>(names.claimMarkers, options),
+    markers: db.collection<MarkerDoc>(names.leaseMarkers, options),
     idRanges: db.collection<IdRangeDoc>(names.idRanges, options),
   };
   await ensureIndexes(collections.deliveries, [
@@ -126,7 +127,7 @@ export async function deliveryCollections(db: Db): Promise<DeliveryCollections> 
     { key: { state: 1, next_attempt_at: 1, _id: 1 }, name: 'due' },
   ]);
   // releaseAll finds a holder's leases among one document per delivery or event ever sent
-  for (const claims of [collections.webhookClaims, collections.emailClaims, collections.kafkaClaims])
-    await ensureIndexes(claims, [{ key: { holder: 1 }, name: 'holder' }]);
+  for (const leases of [collections.webhookLeases, collections.emailLeases, collections.kafkaLeases])
+    await ensureIndexes(leases, [{ key: { holder: 1 }, name: 'holder' }]);
   return collections;
 }

@@ -1,9 +1,10 @@
 // DeliveryStore in MongoDB (MONGODB_URL), for replicas that share no disk, one file per port in this
 // folder. A standalone mongod is enough: no multi-document transaction is used, like the other MongoDB
 // adapters. Instead:
-// - Every claim is decided by a unique `_id`, which every MongoDB-protocol server enforces atomically:
-//   an insert that meets E11000 is the "no" (storage/mongodb-lease.ts). Every claim (a due webhook,
-//   an e-mail, a Kafka message, the journal) is a lease in a leases/mongodb-leases.ts collection.
+// - Every lease is decided by a unique `_id`, which every MongoDB-protocol server enforces atomically:
+//   an insert that meets E11000 is the "no" (insertedFirst, storage/mongodb-duplicate-key.ts). Every
+//   lease (a due webhook, an e-mail, a Kafka message, the journal) is in a leases/mongodb-leases.ts
+//   collection.
 // - Where the port says "one transaction" (records + journal + checkpoint), the writes are ordered so
 //   that every prefix is harmless: journal events first (they describe something already done), then
 //   the records (idempotent: unique keys, $setOnInsert), then the checkpoint ($max) last. A crash in
@@ -30,14 +31,14 @@ export async function openMongoDeliveryStore(url: string, dbName?: string): Prom
     return {
       checkpoints: mongoCheckpoints(collections),
       webhooks: mongoWebhookQueue(collections),
-      webhookLeases: mongoLeases(collections.webhookClaims, collections.markers),
+      webhookLeases: mongoLeases(collections.webhookLeases, collections.markers),
       webhookReport: mongoWebhookReport(collections),
       emails: mongoEmailRecords(collections),
-      emailLeases: mongoLeases(collections.emailClaims, collections.markers),
+      emailLeases: mongoLeases(collections.emailLeases, collections.markers),
       kafka: mongoKafkaRecords(collections),
-      kafkaLeases: mongoLeases(collections.kafkaClaims, collections.markers),
+      kafkaLeases: mongoLeases(collections.kafkaLeases, collections.markers),
       journal: mongoJournalQueue(collections),
-      journalLeases: mongoLeases(collections.journalClaims, collections.markers),
+      journalLeases: mongoLeases(collections.journalLeases, collections.markers),
       restore: mongoRestore(collections),
       close: () => client.close(),
     };

@@ -2,7 +2,7 @@
 // SQLite store's rowids (unused ones are skipped, never reused).
 import type { WebhookDeliveryState } from '../delivery-store.js';
 import { toStoredPosition } from '../../checkpoints/mongodb-checkpoint-store.js';
-import { insertedFirst } from '../../storage/mongodb-lease.js';
+import { insertedFirst } from '../../storage/mongodb-duplicate-key.js';
 import { isDuplicateKey } from '../../storage/mongodb-duplicate-key.js';
 import { bulkIgnoringDuplicates } from './bulk-writes.js';
 import { DELIVERY_COLLECTIONS, type DeliveryCollections } from './collections.js';

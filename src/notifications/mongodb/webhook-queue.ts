@@ -1,5 +1,5 @@
 // WebhookQueue in MongoDB: `webhook_deliveries`, each with its attempts. Who sends a due delivery is its
-// lease (the store's webhookLeases, webhook-claims.ts); the document keeps only when it is due.
+// lease (the store's webhookLeases, leases/leased-queue.ts); the document keeps only when it is due.
 import type { WebhookQueue } from '../delivery-store.js';
 import { WEBHOOKS } from '../delivery-store.js';
 import { saveCheckpoint } from './checkpoints.js';

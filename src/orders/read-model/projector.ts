@@ -7,12 +7,12 @@
 // lease follows the log and writes; the others read the read model's checkpoint to know what it shows,
 // and take over when the holder's lease runs out. So the read model is written once per event whatever
 // the number of replicas, and a submit on any replica still answers only once its order can be read.
-import type { ClaimStore } from '../../checkpoints/claim-store.js';
-import { holdSingletonLease, type SingletonLease } from '../../checkpoints/singleton-lease.js';
+import type { WorkLeaseStore as ClaimStore } from '../../leases/work-lease-store.js';
+import { holdSingletonLease, type SingletonLease } from '../../leases/singleton-lease.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
 import { followLog, type Follower, type Log } from '../../eventstore/follow-log.js';
 import { PositionWaiters } from '../../eventstore/position-waiters.js';
-import { answersWithin } from '../../eventstore/answers-within.js';
+import { answersWithin } from '../../leases/answers-within.js';
 import { isDamage } from '../../storage/damaged-storage.js';
 import { ORDER_PROJECTION, progressAnnouncer } from './projector-progress.js';
 

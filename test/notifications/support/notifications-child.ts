@@ -9,7 +9,7 @@ import type { ProducerRecord } from 'kafkajs';
 import { openMongoCheckpointStore } from '../../../src/checkpoints/mongodb-checkpoint-store.js';
 import { openSqliteCheckpointStore } from '../../../src/checkpoints/sqlite-checkpoint-store.js';
 import { openMongoDeliveryStore } from '../../../src/notifications/mongodb/mongodb-delivery-store.js';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { openSqliteDeliveryStore } from '../../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startNotifications } from '../../../src/notifications/start-notifications.js';
 import { composedHere } from '../../../src/notifications/mail-message.js';

@@ -1,7 +1,7 @@
 // Child process of webhook-sigkill.test: runs webhook delivery on a data dir until killed.
 // Usage: node webhook-delivery-child.js <dataDir> <webhookUrl> <secret>
 // Prints "ready" once delivery has started; SIGTERM stops it cleanly (exit 0).
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { openSqliteDeliveryStore } from '../../../src/notifications/sqlite/sqlite-delivery-store.js';
 import { startWebhookDelivery } from '../../../src/notifications/webhook-delivery.js';
 import { masterDataWith } from './order-fixtures.js';

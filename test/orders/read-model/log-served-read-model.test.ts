@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { ANY, type EventStore, type NewEvent } from '../../../src/eventstore/event-store.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { selfRepairingReadModel } from '../../../src/orders/read-model/self-repairing-read-model.js';

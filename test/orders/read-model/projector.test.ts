@@ -3,10 +3,10 @@
 // one data directory (their own connections to every file, as two processes would have).
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import type { ClaimStore } from '../../../src/checkpoints/claim-store.js';
-import { openSqliteClaimStore } from '../../../src/checkpoints/sqlite-claim-store.js';
+import type { WorkLeaseStore } from '../../../src/leases/work-lease-store.js';
+import { openSqliteWorkLeaseStore } from '../../../src/leases/sqlite-work-leases.js';
 import { NO_STREAM, type EventStore, type ProgressSignals } from '../../../src/eventstore/event-store.js';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { startProjector, type Projector } from '../../../src/orders/read-model/projector.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { tempDir } from '../../support/eventstore-temp-dir.js';
@@ -25,8 +25,12 @@ async function replicas(t: TapTest) {
     await remove();
   });
   const lines: string[] = [];
-  const start = async (holder: string, wrap: (claims: ClaimStore) => ClaimStore = (claims) => claims, signals?: ProgressSignals) => {
-    const claims = wrap(openSqliteClaimStore(dir));
+  const start = async (
+    holder: string,
+    wrap: (claims: WorkLeaseStore) => WorkLeaseStore = (claims) => claims,
+    signals?: ProgressSignals,
+  ) => {
+    const claims = wrap(openSqliteWorkLeaseStore(dir));
     const sqlite = openSqliteOrderReadModel(dir);
     let checkpointReads = 0;
     const readModel = {
@@ -108,13 +112,13 @@ t.test('two replicas: one projects, the other shows what it projected; every eve
 });
 
 t.test(
-  'the holder stops renewing (its claim store fails): the other takes over within the lease and the read model misses nothing',
+  'the holder stops renewing (its work lease store fails): the other takes over within the lease and the read model misses nothing',
   async (t) => {
     const { start, submit, lines } = await replicas(t);
     let failing = false;
-    // Replica a's claim store stops answering, as a partition from it would.
-    const unreachableWhenFailing = (inner: ClaimStore): ClaimStore => ({
-      take: (...args) => (failing ? Promise.reject(new Error('claim store unreachable')) : inner.take(...args)),
+    // Replica a's work lease store stops answering, as a partition from it would.
+    const unreachableWhenFailing = (inner: WorkLeaseStore): WorkLeaseStore => ({
+      acquire: (...args) => (failing ? Promise.reject(new Error('work lease store unreachable')) : inner.acquire(...args)),
       release: (...args) => inner.release(...args),
       releaseAll: (...args) => inner.releaseAll(...args),
       holderOf: (...args) => inner.holderOf(...args),

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { ANY } from '../../../src/eventstore/event-store.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { selfRepairingReadModel } from '../../../src/orders/read-model/self-repairing-read-model.js';

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../e2e/service-process.js';
-import { openSqliteEventStore } from '../../../src/eventstore/sqlite-event-store.js';
+import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-event-store.js';
 import { ACME_KEY, testSeed } from '../../support/seed.js';
-import { SINGLETON_PREFIX } from '../../../src/checkpoints/singleton-lease.js';
-import { WORK_CLAIMS } from '../../../src/checkpoints/mongodb-claim-store.js';
+import { SINGLETON_PREFIX } from '../../../src/leases/singleton-lease.js';
+import { WORK_LEASES } from '../../../src/leases/mongodb-work-leases.js';
 
 export interface ReplicaOptions {
   dataDir: string;
@@ -110,7 +110,7 @@ export async function resultsPerOrder(dataDir: string): Promise<Map<string, numb
 // The same store holds the leases of singleton work (the projector, the notifications, the scrubber): not planning.
 const isPlanningClaim = (key: string) => !key.startsWith(SINGLETON_PREFIX);
 
-/** The keys a process holds planning claims on now (its holder id carries its pid), read from the claim store itself. */
+/** The keys a process holds planning claims on now (its holder id carries its pid), read from the work lease store itself. */
 export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promise<string[]> {
   const now = Date.now();
   if (options.mongodbUrl) {
@@ -118,7 +118,7 @@ export async function claimsHeldBy(pid: number, options: ReplicaOptions): Promis
     try {
       const rows = await client
         .db()
-        .collection<{ _id: string; holder: string; lease_until: number }>(WORK_CLAIMS)
+        .collection<{ _id: string; holder: string; lease_until: number }>(WORK_LEASES)
         .find({ holder: { $regex: `:${pid}:` }, lease_until: { $gt: now } })
         .toArray();
       return rows.map((row) => row._id).filter(isPlanningClaim);
