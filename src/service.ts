@@ -25,9 +25,8 @@ import { startPlanningReactor } from './planning/planning-reactor.js';
 import { SubmittedHere } from './planning/submitted-here.js';
 import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
-import { startProjector, type Projector } from './orders/read-model/projector.js';
-import { readModelState } from './orders/read-model/read-model-state.js';
-import { logServedReadModel } from './orders/read-model/log-served-read-model.js';
+import { startProjector } from './orders/read-model/projector.js';
+import { servedReadModel, type ServedReadModel } from './orders/read-model/served-read-model.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
 import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
@@ -41,7 +40,6 @@ import { shareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
 import type { EventStore } from './eventstore/event-store.js';
-import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { loadAuditKey } from './audit/audit-key.js';
 import { Teardown } from './service/teardown.js';
 import { DamagePolicy } from './service/damage-policy.js';
@@ -94,7 +92,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     const lease = { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log };
 
     parts.stage('work held by lease');
-    const { projector, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
+    const { projector, orders, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
     if (config.seedFile) await applySeed(config.seedFile, masterData);
 
     parts.stage('consumers');
@@ -105,15 +103,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     let stopping = false;
     const listener = createRequestListener({
       stopping: () => stopping,
-      readModelsAvailable: () => storage.readModel.current(),
-      onDamagedStorage: (error) => void (damage.rebuildable(error) && storage.readModel.damaged(error)),
+      readModelsAvailable: () => orders.current(),
+      onDamagedStorage: (error) => void (damage.rebuildable(error) && orders.damaged(error)),
       store: storage.store,
-      orders: storage.orders,
+      orders,
       masterData: () => masterData.current,
       masterDataService: masterData,
       allocateOrderId: consumers.allocateOrderId,
       submittedHere: (orderId) => consumers.submittedHere.add(orderId),
-      visible: (position) => storage.readModel.visible(position),
+      visible: (position) => orders.visible(position),
       renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
       shareLinks: consumers.links,
       auditKey: loadAuditKey(config.auditKey, config.dataDir),
@@ -122,7 +120,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger,
       metrics,
       findings: backgroundFindings(scrubProgress),
-      readiness: readinessChecks({ ...storage, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
+      readiness: readinessChecks({ ...storage, orders, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
     });
     const server = createServer(listener);
     consumers.listening(await listen(server, config));
@@ -152,16 +150,19 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
   const names = storageNames(config);
   parts.stage('stores');
   const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());
+  // Documents that fail their checksum are repaired from the log as they are read or written (stage 2 of served-read-model.ts).
   const opened = await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged });
-  const { repairing, orders, readModel, projectorStarted } = servedReadModel(opened, store, config, damage);
-  parts.add(orders, (o) => o.close());
+  const readModel = parts.add(
+    selfRepairingReadModel(opened, store, { repaired: damage.repairedOnRead, untrustedLog: damage.untrustedLog }),
+    (r) => r.close(),
+  );
   const checkpoints = parts.add(await openCheckpointStore(config), (c) => c.close());
   const deliveries = parts.add(await namingDamage(names.notifications)(() => openDeliveryStore(config)), (d) => d.close());
   const chain = logChainCheck(store, checkpoints, names.log);
   await checkStorageAtStart({
     store,
     logName: names.log,
-    orders: repairing,
+    orders: readModel,
     readModelName: names.readModel,
     checkpoints,
     checkpointsName: names.checkpoints,
@@ -169,31 +170,41 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
     log: (message) => logger.warn(message),
     verifyLogChain: () => chain.atStart(),
   });
-  return { store, orders, readModel, projectorStarted, checkpoints, deliveries, chain };
+  return { store, readModel, checkpoints, deliveries, chain };
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 type Lease = { claims: ClaimStore; holder: string; leaseMs: number; log: ServiceLog };
 
-/** The projector and the scrubber: one replica does each for all, the one holding its lease. */
+/**
+ * The projector and the scrubber: one replica does each for all, the one holding its lease. The order
+ * read model as requests read it is built on the projector (served-read-model.ts), which writes the
+ * read model and knows nothing of its readers.
+ */
 async function startLeasedWork(parts: Teardown, config: Config, storage: Storage, lease: Lease, damage: DamagePolicy, metrics: Metrics) {
-  const { store, orders } = storage;
+  const { store, readModel } = storage;
   const projector = parts.add(
-    await startProjector(store, orders, lease.log, {
+    await startProjector(store, readModel, lease.log, {
       lease: { ...lease, key: singletonKey('projector') },
       onApplied: (events) => metrics.readModelWrites.inc(events),
+      rebuildingAfterDamage: damage.rebuildingAfterDamage,
     }),
     (p) => p.stop(),
   );
-  storage.projectorStarted(projector);
+  const orders = servedReadModel(readModel, store, projector, {
+    visibleWithinMs: config.visibleWithinMs,
+    untrustedLog: damage.untrustedLog,
+  });
   const perSecond = config.scrubOrdersPerSecond;
   const scrubbing = perSecond
     ? parts.add(
-        await whileLeased(singletonLease('scrubber', lease, store), async () => startScrubber(storage, perSecond, damage, lease.log)),
+        await whileLeased(singletonLease('scrubber', lease, store), async () =>
+          startScrubber(storage, orders, perSecond, damage, lease.log),
+        ),
         (s) => s.stop(),
       )
     : undefined;
-  return { projector, scrubProgress: () => scrubbing?.current()?.progress() };
+  return { projector, orders, scrubProgress: () => scrubbing?.current()?.progress() };
 }
 
 /** The log's consumers: planning, consolidation and, on the replica holding their lease, the notifications. */
@@ -276,28 +287,11 @@ async function startConsumers(
   };
 }
 
-/**
- * The order read model as requests read it: documents that fail their checksum repaired from the log as
- * they are read, one order read from the log while the read model is rebuilt. It and its projector need
- * each other: the projector writes it, and a read that finds its storage damaged asks the projector
- * (started after it) for a rebuild.
- */
-function servedReadModel(opened: OrderReadModel, store: EventStore, config: Config, damage: DamagePolicy) {
-  const repairing = selfRepairingReadModel(opened, store, { repaired: damage.repairedOnRead, untrustedLog: damage.untrustedLog });
-  let projector: Projector | undefined;
-  const readModel = readModelState(store, () => projector, {
-    visibleWithinMs: config.visibleWithinMs,
-    rebuildingAfterDamage: damage.rebuildingAfterDamage,
-  });
-  const orders = logServedReadModel(repairing, store, readModel, damage.untrustedLog);
-  return { repairing, orders, readModel, projectorStarted: (started: Projector) => void (projector = started) };
-}
-
 /** The scrubber verifies the log's hash chain once per pass, before it compares any order with the log. */
-function startScrubber(storage: Storage, ordersPerSecond: number, damage: DamagePolicy, log: ServiceLog) {
+function startScrubber(storage: Storage, orders: ServedReadModel, ordersPerSecond: number, damage: DamagePolicy, log: ServiceLog) {
   return startReadModelScrubber({
     store: storage.store,
-    readModel: storage.orders,
+    readModel: orders,
     ordersPerSecond,
     repaired: damage.repairedByScrubber,
     log,

@@ -14,7 +14,7 @@
 // its work (docs/benchmarks.md).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { MasterData } from '../master-data/master-data.js';
-import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import type { OrderReads } from '../orders/read-model/order-read-model.js';
 import { RETRIEVE } from '../orders/api/routes.js';
 import { ORDER_ID } from '../orders/api/order-in-scope.js';
 import { revisionOfViewJson } from '../orders/order-view.js';
@@ -22,7 +22,7 @@ import { authorizationHeaderCount, keyProvenOnConnection } from './auth.js';
 import { requestIdFor, type AnsweredRequest } from './request-logging.js';
 
 export interface ReadyRetrieveDependencies {
-  orders: Pick<OrderReadModel, 'readyViewJson'>;
+  orders: Pick<OrderReads, 'readyViewJson'>;
   masterData: () => MasterData;
   answered: AnsweredRequest;
   stopping: () => boolean;

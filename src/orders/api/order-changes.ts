@@ -20,7 +20,7 @@ import { amendOrder, type AmendOrderDependencies } from '../amend-order-handler.
 import { cancelOrder } from '../cancel-order-handler.js';
 import { STALE_REVISION } from '../order-decider.js';
 import { revisionOfViewJson } from '../order-view.js';
-import type { OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderReads } from '../read-model/order-read-model.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { orderInScope } from './order-in-scope.js';
 import { MAX_IF_MATCH_LENGTH, parseIfMatch, type IfMatch } from './if-match.js';
@@ -30,7 +30,7 @@ import { orderIdParameter, orderNotVisible, RETRIEVE, underNamesSent } from './r
 const CANCEL = '/api/v1/orders/detailed-orders/:id/cancel/';
 
 export interface OrderChangeDependencies extends AmendOrderDependencies {
-  orders: OrderReadModel;
+  orders: OrderReads;
 }
 
 export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies): void {

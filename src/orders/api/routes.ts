@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readJsonObject } from '../../validation/json-body.js';
-import type { OrderListQuery, OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderListQuery, OrderReads } from '../read-model/order-read-model.js';
 import { canMatch } from '../read-model/search-text.js';
 import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handler.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
@@ -45,7 +45,7 @@ export const RETRIEVE = '/api/v1/orders/detailed-orders/:id/';
 const HISTORY = '/api/v1/orders/detailed-orders/:id/history/';
 
 export interface OrderRoutesDependencies extends SubmitOrderDependencies {
-  orders: OrderReadModel;
+  orders: OrderReads;
 }
 
 export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void {
@@ -359,7 +359,7 @@ export const orderApi: ApiDescription = {
 };
 
 /** The read model's list, but a search that can match nothing (search-text.ts) reads nothing. */
-function listMatching(orders: OrderReadModel, query: OrderListQuery): ReturnType<OrderReadModel['list']> {
+function listMatching(orders: OrderReads, query: OrderListQuery): ReturnType<OrderReads['list']> {
   if (query.search !== undefined && !canMatch(query.search)) return Promise.resolve({ count: 0, results: [] });
   return orders.list(query);
 }

@@ -8,14 +8,14 @@ import type { EventStore } from '../../eventstore/event-store.js';
 import { isOrderEvent } from '../read-order-stream.js';
 import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import type { OrderReadModel } from './order-read-model.js';
-import { eventsOfOrder } from './self-repairing-read-model.js';
+import { eventsOfOrder } from './order-from-log.js';
 import { OrderIdBits } from './order-id-bits.js';
 import { ScrubPace } from './scrub-pace.js';
 
 export interface ScrubberOptions {
   store: EventStore;
-  /** The self-repairing read model: a document failing its checksum is repaired (and counted) as it is read. */
-  readModel: OrderReadModel;
+  /** The served read model: a document failing its checksum is repaired (and counted) as it is read. */
+  readModel: ScrubbedReadModel;
   /** Orders compared per second at most. */
   ordersPerSecond: number;
   /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
@@ -24,6 +24,9 @@ export interface ScrubberOptions {
   /** Verifies the log's hash chain, once per pass before the orders: its outcome in one line. A break stops the pass before any repair. */
   verifyLog?(betweenPages: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
 }
+
+/** What the scrubber reads and repairs. */
+export type ScrubbedReadModel = Pick<OrderReadModel, 'checkpoint' | 'highestOrderId' | 'getById' | 'palletContents' | 'repair'>;
 
 export interface ScrubProgress {
   /** Orders compared in the pass under way. */
@@ -142,7 +145,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
  */
 async function compareWithLog(
   store: EventStore,
-  readModel: OrderReadModel,
+  readModel: ScrubbedReadModel,
   id: number,
   streamHint: string | undefined,
 ): Promise<Differing[] | 'moved'> {
