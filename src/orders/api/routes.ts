@@ -20,9 +20,9 @@ import {
   type ApiDescription,
 } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
-import { retrieveAsOf } from './order-as-of.js';
-import { ORDER_STATUSES, revisionOfViewJson, type OrderStatus } from '../order-view.js';
-import { caller, inScope, orderInScope, pathOrderId } from './order-in-scope.js';
+import { retrieve } from './retrieve.js';
+import { ORDER_STATUSES, type OrderStatus } from '../order-view.js';
+import { caller, orderInScope } from './order-in-scope.js';
 import {
   ErrorDetailSchema,
   OrderHistorySchema,
@@ -104,20 +104,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     };
   });
 
-  router.get(RETRIEVE, async (ctx) => {
-    if (ctx.query.as_of !== undefined) return retrieveAsOf(ctx, deps, ctx.query.as_of);
-    // A view the read model holds and can vouch for answers at once, without the read's awaits:
-    // they were a good part of a retrieve's time (docs/benchmarks.md). The same scope rule applies.
-    const id = pathOrderId(ctx);
-    const order = inScope(ctx, id === undefined ? undefined : (deps.orders.readyViewJson(id) ?? (await deps.orders.getViewJson(id))));
-    if (!order) return;
-    // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
-    ctx.set('Content-Type', 'application/json; charset=utf-8');
-    const revision = revisionOfViewJson(order.viewJson);
-    // the order's revision, what an amend's If-Match names (a view stored before revisions has none)
-    if (revision !== undefined) ctx.set('ETag', `"${revision}"`);
-    ctx.body = order.viewJson;
-  });
+  router.get(RETRIEVE, (ctx) => retrieve(ctx, deps));
 
   // For auditors: the order's events as recorded, oldest first.
   router.get(HISTORY, async (ctx) => {
