@@ -72,37 +72,7 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     };
   });
 
-  router.get(LIST, async (ctx) => {
-    const query = parseListQuery(ctx);
-    if ('errors' in query) return badRequest(ctx, query.errors);
-    const { companyGroup } = caller(ctx);
-    const statuses = query.statuses ? { statuses: query.statuses } : {};
-    if (!query.paginate) {
-      const { results } = await listMatching(deps.orders, { companyGroup, search: query.search, ...statuses, offset: 0 });
-      ctx.body = results.map((document) => document.view);
-      return;
-    }
-    const offset = (query.page - 1) * query.pageSize;
-    const { count, results } = await listMatching(deps.orders, {
-      companyGroup,
-      search: query.search,
-      ...statuses,
-      offset,
-      limit: query.pageSize,
-    });
-    const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
-    if (query.page > lastPage) {
-      ctx.status = 404;
-      ctx.body = { detail: `Invalid page: page ${query.page} is past the last page, ${lastPage}.` };
-      return;
-    }
-    ctx.body = {
-      count,
-      next: query.page < lastPage ? pageUrl(ctx, query.page + 1) : null,
-      previous: query.page > 1 ? pageUrl(ctx, query.page - 1) : null,
-      results: results.map((document) => document.view),
-    };
-  });
+  router.get(LIST, (ctx) => listOrders(ctx, deps.orders));
 
   router.get(RETRIEVE, (ctx) => retrieve(ctx, deps));
 
@@ -344,6 +314,39 @@ export const orderApi: ApiDescription = {
     ErrorDetail: ErrorDetailSchema,
   },
 };
+
+/** List (spec 4.3): a page of the caller's group's orders, newest first, or all of them with paginate=false. */
+async function listOrders(ctx: Context, orders: OrderReads): Promise<void> {
+  const query = parseListQuery(ctx);
+  if ('errors' in query) return badRequest(ctx, query.errors);
+  const { companyGroup } = caller(ctx);
+  const statuses = query.statuses ? { statuses: query.statuses } : {};
+  if (!query.paginate) {
+    const { results } = await listMatching(orders, { companyGroup, search: query.search, ...statuses, offset: 0 });
+    ctx.body = results.map((document) => document.view);
+    return;
+  }
+  const offset = (query.page - 1) * query.pageSize;
+  const { count, results } = await listMatching(orders, {
+    companyGroup,
+    search: query.search,
+    ...statuses,
+    offset,
+    limit: query.pageSize,
+  });
+  const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
+  if (query.page > lastPage) {
+    ctx.status = 404;
+    ctx.body = { detail: `Invalid page: page ${query.page} is past the last page, ${lastPage}.` };
+    return;
+  }
+  ctx.body = {
+    count,
+    next: query.page < lastPage ? pageUrl(ctx, query.page + 1) : null,
+    previous: query.page > 1 ? pageUrl(ctx, query.page - 1) : null,
+    results: results.map((document) => document.view),
+  };
+}
 
 /** The read model's list, but a search that can match nothing (search-text.ts) reads nothing. */
 function listMatching(orders: OrderReads, query: OrderListQuery): ReturnType<OrderReads['list']> {

@@ -16,7 +16,8 @@ import type { EventStore } from '../../eventstore/event-store.js';
 import { NotVisibleInTime, visibleWithin } from '../../eventstore/visibility-deadline.js';
 import { isDamage } from '../../storage/damaged-storage.js';
 import { orderFromLog, type OrderDocuments } from './order-from-log.js';
-import type { OrderReadModel, OrderReads } from './order-read-model.js';
+import type { OrderDocument } from '../../../projections/order-view.js';
+import type { OrderListQuery, OrderReadModel, OrderReads, OrderViewJson } from './order-read-model.js';
 import type { Projector } from './projector.js';
 import { UnrepairableDocument } from './self-repairing-read-model.js';
 
@@ -49,33 +50,13 @@ export function servedReadModel(
   options: ServedReadModelOptions,
 ): ServedReadModel {
   const progress = readYourWrites(store, projector, options.visibleWithinMs);
-  /** Damage of the read model's storage starts its rebuild, and is thrown on. */
-  const noting = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (isDamage(error)) projector.rebuildAfterDamage(error as Error);
-      throw error;
-    }
-  };
+  const noting = notingDamage(projector);
   const fromLog = orderFromLog(store, { getById: (id) => noting(() => repairing.getById(id)), repair: repairing.repair }, (id) => {
     const distrust = options.untrustedLog?.();
     if (distrust) throw new UnrepairableDocument(id, new Error(distrust));
   });
-
-  /** A read of one order: the read model's answer when it can give it, else the log's. */
-  const oneOrder = async <T>(id: number, read: () => Promise<T>, answer: (documents: OrderDocuments) => T): Promise<T> => {
-    if (progress.current()) {
-      fromLog.forget();
-      try {
-        return await noting(read);
-      } catch (error) {
-        if (!isDamage(error)) throw error;
-      }
-    }
-    return answer(await fromLog.documents(id));
-  };
-
+  const stages: Stages = { repairing, noting, fromLog, progress };
+  const storeOrLog = <T>(id: number, read: () => Promise<T>, fold: (documents: OrderDocuments) => T) => oneOrder(stages, id, read, fold);
   return {
     current: progress.current,
     visible: progress.visible,
@@ -84,46 +65,87 @@ export function servedReadModel(
     highestOrderId: () => noting(() => repairing.highestOrderId()),
     repair: (id, events) => noting(() => repairing.repair(id, events)),
     getById: (id) =>
-      oneOrder(
+      storeOrLog(
         id,
         () => repairing.getById(id),
         ({ order }) => order,
       ),
     getViewJson: (id) =>
-      oneOrder(
+      storeOrLog(
         id,
         () => repairing.getViewJson(id),
-        ({ order }) => (order ? { company_group: order.company_group, viewJson: JSON.stringify(order.view) } : undefined),
+        ({ order }) => order && viewJsonOf(order),
       ),
     readyViewJson: (id) => (progress.current() ? repairing.readyViewJson(id) : undefined),
     palletContents: (id) =>
-      oneOrder(
+      storeOrLog(
         id,
         () => repairing.palletContents(id),
         ({ pallets }) => pallets,
       ),
-    async findNewest(companyGroup, value) {
-      if (progress.current()) {
-        try {
-          return (await noting(() => repairing.findNewest(companyGroup, value))) ?? (await fromLog.missChecked(companyGroup, value));
-        } catch (error) {
-          if (!isDamage(error)) throw error;
-        }
-      }
-      return fromLog.newest(companyGroup, value);
-    },
-    async list(query) {
-      if (!progress.current()) await progress.caughtUp();
-      try {
-        return await noting(() => repairing.list(query));
-      } catch (error) {
-        if (!isDamage(error)) throw error;
-        await progress.caughtUp();
-        return repairing.list(query);
-      }
-    },
+    findNewest: (companyGroup, value) => findNewest(stages, companyGroup, value),
+    list: (query) => list(stages, query),
   };
 }
+
+interface Stages {
+  repairing: OrderReadModel;
+  noting: ReturnType<typeof notingDamage>;
+  fromLog: ReturnType<typeof orderFromLog>;
+  progress: ReturnType<typeof readYourWrites>;
+}
+
+/** A read of one order: the store's answer while the read model is current and its storage sound, else the log's. */
+async function oneOrder<T>(stages: Stages, id: number, read: () => Promise<T>, fold: (documents: OrderDocuments) => T): Promise<T> {
+  const { noting, fromLog, progress } = stages;
+  if (progress.current()) {
+    fromLog.forget();
+    try {
+      return await noting(read);
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+    }
+  }
+  return fold(await fromLog.documents(id));
+}
+
+/** A lookup by reference or service_ref: a miss of the store is checked against the log (order-from-log.ts). */
+async function findNewest({ repairing, noting, fromLog, progress }: Stages, companyGroup: string, value: string) {
+  if (progress.current()) {
+    try {
+      return (await noting(() => repairing.findNewest(companyGroup, value))) ?? (await fromLog.missChecked(companyGroup, value));
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+    }
+  }
+  return fromLog.newest(companyGroup, value);
+}
+
+/** A list waits for a rebuild under way, or for the one the damage it meets starts. */
+async function list({ repairing, noting, progress }: Stages, query: OrderListQuery) {
+  if (!progress.current()) await progress.caughtUp();
+  try {
+    return await noting(() => repairing.list(query));
+  } catch (error) {
+    if (!isDamage(error)) throw error;
+    await progress.caughtUp();
+    return repairing.list(query);
+  }
+}
+
+/** Damage of the read model's storage that a call meets starts its rebuild, and is thrown on. */
+function notingDamage(projector: ProjectorProgress) {
+  return async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (isDamage(error)) projector.rebuildAfterDamage(error as Error);
+      throw error;
+    }
+  };
+}
+
+const viewJsonOf = (order: OrderDocument): OrderViewJson => ({ company_group: order.company_group, viewJson: JSON.stringify(order.view) });
 
 /** Stage 4: whether the read model is current, and the waits of commands and lists around its rebuilds. */
 function readYourWrites(store: EventStore, projector: ProjectorProgress, visibleWithinMs: number) {
