@@ -73,7 +73,7 @@ export async function submitOrder(
   });
 }
 
-/** The command as decided: with the id at hand, else none yet (the decision does not depend on it, numbered once taken). */
+/** The command as decided: with the id at hand, else none yet (the decision does not depend on it: the order is numbered once one is brought in). */
 function submitCommand(
   deps: SubmitOrderDependencies,
   companyGroup: string,

@@ -7,10 +7,10 @@ import { AppendTooLarge, WrongExpectedRevision } from '../eventstore/event-store
 import type { AllocatedOrderId, OrderIdAllocator } from './order-id-allocator.js';
 
 export interface OrderIdHold {
-  /** The id held, else one kept ahead taken now (no wait); undefined when none is at hand. */
+  /** The id held, else one kept ahead, handed out now (no wait); undefined when none is at hand. */
   atHand(): AllocatedOrderId | undefined;
   /**
-   * Runs `append` under the id held, taking one first when none is (an append to order-ids). Once
+   * Runs `append` under the id held, asking the allocator for one first when none is (an append to order-ids). Once
    * `append` resolves the id is the order's; a conflict or an append too large leaves it to be given back.
    */
   appendUnder<T>(append: (id: AllocatedOrderId) => Promise<T>): Promise<T>;

@@ -1,5 +1,5 @@
-// A set of order ids as one bit each. Ids are handed out densely from 1, so a pass of the scrubber over
-// a million orders holds 125 KiB here where a Set held tens of MiB until the pass ended.
+// A set of order ids as one bit each. Ids are handed out densely from 1, so a pass of the scrubber holds
+// one bit per order until it ends, not a Set's entry (an object slot and a hash-table slot) per order.
 export class OrderIdBits {
   #bits = new Uint8Array(1024);
 
