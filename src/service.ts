@@ -25,10 +25,10 @@ import { startPlanningReactor } from './planning/planning-reactor.js';
 import { SubmittedHere } from './planning/submitted-here.js';
 import { holderId, planningClaims } from './planning/planning-claims.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
-import { startProjector } from './orders/read-model/projector.js';
+import { startProjector, type Projector } from './orders/read-model/projector.js';
 import { servedReadModel, type ServedReadModel } from './orders/read-model/served-read-model.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
-import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
+import { startReadModelScrubber, type ScrubProgress } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import { singletonKey, whileLeased } from './checkpoints/singleton-lease.js';
@@ -36,7 +36,7 @@ import type { ClaimStore } from './checkpoints/claim-store.js';
 import { answersWithin } from './eventstore/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';
-import { shareLinks } from './viewer/share-links.js';
+import { shareLinks, type ShareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
 import type { EventStore } from './eventstore/event-store.js';
@@ -100,33 +100,16 @@ export async function startService(config: Config, logger: Logger = createLogger
     registerServiceGauges(metrics, { ...storage, ...consumers, projector, scrubProgress });
 
     parts.stage('server');
-    let stopping = false;
-    const listener = createRequestListener({
-      stopping: () => stopping,
-      readModelsAvailable: () => orders.current(),
-      onDamagedStorage: (error) => void (damage.rebuildable(error) && orders.damaged(error)),
-      store: storage.store,
+    const server = await startServer(parts, config, {
+      storage,
       orders,
-      masterData: () => masterData.current,
-      masterDataService: masterData,
-      allocateOrderId: consumers.allocateOrderId,
-      submittedHere: (orderId) => consumers.submittedHere.add(orderId),
-      visible: (position) => orders.visible(position),
-      renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
-      shareLinks: consumers.links,
-      auditKey: loadAuditKey(config.auditKey, config.dataDir),
-      adminKey: config.adminKey,
-      kafkaTopic: config.notifications.kafkaTopic,
+      projector,
+      scrubProgress,
+      masterData,
+      consumers,
+      damage,
       logger,
       metrics,
-      findings: backgroundFindings(scrubProgress),
-      readiness: readinessChecks({ ...storage, orders, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
-    });
-    const server = createServer(listener);
-    consumers.listening(await listen(server, config));
-    parts.add(server, async (s) => {
-      stopping = true;
-      await closeServer(s, config.shutdownTimeoutMs / 2);
     });
     return {
       url: consumers.listeningUrl(),
@@ -140,6 +123,53 @@ export async function startService(config: Config, logger: Logger = createLogger
       },
     };
   });
+}
+
+/** What the HTTP listener serves: every part started before it. */
+interface Started {
+  storage: Storage;
+  orders: ServedReadModel;
+  projector: Projector;
+  scrubProgress: () => ScrubProgress | undefined;
+  masterData: MasterDataService;
+  consumers: Consumers;
+  damage: DamagePolicy;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** The HTTP listener; once stopping, /readyz answers 503 and every answer closes its connection. */
+async function startServer(parts: Teardown, config: Config, started: Started): Promise<Server> {
+  const { storage, orders, projector, scrubProgress, masterData, consumers, damage } = started;
+  let stopping = false;
+  const listener = createRequestListener({
+    stopping: () => stopping,
+    readModelsAvailable: () => orders.current(),
+    onDamagedStorage: (error) => void (damage.rebuildable(error) && orders.damaged(error)),
+    store: storage.store,
+    orders,
+    masterData: () => masterData.current,
+    masterDataService: masterData,
+    allocateOrderId: consumers.allocateOrderId,
+    submittedHere: (orderId) => consumers.submittedHere.add(orderId),
+    visible: (position) => orders.visible(position),
+    renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
+    shareLinks: consumers.links,
+    auditKey: loadAuditKey(config.auditKey, config.dataDir),
+    adminKey: config.adminKey,
+    kafkaTopic: config.notifications.kafkaTopic,
+    logger: started.logger,
+    metrics: started.metrics,
+    findings: backgroundFindings(scrubProgress),
+    readiness: readinessChecks({ ...storage, orders, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
+  });
+  const server = createServer(listener);
+  consumers.listening(await listen(server, config));
+  parts.add(server, async (s) => {
+    stopping = true;
+    await closeServer(s, config.shutdownTimeoutMs / 2);
+  });
+  return server;
 }
 
 /** The configuration as the stores are opened with it: with the service's WAL checkpointer. */
@@ -174,6 +204,7 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
+type Consumers = Awaited<ReturnType<typeof startConsumers>>;
 type Lease = { claims: ClaimStore; holder: string; leaseMs: number; log: ServiceLog };
 
 /**
@@ -216,7 +247,7 @@ async function startConsumers(
   lease: Lease,
   metrics: Metrics,
 ) {
-  const { store, checkpoints, deliveries } = storage;
+  const { store, checkpoints } = storage;
   const { log } = lease;
   const planner = parts.add(
     new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
@@ -251,28 +282,7 @@ async function startConsumers(
   });
   // Background work, as the planners are: at their niceness.
   const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
-  const emailGate = foregroundGate({ maxWaitMs: config.notifications.emailYieldMs ?? DEFAULT_EMAIL_YIELD_MS });
-  const notifications = parts.add(
-    await whileLeased(singletonLease('notifications', lease, store), () =>
-      startNotifications({
-        store,
-        deliveries,
-        checkpoints,
-        dataDir: config.dataDir,
-        masterData: () => masterData.current,
-        // The e-mails can wait: their PDFs are drawn when the main thread has room (foreground-gate.ts).
-        renderMessage: async (events, options, fields) => {
-          await emailGate();
-          return pdfRenderer.renderMessage(events, options, fields);
-        },
-        viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
-        config: config.notifications,
-        holder: lease.holder,
-        log,
-      }),
-    ),
-    (n) => n.stop(),
-  );
+  const notifications = await startNotificationsWhileLeased(parts, config, storage, masterData, lease, pdfRenderer, links);
   return {
     planner,
     claims,
@@ -285,6 +295,40 @@ async function startConsumers(
     listening: (url: string) => void (listeningUrl = url),
     listeningUrl: () => listeningUrl,
   };
+}
+
+/** The notifications, on the replica that holds their lease. */
+async function startNotificationsWhileLeased(
+  parts: Teardown,
+  config: Config,
+  storage: Storage,
+  masterData: MasterDataService,
+  lease: Lease,
+  pdfRenderer: PdfRenderer,
+  links: ShareLinks,
+) {
+  const emailGate = foregroundGate({ maxWaitMs: config.notifications.emailYieldMs ?? DEFAULT_EMAIL_YIELD_MS });
+  return parts.add(
+    await whileLeased(singletonLease('notifications', lease, storage.store), () =>
+      startNotifications({
+        store: storage.store,
+        deliveries: storage.deliveries,
+        checkpoints: storage.checkpoints,
+        dataDir: config.dataDir,
+        masterData: () => masterData.current,
+        // The e-mails can wait: their PDFs are drawn when the main thread has room (foreground-gate.ts).
+        renderMessage: async (events, options, fields) => {
+          await emailGate();
+          return pdfRenderer.renderMessage(events, options, fields);
+        },
+        viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
+        config: config.notifications,
+        holder: lease.holder,
+        log: lease.log,
+      }),
+    ),
+    (n) => n.stop(),
+  );
 }
 
 /** The scrubber verifies the log's hash chain once per pass, before it compares any order with the log. */
