@@ -13,7 +13,7 @@ import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { orderIdOf } from '../projections/order-view.js';
 import { isDamage } from './storage/damaged-storage.js';
 import { DamagedDocument } from './orders/read-model/document-checksum.js';
-import { eventsOfOrder } from './orders/read-model/self-repairing-read-model.js';
+import { eventsOfOrder } from './orders/read-model/order-from-log.js';
 
 export interface ReplayReport {
   events: number;

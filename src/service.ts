@@ -27,10 +27,9 @@ import { holderId } from './leases/holder-id.js';
 import { planningLeases as planningClaims } from './leases/planning-leases.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector, type Projector } from './orders/read-model/projector.js';
-import { readModelState } from './orders/read-model/read-model-state.js';
-import { logServedReadModel } from './orders/read-model/log-served-read-model.js';
+import { servedReadModel, type ServedReadModel } from './orders/read-model/served-read-model.js';
 import { selfRepairingReadModel } from './orders/read-model/self-repairing-read-model.js';
-import { startReadModelScrubber } from './orders/read-model/read-model-scrubber.js';
+import { startReadModelScrubber, type ScrubProgress } from './orders/read-model/read-model-scrubber.js';
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import { singletonKey, whileLeased } from './leases/singleton-lease.js';
@@ -38,11 +37,10 @@ import type { WorkLeaseStore as ClaimStore } from './leases/work-lease-store.js'
 import { answersWithin } from './leases/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';
-import { shareLinks } from './viewer/share-links.js';
+import { shareLinks, type ShareLinks } from './viewer/share-links.js';
 import { loadShareSecret } from './viewer/share-secret.js';
 import { logChainCheck } from './audit/log-chain-check.js';
 import type { EventStore } from './eventstore/event-store.js';
-import type { OrderReadModel } from './orders/read-model/order-read-model.js';
 import { loadAuditKey } from './audit/audit-key.js';
 import { Teardown } from './service/teardown.js';
 import { DamagePolicy } from './service/damage-policy.js';
@@ -95,7 +93,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     const lease = { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log };
 
     parts.stage('work held by lease');
-    const { projector, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
+    const { projector, orders, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
     if (config.seedFile) await applySeed(config.seedFile, masterData);
 
     parts.stage('consumers');
@@ -103,33 +101,16 @@ export async function startService(config: Config, logger: Logger = createLogger
     registerServiceGauges(metrics, { ...storage, ...consumers, projector, scrubProgress });
 
     parts.stage('server');
-    let stopping = false;
-    const listener = createRequestListener({
-      stopping: () => stopping,
-      readModelsAvailable: () => storage.readModel.current(),
-      onDamagedStorage: (error) => void (damage.rebuildable(error) && storage.readModel.damaged(error)),
-      store: storage.store,
-      orders: storage.orders,
-      masterData: () => masterData.current,
-      masterDataService: masterData,
-      allocateOrderId: consumers.allocateOrderId,
-      submittedHere: (orderId) => consumers.submittedHere.add(orderId),
-      visible: (position) => storage.readModel.visible(position),
-      renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
-      shareLinks: consumers.links,
-      auditKey: loadAuditKey(config.auditKey, config.dataDir),
-      adminKey: config.adminKey,
-      kafkaTopic: config.notifications.kafkaTopic,
+    const server = await startServer(parts, config, {
+      storage,
+      orders,
+      projector,
+      scrubProgress,
+      masterData,
+      consumers,
+      damage,
       logger,
       metrics,
-      findings: backgroundFindings(scrubProgress),
-      readiness: readinessChecks({ ...storage, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
-    });
-    const server = createServer(listener);
-    consumers.listening(await listen(server, config));
-    parts.add(server, async (s) => {
-      stopping = true;
-      await closeServer(s, config.shutdownTimeoutMs / 2);
     });
     return {
       url: consumers.listeningUrl(),
@@ -145,6 +126,53 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
 }
 
+/** What the HTTP listener serves: every part started before it. */
+interface Started {
+  storage: Storage;
+  orders: ServedReadModel;
+  projector: Projector;
+  scrubProgress: () => ScrubProgress | undefined;
+  masterData: MasterDataService;
+  consumers: Consumers;
+  damage: DamagePolicy;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** The HTTP listener; once stopping, /readyz answers 503 and every answer closes its connection. */
+async function startServer(parts: Teardown, config: Config, started: Started): Promise<Server> {
+  const { storage, orders, projector, scrubProgress, masterData, consumers, damage } = started;
+  let stopping = false;
+  const listener = createRequestListener({
+    stopping: () => stopping,
+    readModelsAvailable: () => orders.current(),
+    onDamagedStorage: (error) => void (damage.rebuildable(error) && orders.damaged(error)),
+    store: storage.store,
+    orders,
+    masterData: () => masterData.current,
+    masterDataService: masterData,
+    allocateOrderId: consumers.allocateOrderId,
+    submittedHere: (orderId) => consumers.submittedHere.add(orderId),
+    visible: (position) => orders.visible(position),
+    renderPdf: (events, options) => consumers.pdfRenderer.render(events, options),
+    shareLinks: consumers.links,
+    auditKey: loadAuditKey(config.auditKey, config.dataDir),
+    adminKey: config.adminKey,
+    kafkaTopic: config.notifications.kafkaTopic,
+    logger: started.logger,
+    metrics: started.metrics,
+    findings: backgroundFindings(scrubProgress),
+    readiness: readinessChecks({ ...storage, orders, projector, scrubProgress, notifications: () => consumers.notifications.current() }),
+  });
+  const server = createServer(listener);
+  consumers.listening(await listen(server, config));
+  parts.add(server, async (s) => {
+    stopping = true;
+    await closeServer(s, config.shutdownTimeoutMs / 2);
+  });
+  return server;
+}
+
 /** The configuration as the stores are opened with it: with the service's WAL checkpointer. */
 type Backends = Config & Pick<BackendSettings, 'walCheckpointer'>;
 
@@ -153,16 +181,19 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
   const names = storageNames(config);
   parts.stage('stores');
   const store = parts.add(await openEventStore(config, (message, error) => logger.warn({ err: error }, message)), (s) => s.close());
+  // Documents that fail their checksum are repaired from the log as they are read or written (stage 2 of served-read-model.ts).
   const opened = await openOrderReadModel(config, { replaceDamaged: damage.replaceDamaged });
-  const { repairing, orders, readModel, projectorStarted } = servedReadModel(opened, store, config, damage);
-  parts.add(orders, (o) => o.close());
+  const readModel = parts.add(
+    selfRepairingReadModel(opened, store, { repaired: damage.repairedOnRead, untrustedLog: damage.untrustedLog }),
+    (r) => r.close(),
+  );
   const checkpoints = parts.add(await openCheckpointStore(config), (c) => c.close());
   const deliveries = parts.add(await namingDamage(names.notifications)(() => openDeliveryStore(config)), (d) => d.close());
   const chain = logChainCheck(store, checkpoints, names.log);
   await checkStorageAtStart({
     store,
     logName: names.log,
-    orders: repairing,
+    orders: readModel,
     readModelName: names.readModel,
     checkpoints,
     checkpointsName: names.checkpoints,
@@ -170,31 +201,42 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
     log: (message) => logger.warn(message),
     verifyLogChain: () => chain.atStart(),
   });
-  return { store, orders, readModel, projectorStarted, checkpoints, deliveries, chain };
+  return { store, readModel, checkpoints, deliveries, chain };
 }
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
+type Consumers = Awaited<ReturnType<typeof startConsumers>>;
 type Lease = { claims: ClaimStore; holder: string; leaseMs: number; log: ServiceLog };
 
-/** The projector and the scrubber: one replica does each for all, the one holding its lease. */
+/**
+ * The projector and the scrubber: one replica does each for all, the one holding its lease. The order
+ * read model as requests read it is built on the projector (served-read-model.ts), which writes the
+ * read model and knows nothing of its readers.
+ */
 async function startLeasedWork(parts: Teardown, config: Config, storage: Storage, lease: Lease, damage: DamagePolicy, metrics: Metrics) {
-  const { store, orders } = storage;
+  const { store, readModel } = storage;
   const projector = parts.add(
-    await startProjector(store, orders, lease.log, {
+    await startProjector(store, readModel, lease.log, {
       lease: { ...lease, key: singletonKey('projector') },
       onApplied: (events) => metrics.readModelWrites.inc(events),
+      rebuildingAfterDamage: damage.rebuildingAfterDamage,
     }),
     (p) => p.stop(),
   );
-  storage.projectorStarted(projector);
+  const orders = servedReadModel(readModel, store, projector, {
+    visibleWithinMs: config.visibleWithinMs,
+    untrustedLog: damage.untrustedLog,
+  });
   const perSecond = config.scrubOrdersPerSecond;
   const scrubbing = perSecond
     ? parts.add(
-        await whileLeased(singletonLease('scrubber', lease, store), async () => startScrubber(storage, perSecond, damage, lease.log)),
+        await whileLeased(singletonLease('scrubber', lease, store), async () =>
+          startScrubber(storage, orders, perSecond, damage, lease.log),
+        ),
         (s) => s.stop(),
       )
     : undefined;
-  return { projector, scrubProgress: () => scrubbing?.current()?.progress() };
+  return { projector, orders, scrubProgress: () => scrubbing?.current()?.progress() };
 }
 
 /** The log's consumers: planning, consolidation and, on the replica holding their lease, the notifications. */
@@ -206,7 +248,7 @@ async function startConsumers(
   lease: Lease,
   metrics: Metrics,
 ) {
-  const { store, checkpoints, deliveries } = storage;
+  const { store, checkpoints } = storage;
   const { log } = lease;
   const planner = parts.add(
     new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
@@ -241,28 +283,7 @@ async function startConsumers(
   });
   // Background work, as the planners are: at their niceness.
   const pdfRenderer = parts.add(new PdfRenderer(1, config.plannerNiceness ?? 0), (r) => r.close());
-  const emailGate = foregroundGate({ maxWaitMs: config.notifications.emailYieldMs ?? DEFAULT_EMAIL_YIELD_MS });
-  const notifications = parts.add(
-    await whileLeased(singletonLease('notifications', lease, store), () =>
-      startNotifications({
-        store,
-        deliveries,
-        checkpoints,
-        dataDir: config.dataDir,
-        masterData: () => masterData.current,
-        // The e-mails can wait: their PDFs are drawn when the main thread has room (foreground-gate.ts).
-        renderMessage: async (events, options, fields) => {
-          await emailGate();
-          return pdfRenderer.renderMessage(events, options, fields);
-        },
-        viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
-        config: config.notifications,
-        holder: lease.holder,
-        log,
-      }),
-    ),
-    (n) => n.stop(),
-  );
+  const notifications = await startNotificationsWhileLeased(parts, config, storage, masterData, lease, pdfRenderer, links);
   return {
     planner,
     claims,
@@ -277,28 +298,45 @@ async function startConsumers(
   };
 }
 
-/**
- * The order read model as requests read it: documents that fail their checksum repaired from the log as
- * they are read, one order read from the log while the read model is rebuilt. It and its projector need
- * each other: the projector writes it, and a read that finds its storage damaged asks the projector
- * (started after it) for a rebuild.
- */
-function servedReadModel(opened: OrderReadModel, store: EventStore, config: Config, damage: DamagePolicy) {
-  const repairing = selfRepairingReadModel(opened, store, { repaired: damage.repairedOnRead, untrustedLog: damage.untrustedLog });
-  let projector: Projector | undefined;
-  const readModel = readModelState(store, () => projector, {
-    visibleWithinMs: config.visibleWithinMs,
-    rebuildingAfterDamage: damage.rebuildingAfterDamage,
-  });
-  const orders = logServedReadModel(repairing, store, readModel, damage.untrustedLog);
-  return { repairing, orders, readModel, projectorStarted: (started: Projector) => void (projector = started) };
+/** The notifications, on the replica that holds their lease. */
+async function startNotificationsWhileLeased(
+  parts: Teardown,
+  config: Config,
+  storage: Storage,
+  masterData: MasterDataService,
+  lease: Lease,
+  pdfRenderer: PdfRenderer,
+  links: ShareLinks,
+) {
+  const emailGate = foregroundGate({ maxWaitMs: config.notifications.emailYieldMs ?? DEFAULT_EMAIL_YIELD_MS });
+  return parts.add(
+    await whileLeased(singletonLease('notifications', lease, storage.store), () =>
+      startNotifications({
+        store: storage.store,
+        deliveries: storage.deliveries,
+        checkpoints: storage.checkpoints,
+        dataDir: config.dataDir,
+        masterData: () => masterData.current,
+        // The e-mails can wait: their PDFs are drawn when the main thread has room (foreground-gate.ts).
+        renderMessage: async (events, options, fields) => {
+          await emailGate();
+          return pdfRenderer.renderMessage(events, options, fields);
+        },
+        viewerUrl: (serviceRef) => links.viewerUrl(serviceRef),
+        config: config.notifications,
+        holder: lease.holder,
+        log: lease.log,
+      }),
+    ),
+    (n) => n.stop(),
+  );
 }
 
 /** The scrubber verifies the log's hash chain once per pass, before it compares any order with the log. */
-function startScrubber(storage: Storage, ordersPerSecond: number, damage: DamagePolicy, log: ServiceLog) {
+function startScrubber(storage: Storage, orders: ServedReadModel, ordersPerSecond: number, damage: DamagePolicy, log: ServiceLog) {
   return startReadModelScrubber({
     store: storage.store,
-    readModel: storage.orders,
+    readModel: orders,
     ordersPerSecond,
     repaired: damage.repairedByScrubber,
     log,

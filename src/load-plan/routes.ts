@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { EventStore } from '../eventstore/event-store.js';
 import { lookUpPlannedOrder, NOT_READY_MESSAGE, orderLookupFailed, orderQuery } from '../packing-instructions/routes.js';
-import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import type { OrderReads } from '../orders/read-model/order-read-model.js';
 import { respond, TAGS, unauthorized, type ApiDescription } from '../api-docs/openapi-parts.js';
 import { loadPlanOf } from './load-plan.js';
 import { LoadPlanSchema } from './load-plan-schema.js';
@@ -14,7 +14,7 @@ const LOAD_PLAN = '/api/v1/orders/load-plan/';
 
 export interface LoadPlanDependencies {
   store: EventStore;
-  orders: OrderReadModel;
+  orders: OrderReads;
   viewerUrl: (serviceRef: string) => string;
 }
 

@@ -3,13 +3,13 @@
 // a conflict means another process moved on, and the append says where to. The first id of a
 // process reads only the stream's last event, so start-up costs the same with 10 or 10 million orders.
 //
-// Within a process, the ids asked for while an append is in flight are taken together by the next
+// Within a process, the ids asked for while an append is in flight are appended together by the next
 // append, one event each: one append in flight at a time. Two appends in flight at once would race
 // each other for the stream's next revision, and a conflict's "actual" revision would move the cache
 // back under the other's feet: concurrent submits would conflict for nearly every id.
 //
 // Under load the allocator also keeps ids ahead: as many as the last stretch's demand would ask for
-// in AHEAD_WINDOW_MS, at most MAX_AHEAD, taken by the same appends. A submit then gets its id at once
+// in AHEAD_WINDOW_MS, at most MAX_AHEAD, in the same appends. A submit then gets its id at once
 // instead of waiting for a commit of its own before the order's, a wait that was a large part of a
 // submit under load (docs/benchmarks.md). Ids kept ahead and never handed out (the process stopped) are gaps,
 // as docs/decisions.md allows. Below AHEAD_FROM_PER_MS nothing is kept ahead, so ids stay consecutive
@@ -34,13 +34,13 @@ export interface OrderIdAllocatorOptions {
   now?: () => number;
 }
 
-/** Takes the next order id; `kept` takes one only if it is at hand; `giveBack` returns one that no order got. */
+/** Hands out the next order id; `kept` hands out one kept ahead, if one is at hand; `giveBack` returns one that no order got. */
 export interface OrderIdAllocator {
   (): Promise<AllocatedOrderId>;
-  /** An id kept ahead, taken at once; undefined when none is (below AHEAD_FROM_PER_MS, or all handed out). */
+  /** An id kept ahead, handed out at once; undefined when none is (below AHEAD_FROM_PER_MS, or all handed out). */
   kept(): AllocatedOrderId | undefined;
   /**
-   * An id taken for an order whose append was refused (its reference was taken, or it was a retry of
+   * An id handed out for an order whose append was refused (its reference was taken, or it was a retry of
    * an order already stored): no order has it, so it is handed out again before the ids kept ahead.
    */
   giveBack(id: AllocatedOrderId): void;
@@ -57,7 +57,7 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
   const demand = new Demand(now);
   let waiting: Waiting[] = [];
   let appending = false;
-  /** Ids taken by an append and not yet handed out, lowest first. */
+  /** Ids appended and not yet handed out, lowest first. */
   const spare: AllocatedOrderId[] = [];
   /** How many ids to keep in `spare`, from the demand measured at the last append. */
   let ahead = 0;
@@ -69,7 +69,7 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
   async function drain(): Promise<void> {
     appending = true;
     for (;;) {
-      // Callers who came while the last append ran take its spare ids first: ids go out in the order asked.
+      // Callers who came while the last append ran get its spare ids first: ids go out in the order asked.
       const served = Math.min(waiting.length, spare.length);
       waiting.slice(0, served).forEach((caller, i) => caller.resolve(spare[i]!));
       spare.splice(0, served);
@@ -79,9 +79,9 @@ export function orderIdAllocator(store: EventStore, options: OrderIdAllocatorOpt
       const count = batch.length + Math.max(0, ahead - spare.length);
       if (count === 0) break;
       try {
-        const taken = await ids.append(count);
-        batch.forEach((caller, i) => caller.resolve(taken[i]!));
-        spare.push(...taken.slice(batch.length));
+        const appended = await ids.append(count);
+        batch.forEach((caller, i) => caller.resolve(appended[i]!));
+        spare.push(...appended.slice(batch.length));
       } catch (error) {
         for (const caller of batch) caller.reject(error);
         // A top-up alone that failed is tried again by the next caller, not in a loop here.
@@ -181,7 +181,7 @@ class OrderIdStream {
   }
 }
 
-/** The last id taken (handed out or kept ahead), 0 when none: what the start-up check holds derived data against. */
+/** The last id appended (handed out or kept ahead), 0 when none: what the start-up check holds derived data against. */
 export async function lastAllocatedOrderId(store: EventStore): Promise<number> {
   const last = await store.readLastEvent(ORDER_IDS_STREAM);
   return last ? (last.data as OrderIdAllocated['data']).order_id : 0;

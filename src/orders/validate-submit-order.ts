@@ -1,5 +1,5 @@
 // Shape validation of the submit payload: every rule of spec 2.3-2.8 and 8 that needs no master data
-// (lane, items and enabled containers are the domain's, in submit-order.ts). All problems are
+// (lane, items and enabled containers are the domain's, in order-decider.ts). All problems are
 // reported at once, under the names the client sent; a valid payload comes back normalized:
 // aliases resolved, defaults filled in, decimals as canonical six-decimal strings.
 import type { ErrorObject } from 'ajv/dist/2020.js';

@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import type { Caller } from '../master-data/master-data.js';
-import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import type { OrderReads } from '../orders/read-model/order-read-model.js';
 import type { OrderDocument } from '../../projections/order-view.js';
 import type { PalletContentsDocument } from '../../projections/pallet-contents.js';
 import { utcTimestamp } from '../orders/clock.js';
@@ -32,7 +32,7 @@ export const NO_PALLETS_MESSAGE =
 
 export interface PackingInstructionsDependencies {
   store: EventStore;
-  orders: OrderReadModel;
+  orders: OrderReads;
   visible: (position: bigint) => Promise<void>;
   renderPdf: (orderStream: RecordedEvent[], options?: { viewerUrl?: string }) => Promise<Buffer>;
   /** The share link printed on the PDF; none when not given. */
@@ -41,7 +41,7 @@ export interface PackingInstructionsDependencies {
 
 export type Lookup = { document: OrderDocument; plan: PalletContentsDocument & { status: 'planned' } } | { errors: { order: string[] } };
 
-export async function lookUpPlannedOrder(ctx: Context, orders: OrderReadModel): Promise<Lookup> {
+export async function lookUpPlannedOrder(ctx: Context, orders: OrderReads): Promise<Lookup> {
   const value = typeof ctx.query.order === 'string' ? ctx.query.order.trim() : '';
   if (!value) return { errors: { order: ['This query parameter is required: give the order reference or service_ref.'] } };
   // Another group's order is looked up like an unknown one: its existence is not the caller's business.

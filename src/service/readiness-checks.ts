@@ -13,7 +13,7 @@ const READY_LAG_MS = 2000;
 
 export interface ReadinessParts {
   store: EventStore;
-  orders: OrderReadModel;
+  orders: Pick<OrderReadModel, 'checkpoint'>;
   projector: Projector;
   /** The scrubber's progress on the replica that scrubs; undefined elsewhere. */
   scrubProgress(): ScrubProgress | undefined;

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { EventStore } from '../eventstore/event-store.js';
 import { plannedOrderIn } from '../load-plan/stored-plan.js';
 import { readOrderStream } from '../orders/read-order-stream.js';
-import type { OrderReadModel } from '../orders/read-model/order-read-model.js';
+import type { OrderReads } from '../orders/read-model/order-read-model.js';
 import { TAGS, type ApiDescription } from '../api-docs/openapi-parts.js';
 import type { ShareLinks } from './share-links.js';
 import { viewerDataOf } from './viewer-data.js';
@@ -15,7 +15,7 @@ import { ASSETS_PATH, refusedPage, VIEWER_SECURITY_HEADERS, viewerPage } from '.
 
 export interface ViewerDependencies {
   store: EventStore;
-  orders: OrderReadModel;
+  orders: OrderReads;
   shareLinks: ShareLinks;
 }
 

@@ -11,13 +11,13 @@ import type { AuditKey } from '../../audit/audit-key.js';
 import { signedDigest } from '../../audit/signed-digest.js';
 import type { HashedLog } from '../../eventstore/hashed-log.js';
 import { openApiPath, TAGS, unauthorized, type ApiDescription } from '../../api-docs/openapi-parts.js';
-import type { OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderReads } from '../read-model/order-read-model.js';
 import { orderIdParameter, orderNotVisible } from './routes.js';
 import { orderInScope } from './order-in-scope.js';
 
 const EXPORT = '/api/v1/orders/detailed-orders/:id/history/export';
 
-export function historyExportRoutes(router: Router, deps: { store: HashedLog; orders: OrderReadModel; auditKey: AuditKey }): void {
+export function historyExportRoutes(router: Router, deps: { store: HashedLog; orders: OrderReads; auditKey: AuditKey }): void {
   router.get(EXPORT, async (ctx) => {
     const order = await orderInScope(ctx, (id) => deps.orders.getById(id));
     if (!order) return;

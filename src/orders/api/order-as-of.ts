@@ -3,8 +3,8 @@
 // not in the future (the log does not know the future, and an answer would change later).
 import type { Context } from 'koa';
 import type { EventStore } from '../../eventstore/event-store.js';
-import type { OrderReadModel } from '../read-model/order-read-model.js';
-import { orderViewAsOf } from '../read-model/order-as-of.js';
+import type { OrderReads } from '../read-model/order-read-model.js';
+import { orderViewAsOf } from '../read-model/order-from-log.js';
 import { orderInScope } from './order-in-scope.js';
 
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
@@ -33,11 +33,7 @@ export function parseMoment(raw: string, now: Date): Date | string {
   return moment;
 }
 
-export async function retrieveAsOf(
-  ctx: Context,
-  deps: { orders: OrderReadModel; store: EventStore },
-  raw: string | string[],
-): Promise<void> {
+export async function retrieveAsOf(ctx: Context, deps: { orders: OrderReads; store: EventStore }, raw: string | string[]): Promise<void> {
   const moment = parseMoment(Array.isArray(raw) ? (raw[raw.length - 1] ?? '') : raw, new Date());
   if (typeof moment === 'string') {
     ctx.status = 400;

@@ -1,11 +1,9 @@
-// Amend (PUT on the order) and cancel (POST .../cancel/), issue 59: the order's decider decides both
-// (src/orders/order-decider.ts); here are the HTTP around it: the key's scope as retrieve, the body read
-// and validated as submit's (the same 400 bodies), If-Match against the order's revision (retrieve's
-// ETag), and the answer once the read model shows what was recorded, with the new ETag.
+// Amend (PUT on the order) and cancel (POST .../cancel/), issue 59: their use cases are
+// amend-order-handler.ts and cancel-order-handler.ts; here is the HTTP around them: the key's scope as
+// retrieve, the body read and validated as submit's (the same 400 bodies), If-Match against the order's
+// revision (retrieve's ETag), and the answer: the order as retrieve shows it, with its new ETag.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { EventStore } from '../../eventstore/event-store.js';
-import type { MasterData } from '../../master-data/master-data.js';
 import {
   bodyTooLarge,
   json,
@@ -19,11 +17,11 @@ import {
 } from '../../api-docs/openapi-parts.js';
 import { readJsonObject } from '../../validation/json-body.js';
 import type { FieldErrors } from '../../validation/field-errors.js';
-import { utcTimestamp } from '../clock.js';
-import { handleOrderCommand } from '../handle-order-command.js';
-import { STALE_REVISION, type AmendOrder, type CancelOrder } from '../order-decider.js';
+import { amendOrder, type AmendOrderDependencies } from '../amend-order-handler.js';
+import { cancelOrder } from '../cancel-order-handler.js';
+import { STALE_REVISION } from '../order-decider.js';
 import { revisionOfViewJson } from '../order-view.js';
-import type { OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderReads } from '../read-model/order-read-model.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
 import { orderInScope } from './order-in-scope.js';
 import { MAX_IF_MATCH_LENGTH, parseIfMatch, type IfMatch } from './if-match.js';
@@ -32,12 +30,8 @@ import { orderIdParameter, orderNotVisible, RETRIEVE, underNamesSent } from './r
 
 const CANCEL = '/api/v1/orders/detailed-orders/:id/cancel/';
 
-export interface OrderChangeDependencies {
-  store: EventStore;
-  orders: OrderReadModel;
-  masterData: () => MasterData;
-  /** Resolves once the read models have applied the log up to this position. */
-  visible: (position: bigint) => Promise<void>;
+export interface OrderChangeDependencies extends AmendOrderDependencies {
+  orders: OrderReads;
 }
 
 export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies): void {
@@ -55,18 +49,9 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
     const validated = validateSubmitOrder(body);
     if (!validated.ok) return answer(ctx, 400, validated.errors);
     if (!canMatch(ctx, ifMatch)) return;
-    const command: AmendOrder = {
-      type: 'AmendOrder',
-      data: {
-        order: validated.value,
-        expected_revision: ifMatch.kind === 'revision' ? ifMatch.revision : 'any',
-        amended_at: utcTimestamp(),
-        masterData: deps.masterData(),
-      },
-    };
-    const result = await handleOrderCommand(deps.store, found.stream, command);
+    const result = await amendOrder(deps, found.stream, validated.value, ifMatch.kind === 'revision' ? ifMatch.revision : 'any');
     if (!result.ok) return refused(ctx, underNamesSent(result.errors, body));
-    await answerWithOrder(ctx, deps, found, result.position);
+    await answerWithOrder(ctx, deps, found.view.id);
   });
 
   router.post(CANCEL, async (ctx) => {
@@ -78,17 +63,9 @@ export function orderChangeRoutes(router: Router, deps: OrderChangeDependencies)
     if ('errors' in reason) return answer(ctx, 400, reason.errors);
     // a cancel of a cancelled order answers as the first did, whatever If-Match says (the decider's rule too)
     if (found.view.status !== 'cancelled' && !canMatch(ctx, ifMatch)) return;
-    const command: CancelOrder = {
-      type: 'CancelOrder',
-      data: {
-        reason: reason.reason,
-        cancelled_at: utcTimestamp(),
-        ...(ifMatch.kind === 'revision' ? { expected_revision: ifMatch.revision } : {}),
-      },
-    };
-    const result = await handleOrderCommand(deps.store, found.stream, command);
+    const result = await cancelOrder(deps, found.stream, reason.reason, ifMatch.kind === 'revision' ? ifMatch.revision : undefined);
     if (!result.ok) return refused(ctx, result.errors);
-    await answerWithOrder(ctx, deps, found, result.position);
+    await answerWithOrder(ctx, deps, found.view.id);
   });
 }
 
@@ -114,18 +91,8 @@ function refused(ctx: Context, errors: FieldErrors): void {
   answer(ctx, 400, errors);
 }
 
-// Read-your-writes, as a submit: the answer is the order as retrieve now shows it, with its ETag. A
-// request that recorded nothing (a second cancel, an amend to the content the order has) answers the
-// order as its stream holds it, once the read model shows that (another replica may have recorded it).
-async function answerWithOrder(
-  ctx: Context,
-  deps: OrderChangeDependencies,
-  found: { view: { id: number }; stream: string },
-  position: bigint | undefined,
-): Promise<void> {
-  const through = position ?? (await deps.store.readLastEvent(found.stream))?.position;
-  if (through !== undefined) await deps.visible(through);
-  const id = found.view.id;
+/** The order as retrieve shows it once the change is visible (amend-order-handler.ts), with its ETag. */
+async function answerWithOrder(ctx: Context, deps: OrderChangeDependencies, id: number): Promise<void> {
   const order = await deps.orders.getViewJson(id);
   if (!order) throw new Error(`order ${id} is gone from the read model after a change`);
   const revision = revisionOfViewJson(order.viewJson);

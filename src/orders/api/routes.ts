@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readJsonObject } from '../../validation/json-body.js';
-import type { OrderListQuery, OrderReadModel } from '../read-model/order-read-model.js';
+import type { OrderListQuery, OrderReads } from '../read-model/order-read-model.js';
 import { canMatch } from '../read-model/search-text.js';
 import { submitOrder, type SubmitOrderDependencies } from '../submit-order-handler.js';
 import { validateSubmitOrder } from '../validate-submit-order.js';
@@ -21,9 +21,9 @@ import {
   type ApiDescription,
 } from '../../api-docs/openapi-parts.js';
 import { SubmitOrderRequest } from '../submit-order-schema.js';
-import { retrieveAsOf } from './order-as-of.js';
-import { ORDER_STATUSES, revisionOfViewJson, type OrderStatus } from '../order-view.js';
-import { caller, inScope, orderInScope, pathOrderId } from './order-in-scope.js';
+import { retrieve } from './retrieve.js';
+import { ORDER_STATUSES, type OrderStatus } from '../order-view.js';
+import { caller, orderInScope } from './order-in-scope.js';
 import {
   ErrorDetailSchema,
   OrderHistorySchema,
@@ -46,7 +46,7 @@ export const RETRIEVE = '/api/v1/orders/detailed-orders/:id/';
 const HISTORY = '/api/v1/orders/detailed-orders/:id/history/';
 
 export interface OrderRoutesDependencies extends SubmitOrderDependencies {
-  orders: OrderReadModel;
+  orders: OrderReads;
 }
 
 export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void {
@@ -73,52 +73,9 @@ export function orderRoutes(router: Router, deps: OrderRoutesDependencies): void
     };
   });
 
-  router.get(LIST, async (ctx) => {
-    const query = parseListQuery(ctx);
-    if ('errors' in query) return badRequest(ctx, query.errors);
-    const { companyGroup } = caller(ctx);
-    const statuses = query.statuses ? { statuses: query.statuses } : {};
-    if (!query.paginate) {
-      const { results } = await listMatching(deps.orders, { companyGroup, search: query.search, ...statuses, offset: 0 });
-      ctx.body = results.map((document) => document.view);
-      return;
-    }
-    const offset = (query.page - 1) * query.pageSize;
-    const { count, results } = await listMatching(deps.orders, {
-      companyGroup,
-      search: query.search,
-      ...statuses,
-      offset,
-      limit: query.pageSize,
-    });
-    const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
-    if (query.page > lastPage) {
-      ctx.status = 404;
-      ctx.body = { detail: `Invalid page: page ${query.page} is past the last page, ${lastPage}.` };
-      return;
-    }
-    ctx.body = {
-      count,
-      next: query.page < lastPage ? pageUrl(ctx, query.page + 1) : null,
-      previous: query.page > 1 ? pageUrl(ctx, query.page - 1) : null,
-      results: results.map((document) => document.view),
-    };
-  });
+  router.get(LIST, (ctx) => listOrders(ctx, deps.orders));
 
-  router.get(RETRIEVE, async (ctx) => {
-    if (ctx.query.as_of !== undefined) return retrieveAsOf(ctx, deps, ctx.query.as_of);
-    // A view the read model holds and can vouch for answers at once, without the read's awaits:
-    // they were a good part of a retrieve's time (docs/benchmarks.md). The same scope rule applies.
-    const id = pathOrderId(ctx);
-    const order = inScope(ctx, id === undefined ? undefined : (deps.orders.readyViewJson(id) ?? (await deps.orders.getViewJson(id))));
-    if (!order) return;
-    // The header Koa's ctx.type would set, without its MIME lookup on every retrieve.
-    ctx.set('Content-Type', 'application/json; charset=utf-8');
-    const revision = revisionOfViewJson(order.viewJson);
-    // the order's revision, what an amend's If-Match names (a view stored before revisions has none)
-    if (revision !== undefined) ctx.set('ETag', `"${revision}"`);
-    ctx.body = order.viewJson;
-  });
+  router.get(RETRIEVE, (ctx) => retrieve(ctx, deps));
 
   // For auditors: the order's events as recorded, oldest first.
   router.get(HISTORY, async (ctx) => {
@@ -363,8 +320,41 @@ export const orderApi: ApiDescription = {
   },
 };
 
+/** List (spec 4.3): a page of the caller's group's orders, newest first, or all of them with paginate=false. */
+async function listOrders(ctx: Context, orders: OrderReads): Promise<void> {
+  const query = parseListQuery(ctx);
+  if ('errors' in query) return badRequest(ctx, query.errors);
+  const { companyGroup } = caller(ctx);
+  const statuses = query.statuses ? { statuses: query.statuses } : {};
+  if (!query.paginate) {
+    const { results } = await listMatching(orders, { companyGroup, search: query.search, ...statuses, offset: 0 });
+    ctx.body = results.map((document) => document.view);
+    return;
+  }
+  const offset = (query.page - 1) * query.pageSize;
+  const { count, results } = await listMatching(orders, {
+    companyGroup,
+    search: query.search,
+    ...statuses,
+    offset,
+    limit: query.pageSize,
+  });
+  const lastPage = Math.max(1, Math.ceil(count / query.pageSize));
+  if (query.page > lastPage) {
+    ctx.status = 404;
+    ctx.body = { detail: `Invalid page: page ${query.page} is past the last page, ${lastPage}.` };
+    return;
+  }
+  ctx.body = {
+    count,
+    next: query.page < lastPage ? pageUrl(ctx, query.page + 1) : null,
+    previous: query.page > 1 ? pageUrl(ctx, query.page - 1) : null,
+    results: results.map((document) => document.view),
+  };
+}
+
 /** The read model's list, but a search that can match nothing (search-text.ts) reads nothing. */
-function listMatching(orders: OrderReadModel, query: OrderListQuery): ReturnType<OrderReadModel['list']> {
+function listMatching(orders: OrderReads, query: OrderListQuery): ReturnType<OrderReads['list']> {
   if (query.search !== undefined && !canMatch(query.search)) return Promise.resolve({ count: 0, results: [] });
   return orders.list(query);
 }

@@ -1,8 +1,8 @@
 // Every read-model document carries a checksum of the bytes it was stored as, checked on every read:
 // a row whose pages SQLite still finds sound (quick_check ok) may hold flipped bytes, and a flipped
 // field name or digit is well-formed JSON that would be served as the truth. CRC-32 (zlib's, native)
-// finds every error burst of up to 32 bits and costs well under a microsecond on an order's view; it
-// is no defence against an edit that recomputes it: the scrubber compares documents with the log for that.
+// finds every error burst of up to 32 bits and costs little beside reading the row; it is no defence
+// against an edit that recomputes it: the scrubber compares documents with the log for that.
 import { crc32 } from 'node:zlib';
 
 /** The checksum of a document's stored text; parts (an order's scope, stream and view) are joined with a separator no part holds. */

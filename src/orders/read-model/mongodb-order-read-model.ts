@@ -1,5 +1,5 @@
-// The order read model on MongoDB: the documents of order-view-projection.ts in `orders` (with the
-// fields the queries filter on beside them), those of pallet-contents-projection.ts in
+// The order read model on MongoDB: the documents of projections/order-view.ts in `orders` (with the
+// fields the queries filter on beside them), those of projections/pallet-contents.ts in
 // `pallet_contents`, and the projection's checkpoint in `checkpoints`.
 //
 // Idempotence without transactions (a standalone mongod is enough): every document carries the log

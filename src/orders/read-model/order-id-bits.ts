@@ -1,5 +1,5 @@
-// A set of order ids as one bit each. Ids are handed out densely from 1, so a pass of the scrubber over
-// every order holds one bit per order here, where a Set held an entry per order until the pass ended.
+// A set of order ids as one bit each. Ids are handed out densely from 1, so a pass of the scrubber holds
+// one bit per order until it ends, not a Set's entry (an object slot and a hash-table slot) per order.
 export class OrderIdBits {
   #bits = new Uint8Array(1024);
 

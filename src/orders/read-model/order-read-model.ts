@@ -1,6 +1,8 @@
-// The port behind retrieve, list and lookups by reference. Each backend stores the documents of
-// order-view-projection.ts and its checkpoint together, so a crash never applies an event twice
-// nor skips one.
+// The port of the order read model: the reads behind retrieve, list and the lookups by reference
+// (OrderReads), and what the projector, the start-up check and the scrubber write and ask. Each backend
+// stores the documents of projections/order-view.ts and projections/pallet-contents.ts with their
+// checkpoint, so a crash never applies an event twice nor skips one. Requests read it through
+// served-read-model.ts.
 import type { RecordedEvent } from '../../eventstore/event-store.js';
 import type { OrderDocument } from '../../../projections/order-view.js';
 import type { OrderStatus } from '../order-view.js';
@@ -22,7 +24,31 @@ export interface OrderViewJson extends Pick<OrderDocument, 'company_group'> {
   viewJson: string;
 }
 
-export interface OrderReadModel {
+/** What requests read. */
+export interface OrderReads {
+  // Every read below checks each document's checksum (document-checksum.ts) and throws DamagedDocument
+  // rather than return a document that does not match it; so does apply, for the documents it folds onto.
+  getById(id: number): Promise<OrderDocument | undefined>;
+  /** The same order with its view as JSON text, for retrieve to send as it is. */
+  getViewJson(id: number): Promise<OrderViewJson | undefined>;
+  /**
+   * The order's view, synchronously, when this model can vouch for it without waiting: what getViewJson
+   * gave lately (its own writes have not changed the order since, and no other writer's is seen; SQLite:
+   * the file's data version, read at most once a millisecond), or else a read of the file in this turn's
+   * read transaction whose checksum matched. Undefined when it cannot (a damaged document, a failed read:
+   * ask getViewJson, which reports or repairs it), when there is no such order, and always where reads
+   * must wait (MongoDB).
+   */
+  readyViewJson(id: number): OrderViewJson | undefined;
+  /** Whether the order's plan is ready, and its service-built pallets. */
+  palletContents(id: number): Promise<PalletContentsDocument | undefined>;
+  /** The newest order of the group whose reference or service_ref is exactly `value`. */
+  findNewest(companyGroup: string, value: string): Promise<OrderDocument | undefined>;
+  /** Newest first. */
+  list(query: OrderListQuery): Promise<{ count: number; results: OrderDocument[] }>;
+}
+
+export interface OrderReadModel extends OrderReads {
   /** Log position of the last event applied; undefined before the first. */
   checkpoint(): Promise<bigint | undefined>;
   /**
@@ -47,25 +73,5 @@ export interface OrderReadModel {
   repair(id: number, events: readonly RecordedEvent[]): Promise<boolean>;
   /** Drops every document, the checkpoint and the identity, to be rebuilt from the log. */
   reset(): Promise<void>;
-  // Every read below checks each document's checksum (document-checksum.ts) and throws DamagedDocument
-  // rather than return a document that does not match it; so does apply, for the documents it folds onto.
-  getById(id: number): Promise<OrderDocument | undefined>;
-  /** The same order with its view as JSON text, for retrieve to send as it is. */
-  getViewJson(id: number): Promise<OrderViewJson | undefined>;
-  /**
-   * The order's view, synchronously, when this model can vouch for it without waiting: what getViewJson
-   * gave lately (its own writes have not changed the order since, and no other writer's is seen; SQLite:
-   * the file's data version, read at most once a millisecond), or else a read of the file in this turn's
-   * read transaction whose checksum matched. Undefined when it cannot (a damaged document, a failed read:
-   * ask getViewJson, which reports or repairs it), when there is no such order, and always where reads
-   * must wait (MongoDB).
-   */
-  readyViewJson(id: number): OrderViewJson | undefined;
-  /** Whether the order's plan is ready, and its service-built pallets. */
-  palletContents(id: number): Promise<PalletContentsDocument | undefined>;
-  /** The newest order of the group whose reference or service_ref is exactly `value`. */
-  findNewest(companyGroup: string, value: string): Promise<OrderDocument | undefined>;
-  /** Newest first. */
-  list(query: OrderListQuery): Promise<{ count: number; results: OrderDocument[] }>;
   close(): Promise<void>;
 }

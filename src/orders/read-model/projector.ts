@@ -1,7 +1,8 @@
 // Keeps a read model up to date from the log and lets a command wait until its own events are
-// visible (read-your-writes). A read model found damaged while running is rebuilt from the log; while
-// it is being built from empty, it is not `available`, so requests answer 503 rather than 404s for
-// orders it has not reached yet.
+// visible (read-your-writes). A read model found damaged while running (by the projector's own writes
+// and checkpoint reads, or by a read: rebuildAfterDamage) is rebuilt from the log; while it is being
+// built from empty, it is not `available`, and requests read one order from the log meanwhile
+// (served-read-model.ts). The projector writes the read model and knows nothing of who reads it.
 //
 // With a lease (replicas sharing one read model), one replica at a time projects: the holder of the
 // lease follows the log and writes; the others read the read model's checkpoint to know what it shows,
@@ -33,6 +34,8 @@ export interface Projector {
   readonly projecting: boolean;
   /** Empties the read model and builds it again from the log; one rebuild at a time. */
   rebuild(reason: string): Promise<void>;
+  /** The read model's storage was found damaged: it is rebuilt, and told once per rebuild however many find it. */
+  rebuildAfterDamage(error: Error): void;
   /** Resolves once the read model is available and has applied every event up to `target`: after a rebuild under way, the rebuilt one. */
   caughtUp(target: bigint): Promise<void>;
   stop(): Promise<void>;
@@ -45,6 +48,8 @@ export interface ProjectorOptions {
   checkpointPollMs?: number;
   /** Events applied to the read model by this replica (its writes). */
   onApplied?(events: number): void;
+  /** Once per rebuild that damage started (rebuildAfterDamage): the warning and the repair counter. */
+  rebuildingAfterDamage?(error: Error): void;
 }
 
 // While nobody waits, a replica that does not project still reads the checkpoint now and then, for the
@@ -78,6 +83,8 @@ class LogProjector implements Projector {
   #follower: Follower | undefined;
   #polling: NodeJS.Timeout | undefined;
   #rebuilding: Promise<void> | undefined;
+  // The rebuild that damage started last: the same damage found again joins it, told once.
+  #rebuildAfterDamage: Promise<void> | undefined;
   #lease: SingletonLease | undefined;
   #stopped = false;
   // With a lease, the log's progress signals: the holder announces how far it has applied, the others listen.
@@ -154,6 +161,23 @@ class LogProjector implements Projector {
     return this.#rebuilding;
   };
 
+  readonly rebuildAfterDamage = (error: Error): void => {
+    const rebuild = this.rebuild(error.message);
+    if (rebuild === this.#rebuildAfterDamage) return;
+    this.#rebuildAfterDamage = rebuild;
+    this.options.rebuildingAfterDamage?.(error);
+  };
+
+  /** Damage a read-model call meets starts its rebuild, and is thrown on. */
+  async #noting<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isDamage(error)) this.rebuildAfterDamage(error as Error);
+      throw error;
+    }
+  }
+
   readonly waitFor = (target: bigint): Promise<void> => {
     const waited = this.applied.waitFor(target);
     // A replica that does not project reads the checkpoint soon rather than at its idle pace.
@@ -204,17 +228,11 @@ class LogProjector implements Projector {
     return followLog({
       store: this.store,
       name: 'order projection',
-      loadCheckpoint: () => this.readModel.checkpoint(),
+      loadCheckpoint: () => this.#noting(() => this.readModel.checkpoint()),
       retryDelayMs: 1000,
       handle: async (events) => {
-        let count: number;
-        try {
-          count = await this.readModel.apply(events);
-        } catch (error) {
-          // Not awaited: the rebuild stops this very follower, which waits for this handler to end.
-          if (isDamage(error)) void this.rebuild(`applying events failed: ${(error as Error).message}`);
-          throw error;
-        }
+        // A rebuild that damage starts stops this very follower, which waits for this handler to end: not awaited.
+        const count = await this.#noting(() => this.readModel.apply(events));
         this.options.onApplied?.(count);
         const last = events[events.length - 1];
         if (last) {
@@ -245,7 +263,7 @@ class LogProjector implements Projector {
     this.#polling = undefined;
     if (this.#stopped || this.#follower) return;
     try {
-      const checkpoint = await this.readModel.checkpoint();
+      const checkpoint = await this.#noting(() => this.readModel.checkpoint());
       if (checkpoint === undefined) this.applied.restart();
       else if (checkpoint !== this.applied.position) this.applied.reached(checkpoint);
     } catch (error) {

@@ -8,14 +8,14 @@ import type { EventStore } from '../../eventstore/event-store.js';
 import { isOrderEvent } from '../read-order-stream.js';
 import { foldOrderDocuments } from '../../../projections/fold-order-documents.js';
 import type { OrderReadModel } from './order-read-model.js';
-import { eventsOfOrder } from './self-repairing-read-model.js';
+import { eventsOfOrder } from './order-from-log.js';
 import { OrderIdBits } from './order-id-bits.js';
 import { ScrubPace } from './scrub-pace.js';
 
 export interface ScrubberOptions {
   store: EventStore;
-  /** The self-repairing read model: a document failing its checksum is repaired (and counted) as it is read. */
-  readModel: OrderReadModel;
+  /** The served read model: a document failing its checksum is repaired (and counted) as it is read. */
+  readModel: ScrubbedReadModel;
   /** Orders compared per second at most. */
   ordersPerSecond: number;
   /** An order whose stored documents differed from the log, now repaired: a warning and the repair counter. */
@@ -24,6 +24,9 @@ export interface ScrubberOptions {
   /** Verifies the log's hash chain, once per pass before the orders: its outcome in one line. A break stops the pass before any repair. */
   verifyLog?(betweenPages: () => Promise<void>): Promise<{ ok: boolean; line: string }>;
 }
+
+/** What the scrubber reads and repairs. */
+export type ScrubbedReadModel = Pick<OrderReadModel, 'checkpoint' | 'highestOrderId' | 'getById' | 'palletContents' | 'repair'>;
 
 export interface ScrubProgress {
   /** Orders compared in the pass under way. */
@@ -50,89 +53,110 @@ const AFTER_FAILURE_MS = 5000;
 const BETWEEN_PASSES_MS = 1000;
 
 export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
-  const { store, readModel } = options;
-  const intervalMs = 1000 / options.ordersPerSecond;
-  const progress: ScrubProgress = { checked: 0, passes: 0, lastFullPassAt: undefined, lastFinding: 'no pass finished yet' };
-  let lastDifference: string | undefined;
-  let stopped = false;
-  const pace = new ScrubPace(intervalMs);
-  const pause = (ms: number) => pace.pause(ms);
+  return new ReadModelScrubber(options);
+}
 
-  const scrub = async (id: number, streamHint: string | undefined) => {
-    await pace.nextOrder();
-    if (stopped) return;
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const differing = await compareWithLog(store, readModel, id, streamHint);
-      if (differing === 'moved') continue;
-      if (differing.length > 0) {
-        lastDifference = `${new Date().toISOString()}: order ${id}: its ${differing.join(' and ')} differed from the log; repaired`;
-        progress.lastFinding = lastDifference;
-        options.repaired(id, differing);
+/** One pass after another over the log and the read model, at the pace asked for, until stopped. */
+class ReadModelScrubber implements Scrubber {
+  readonly #progress: ScrubProgress = { checked: 0, passes: 0, lastFullPassAt: undefined, lastFinding: 'no pass finished yet' };
+  #lastDifference: string | undefined;
+  #stopped = false;
+  readonly #intervalMs: number;
+  readonly #pace: ScrubPace;
+  readonly #running: Promise<void>;
+
+  constructor(private readonly options: ScrubberOptions) {
+    this.#intervalMs = 1000 / options.ordersPerSecond;
+    this.#pace = new ScrubPace(this.#intervalMs);
+    this.#running = this.#run();
+  }
+
+  progress(): ScrubProgress {
+    return { ...this.#progress };
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#pace.interrupt();
+    await this.#running;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        await this.#pass();
+        await this.#pace.pause(Math.max(BETWEEN_PASSES_MS, this.#intervalMs));
+      } catch (error) {
+        this.#progress.lastFinding = `${new Date().toISOString()}: the pass stopped: ${(error as Error).message}`;
+        this.options.log('read-model scrubber: the pass stopped; starting again', error);
+        await this.#pace.pause(AFTER_FAILURE_MS);
       }
-      break;
     }
-    progress.checked++;
-  };
+  }
 
-  const pass = async () => {
+  async #pass(): Promise<void> {
+    const progress = this.#progress;
     progress.checked = 0;
-    if (options.verifyLog) {
-      progress.logChain = await options.verifyLog(() => pause(0));
-      // A log whose chain breaks is not the truth to repair from: a "repair" would copy a changed
-      // event into the read model. Nothing is compared until the log is restored; readiness says why.
-      if (!progress.logChain.ok) {
-        progress.passes++;
-        progress.lastFullPassAt = new Date();
-        progress.lastFinding = `${progress.lastFullPassAt.toISOString()}: no order compared or repaired: the log's hash chain is broken (${progress.logChain.line})`;
-        return;
-      }
-    }
+    if (!(await this.#logChainHolds())) return;
     const seen = new OrderIdBits();
-    for (let after: bigint | undefined; !stopped; ) {
-      const page = await store.readAll(after, LOG_PAGE);
+    await this.#scrubOrdersOfLog(seen);
+    // Ids the log did not name in this pass: holes, orders submitted since, or rows the log cannot explain.
+    const highest = await this.options.readModel.highestOrderId();
+    for (let id = 1; id <= highest && !this.#stopped; id++) if (!seen.has(id)) await this.#scrub(id, undefined);
+    if (this.#stopped) return;
+    progress.passes++;
+    progress.lastFullPassAt = new Date();
+    progress.lastFinding =
+      this.#lastDifference ??
+      `${progress.lastFullPassAt.toISOString()}: pass ${progress.passes} over ${progress.checked} orders found no difference`;
+  }
+
+  // A log whose chain breaks is not the truth to repair from: a "repair" would copy a changed event into
+  // the read model. Nothing is compared until the log is restored; readiness says why.
+  async #logChainHolds(): Promise<boolean> {
+    const { verifyLog } = this.options;
+    if (!verifyLog) return true;
+    const progress = this.#progress;
+    progress.logChain = await verifyLog(() => this.#pace.pause(0));
+    if (progress.logChain.ok) return true;
+    progress.passes++;
+    progress.lastFullPassAt = new Date();
+    progress.lastFinding = `${progress.lastFullPassAt.toISOString()}: no order compared or repaired: the log's hash chain is broken (${progress.logChain.line})`;
+    return false;
+  }
+
+  /** Every order the log names, in log order, each once. */
+  async #scrubOrdersOfLog(seen: OrderIdBits): Promise<void> {
+    for (let after: bigint | undefined; !this.#stopped; ) {
+      const page = await this.options.store.readAll(after, LOG_PAGE);
       const last = page[page.length - 1];
       if (!last) break;
       after = last.position;
       // The embedded log answers without leaving the turn: requests go first between pages.
-      await pause(0);
+      await this.#pace.pause(0);
       for (const event of page) {
-        if (stopped || !isOrderEvent(event, 'OrderSubmitted') || seen.has(event.data.order_id)) continue;
+        if (this.#stopped || !isOrderEvent(event, 'OrderSubmitted') || seen.has(event.data.order_id)) continue;
         seen.add(event.data.order_id);
-        await scrub(event.data.order_id, event.stream);
+        await this.#scrub(event.data.order_id, event.stream);
       }
     }
-    // Ids the log did not name in this pass: holes, orders submitted since, or rows the log cannot explain.
-    const highest = await readModel.highestOrderId();
-    for (let id = 1; id <= highest && !stopped; id++) if (!seen.has(id)) await scrub(id, undefined);
-    if (stopped) return;
-    progress.passes++;
-    progress.lastFullPassAt = new Date();
-    progress.lastFinding =
-      lastDifference ??
-      `${progress.lastFullPassAt.toISOString()}: pass ${progress.passes} over ${progress.checked} orders found no difference`;
-  };
+  }
 
-  const running = (async () => {
-    while (!stopped) {
-      try {
-        await pass();
-        await pause(Math.max(BETWEEN_PASSES_MS, intervalMs));
-      } catch (error) {
-        progress.lastFinding = `${new Date().toISOString()}: the pass stopped: ${(error as Error).message}`;
-        options.log('read-model scrubber: the pass stopped; starting again', error);
-        await pause(AFTER_FAILURE_MS);
+  async #scrub(id: number, streamHint: string | undefined): Promise<void> {
+    await this.#pace.nextOrder();
+    if (this.#stopped) return;
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const differing = await compareWithLog(this.options.store, this.options.readModel, id, streamHint);
+      if (differing === 'moved') continue;
+      if (differing.length > 0) {
+        this.#lastDifference = `${new Date().toISOString()}: order ${id}: its ${differing.join(' and ')} differed from the log; repaired`;
+        this.#progress.lastFinding = this.#lastDifference;
+        this.options.repaired(id, differing);
       }
+      break;
     }
-  })();
-
-  return {
-    progress: () => ({ ...progress }),
-    async stop() {
-      stopped = true;
-      pace.interrupt();
-      await running;
-    },
-  };
+    this.#progress.checked++;
+  }
 }
 
 /**
@@ -142,7 +166,7 @@ export function startReadModelScrubber(options: ScrubberOptions): Scrubber {
  */
 async function compareWithLog(
   store: EventStore,
-  readModel: OrderReadModel,
+  readModel: ScrubbedReadModel,
   id: number,
   streamHint: string | undefined,
 ): Promise<Differing[] | 'moved'> {

@@ -4,10 +4,9 @@
 // and reads again. Every read-model document can be derived from the log, so a bad one is repaired on
 // the spot rather than refused. Where the log cannot be read either, UnrepairableDocument (503).
 import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
-import { isOrderEvent, readOrderStream } from '../read-order-stream.js';
 import { DamagedDocument } from './document-checksum.js';
+import { eventsOfOrder } from './order-from-log.js';
 import type { OrderReadModel } from './order-read-model.js';
-import { orderIdOf } from '../../../projections/order-view.js';
 
 export class UnrepairableDocument extends Error {
   constructor(
@@ -30,9 +29,6 @@ export interface RepairHooks {
    */
   untrustedLog?(): string | undefined;
 }
-
-// Events read per page while searching the log for an order's OrderSubmitted.
-const LOG_PAGE = 1000;
 
 export function selfRepairingReadModel(inner: OrderReadModel, store: EventStore, hooks: RepairHooks): OrderReadModel {
   const repairs = new Map<number, Promise<void>>();
@@ -89,37 +85,4 @@ export function selfRepairingReadModel(inner: OrderReadModel, store: EventStore,
     list: (query) => repairing(() => inner.list(query)),
     close: () => inner.close(),
   };
-}
-
-/**
- * Every event of the order in the log, in log order. Its stream as the damaged row names it is tried
- * first, and kept only when it holds the order's OrderSubmitted: the name may be what was damaged.
- * Otherwise `findStream` says where the OrderSubmitted is: by default the log is searched for it (rare,
- * and bounded by the log's length). None when the log has no such order (a row whose id was damaged):
- * the repair removes it.
- */
-export async function eventsOfOrder(
-  store: EventStore,
-  id: number,
-  streamHint: string | undefined,
-  findStream: (id: number) => Promise<string | undefined> = (id) => streamInLog(store, id),
-): Promise<RecordedEvent[]> {
-  const ofOrder = async (stream: string) => (await readOrderStream(store, stream)).filter((event) => orderIdOf(event) === id);
-  if (streamHint !== undefined) {
-    const events = await ofOrder(streamHint);
-    if (events.some((event) => event.type === 'OrderSubmitted')) return events;
-  }
-  const stream = await findStream(id);
-  return stream === undefined ? [] : ofOrder(stream);
-}
-
-async function streamInLog(store: EventStore, id: number): Promise<string | undefined> {
-  for (let after: bigint | undefined; ; ) {
-    const page = await store.readAll(after, LOG_PAGE);
-    const last = page[page.length - 1];
-    if (!last) return undefined;
-    const submitted = page.find((event) => isOrderEvent(event, 'OrderSubmitted') && event.data.order_id === id);
-    if (submitted) return submitted.stream;
-    after = last.position;
-  }
 }

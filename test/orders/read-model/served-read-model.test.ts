@@ -1,8 +1,9 @@
-// Given a read model built from a real log and a rebuild held half-way, when orders are read, then each
-// read of one order answers what the read model answered before, from the log; a list waits for the
-// rebuilt read model and answers as before; a change a command makes meanwhile is visible at once, and
-// the read model counts as current again only once it holds that change. And a read that finds the
-// read model's storage damaged starts that rebuild once, and is answered from the log.
+// The read model as requests read it (served-read-model.ts). Given a read model built from a real log and
+// a rebuild held half-way, when orders are read, then each read of one order answers what the read model
+// answered before, from the log; a list waits for the rebuilt read model and answers as before; a change
+// a command makes meanwhile is visible at once, and the read model counts as current again only once it
+// holds that change. And a read that finds the read model's storage damaged starts that rebuild once, and
+// is answered from the log.
 import t, { type Test } from 'tap';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -11,9 +12,8 @@ import { openSqliteEventStore } from '../../../src/eventstore/sqlite/sqlite-even
 import { ANY, type EventStore, type NewEvent } from '../../../src/eventstore/event-store.js';
 import { openSqliteOrderReadModel } from '../../../src/orders/read-model/sqlite-order-read-model.js';
 import { selfRepairingReadModel } from '../../../src/orders/read-model/self-repairing-read-model.js';
-import { logServedReadModel } from '../../../src/orders/read-model/log-served-read-model.js';
-import { readModelState } from '../../../src/orders/read-model/read-model-state.js';
-import { startProjector, type Projector } from '../../../src/orders/read-model/projector.js';
+import { servedReadModel } from '../../../src/orders/read-model/served-read-model.js';
+import { startProjector } from '../../../src/orders/read-model/projector.js';
 import type { OrderReadModel } from '../../../src/orders/read-model/order-read-model.js';
 import { ORDER_IDS_STREAM, orderStream, serviceRefFor } from '../../../src/orders/order-events.js';
 import { DamagedStorage } from '../../../src/storage/damaged-storage.js';
@@ -55,13 +55,7 @@ async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => strin
     },
   };
   const repairing = selfRepairingReadModel(gate, store, { repaired: () => {} });
-  let projector: Projector | undefined;
   const rebuilds: string[] = [];
-  const state = readModelState(store, () => projector, {
-    visibleWithinMs,
-    rebuildingAfterDamage: (error) => void rebuilds.push(error.message),
-  });
-  const orders = logServedReadModel(repairing, store, state, untrustedLog);
   for (const [id, reference] of [
     [1, 'A'],
     [2, 'B'],
@@ -79,12 +73,16 @@ async function given(t: Test, visibleWithinMs = 2000, untrustedLog?: () => strin
       planned_at: '2026-11-20T09:16:00.000000',
     },
   });
-  projector = await startProjector(store, orders, () => {});
+  const projector = await startProjector(store, repairing, () => {}, {
+    rebuildingAfterDamage: (error) => void rebuilds.push(error.message),
+  });
+  const orders = servedReadModel(repairing, store, projector, { visibleWithinMs, ...(untrustedLog ? { untrustedLog } : {}) });
+  const state = orders; // current, visible, damaged
   await projector.caughtUp((await store.headPosition())!);
   t.teardown(async () => {
     held = false;
-    await projector?.stop();
-    await orders.close();
+    await projector.stop();
+    await repairing.close();
     await store.close();
     removeDataDir(dataDir);
   });
