@@ -1,7 +1,7 @@
 // Which storage runs, chosen by environment: the embedded SQLite files by default, KurrentDB for the
 // log when EVENTSTORE_CONNECTION_STRING is set, PostgreSQL for it when POSTGRES_URL is set, MongoDB for read models and checkpoints when
 // MONGODB_URL is set (the notification delivery store too, so that replicas sharing no disk share
-// their claims). The service and `npm run replay` both open their storage here; a server's driver is loaded
+// their leases). The service and `npm run replay` both open their storage here; a server's driver is loaded
 // only when that server is configured, so that the embedded default starts without them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,9 +168,9 @@ export function describeBackends(settings: BackendSettings): string {
       : `SQLite in ${settings.dataDir}`;
   const readModels = settings.mongodbUrl ? 'MongoDB' : `SQLite in ${settings.dataDir}`;
   if (settings.postgresUrl) {
-    return `event log and claims: ${log}; read models, checkpoints and delivery state: ${readModels}`;
+    return `event log and leases: ${log}; read models, checkpoints and delivery state: ${readModels}`;
   }
-  return `event log: ${log}; read models, checkpoints, claims and delivery state: ${readModels}`;
+  return `event log: ${log}; read models, checkpoints, leases and delivery state: ${readModels}`;
 }
 
 /** A URL as it may be logged: without its password. */

@@ -24,7 +24,7 @@ export interface Config {
   plannerThreads: number;
   /** Niceness of the planner threads (ORDERS_PLANNER_NICENESS, 0 to 19): they yield the CPU to the main thread. */
   plannerNiceness?: number | undefined;
-  /** How long a replica's claim on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
+  /** How long a replica's lease on an order it plans lasts unless renewed: how soon another replica takes over the orders of one that died. */
   planningLeaseMs: number;
   /**
    * How long a replica holds the lease of work one replica does for all (projecting the shared read

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import {
   type BackendSettings,
   openCheckpointStore,
-  openWorkLeaseStore as openClaimStore,
+  openWorkLeaseStore,
   openDeliveryStore,
   openEventStore,
   openOrderReadModel,
@@ -24,7 +24,7 @@ import { LoadPlanner } from './planning/load-planner.js';
 import { startPlanningReactor } from './planning/planning-reactor.js';
 import { SubmittedHere } from './planning/submitted-here.js';
 import { holderId } from './leases/holder-id.js';
-import { planningLeases as planningClaims } from './leases/planning-leases.js';
+import { planningLeases } from './leases/planning-leases.js';
 import { startConsolidationReactor } from './consolidation/consolidation-reactor.js';
 import { startProjector, type Projector } from './orders/read-model/projector.js';
 import { servedReadModel, type ServedReadModel } from './orders/read-model/served-read-model.js';
@@ -33,7 +33,7 @@ import { startReadModelScrubber, type ScrubProgress } from './orders/read-model/
 import { PdfRenderer } from './packing-instructions/pdf-renderer.js';
 import { startNotifications } from './notifications/start-notifications.js';
 import { singletonKey, whileLeased } from './leases/singleton-lease.js';
-import type { WorkLeaseStore as ClaimStore } from './leases/work-lease-store.js';
+import type { WorkLeaseStore } from './leases/work-lease-store.js';
 import { answersWithin } from './leases/answers-within.js';
 import { DEFAULT_EMAIL_YIELD_MS, type Config } from './config.js';
 import { foregroundGate } from './workers/foreground-gate.js';
@@ -71,7 +71,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const damage = new DamagePolicy(logger, metrics, storageNames(config).readModel);
   // Stages stop in reverse: the server first (no new work arrives), the consumers all at once (each learns it
   // is stopping before the planner and PDF renderer it waits for close, so it keeps its checkpoint before the
-  // work they lost), the work held by lease (let go in the claim store), the claim store, master data, the
+  // work they lost), the work held by lease (let go in the work lease store), the work lease store, master data, the
   // stores, and last the WAL checkpointer.
   const parts = new Teardown();
   return parts.orUnwind(async () => {
@@ -85,12 +85,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     const masterData = parts.add(await startMasterDataService(storage.store, log, config.visibleWithinMs), (m) => m.stop());
 
     // What one replica does for all of them (projecting the shared read model, scrubbing it, the
-    // notifications) is done by the one holding its lease in the claim store; the others take over
+    // notifications) is done by the one holding its lease in the work lease store; the others take over
     // when it lapses. Planning is shared out order by order instead (leases/planning-leases.ts).
-    parts.stage('claim store');
+    parts.stage('work lease store');
     const holder = holderId();
-    const claimStore = parts.add(await openClaimStore(backends), (c) => c.close());
-    const lease = { claims: claimStore, holder, leaseMs: config.singletonLeaseMs, log };
+    const workLeases = parts.add(await openWorkLeaseStore(backends), (c) => c.close());
+    const lease = { store: workLeases, holder, leaseMs: config.singletonLeaseMs, log };
 
     parts.stage('work held by lease');
     const { projector, orders, scrubProgress } = await startLeasedWork(parts, config, storage, lease, damage, metrics);
@@ -206,7 +206,7 @@ async function openStorage(parts: Teardown, config: Backends, logger: Logger, da
 
 type Storage = Awaited<ReturnType<typeof openStorage>>;
 type Consumers = Awaited<ReturnType<typeof startConsumers>>;
-type Lease = { claims: ClaimStore; holder: string; leaseMs: number; log: ServiceLog };
+type Lease = { store: WorkLeaseStore; holder: string; leaseMs: number; log: ServiceLog };
 
 /**
  * The projector and the scrubber: one replica does each for all, the one holding its lease. The order
@@ -254,14 +254,14 @@ async function startConsumers(
     new LoadPlanner({ threads: config.plannerThreads, timeLimitMs: config.plannerTimeLimitMs, niceness: config.plannerNiceness }),
     (p) => p.close(),
   );
-  const claims = planningClaims(lease.claims, { holder: lease.holder, leaseMs: config.planningLeaseMs, log });
+  const leases = planningLeases(lease.store, { holder: lease.holder, leaseMs: config.planningLeaseMs, log });
   const { onRun, onPlanned } = plannerMetrics(metrics);
   const submittedHere = new SubmittedHere();
   const reactor = parts.add(
     await startPlanningReactor({
       store,
       checkpoints,
-      claims,
+      leases,
       planner,
       concurrency: config.plannerThreads,
       log,
@@ -272,7 +272,7 @@ async function startConsumers(
     (r) => r.stop(),
   );
   const allocateOrderId = orderIdAllocator(store);
-  parts.add(await startConsolidationReactor({ store, checkpoints, planner, claims, allocateOrderId, log, onRun }), (c) => c.stop());
+  parts.add(await startConsolidationReactor({ store, checkpoints, planner, leases, allocateOrderId, log, onRun }), (c) => c.stop());
   // Links name the address people use (ORDERS_PUBLIC_URL), else the one this process listens on,
   // known once it listens; nothing asks for a link before then.
   let listeningUrl = `http://127.0.0.1:${config.port}`;
@@ -286,7 +286,7 @@ async function startConsumers(
   const notifications = await startNotificationsWhileLeased(parts, config, storage, masterData, lease, pdfRenderer, links);
   return {
     planner,
-    claims,
+    leases,
     reactor,
     allocateOrderId,
     submittedHere,

@@ -36,7 +36,7 @@ export interface ConsolidationPlanner {
 export interface WindowPlanningOptions {
   store: EventStore;
   planner: ConsolidationPlanner;
-  claims: PlanningLeases;
+  leases: PlanningLeases;
   allocateOrderId: () => Promise<AllocatedOrderId>;
   log: Log;
   /** One per planner invocation, as the planning reactor counts them (orders_planner_runs_total). */
@@ -252,7 +252,7 @@ export class WindowPlanning {
 
   /** Runs a planning step while holding `key`; while another replica holds it, fails, to be tried again. */
   private async leased(key: string, step: () => Promise<void>): Promise<void> {
-    const held = await this.options.claims.whileHeld(key, step);
+    const held = await this.options.leases.whileHeld(key, step);
     if (!held.held) throw new Error(`${key} is being planned by another replica; looking again later`);
   }
 }

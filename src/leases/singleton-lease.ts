@@ -20,8 +20,8 @@ export interface SingletonLease {
 }
 
 export interface SingletonLeaseOptions {
-  /** The work lease store (the field keeps the name service.ts and the projector pass it under). */
-  claims: LeaseStore;
+  /** Where the lease is kept. */
+  store: LeaseStore;
   key: string;
   holder: string;
   leaseMs: number;
@@ -80,7 +80,7 @@ class HeldLease implements SingletonLease {
   }
 
   async release(): Promise<void> {
-    const { claims: leases, key, holder, log } = this.#options;
+    const { store: leases, key, holder, log } = this.#options;
     this.#stopped = true;
     clearTimeout(this.#timer);
     if (!this.#held) return;
@@ -102,7 +102,7 @@ class HeldLease implements SingletonLease {
 
   /** False when this replica should not try now: it cannot do the work (and has let the lease go if it was unable for a whole lease). */
   async #able(): Promise<boolean> {
-    const { able, claims: leases, key, holder, leaseMs, log } = this.#options;
+    const { able, store: leases, key, holder, leaseMs, log } = this.#options;
     if (!able || (await able().catch(() => false))) {
       this.#unableSince = undefined;
       return true;
@@ -118,11 +118,11 @@ class HeldLease implements SingletonLease {
 
   async #attempt(): Promise<void> {
     if (!(await this.#able())) return;
-    const { claims: leases, key, holder, leaseMs, log } = this.#options;
+    const { store: leases, key, holder, leaseMs, log } = this.#options;
     const at = this.#now();
     try {
       const acquired = await leases.acquire(key, holder, at, at + leaseMs);
-      if (this.#failures > 0) log(`${key}: the claim store answers again`, undefined, 'info');
+      if (this.#failures > 0) log(`${key}: the lease store answers again`, undefined, 'info');
       this.#failures = 0;
       if (acquired) this.#heldUntil = at + leaseMs;
       await this.#change(acquired);

@@ -122,7 +122,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Not
         deliver.close();
         await sender.records.emailLeases
           .releaseAll(sender.holder)
-          .catch((error: unknown) => log('e-mail: releasing the claims failed; they run out on their own', error, 'warn'));
+          .catch((error: unknown) => log('e-mail: releasing its leases failed; they run out on their own', error, 'warn'));
       },
     };
   } catch (error) {

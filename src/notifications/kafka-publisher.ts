@@ -124,7 +124,7 @@ export async function startKafkaPublisher(options: KafkaPublisherOptions): Promi
       await follower.stop();
       await deliveries.kafkaLeases
         .releaseAll(holder)
-        .catch((error: unknown) => log('kafka: releasing the claims failed; they run out on their own', error, 'warn'));
+        .catch((error: unknown) => log('kafka: releasing its leases failed; they run out on their own', error, 'warn'));
       if (connection.used()) {
         const disconnected = producer.disconnect().catch((error: unknown) => log('kafka: disconnect failed', error));
         await Promise.race([disconnected, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

@@ -29,7 +29,7 @@ export type PlannerRunOutcome = 'stored' | 'failed' | 'discarded' | 'superseded'
 
 export interface OrderPlanningSteps {
   store: EventStore;
-  claims: PlanningLeases;
+  leases: PlanningLeases;
   planner: OrderPlanner;
   log: (message: string, error?: unknown, level?: 'info' | 'warn' | 'error') => void;
   onPlanned?: ((event: OrderPlanned | OrderPlanningFailed, ms: number) => void) | undefined;
@@ -45,7 +45,7 @@ export interface OrderPlanningSteps {
  * orders whose result it has read from the log.)
  */
 export async function planOrderOnce(stream: string, steps: OrderPlanningSteps): Promise<'done' | 'held elsewhere'> {
-  const held = await steps.claims.whileHeld(stream, () => planHeld(stream, steps));
+  const held = await steps.leases.whileHeld(stream, () => planHeld(stream, steps));
   return held.held ? 'done' : 'held elsewhere';
 }
 

@@ -47,7 +47,7 @@ export type { OrderPlanner, PlannerRunOutcome } from './plan-one-order.js';
 export interface PlanningReactorOptions {
   store: EventStore;
   checkpoints: CheckpointStore;
-  claims: PlanningLeases;
+  leases: PlanningLeases;
   planner: OrderPlanner;
   /** Orders planned at once; the planner's worker pool size is the useful value. */
   concurrency: number;
@@ -90,7 +90,7 @@ export const MAX_WAITING_ORDERS = 20_000;
 export const OTHERS_FIRST_MS = 250;
 
 export async function startPlanningReactor(options: PlanningReactorOptions): Promise<PlanningReactor> {
-  const { store, checkpoints, claims, log } = options;
+  const { store, checkpoints, leases, log } = options;
   const backlog = new PlanningBacklog(MAX_WAITING_ORDERS);
   // a checkpoint that fails to save costs only a re-read of orders that have their result
   const checkpoint = checkpointWriter(checkpoints, CONSUMER, (error) =>
@@ -119,7 +119,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       if (planned === 'held elsewhere') {
         if (backlog.stopping) return;
         // by half a lease from now its holder has stored the result, or renewed, or died and let it run out
-        backlog.lookAgainIn(next, claims.leaseMs / 2);
+        backlog.lookAgainIn(next, leases.leaseMs / 2);
         continue;
       }
       const mark = backlog.finished(next);
@@ -140,7 +140,7 @@ export async function startPlanningReactor(options: PlanningReactorOptions): Pro
       await Promise.all(workers);
       await checkpoint.settled();
       // after the workers: a plan in progress let go of its own lease when it ended
-      await claims.releaseAll().catch((error: unknown) => log('planning reactor: releasing the claims failed', error, 'warn'));
+      await leases.releaseAll().catch((error: unknown) => log('planning reactor: releasing its leases failed', error, 'warn'));
     },
   };
 }

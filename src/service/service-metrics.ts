@@ -19,13 +19,13 @@ export interface GaugedParts {
   scrubProgress(): ScrubProgress | undefined;
   deliveries: DeliveryStore;
   reactor: PlanningReactor;
-  claims: PlanningLeases;
+  leases: PlanningLeases;
   planner: LoadPlanner;
   pdfRenderer: PdfRenderer;
 }
 
 export function registerServiceGauges(metrics: Metrics, parts: GaugedParts): void {
-  const { store, projector, scrubProgress, deliveries, reactor, claims } = parts;
+  const { store, projector, scrubProgress, deliveries, reactor, leases } = parts;
   metrics.gauge(
     'orders_projector_lease_held',
     'Whether this replica projects the order read model (1) or reads what another replica projected (0)',
@@ -64,7 +64,7 @@ export function registerServiceGauges(metrics: Metrics, parts: GaugedParts): voi
 
   metrics.gauge('orders_planning_backlog', 'Orders read from the log and not yet planned', () => reactor.backlog().orders);
   metrics.gauge('orders_planning_claims_held', 'Orders and consolidation windows this replica has claimed and is planning now', () =>
-    claims.held(),
+    leases.held(),
   );
   metrics.gauge(
     'orders_planning_groups_waiting',

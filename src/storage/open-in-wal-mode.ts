@@ -1,4 +1,4 @@
-// Opening an embedded bookkeeping file (checkpoints, claims, delivery state) that another process may be
+// Opening an embedded bookkeeping file (checkpoints, leases, delivery state) that another process may be
 // creating at the same moment. The log and the read model open theirs with their own page caches.
 import Database from 'better-sqlite3';
 

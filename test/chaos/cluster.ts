@@ -1,5 +1,5 @@
 // The production stack of the chaos harness, all of it the harness's own: PostgreSQL (the log with the
-// replicas' claims beside it, and FerretDB's data), FerretDB (the MongoDB-protocol read models, checkpoints and delivery state),
+// replicas' leases beside it, and FerretDB's data), FerretDB (the MongoDB-protocol read models, checkpoints and delivery state),
 // Kafka, and Toxiproxy in front of each of them; replicas of the service on hosts of their own
 // (network.ts) that reach every server only over TCP through its proxy: one proxy per replica for the
 // log and for MongoDB, so one replica can be cut from them alone, and one for the broker, whose

@@ -11,7 +11,7 @@ import { tempDir } from '../support/eventstore-temp-dir.js';
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
 const LEASE_MS = 300;
 
-async function claimStores(t: TapTest): Promise<() => WorkLeaseStore> {
+async function workLeaseStores(t: TapTest): Promise<() => WorkLeaseStore> {
   const { dir, remove } = await tempDir('singleton-lease');
   const opened: WorkLeaseStore[] = [];
   t.teardown(async () => {
@@ -32,10 +32,10 @@ const until = async (condition: () => boolean, ms = 3_000) => {
 };
 
 t.test('one holder at a time; a clean stop hands the work over at the next try', async (t) => {
-  const open = await claimStores(t);
+  const open = await workLeaseStores(t);
   const started: string[] = [];
   const work = (name: string) =>
-    whileLeased({ claims: open(), key: 'singleton:x', holder: name, leaseMs: LEASE_MS, log: () => {} }, async () => {
+    whileLeased({ store: open(), key: 'singleton:x', holder: name, leaseMs: LEASE_MS, log: () => {} }, async () => {
       started.push(name);
       return { stop: async () => void started.push(`${name} stopped`) };
     });
@@ -51,7 +51,7 @@ t.test('one holder at a time; a clean stop hands the work over at the next try',
 });
 
 t.test('a holder whose work lease store fails steps down before its lease could have been taken over', async (t) => {
-  const open = await claimStores(t);
+  const open = await workLeaseStores(t);
   let failing = false;
   const inner = open();
   const flaky: WorkLeaseStore = {
@@ -61,7 +61,7 @@ t.test('a holder whose work lease store fails steps down before its lease could 
   };
   const changes: boolean[] = [];
   const lease = await holdSingletonLease({
-    claims: flaky,
+    store: flaky,
     key: 'singleton:y',
     holder: 'a',
     leaseMs: LEASE_MS,
@@ -74,7 +74,7 @@ t.test('a holder whose work lease store fails steps down before its lease could 
   t.ok(await until(() => !lease.held), 'stepped down');
   t.ok(Date.now() - failedAt <= LEASE_MS + 50, `within its lease (${Date.now() - failedAt} ms)`);
   const other = await holdSingletonLease({
-    claims: open(),
+    store: open(),
     key: 'singleton:y',
     holder: 'b',
     leaseMs: LEASE_MS,
@@ -90,10 +90,10 @@ t.test('a holder whose work lease store fails steps down before its lease could 
 t.test(
   'unable: a stall shorter than a lease keeps the work, a whole lease of it lets it go, and an unable replica takes nothing',
   async (t) => {
-    const open = await claimStores(t);
+    const open = await workLeaseStores(t);
     let able = true;
     const lease = await holdSingletonLease({
-      claims: open(),
+      store: open(),
       key: 'singleton:z',
       holder: 'a',
       leaseMs: LEASE_MS,
@@ -111,7 +111,7 @@ t.test(
     able = false;
     t.ok(await until(() => !lease.held, LEASE_MS * 3), 'a whole lease unable: let go');
     const other = await holdSingletonLease({
-      claims: open(),
+      store: open(),
       key: 'singleton:z',
       holder: 'b',
       leaseMs: LEASE_MS,

@@ -49,15 +49,15 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
   const dataDir = tempDataDir();
   const store = openSqliteEventStore(dataDir);
   const gated = gatedPlanner();
-  const claimStores: ReturnType<typeof openSqliteWorkLeaseStore>[] = [];
+  const leaseStores: ReturnType<typeof openSqliteWorkLeaseStore>[] = [];
   const outcomes: string[] = [];
   const start = async (name: string): Promise<PlanningReactor> => {
-    const claims = openSqliteWorkLeaseStore(dataDir);
-    claimStores.push(claims);
+    const workLeases = openSqliteWorkLeaseStore(dataDir);
+    leaseStores.push(workLeases);
     return startPlanningReactor({
       store,
       checkpoints: openSqliteCheckpointStore(dataDir),
-      claims: planningLeases(claims, { holder: name, leaseMs: 10_000, log: quiet }),
+      leases: planningLeases(workLeases, { holder: name, leaseMs: 10_000, log: quiet }),
       planner: gated.planner,
       concurrency: 1,
       log: quiet,
@@ -68,7 +68,7 @@ t.test('an amend or a cancel while the plan is in flight: no stale result, the n
   t.teardown(async () => {
     gated.releaseAll();
     await Promise.all(reactors.map((r) => r.stop()));
-    await Promise.all(claimStores.map((c) => c.close()));
+    await Promise.all(leaseStores.map((c) => c.close()));
     await store.close();
     removeDataDir(dataDir);
   });

@@ -21,7 +21,7 @@ const quiet = () => {};
 async function replica(dataDir: string, store: ReturnType<typeof openSqliteEventStore>, name: string, othersFirstMs: number) {
   const inner = openSqliteWorkLeaseStore(dataDir);
   const tried = new Set<string>();
-  const claimStore: WorkLeaseStore = {
+  const workLeases: WorkLeaseStore = {
     ...inner,
     acquire(key, ...rest) {
       tried.add(key);
@@ -32,7 +32,7 @@ async function replica(dataDir: string, store: ReturnType<typeof openSqliteEvent
   const reactor: PlanningReactor = await startPlanningReactor({
     store,
     checkpoints: openSqliteCheckpointStore(dataDir),
-    claims: planningLeases(claimStore, { holder: name, leaseMs: 10_000, log: quiet }),
+    leases: planningLeases(workLeases, { holder: name, leaseMs: 10_000, log: quiet }),
     // fails fast: OrderPlanningFailed is a result as good as a plan here
     planner: { planStored: async () => Promise.reject(new Error('no planner in this test')) },
     concurrency: 1,

@@ -141,7 +141,7 @@ export async function ensureSchema(connection: LogConnection): Promise<string> {
 /**
  * Runs `ddl` (statements that create what is missing) in the log's schema under the lock of its creation:
  * replicas starting at once would otherwise race on the catalogue (`CREATE TABLE IF NOT EXISTS` is not
- * safe against a concurrent twin). For the tables other stores keep beside the log (the claim store's).
+ * safe against a concurrent twin). For the tables other stores keep beside the log (the work lease store's).
  */
 export async function createInLogSchema(connection: LogConnection, ddl: string): Promise<void> {
   await connection.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK});${ddl}`);

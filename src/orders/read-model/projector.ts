@@ -8,7 +8,7 @@
 // lease follows the log and writes; the others read the read model's checkpoint to know what it shows,
 // and take over when the holder's lease runs out. So the read model is written once per event whatever
 // the number of replicas, and a submit on any replica still answers only once its order can be read.
-import type { WorkLeaseStore as ClaimStore } from '../../leases/work-lease-store.js';
+import type { WorkLeaseStore } from '../../leases/work-lease-store.js';
 import { holdSingletonLease, type SingletonLease } from '../../leases/singleton-lease.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/event-store.js';
 import { followLog, type Follower, type Log } from '../../eventstore/follow-log.js';
@@ -43,7 +43,7 @@ export interface Projector {
 
 export interface ProjectorOptions {
   /** Replicas share the read model: only the holder of this lease projects. */
-  lease?: { claims: ClaimStore; key: string; holder: string; leaseMs: number };
+  lease?: { store: WorkLeaseStore; key: string; holder: string; leaseMs: number };
   /** How often a replica that does not project reads the checkpoint while someone waits for it. */
   checkpointPollMs?: number;
   /** Events applied to the read model by this replica (its writes). */
@@ -123,9 +123,9 @@ class LogProjector implements Projector {
   async start(): Promise<void> {
     this.#stopListening = this.#signals?.listen(ORDER_PROJECTION, this.#announced);
     if (!this.options.lease) return this.#startFollowing();
-    const { claims, key, holder, leaseMs } = this.options.lease;
+    const { store: leases, key, holder, leaseMs } = this.options.lease;
     this.#lease = await holdSingletonLease({
-      claims,
+      store: leases,
       key,
       holder,
       leaseMs,

@@ -27,10 +27,10 @@ async function replicas(t: TapTest) {
   const lines: string[] = [];
   const start = async (
     holder: string,
-    wrap: (claims: WorkLeaseStore) => WorkLeaseStore = (claims) => claims,
+    wrap: (leases: WorkLeaseStore) => WorkLeaseStore = (leases) => leases,
     signals?: ProgressSignals,
   ) => {
-    const claims = wrap(openSqliteWorkLeaseStore(dir));
+    const leases = wrap(openSqliteWorkLeaseStore(dir));
     const sqlite = openSqliteOrderReadModel(dir);
     let checkpointReads = 0;
     const readModel = {
@@ -46,12 +46,12 @@ async function replicas(t: TapTest) {
       readModel,
       (message) => void lines.push(`${holder}: ${message}`),
       {
-        lease: { claims, key: 'projector:orders', holder, leaseMs: LEASE_MS },
+        lease: { store: leases, key: 'projector:orders', holder, leaseMs: LEASE_MS },
         checkpointPollMs: 10,
         onApplied: (events) => (writes += events),
       },
     );
-    opened.push(claims, readModel, { close: () => projector.stop() });
+    opened.push(leases, readModel, { close: () => projector.stop() });
     return { projector, readModel, writes: () => writes, checkpointReads: () => checkpointReads };
   };
   let next = 0;
