@@ -46,6 +46,16 @@ function reachable(all, names) {
   return [...seen];
 }
 
+/** Every record, and those each end writes: the ones the jobs' inputs reach and the ones their answers reach. */
+function recordsOf(layout) {
+  const all = allRecords(layout);
+  return {
+    all,
+    inputs: reachable(all, layout.jobs.map(inputOf)),
+    answers: reachable(all, layout.jobs.map(answerOf)),
+  };
+}
+
 /** Element offsets of a layout's fields before its first list or optional (inline records expanded). */
 function offsets(all, fields, start) {
   const at = [];
@@ -72,15 +82,7 @@ const header = (side) =>
 
 function assemblyScript(layout) {
   const { codes, jobs, masks } = layout;
-  const all = allRecords(layout);
-  const inputs = reachable(
-    all,
-    jobs.map((j) => inputOf(j)),
-  );
-  const answers = reachable(
-    all,
-    jobs.map((j) => answerOf(j)),
-  );
+  const { all, inputs, answers } = recordsOf(layout);
   let out = `${header('planner')}import { InputReader, OutputWriter } from './wire';\n\n`;
   for (const code of codes) {
     out += `// ${code.name}: ${code.doc}\n`;
@@ -171,15 +173,7 @@ function describe(f) {
 
 function typeScript(layout) {
   const { codes, jobs, masks } = layout;
-  const all = allRecords(layout);
-  const inputs = reachable(
-    all,
-    jobs.map((j) => inputOf(j)),
-  );
-  const answers = reachable(
-    all,
-    jobs.map((j) => answerOf(j)),
-  );
+  const { all, inputs, answers } = recordsOf(layout);
   let out = `${header('host')}\n`;
   for (const code of codes) {
     out += comment(code.doc);
