@@ -35,7 +35,8 @@ t.test("kafkajs's own method re-arms a 1 ms timer with nothing to do (what the p
   await new Promise((resolve) => setTimeout(resolve, 100));
   clearTimeout(q.throttleCheckTimeoutId ?? undefined);
   q.throttleCheckTimeoutId = null;
-  t.ok(checks > 20, `${checks} checks in 100 ms of an idle queue`);
+  // re-armed at least twice: the figure is a timer count, fewer on a busy machine, never none
+  t.ok(checks > 2, `${checks} checks in 100 ms of an idle queue`);
   // the line Node 24 prints for it (and this test's output shows): what the CI logs used to carry
   t.ok(warnings.includes('TimeoutNegativeWarning'), 'Node warned of the negative delay');
 });

@@ -15,11 +15,13 @@ type Outcome = 'ok' | 'EAGAIN' | 'EPIPE' | 'hold';
 function playedFd(options: { maxPerWrite?: number; outcomes?: Outcome[] } = {}) {
   const received: Buffer[] = [];
   const calls: number[] = [];
+  const startedAt: number[] = [];
   const syncCalls: number[] = [];
   const outcomes = options.outcomes ?? [];
   const held: (() => void)[] = [];
   const io: ChunkIo = {
     write(_fd, buffer, offset, length, callback) {
+      startedAt.push(performance.now());
       const outcome = outcomes.shift() ?? 'ok';
       const finish = () => {
         if (outcome === 'EAGAIN' || outcome === 'EPIPE') return callback(Object.assign(new Error(outcome), { code: outcome }), 0);
@@ -40,10 +42,16 @@ function playedFd(options: { maxPerWrite?: number; outcomes?: Outcome[] } = {}) 
   return {
     io,
     calls,
+    startedAt,
     syncCalls,
     text: () => Buffer.concat(received).toString('utf8'),
     release: () => held.splice(0).forEach((finish) => finish()),
   };
+}
+
+/** Waits, without flushing, until the played descriptor has taken a write. */
+async function flushedByTheDelay(fd: { calls: number[] }): Promise<void> {
+  while (fd.calls.length === 0) await sleep(5);
 }
 
 const flushed = (destination: { flush(callback: () => void): void }) => new Promise<void>((resolve) => destination.flush(resolve));
@@ -67,11 +75,14 @@ t.test('lines reach the descriptor in order, byte for byte, a chunk in one write
 t.test('a chunk that does not fill is written once its first line has waited maxDelayMs', async (t) => {
   const fd = playedFd();
   const destination = chunkedLogDestination(1, { chunkBytes: 65536, maxDelayMs: 30, io: fd.io });
+  const before = performance.now();
   destination.write('one\n');
   destination.write('two\n');
-  await sleep(5);
-  t.same(fd.calls, [], 'nothing is written before the delay');
-  await sleep(80);
+  await flushedByTheDelay(fd);
+  // When the write began, not what a clock read after a sleep says: a busy machine makes timers late,
+  // never early, so this holds however loaded the run is.
+  const waited = fd.startedAt[0]! - before;
+  t.ok(waited >= 30 - 1, `the write began after the delay (${waited.toFixed(1)} ms, delay 30 ms)`);
   t.equal(fd.text(), 'one\ntwo\n');
   t.same(fd.calls, [8], 'one write for both');
 });

@@ -4,9 +4,21 @@
 import t from 'tap';
 import { ScrubPace } from '../../../src/orders/read-model/scrub-pace.js';
 
+/** Counts the pauses a pace asks for: a timer (ms > 0) wakes the process, a zero pause does not. */
+function countedPauses(pace: ScrubPace): number[] {
+  const asked: number[] = [];
+  const pause = pace.pause.bind(pace);
+  pace.pause = (ms: number) => {
+    asked.push(ms);
+    return pause(ms);
+  };
+  return asked;
+}
+
 t.test('orders never start before they are due, and go together in batches', async (t) => {
   const intervalMs = 20;
   const pace = new ScrubPace(intervalMs);
+  const pauses = countedPauses(pace);
   const started = performance.now();
   const starts: number[] = [];
   for (let k = 1; k <= 30; k++) {
@@ -16,27 +28,24 @@ t.test('orders never start before they are due, and go together in batches', asy
   starts.forEach((at, i) =>
     t.ok(at >= (i + 1) * intervalMs - 1, `order ${i + 1} at ${at.toFixed(1)} ms, due at ${(i + 1) * intervalMs} ms`),
   );
-  // a wake-up: an order that started more than half an interval after the one before it (one that
-  // follows at once can be a few ms late on a busy machine, a timer's at least 200 ms)
-  const wakeUps = starts.filter((at, i) => at - (starts[i - 1] ?? 0) > intervalMs / 2).length;
-  t.ok(wakeUps <= 8, `30 orders in ${wakeUps} wake-ups (one timer per order would be 30)`);
+  // Counted from the pauses asked for, not from the clock, so that a busy machine (which makes timers
+  // late, and so fewer) cannot make it fail: 600 ms of orders in timers of at least 200 ms.
+  const timers = pauses.filter((ms) => ms > 0).length;
+  t.ok(timers <= 5, `30 orders in ${timers} timers (one timer per order would be 30)`);
 });
 
 t.test('after a stall, at most a batch of orders catches up', async (t) => {
   const intervalMs = 50;
   const pace = new ScrubPace(intervalMs);
+  const pauses = countedPauses(pace);
   await pace.nextOrder();
   const stalledUntil = performance.now() + 1000;
   while (performance.now() < stalledUntil); // the event loop blocked for a second: 20 orders' time
-  let last = performance.now();
-  let atOnce = 0;
-  for (let k = 0; k < 20; k++) {
-    await pace.nextOrder();
-    const now = performance.now();
-    if (now - last > intervalMs / 2) break;
-    last = now;
-    atOnce++;
-  }
+  pauses.length = 0;
+  for (let k = 0; k < 20; k++) await pace.nextOrder();
+  // the orders that went at once: those before the first timer after the stall
+  const firstTimer = pauses.findIndex((ms) => ms > 0);
+  const atOnce = firstTimer === -1 ? pauses.length : firstTimer;
   t.ok(atOnce <= 6, `${atOnce} orders went at once after the stall (200 ms of orders is 4 at this rate, and the one due)`);
   t.ok(atOnce >= 3, `${atOnce} orders went at once: the stall leaves a batch's credit`);
 });
@@ -47,5 +56,6 @@ t.test('interrupt ends a pause at once', async (t) => {
   const before = performance.now();
   pace.interrupt();
   await waiting;
-  t.ok(performance.now() - before < 50, 'the 10 s pause ended when interrupted');
+  // well under the 10 s pause, with room for a busy machine
+  t.ok(performance.now() - before < 1000, 'the 10 s pause ended when interrupted');
 });
