@@ -38,6 +38,7 @@ import {
 } from './kurrentdb-mapping.js';
 import { KurrentDbSubscription } from './kurrentdb-subscription.js';
 import { nowMicros } from '../recorded-at.js';
+import { LiveSubscriptions } from '../live-subscriptions.js';
 
 // An 'any' append whose stream moved between the read of its tail and the write is chained again.
 const CHAIN_ATTEMPTS = 5;
@@ -60,7 +61,7 @@ export class KurrentDbEventStore implements EventStore, HashedLog {
   readonly #client: KurrentDBClient;
   readonly #log: LogView = logView();
   readonly #batchSize: number;
-  readonly #subscriptions = new Set<KurrentDbSubscription>();
+  readonly #subscriptions = new LiveSubscriptions<KurrentDbSubscription>();
   /** Calls in flight, so that close() lets them finish before it cancels the client's streams. */
   readonly #pending = new Set<Promise<unknown>>();
   #closing: Promise<void> | undefined;
@@ -211,26 +212,21 @@ export class KurrentDbEventStore implements EventStore, HashedLog {
       { fromPosition: readPositionFrom(options.after), filter: view.filter },
       { highWaterMark: this.#batchSize },
     );
-    const subscription: KurrentDbSubscription = new KurrentDbSubscription(
-      source,
-      {
-        after: options.after,
-        handle: options.handle,
-        onError: options.onError,
-        toEvent: (item) => toRecordedEvent(item as AllStreamResolvedEvent),
-        accepts: view.accepts,
-        batchSize: this.#batchSize,
-      },
-      () => this.#subscriptions.delete(subscription),
-    );
-    this.#subscriptions.add(subscription);
-    return subscription;
+    const reading = {
+      after: options.after,
+      handle: options.handle,
+      onError: options.onError,
+      toEvent: (item: unknown) => toRecordedEvent(item as AllStreamResolvedEvent),
+      accepts: view.accepts,
+      batchSize: this.#batchSize,
+    };
+    return this.#subscriptions.open((stopped) => new KurrentDbSubscription(source, reading, stopped));
   }
 
   /** Stops every subscription (waiting for running handlers), lets calls in flight settle, then releases the client. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+      await this.#subscriptions.stopAll();
       await Promise.allSettled([...this.#pending]);
       await this.#client.dispose();
     })();

@@ -31,6 +31,7 @@ import { connectLog, isUnreachable, unavailable, type LogConnection, type Postgr
 import { batchArguments, dollarQuoted, outcomesOf, type AppendOutcome } from './postgres-append-batch.js';
 import { ensureSchema, PROGRESS_CHANNEL } from './postgres-schema.js';
 import { DEFAULT_MAX_APPEND_BYTES, prepareAppend, type QueuedAppend } from '../prepare-append.js';
+import { LiveSubscriptions } from '../live-subscriptions.js';
 
 export interface PostgresEventStoreOptions extends PostgresConnectionOptions {
   /**
@@ -77,7 +78,7 @@ export class PostgresEventStore implements EventStore, HashedLog {
   readonly #quietPollMs: number;
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
-  readonly #subscriptions = new Set<PollingSubscription>();
+  readonly #subscriptions = new LiveSubscriptions<PollingSubscription>();
   readonly #listener: CommitListener;
   readonly #progressListeners = new Map<string, Set<(position: bigint) => void>>();
   readonly progress: ProgressSignals;
@@ -238,18 +239,14 @@ export class PostgresEventStore implements EventStore, HashedLog {
       },
       pageSize: this.#pageSize,
     };
-    const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () =>
-      this.#subscriptions.delete(subscription),
-    );
-    this.#subscriptions.add(subscription);
-    return subscription;
+    return this.#subscriptions.open((stopped) => new PollingSubscription(this.#source, options, timing, stopped));
   }
 
   /** Writes the appends already queued, stops every subscription (waiting for running handlers), closes the connections. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#inFlight;
-      await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+      await this.#subscriptions.stopAll();
       await this.#listener.close();
       await this.#connection.end();
     })();

@@ -22,6 +22,7 @@ import { RecentEvents } from '../sql/recent-events.js';
 import { walSync, type FileSync, type WalSync } from '../../storage/wal-sync.js';
 import type { WalCheckpointer } from '../../storage/wal-checkpointer.js';
 import { INTEGER_PARAM, TEXT_PARAM } from '../../storage/sqlite-parameters.js';
+import { LiveSubscriptions } from '../live-subscriptions.js';
 
 export interface SqliteEventStoreOptions {
   /** How often a caught-up subscription looks for events appended by other processes. Default 200 ms. */
@@ -73,7 +74,7 @@ export class SqliteEventStore implements EventStore, HashedLog {
   readonly #pollIntervalMs: number;
   readonly #pageSize: number;
   readonly #maxAppendBytes: number;
-  readonly #subscriptions = new Set<PollingSubscription>();
+  readonly #subscriptions = new LiveSubscriptions<PollingSubscription>();
   /** What this process committed last, parsed once for all its subscriptions. */
   readonly #recent: RecentEvents;
   readonly #wal: WalSync;
@@ -197,11 +198,7 @@ export class SqliteEventStore implements EventStore, HashedLog {
   subscribe(options: SubscribeOptions): Subscription {
     this.#assertOpen();
     const timing = { pollIntervalMs: this.#pollIntervalMs, pageSize: this.#pageSize };
-    const subscription: PollingSubscription = new PollingSubscription(this.#source, options, timing, () =>
-      this.#subscriptions.delete(subscription),
-    );
-    this.#subscriptions.add(subscription);
-    return subscription;
+    return this.#subscriptions.open((stopped) => new PollingSubscription(this.#source, options, timing, stopped));
   }
 
   /** Writes the appends already queued, stops every subscription (waiting for running handlers), closes the file. */
@@ -210,7 +207,7 @@ export class SqliteEventStore implements EventStore, HashedLog {
       if (this.#flushScheduled) clearImmediate(this.#flushScheduled);
       this.#flush();
       await this.#acknowledged;
-      await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+      await this.#subscriptions.stopAll();
       await this.#wal.close();
       await this.#letGoOfCheckpoints();
       this.#db.close();
