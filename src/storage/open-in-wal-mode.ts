@@ -1,5 +1,5 @@
-// Opening an embedded bookkeeping file (checkpoints, leases, delivery state) that another process may be
-// creating at the same moment. The log and the read model open theirs with their own page caches.
+// Opening an embedded SQLite file in WAL mode that another process may be creating, or writing, at the same
+// moment: the bookkeeping files (checkpoints, leases, delivery state) and the log itself.
 import Database from 'better-sqlite3';
 
 /**
@@ -9,22 +9,43 @@ import Database from 'better-sqlite3';
  */
 const PAGE_CACHE_KIB = 4 * 1024;
 
+/** How long the opening as a whole is tried again while SQLite answers SQLITE_BUSY. */
+const RETRY_FOR_MS = 10_000;
+
+export interface WalOpenOptions {
+  /** How long one statement waits on another process's lock before SQLITE_BUSY (better-sqlite3's `timeout`). */
+  busyTimeoutMs?: number;
+  /** The connection's page cache; default 4 MiB (a bookkeeping file's), `null` for better-sqlite3's own (16 MiB). */
+  pageCacheKiB?: number | null;
+  /** The rest of the connection's setting up (pragmas, schema), tried again with the switch to WAL. */
+  setUp?: (db: Database.Database) => void;
+}
+
 /**
- * Two replicas starting at once on a new data directory both switch the new file to WAL; SQLite answers
- * one of them SQLITE_BUSY at once, without waiting on the busy timeout. Try again for a few seconds.
+ * Two processes starting at once on a new data directory both switch the new file to WAL, and make its
+ * tables; SQLite answers one of them SQLITE_BUSY at once, without waiting on the busy timeout (it would be
+ * a deadlock), and a process opening the log while three others append at full rate was answered so after
+ * a minute's run on a loaded machine. Every step here is idempotent, so the whole opening is tried again.
+ * @returns the connection in WAL mode, or throws what the last try threw (a busy file past the deadline).
  */
-export function openInWalMode(file: string): Database.Database {
-  const deadline = Date.now() + 5000;
+export function openInWalMode(file: string, options: WalOpenOptions = {}): Database.Database {
+  const deadline = Date.now() + RETRY_FOR_MS;
   for (;;) {
-    const db = new Database(file);
+    const db = new Database(file, options.busyTimeoutMs === undefined ? {} : { timeout: options.busyTimeoutMs });
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') throw new Error(`${file}: cannot use WAL journal mode (got ${String(mode)})`);
+      const cacheKiB = options.pageCacheKiB === undefined ? PAGE_CACHE_KIB : options.pageCacheKiB;
+      if (cacheKiB !== null) db.pragma(`cache_size = -${cacheKiB}`);
+      options.setUp?.(db);
       return db;
     } catch (error) {
       db.close();
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up only: a synchronous pause is fine
     }
   }
 }
+
+/** SQLITE_BUSY and its extended codes (SQLITE_BUSY_RECOVERY, SQLITE_BUSY_SNAPSHOT, ...). */
+const isBusy = (error: unknown): boolean => String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY');

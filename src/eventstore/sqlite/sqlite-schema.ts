@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { damageIn, quickCheck } from '../../storage/damaged-storage.js';
 import { addHashColumn } from './sqlite-hash-chain.js';
+import { openInWalMode } from '../../storage/open-in-wal-mode.js';
 
 export const EVENTS_FILE = 'events.db';
 
@@ -32,22 +33,24 @@ CREATE TABLE IF NOT EXISTS events (
 export function openEventsDatabase(dataDir: string, check = true): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, EVENTS_FILE);
-  // timeout: how long a write waits for another process holding the write lock before SQLITE_BUSY.
   let db: Database.Database;
   try {
-    db = new Database(file, { timeout: 5000 });
+    // busyTimeoutMs: how long a write waits for another process holding the write lock before SQLITE_BUSY.
+    db = openInWalMode(file, {
+      busyTimeoutMs: 5000,
+      pageCacheKiB: null,
+      setUp(db) {
+        // NORMAL: a commit only writes the -wal file; the store fsyncs it off the main thread before an append
+        // is acknowledged (storage/wal-sync.ts), which is what FULL would do on the main thread inside COMMIT.
+        db.pragma('synchronous = NORMAL');
+        db.exec(SCHEMA);
+        addHashColumn(db);
+      },
+    });
   } catch (error) {
     throw damageIn(file, error);
   }
   try {
-    // WAL: readers never block the writer and a commit is one append to the -wal file.
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (mode !== 'wal') throw new Error(`${file}: cannot use WAL journal mode (got ${String(mode)})`);
-    // NORMAL: a commit only writes the -wal file; the store fsyncs it off the main thread before an append
-    // is acknowledged (storage/wal-sync.ts), which is what FULL would do on the main thread inside COMMIT.
-    db.pragma('synchronous = NORMAL');
-    db.exec(SCHEMA);
-    addHashColumn(db);
     if (check) quickCheck(db, file);
     // Positions and revisions are bigint at the port.
     db.defaultSafeIntegers(true);

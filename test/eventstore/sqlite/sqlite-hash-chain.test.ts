@@ -164,18 +164,16 @@ t.test('three processes appending to one data directory at once make one unbroke
   );
   const acks = children.map(() => 0);
   const stderr = children.map(() => '');
-  await Promise.all(
-    children.map(
-      (child, i) =>
-        new Promise<void>((resolve) => {
-          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr[i] += chunk));
-          child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-            acks[i]! += chunk.split('\n').length - 1;
-            if (acks.every((count) => count >= 500)) resolve();
-          });
-          child.once('exit', () => resolve());
-        }),
-    ),
+  // until each has 500 acknowledged, or one has ended (then the check below says what it printed)
+  await new Promise<void>((resolve) =>
+    children.forEach((child, i) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr[i] += chunk));
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        acks[i]! += chunk.split('\n').length - 1;
+        if (acks.every((count) => count >= 500)) resolve();
+      });
+      child.once('exit', () => resolve());
+    }),
   );
   for (const child of children) child.kill('SIGKILL');
   await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
