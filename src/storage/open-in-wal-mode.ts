@@ -1,5 +1,6 @@
-// Opening an embedded SQLite file in WAL mode that another process may be creating, or writing, at the same
-// moment: the bookkeeping files (checkpoints, leases, delivery state) and the log itself.
+// Opening an embedded SQLite file in WAL mode that another process may be creating at the same moment:
+// every file of a data directory (the log, the read model, and the bookkeeping files: checkpoints, leases,
+// delivery state), which replicas sharing it open at once.
 import Database from 'better-sqlite3';
 
 /**
@@ -15,7 +16,7 @@ const RETRY_FOR_MS = 10_000;
 export interface WalOpenOptions {
   /** How long one statement waits on another process's lock before SQLITE_BUSY (better-sqlite3's `timeout`). */
   busyTimeoutMs?: number;
-  /** The connection's page cache; default 4 MiB (a bookkeeping file's), `null` for better-sqlite3's own (16 MiB). */
+  /** The connection's page cache; default 4 MiB (a bookkeeping file's); `null` leaves it to `setUp` or to better-sqlite3 (16 MiB). */
   pageCacheKiB?: number | null;
   /** The rest of the connection's setting up (pragmas, schema), tried again with the switch to WAL. */
   setUp?: (db: Database.Database) => void;
@@ -24,8 +25,8 @@ export interface WalOpenOptions {
 /**
  * Two processes starting at once on a new data directory both switch the new file to WAL, and make its
  * tables; SQLite answers one of them SQLITE_BUSY at once, without waiting on the busy timeout (it would be
- * a deadlock), and a process opening the log while three others append at full rate was answered so after
- * a minute's run on a loaded machine. Every step here is idempotent, so the whole opening is tried again.
+ * a deadlock): one of three processes starting at once on a new log was answered so on a loaded machine,
+ * and never started. Every step here is idempotent, so the whole opening is tried again.
  * @returns the connection in WAL mode, or throws what the last try threw (a busy file past the deadline).
  */
 export function openInWalMode(file: string, options: WalOpenOptions = {}): Database.Database {

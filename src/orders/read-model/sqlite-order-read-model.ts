@@ -14,6 +14,7 @@ import { DamagedStorage, damageIn } from '../../storage/damaged-storage.js';
 import { checksumMatches, checksumOf, DamagedDocument } from './document-checksum.js';
 import { ViewBodyCache } from './view-body-cache.js';
 import { createOrderTables } from './sqlite-order-schema.js';
+import { openInWalMode } from '../../storage/open-in-wal-mode.js';
 import { SqliteTurnReads } from './sqlite-turn-reads.js';
 import { INTEGER_PARAM, TEXT_PARAM } from '../../storage/sqlite-parameters.js';
 import { ORDER_STATUSES } from '../order-view.js';
@@ -127,15 +128,18 @@ export function openSqliteOrderReadModel(
 type OrderTables = Omit<OrderReadModel, 'reset' | 'close'> & { close(): Promise<void>; readStartUpRows(): void };
 
 function openOrderTables(file: string, check: boolean, walCheckpointer: WalCheckpointer | undefined): OrderTables {
-  const db = new Database(file);
+  let db: Database.Database | undefined;
   try {
-    const tables = orderTables(db, file, check);
+    // Replicas sharing a data directory open this file at once: its opening is tried again while busy.
+    // The page cache is set with the tables (sqlite-order-schema.ts).
+    db = openInWalMode(file, { pageCacheKiB: null, setUp: (db) => createOrderTables(db, file, check) });
+    const tables = orderTables(db);
     // What start-up reads first (check-storage.ts): damage there is found here, while the file may still be replaced.
     tables.readStartUpRows();
     const letGo = walCheckpointer?.takeOver(db);
     return letGo ? { ...tables, close: () => letGo().then(() => tables.close()) } : tables;
   } catch (error) {
-    db.close();
+    db?.close();
     // Tables of this schema version that our own statements do not fit (a flipped byte in the schema
     // text: "no such column") were not written by this version: the file is damaged.
     if (error instanceof Database.SqliteError && error.code === 'SQLITE_ERROR')
@@ -144,8 +148,7 @@ function openOrderTables(file: string, check: boolean, walCheckpointer: WalCheck
   }
 }
 
-function orderTables(db: Database.Database, file: string, check: boolean): OrderTables {
-  createOrderTables(db, file, check);
+function orderTables(db: Database.Database): OrderTables {
   const statements = orderStatements(db);
   const { readCheckpoint, maxId, byId, viewJsonById, palletsById, newestByReference, byServiceRef } = statements;
   const byStatus = statusStatements(db);

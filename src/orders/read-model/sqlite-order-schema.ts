@@ -10,9 +10,11 @@ const SCHEMA_VERSION = 7;
 // page from the OS's file cache (a pread), which the process's memory does not hold.
 const PAGE_CACHE_KIB = 16 * 1024;
 
-/** Sets the connection up and makes the tables; with `check`, reads the whole file once for damage. */
+/**
+ * Sets the connection (already in WAL mode: storage/open-in-wal-mode.ts) up and makes the tables; with
+ * `check`, reads the whole file once for damage.
+ */
 export function createOrderTables(db: Database.Database, file: string, check: boolean): void {
-  db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // The cache grows as pages are read and written, up to its bound: a larger bound only grew the
   // process with the number of orders stored (docs/benchmarks.md).
